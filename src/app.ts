@@ -1,0 +1,151 @@
+/**
+ * The composition root: configuration -> infrastructure adapters -> services -> HTTP server.
+ * The only place that chooses implementations (PGlite or PostgreSQL, in-process or Redis); everything
+ * else receives its ports through constructors. main.ts and the tests both build the product here.
+ */
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { AuthService } from './auth/auth.service.js';
+import { SessionCache } from './auth/session-cache.js';
+import { CsrfTokens, TokenService } from './auth/tokens.js';
+import { buildHttpServer } from './http/server.js';
+import { createMetricsRegistry } from './http/metrics.js';
+import { FileBlobStore, type BlobStore } from './infra/blobs/blob-store.js';
+import { UrlSigner } from './infra/blobs/url-signer.js';
+import { systemClock, type Clock } from './infra/clock/clock.js';
+import { openDatabase, type Database } from './infra/db/client.js';
+import type { EventBus } from './infra/pubsub/event-bus.js';
+import { InProcessEventBus } from './infra/pubsub/in-process-bus.js';
+import { RedisEventBus } from './infra/pubsub/redis-bus.js';
+import type { JobQueue } from './infra/queue/job-queue.js';
+import { InProcessJobQueue } from './infra/queue/in-process-queue.js';
+import { BullMqJobQueue } from './infra/queue/bullmq-queue.js';
+import type { Mailer } from './infra/mail/mailer.js';
+import { OutboxMailer } from './infra/mail/outbox-mailer.js';
+import { SmtpMailer } from './infra/mail/smtp-mailer.js';
+import { loadOrCreateSecret } from './infra/secrets.js';
+import { CatalogRepository } from './platform/catalog/catalog.repository.js';
+import { CatalogService } from './platform/catalog/catalog.service.js';
+import { catalogRoutes } from './platform/catalog/routes.js';
+import { mediaRoutes } from './platform/media/routes.js';
+import { platformAuthRoutes } from './platform/auth/routes.js';
+import { staffAuthRoutes } from './station/auth/routes.js';
+
+export interface StationOptions {
+  clock?: Clock;
+  /** An already-open database (tests use a fresh one per suite); otherwise opened from the config. */
+  database?: Database;
+  logger?: boolean | Record<string, unknown>;
+}
+
+export interface Station {
+  config: Config;
+  http: FastifyInstance;
+  database: Database;
+  bus: EventBus;
+  queue: JobQueue;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  mailer: Mailer;
+  auth: AuthService;
+  catalog: CatalogService;
+  clock: Clock;
+  /** Stops accepting requests, lets in-flight ones finish, then closes workers, connections and the database. */
+  close(): Promise<void>;
+}
+
+function loggerOptions(config: Config, override: StationOptions['logger']) {
+  if (override !== undefined) return override;
+  return {
+    level: config.logLevel,
+    // Secrets never reach the logs, whichever object carries them.
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers["x-csrf-token"]',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.totp_code',
+        '*.refresh_token',
+        '*.api_key',
+      ],
+      censor: '[redacted]',
+    },
+  };
+}
+
+export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
+  const clock = options.clock ?? systemClock;
+  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  await database.migrate();
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null;
+  const bus: EventBus = config.redisUrl ? new RedisEventBus({ url: config.redisUrl }) : new InProcessEventBus();
+  const queue: JobQueue = config.redisUrl
+    ? new BullMqJobQueue({ url: config.redisUrl, prefix: 'station' })
+    : new InProcessJobQueue();
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, clock })
+    : new OutboxMailer(database.db, clock);
+
+  const blobs = new FileBlobStore(join(config.dataDir, 'blobs'));
+  const signer = new UrlSigner(loadOrCreateSecret(config.dataDir, 'media', null), config.publicBaseUrl, clock);
+  const tokens = new TokenService(loadOrCreateSecret(config.dataDir, 'jwt', config.jwtSecret), clock);
+  const csrf = new CsrfTokens(loadOrCreateSecret(config.dataDir, 'csrf', null));
+  const sessionCache = new SessionCache(clock);
+  await sessionCache.listen(bus);
+
+  const auth = new AuthService(database, tokens, csrf, clock, bus, sessionCache);
+  await auth.bootstrap(config.admin, config.serviceApiKey);
+  const catalog = new CatalogService(new CatalogRepository(database.db), signer);
+
+  let ready = false;
+  const http = await buildHttpServer(
+    {
+      logger: loggerOptions(config, options.logger),
+      auth,
+      metrics: createMetricsRegistry(),
+      rateLimitRedis: redis,
+      publicBaseUrl: config.publicBaseUrl,
+      isReady: async () => {
+        if (!ready) return false;
+        await database.ping();
+        return true;
+      },
+    },
+    async (app) => {
+      await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
+      await app.register(platformAuthRoutes(auth));
+      await app.register(catalogRoutes(catalog));
+      await app.register(mediaRoutes(blobs, signer));
+    },
+  );
+  await http.ready();
+  ready = true;
+
+  return {
+    config,
+    http,
+    database,
+    bus,
+    queue,
+    blobs,
+    signer,
+    mailer,
+    auth,
+    catalog,
+    clock,
+    async close() {
+      ready = false;
+      await http.close();
+      await queue.close();
+      await bus.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The operator's configuration: every environment variable of ../shared/spec/contract.md, parsed and
+ * validated once at start. Nothing else in the code reads process.env; this object is passed in.
+ */
+import { resolve } from 'node:path';
+
+export interface AdminBootstrap {
+  email: string;
+  password: string;
+  totpSecret: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicBaseUrl: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  admin: AdminBootstrap | null;
+  serviceApiKey: string | null;
+  webhookSecret: string | null;
+  jwtSecret: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  demo: boolean;
+  demoTrackSec: number;
+  schedulerCycleSec: number;
+  contextRotationSec: number;
+  listenerBroadcastSec: number;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, accepts: string, got: string) {
+    super(`${variable} must be ${accepts}; got ${JSON.stringify(got)}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const BASE32 = /^[A-Z2-7]+=*$/;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `an integer from ${min} to ${max}`, raw);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const lowered = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lowered)) return true;
+  if (['false', '0', 'no', 'off'].includes(lowered)) return false;
+  throw new ConfigError(name, 'true or false', raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `a URL (${protocols.join(', ')})`, raw);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `a URL (${protocols.join(', ')})`, raw);
+  return raw.replace(/\/+$/, '');
+}
+
+function adminBootstrap(env: Env): AdminBootstrap | null {
+  const email = text(env, 'STATION_ADMIN_EMAIL');
+  const password = text(env, 'STATION_ADMIN_PASSWORD');
+  const totp = text(env, 'STATION_ADMIN_TOTP_SECRET');
+  if (email === null && password === null && totp === null) return null;
+  if (email === null || !/^[^@\s]+@[^@\s]+$/.test(email)) {
+    throw new ConfigError('STATION_ADMIN_EMAIL', 'an e-mail address (set with the other STATION_ADMIN_* variables)', email ?? '');
+  }
+  if (password === null || password.length < 12) {
+    throw new ConfigError('STATION_ADMIN_PASSWORD', 'a password of at least 12 characters', password === null ? '' : '<hidden>');
+  }
+  const secret = (totp ?? '').replace(/\s+/g, '').toUpperCase();
+  if (!BASE32.test(secret) || secret.replace(/=+$/, '').length < 16) {
+    throw new ConfigError('STATION_ADMIN_TOTP_SECRET', 'a base32 secret of at least 16 characters (RFC 6238)', totp === null ? '' : '<hidden>');
+  }
+  return { email: email.toLowerCase(), password, totpSecret: secret };
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, logLevel);
+  }
+  const serviceApiKey = text(env, 'STATION_SERVICE_API_KEY');
+  if (serviceApiKey !== null && serviceApiKey.length < 16) {
+    throw new ConfigError('STATION_SERVICE_API_KEY', 'a key of at least 16 characters', '<hidden>');
+  }
+  const jwtSecret = text(env, 'STATION_JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError('STATION_JWT_SECRET', 'a secret of at least 32 characters', '<hidden>');
+  }
+  return {
+    port,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? './data'),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: logLevel as Config['logLevel'],
+    admin: adminBootstrap(env),
+    serviceApiKey,
+    webhookSecret: text(env, 'STATION_WEBHOOK_SECRET'),
+    jwtSecret,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: text(env, 'MAIL_FROM') ?? 'Station <no-reply@station.local>',
+    demo: boolean(env, 'STATION_DEMO', true),
+    demoTrackSec: integer(env, 'STATION_DEMO_TRACK_SEC', 150, 4, 600),
+    schedulerCycleSec: integer(env, 'STATION_SCHEDULER_CYCLE_SEC', 30, 1, 3600),
+    contextRotationSec: integer(env, 'STATION_CONTEXT_ROTATION_SEC', 1800, 10, 86400),
+    listenerBroadcastSec: integer(env, 'STATION_LISTENER_BROADCAST_SEC', 15, 1, 3600),
+  };
+}

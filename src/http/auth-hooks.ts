@@ -1,0 +1,67 @@
+/**
+ * Authentication, scopes and CSRF for every route, decided by the route's `config`
+ * ({ scope }, { public }, { csrfExempt }). Routes are closed unless they say otherwise.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { AuthService } from '../auth/auth.service.js';
+import { hasScope } from '../auth/principal.js';
+import { AppError, Errors } from './errors.js';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : '';
+}
+
+export function registerAuthHooks(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const config = request.routeOptions.config;
+    let failure: AppError | null = null;
+    const bearer = bearerOf(request);
+    const apiKey = request.headers['x-api-key'];
+    try {
+      if (bearer !== null) request.principal = await auth.authenticateBearer(bearer);
+      else if (typeof apiKey === 'string' && apiKey !== '') request.principal = await auth.authenticateApiKey(apiKey);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failure = error;
+    }
+    if (config.public) return;
+    if (failure) throw failure;
+    const principal = request.principal;
+    if (!principal) throw Errors.authRequired('send Authorization: Bearer <token> or X-API-Key');
+    if (config.scope && !hasScope(principal, config.scope)) throw Errors.insufficientScope(config.scope);
+    if (UNSAFE_METHODS.has(request.method) && !config.csrfExempt) {
+      const presented = request.headers['x-csrf-token'];
+      if (!auth.csrf.matches(principal.credentialId, typeof presented === 'string' ? presented : undefined)) {
+        throw Errors.csrfInvalid();
+      }
+    }
+  });
+}
+
+/** Documents each route's security and scope in the OpenAPI description. Must run before routes are added. */
+export function documentSecurity(route: RouteOptions): void {
+  // The interactive docs (a static page and its assets) are public like /openapi.json.
+  if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true };
+  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  const config = (route.config ?? {}) as { scope?: string; public?: boolean; csrfExempt?: boolean };
+  if (schema.hide) return;
+  if (!config.public) {
+    schema.security = [{ bearerAuth: [] }, { apiKey: [] }];
+    const notes = [config.scope ? `Scope: \`${config.scope}\`.` : 'Any authenticated caller.'];
+    if (UNSAFE_METHODS.has(String(route.method)) && !config.csrfExempt) notes.push('Requires `X-CSRF-Token`.');
+    schema.description = [schema.description, notes.join(' ')].filter(Boolean).join('\n\n');
+  } else {
+    schema.security = [];
+  }
+  const response = (schema.response ??= {}) as Record<string, unknown>;
+  response['4xx'] ??= { $ref: 'ErrorEnvelope#' };
+  response['5xx'] ??= { $ref: 'ErrorEnvelope#' };
+}

@@ -1,0 +1,34 @@
+/** The OpenAPI 3.1 document's frame; paths come from the routes' own TypeBox schemas. */
+export function openApiDocument(baseUrl: string) {
+  return {
+    openapi: '3.1.0' as const,
+    info: {
+      title: 'Station and platform APIs',
+      version: '1.0.0-beta',
+      description: [
+        'Two APIs served together: the station radio API under `/station/v1` (modules A to I) and the',
+        'music platform API under `/v1`. Errors always use the envelope',
+        '`{"error":{"code","http_status","message","detail","retry_after","request_id"}}`; codes are',
+        '`STATION_*` on station paths and `PLATFORM_*` on platform paths. Every POST, PUT, PATCH and DELETE',
+        'carries `X-CSRF-Token` equal to the `csrf_token` issued with the credential, except the calls that',
+        'create a credential. Lists take `page` (from 1) and `limit` (default 20, at most 100) and answer',
+        '`{"data","total","page","limit"}`. Codes beyond the specification: `*_INVALID_CREDENTIALS` (401, a',
+        'login that fails), `*_PAYLOAD_TOO_LARGE` (413), `*_UNSUPPORTED_MEDIA_TYPE` (415), `*_INTERNAL_ERROR` (500).',
+      ].join(' '),
+    },
+    servers: [{ url: baseUrl }],
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKey: { type: 'apiKey' as const, in: 'header', name: 'X-API-Key' },
+      },
+    },
+    tags: [
+      { name: 'operations', description: 'Health, readiness, metrics' },
+      { name: 'station-auth', description: 'Staff login and the station permission set' },
+      { name: 'platform-auth', description: 'Platform sign-up, login and tokens' },
+      { name: 'tracks', description: 'Platform catalog: tracks' },
+      { name: 'artists', description: 'Platform catalog: artists' },
+    ],
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The Fastify server both APIs share: request ids, logging, error envelope, authentication hooks,
+ * rate limits, metrics, OpenAPI at /openapi.json and interactive docs at /docs. Domain modules add
+ * their routes through `registerModules`.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import type { AuthService } from '../auth/auth.service.js';
+import { documentSecurity, registerAuthHooks } from './auth-hooks.js';
+import { registerErrorHandling } from './error-handler.js';
+import { Errors } from './errors.js';
+import { registerHttpMetrics } from './metrics.js';
+import { openApiDocument } from './openapi.js';
+import './types.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface HttpServerDeps {
+  logger: FastifyServerOptions['logger'];
+  auth: AuthService;
+  metrics: Registry;
+  /** Shared rate-limit counters across instances; in-memory when absent. */
+  rateLimitRedis: Redis | null;
+  publicBaseUrl: string;
+  isReady: () => Promise<boolean>;
+}
+
+export async function buildHttpServer(
+  deps: HttpServerDeps,
+  registerModules: (app: FastifyInstance) => Promise<void>,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger,
+    bodyLimit: 1024 * 1024,
+    // Honour a caller's X-Request-Id when it is sane, so a request can be followed across services.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', String(request.id));
+  });
+  registerErrorHandling(app);
+  app.addHook('onRoute', documentSecurity);
+
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis, nameSpace: 'station-rl:' } : {}),
+    keyGenerator: (request) => request.principal?.userId ?? request.principal?.credentialId ?? request.ip,
+    errorResponseBuilder: (_request, context) => Errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+  await app.register(swagger, { openapi: openApiDocument(deps.publicBaseUrl) });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+
+  registerAuthHooks(app, deps.auth);
+  registerHttpMetrics(app, deps.metrics);
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { tags: ['operations'], summary: 'Liveness' } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    { config: { public: true }, schema: { tags: ['operations'], summary: 'Readiness: database and workers up' } },
+    async (_request, reply) => {
+      const ready = await deps.isReady().catch(() => false);
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'starting' });
+    },
+  );
+
+  await registerModules(app);
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Time-limited links to blobs: /media/<key>?exp=<unix seconds>&sig=<hmac>. The HMAC covers the key and
+ * the expiry, so neither can be altered; comparison is constant-time.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock/clock.js';
+
+export const MEDIA_PREFIX = '/media/';
+
+export interface SignedUrl {
+  url: string;
+  expiresAt: Date;
+}
+
+export class UrlSigner {
+  constructor(
+    private readonly secret: Buffer,
+    private readonly baseUrl: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private signature(key: string, exp: number): string {
+    return createHmac('sha256', this.secret).update(`${key}\n${exp}`).digest('base64url');
+  }
+
+  sign(key: string, ttlSeconds: number): SignedUrl {
+    const exp = Math.floor(this.clock.now() / 1000) + ttlSeconds;
+    const path = key.split('/').map(encodeURIComponent).join('/');
+    return {
+      url: `${this.baseUrl}${MEDIA_PREFIX}${path}?exp=${exp}&sig=${this.signature(key, exp)}`,
+      expiresAt: new Date(exp * 1000),
+    };
+  }
+
+  /** True when the link is intact and not expired. */
+  verify(key: string, exp: string | undefined, sig: string | undefined): boolean {
+    if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return false;
+    const expected = Buffer.from(this.signature(key, Number(exp)));
+    const given = Buffer.from(sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+    return Number(exp) * 1000 > this.clock.now();
+  }
+}

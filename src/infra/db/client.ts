@@ -1,0 +1,94 @@
+/**
+ * The database port: one Drizzle handle over PostgreSQL, either PGlite (PostgreSQL compiled to WebAssembly,
+ * stored under DATA_DIR) or a real server through node-postgres. The same schema, migrations, constraints
+ * and triggers run on both, so integrity rules hold whichever the operator picks.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle has the same query API as the database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  /** Applies pending migrations; safe when several instances start at once. */
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+
+/** Any fixed number: the key of the advisory lock that serialises migrations across instances. */
+const MIGRATION_LOCK_KEY = 7_246_001;
+
+export interface DatabaseOptions {
+  /** postgres:// URL; null selects PGlite. */
+  url: string | null;
+  /** PGlite data directory; null keeps PGlite in memory (tests). */
+  dataDir: string | null;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | null): Promise<Database> {
+  let client: PGlite;
+  if (dataDir) {
+    const dir = join(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    client = await PGlite.create(dir);
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzlePg({ client: pool, schema });
+  return {
+    db: db as unknown as Db,
+    driver: 'postgres',
+    migrate: async () => {
+      // The advisory lock is held on one connection for the whole migration, so a second instance waits.
+      const conn = await pool.connect();
+      try {
+        await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+        conn.release();
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}

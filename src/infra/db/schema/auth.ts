@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const userRole = pgEnum('user_role', ['listener', 'artist', 'developer', 'admin', 'super_admin']);
+export const userStatus = pgEnum('user_status', ['active', 'banned']);
+export const sessionKind = pgEnum('session_kind', ['staff', 'platform']);
+export const apiKeyEnvironment = pgEnum('api_key_environment', ['live', 'test']);
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  // Stored lower-cased; the unique index is what stops two sign-ups racing for one address.
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  role: userRole('role').notNull().default('listener'),
+  status: userStatus('status').notNull().default('active'),
+  displayName: text('display_name').notNull(),
+  totpSecret: text('totp_secret'),
+  // The last TOTP time step accepted: a code from this step or an earlier one is a replay.
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One login: the refresh tokens of a login form a rotation family that is revoked as a whole. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: sessionKind('kind').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('auth_sessions_user_idx').on(t.userId)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  // SHA-256 of the whole key: keys are 256-bit random, so a fast hash is enough and allows an indexed lookup.
+  keyHash: text('key_hash').notNull().unique(),
+  keyPrefix: text('key_prefix').notNull(),
+  scopes: text('scopes')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  environment: apiKeyEnvironment('environment').notNull().default('live'),
+  ownerUserId: uuid('owner_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});

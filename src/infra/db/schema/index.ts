@@ -1,0 +1,3 @@
+export * from './auth.js';
+export * from './catalog.js';
+export * from './ops.js';

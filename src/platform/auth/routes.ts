@@ -1,0 +1,132 @@
+/** Platform authentication: sign-up, login (with the 2FA step for admin roles), refresh and revoke. */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AuthService, IssuedLogin } from '../../auth/auth.service.js';
+import { Email, Password } from '../../http/schemas.js';
+
+const PublicUser = Type.Object(
+  { id: Type.String(), email: Type.String(), role: Type.String(), display_name: Type.String() },
+  { title: 'User' },
+);
+const SessionAnswer = Type.Object(
+  {
+    token: Type.String({ description: 'Access JWT, 15 minutes' }),
+    refresh_token: Type.String({ description: 'Refresh token, 7 days, rotated on every use' }),
+    role: Type.String(),
+    csrf_token: Type.String(),
+    expires_in: Type.Integer(),
+    user: PublicUser,
+  },
+  { title: 'PlatformSession' },
+);
+const TwoFactorAnswer = Type.Object(
+  { requires_2fa: Type.Literal(true), temp_token: Type.String({ description: 'Valid 5 minutes, for /v1/auth/2fa/verify' }) },
+  { title: 'TwoFactorRequired' },
+);
+
+function sessionAnswer(login: IssuedLogin) {
+  return {
+    token: login.accessToken,
+    refresh_token: login.refreshToken,
+    role: login.user.role,
+    csrf_token: login.csrfToken,
+    expires_in: login.expiresIn,
+    user: login.user,
+  };
+}
+
+const credentialCreating = { public: true, csrfExempt: true } as const;
+
+export function platformAuthRoutes(auth: AuthService) {
+  return async function register(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/v1/auth/signup',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 20, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Creates a listener account and returns its tokens',
+          body: Type.Object(
+            { email: Email, password: Password, display_name: Type.String({ minLength: 1, maxLength: 80 }) },
+            { additionalProperties: false },
+          ),
+          response: { 201: SessionAnswer },
+        },
+      },
+      async (request, reply) => {
+        const login = await auth.signup({
+          email: request.body.email,
+          password: request.body.password,
+          displayName: request.body.display_name.trim(),
+        });
+        return reply.status(201).send(sessionAnswer(login));
+      },
+    );
+
+    app.post(
+      '/v1/auth/login',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Returns tokens and role; admin roles get the 2FA answer instead',
+          body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+          response: { 200: Type.Union([SessionAnswer, TwoFactorAnswer]) },
+        },
+      },
+      async (request) => {
+        const result = await auth.platformLogin(request.body.email, request.body.password);
+        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : sessionAnswer(result);
+      },
+    );
+
+    app.post(
+      '/v1/auth/2fa/verify',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 5, timeWindow: 5 * 60_000, keyGenerator: (r) => r.ip } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Completes an admin login with the TOTP code',
+          body: Type.Object(
+            { temp_token: Type.String({ minLength: 1, maxLength: 2048 }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: SessionAnswer },
+        },
+      },
+      async (request) => sessionAnswer(await auth.verifySecondFactor(request.body.temp_token, request.body.code)),
+    );
+
+    app.post(
+      '/v1/auth/refresh',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'New tokens from a refresh token (rotated; reuse revokes the login)',
+          body: Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+          response: { 200: SessionAnswer },
+        },
+      },
+      async (request) => sessionAnswer(await auth.refresh(request.body.refresh_token, 'platform')),
+    );
+
+    app.post(
+      '/v1/auth/revoke',
+      {
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Revokes the current session: its access and refresh tokens stop working',
+          response: { 200: Type.Object({ revoked: Type.Boolean() }) },
+        },
+      },
+      async (request) => {
+        const sessionId = request.principal!.sessionId;
+        if (sessionId) await auth.revokeSession(sessionId, 'revoked by the user');
+        return { revoked: sessionId !== null };
+      },
+    );
+  };
+}

@@ -1,0 +1,102 @@
+/** Catalog reads shaped for the API: signed media links, credits, discographies. */
+import type { UrlSigner } from '../../infra/blobs/url-signer.js';
+import { Errors } from '../../http/errors.js';
+import type { ArtistFilter, ArtistRow, CatalogRepository, TrackFilter, TrackRow } from './catalog.repository.js';
+
+/** Links handed out in catalog answers live a day; the stream redirect gets a short one. */
+const LIST_LINK_TTL_SEC = 24 * 3600;
+const STREAM_LINK_TTL_SEC = 3600;
+
+export class CatalogService {
+  constructor(
+    private readonly repo: CatalogRepository,
+    private readonly signer: UrlSigner,
+  ) {}
+
+  private link(key: string | null, ttl = LIST_LINK_TTL_SEC): string | null {
+    return key ? this.signer.sign(key, ttl).url : null;
+  }
+
+  trackSummary(row: TrackRow) {
+    return {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      artist: row.artistName,
+      artist_slug: row.artistSlug,
+      duration: Math.round(row.durationSec),
+      streams: row.streams,
+      genre: row.genre,
+      subgenre: row.subgenre,
+      mood: row.mood,
+      bpm: row.bpm,
+      key: row.musicalKey,
+      mode: row.mode,
+      isrc: row.isrc,
+      explicit: row.explicit,
+      release_year: row.releaseYear,
+      cover_art_url: this.link(row.coverBlobKey),
+    };
+  }
+
+  async listTracks(filter: TrackFilter, limit: number, offset: number) {
+    const { rows, total } = await this.repo.listTracks(filter, limit, offset);
+    return { data: rows.map((row) => this.trackSummary(row)), total };
+  }
+
+  async getTrack(id: string) {
+    const row = await this.repo.findTrack(id);
+    if (!row) throw Errors.notFound('Track', id);
+    const [credits, lyricsId] = await Promise.all([this.repo.creditsOf(id), this.repo.lyricsIdOf(id)]);
+    return {
+      ...this.trackSummary(row),
+      lifestyle: row.lifestyle,
+      energy: row.energy,
+      audio: row.audioBlobKey
+        ? { format: row.audioFormat, bitrate_kbps: row.audioBitrateKbps, size_bytes: row.audioSizeBytes }
+        : null,
+      waveform_url: this.link(row.waveformBlobKey),
+      has_lyrics: lyricsId !== null,
+      credits: credits.map((c) => ({ songwriter_id: c.songwriterId, name: c.name, ipi: c.ipi, role: c.role, split_pct: c.splitPct })),
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  /** A short-lived signed link to the master, and a play event recorded for the listener. */
+  async streamTrack(id: string, userId: string | null): Promise<string> {
+    const row = await this.repo.findTrack(id);
+    if (!row) throw Errors.notFound('Track', id);
+    if (!row.audioBlobKey) throw Errors.notFound('Audio of track', id);
+    await this.repo.recordPlay({ trackId: id, userId, source: 'on_demand' });
+    return this.signer.sign(row.audioBlobKey, STREAM_LINK_TTL_SEC).url;
+  }
+
+  artistSummary(row: ArtistRow) {
+    return {
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      genre: row.genre,
+      verified: row.verified,
+      platform_owned: row.platformOwned,
+      followers: row.followers,
+    };
+  }
+
+  async listArtists(filter: ArtistFilter, limit: number, offset: number) {
+    const { rows, total } = await this.repo.listArtists(filter, limit, offset);
+    return { data: rows.map((row) => this.artistSummary(row)), total };
+  }
+
+  async getArtist(slug: string) {
+    const row = await this.repo.findArtistBySlug(slug);
+    if (!row) throw Errors.notFound('Artist', slug);
+    const { rows } = await this.repo.listTracks({ artistId: row.id }, 100, 0);
+    return {
+      ...this.artistSummary(row),
+      bio: row.bio,
+      formed_year: row.formedYear,
+      discography: rows.map((track) => this.trackSummary(track)),
+    };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Builds the whole product for a test, on PGlite by default or on a fresh PostgreSQL database when
+ * DATABASE_URL is set (CI runs the suite both ways), and tears it down afterwards.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createStation, type Station, type StationOptions } from '../../src/app.js';
+import { openDatabase, type Database } from '../../src/infra/db/client.js';
+import { totpCode } from '../../src/auth/totp.js';
+import type { Clock } from '../../src/infra/clock/clock.js';
+
+export const ADMIN = {
+  email: 'admin@station.test',
+  password: 'correct horse battery staple',
+  totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+};
+
+export interface TestDatabase {
+  /** Opens a new handle on the same data (a "restart"). */
+  open(): Promise<Database>;
+  drop(): Promise<void>;
+  url: string | null;
+  dataDir: string | null;
+}
+
+/** A fresh, empty database: a new PostgreSQL database on the CI server, or a PGlite directory. */
+export async function createTestDatabase(options: { persistent?: boolean } = {}): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const name = `station_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      dataDir: null,
+      open: () => openDatabase({ url: url.toString(), dataDir: null, poolSize: 4 }),
+      drop: async () => {
+        const client = new pg.Client({ connectionString: serverUrl });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const dataDir = options.persistent ? mkdtempSync(join(tmpdir(), 'station-db-')) : null;
+  return {
+    url: null,
+    dataDir,
+    open: () => openDatabase({ url: null, dataDir }),
+    drop: async () => {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestStation extends Station {
+  /** Closes the product and deletes its data. */
+  destroy(): Promise<void>;
+}
+
+export async function buildTestStation(
+  env: Record<string, string> = {},
+  options: Omit<StationOptions, 'database'> & { database?: TestDatabase } = {},
+): Promise<TestStation> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'station-test-'));
+  const config: Config = loadConfig({
+    DATA_DIR: dataDir,
+    STATION_DEMO: 'false',
+    STATION_ADMIN_EMAIL: ADMIN.email,
+    STATION_ADMIN_PASSWORD: ADMIN.password,
+    STATION_ADMIN_TOTP_SECRET: ADMIN.totpSecret,
+    PUBLIC_BASE_URL: 'http://station.test',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const ownsDatabase = !options.database;
+  const testDb = options.database ?? (await createTestDatabase());
+  const database = await testDb.open();
+  const station = await createStation(config, { ...options, database, logger: options.logger ?? false });
+  return Object.assign(station, {
+    async destroy() {
+      await station.close();
+      if (ownsDatabase) await testDb.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+export interface Credentials {
+  token: string;
+  csrf: string;
+  userId: string;
+}
+
+export function authHeaders(c: Credentials): Record<string, string> {
+  return { authorization: `Bearer ${c.token}`, 'x-csrf-token': c.csrf };
+}
+
+export async function signupListener(station: Station, email = `listener-${randomBytes(4).toString('hex')}@example.com`) {
+  const response = await station.http.inject({
+    method: 'POST',
+    url: '/v1/auth/signup',
+    payload: { email, password: 'listener-password', display_name: 'Test Listener' },
+  });
+  if (response.statusCode !== 201) throw new Error(`signup failed: ${response.body}`);
+  const body = response.json();
+  return { token: body.token as string, csrf: body.csrf_token as string, userId: body.user.id as string, refreshToken: body.refresh_token as string };
+}
+
+/** Logs the bootstrap super_admin in with a TOTP code; `clock` decides which code. */
+export async function staffLogin(station: Station, clock: Clock = station.clock): Promise<Credentials & { cookie: string }> {
+  const response = await station.http.inject({
+    method: 'POST',
+    url: '/api/auth/admin/login',
+    payload: { email: ADMIN.email, password: ADMIN.password, totp_code: totpCode(ADMIN.totpSecret, clock.now()) },
+  });
+  if (response.statusCode !== 200) throw new Error(`staff login failed: ${response.body}`);
+  const body = response.json();
+  const cookie = String(response.headers['set-cookie']).split(';')[0];
+  return { token: body.access_token, csrf: body.csrf_token, userId: body.user.id, cookie };
+}
