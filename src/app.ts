@@ -86,7 +86,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null;
   const bus: EventBus = config.redisUrl ? new RedisEventBus({ url: config.redisUrl }) : new InProcessEventBus();
   const queue: JobQueue = config.redisUrl
-    ? new BullMqJobQueue({ url: config.redisUrl, prefix: 'station' })
+    ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue` })
     : new InProcessJobQueue();
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, clock })
@@ -110,6 +110,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       auth,
       metrics: createMetricsRegistry(),
       rateLimitRedis: redis,
+      rateLimitNamespace: `${config.redisPrefix}:rate-limit:`,
       publicBaseUrl: config.publicBaseUrl,
       isReady: async () => {
         if (!ready) return false;

@@ -17,6 +17,8 @@ export interface Config {
   publicBaseUrl: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Namespace of every Redis key and channel, so several stations (or test runs) can share one Redis. */
+  redisPrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   admin: AdminBootstrap | null;
   serviceApiKey: string | null;
@@ -80,6 +82,12 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+function prefix(env: Env, name: string): string {
+  const raw = text(env, name) ?? 'station';
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(raw)) throw new ConfigError(name, 'letters, digits, _ or - (at most 40)', raw);
+  return raw;
+}
+
 function adminBootstrap(env: Env): AdminBootstrap | null {
   const email = text(env, 'STATION_ADMIN_EMAIL');
   const password = text(env, 'STATION_ADMIN_PASSWORD');
@@ -119,6 +127,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: prefix(env, 'REDIS_PREFIX'),
     logLevel: logLevel as Config['logLevel'],
     admin: adminBootstrap(env),
     serviceApiKey,

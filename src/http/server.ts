@@ -9,6 +9,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { AuthService } from '../auth/auth.service.js';
@@ -27,6 +28,7 @@ export interface HttpServerDeps {
   metrics: Registry;
   /** Shared rate-limit counters across instances; in-memory when absent. */
   rateLimitRedis: Redis | null;
+  rateLimitNamespace: string;
   publicBaseUrl: string;
   isReady: () => Promise<boolean>;
 }
@@ -50,13 +52,15 @@ export async function buildHttpServer(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
   });
+  // JSON only: a text/plain body is a wrong Content-Type (415), not a string for the schema to reject.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   app.addHook('onRoute', documentSecurity);
 
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
-    ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis, nameSpace: 'station-rl:' } : {}),
+    ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis, nameSpace: deps.rateLimitNamespace } : {}),
     keyGenerator: (request) => request.principal?.userId ?? request.principal?.credentialId ?? request.ip,
     errorResponseBuilder: (_request, context) => Errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
@@ -74,7 +78,18 @@ export async function buildHttpServer(
   );
   app.get(
     '/readyz',
-    { config: { public: true }, schema: { tags: ['operations'], summary: 'Readiness: database and workers up' } },
+    {
+      config: { public: true },
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: database and workers up',
+        // 503 is declared so the answer is not serialized with the 5xx error envelope.
+        response: {
+          200: Type.Object({ status: Type.Literal('ready') }),
+          503: Type.Object({ status: Type.Literal('starting') }),
+        },
+      },
+    },
     async (_request, reply) => {
       const ready = await deps.isReady().catch(() => false);
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'starting' });

@@ -78,7 +78,7 @@ export async function buildTestStation(
     STATION_ADMIN_PASSWORD: ADMIN.password,
     STATION_ADMIN_TOTP_SECRET: ADMIN.totpSecret,
     PUBLIC_BASE_URL: 'http://station.test',
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` } : {}),
     ...env,
   });
   const ownsDatabase = !options.database;
