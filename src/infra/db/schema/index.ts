@@ -1,3 +1,5 @@
 export * from './auth.js';
 export * from './catalog.js';
 export * from './ops.js';
+export * from './station.js';
+export * from './radio.js';

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const generationMode = pgEnum('generation_mode', ['catalog_only', 'ai_only', 'hybrid']);
+export const streamQuality = pgEnum('stream_quality', ['128kbps', '192kbps', '320kbps']);
+export const lifestyle = pgEnum('lifestyle', ['focus', 'party', 'chill', 'workout', 'sleep']);
+export const keyPreference = pgEnum('key_preference', ['major', 'minor', 'any']);
+
+/** Module A: the single station configuration record (id is always 1). */
+export const stationConfig = pgTable(
+  'station_config',
+  {
+    id: integer('id').primaryKey().default(1),
+    radioEnabled: boolean('radio_enabled').notNull().default(false),
+    generationMode: generationMode('generation_mode').notNull().default('hybrid'),
+    catalogRatio: real('catalog_ratio').notNull().default(0.7),
+    aiGenerationRatio: real('ai_generation_ratio').notNull().default(0.3),
+    lyricsGeneration: boolean('lyrics_generation').notNull().default(true),
+    explicitAllowed: boolean('explicit_allowed').notNull().default(false),
+    maxTrackLengthSec: integer('max_track_length_sec').notNull().default(240),
+    generationLeadTime: integer('generation_lead_time').notNull().default(120),
+    fallbackMode: generationMode('fallback_mode').notNull().default('catalog_only'),
+    streamQuality: streamQuality('stream_quality').notNull().default('128kbps'),
+    disabledReason: text('disabled_reason'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('station_config_single_row', sql`${t.id} = 1`),
+    check('station_config_ratio_range', sql`${t.catalogRatio} BETWEEN 0 AND 1 AND ${t.aiGenerationRatio} BETWEEN 0 AND 1`),
+    check('station_config_ratio_sum', sql`abs(${t.catalogRatio} + ${t.aiGenerationRatio} - 1) < 1e-6`),
+    check('station_config_track_length', sql`${t.maxTrackLengthSec} BETWEEN 10 AND 900`),
+  ],
+);
+
+/** Module D: every context that was ever active, newest last; the current one is the latest. */
+export const stationContexts = pgTable(
+  'station_contexts',
+  {
+    contextId: text('context_id').primaryKey(),
+    genre: text('genre').notNull(),
+    subgenre: text('subgenre').notNull().default(''),
+    mood: text('mood').array().notNull(),
+    lifestyle: lifestyle('lifestyle').notNull(),
+    tempoMin: integer('tempo_min').notNull(),
+    tempoMax: integer('tempo_max').notNull(),
+    keyPreference: keyPreference('key_preference').notNull().default('any'),
+    energyLevel: real('energy_level').notNull(),
+    timeOfDay: text('time_of_day').notNull(),
+    autoRotate: boolean('auto_rotate').notNull().default(true),
+    activeSince: timestamp('active_since', { withTimezone: true }).notNull().defaultNow(),
+    nextRotation: timestamp('next_rotation', { withTimezone: true }),
+    source: text('source').notNull(),
+    presetId: uuid('preset_id'),
+  },
+  (t) => [
+    index('station_contexts_active_idx').on(t.activeSince),
+    check('station_contexts_tempo', sql`${t.tempoMin} >= 20 AND ${t.tempoMax} <= 300 AND ${t.tempoMin} <= ${t.tempoMax}`),
+    check('station_contexts_energy', sql`${t.energyLevel} BETWEEN 0 AND 1`),
+  ],
+);
+
+export const contextPresets = pgTable('context_presets', {
+  presetId: uuid('preset_id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  context: jsonb('context').$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
