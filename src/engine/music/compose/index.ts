@@ -1,0 +1,95 @@
+/**
+ * composeScore: context + seed + audio model -> Score. Steps, each with its own derived random stream so
+ * that changing one part never reshuffles the others:
+ *
+ *   style lookup -> tempo, mode, tonic -> form -> progressions per section kind -> parts
+ */
+import { Note } from 'tonal';
+import type { MusicContext } from '../../types.js';
+import { Rng } from '../../random.js';
+import { type AudioModel, meanAndStd, styleFor } from '../audio-model.js';
+import { chooseMode, chooseTempo, chooseTonic, realiseChord, sampleProgression, scaleMidiPitchClasses } from './harmony.js';
+import { planSections } from './structure.js';
+import { orchestrationFor } from './style.js';
+import type { Part, Score, SectionName } from './score.js';
+import type { ChordSpan, PartContext } from './timeline.js';
+import { composeBass } from './bass.js';
+import { composeDrums } from './drums.js';
+import { composeMelody } from './melody.js';
+import { composeChords, composePad } from './accompaniment.js';
+
+export interface ComposeRequest {
+  context: MusicContext;
+  seed: number;
+  maxDurationSec: number;
+  model: AudioModel;
+}
+
+/** Seconds left after the last bar for instruments to ring out. */
+export const RING_OUT_SEC = 2;
+
+export function composeScore(req: ComposeRequest): Score {
+  const { context, seed, model } = req;
+  const style = styleFor(model, context.genre, context.mood);
+  const counts = style.counts;
+  const bpm = chooseTempo(context, style, Rng.derive(seed, 'tempo'));
+  const mode = chooseMode(context, style, Rng.derive(seed, 'mode'));
+  const tonic = chooseTonic(mode, style, Rng.derive(seed, 'tonic'));
+  const orchestration = orchestrationFor(context);
+
+  const barSec = (4 * 60) / bpm;
+  const totalBars = Math.max(1, Math.floor(Math.max(barSec, req.maxDurationSec - RING_OUT_SEC) / barSec));
+  const sections = planSections(totalBars);
+
+  // Harmonic rhythm learned as mean beats per chord; an empty model draws it uniformly.
+  const harmonyRng = Rng.derive(seed, 'harmony');
+  const meanBeats = counts.chordChanges > 0 ? counts.chordBeats / counts.chordChanges : null;
+  const beatsPerChord = meanBeats === null ? harmonyRng.pick([2, 4, 8]) : meanBeats < 3 ? 2 : meanBeats > 6 ? 8 : 4;
+  const loopChords = Math.max(1, 16 / beatsPerChord);
+  const loops = new Map<SectionName, number[]>();
+  let previous: number | null = null;
+  for (const name of ['verse', 'chorus', 'bridge'] as const) {
+    const loop = sampleProgression(style, mode, loopChords, previous, harmonyRng);
+    loops.set(name, loop);
+    previous = loop[loop.length - 1];
+  }
+  loops.set('intro', loops.get('verse')!);
+  loops.set('outro', loops.get('chorus')!);
+
+  const spans: ChordSpan[] = [];
+  const chordsPerBar: string[] = [];
+  for (const section of sections) {
+    const loop = loops.get(section.name)!;
+    for (let beat = 0, i = 0; beat < section.bars * 4; beat += beatsPerChord, i++) {
+      const chord = realiseChord(loop[i % loop.length], tonic, orchestration.sevenths);
+      const span: ChordSpan = { chord, startBeat: section.startBar * 4 + beat, beats: Math.min(beatsPerChord, section.bars * 4 - beat) };
+      spans.push(span);
+    }
+  }
+  for (let bar = 0; bar < totalBars; bar++) chordsPerBar.push(spans.filter((s) => s.startBeat <= bar * 4).at(-1)!.chord.symbol);
+
+  const energyStats = meanAndStd(counts.energySum, counts.energySquaredSum, counts.tracks);
+  const energy = energyStats ? 0.7 * context.energy_level + 0.3 * energyStats.mean : context.energy_level;
+  const onsetStats = meanAndStd(counts.onsetRateSum, counts.onsetRateSquaredSum, counts.tracks);
+  const melodyDensity = onsetStats ? Math.min(2, Math.max(0.35, onsetStats.mean / (bpm / 60) / 2)) : 0.5 + Rng.derive(seed, 'density').next();
+
+  const partContext = (label: string): PartContext => ({
+    sections,
+    spans,
+    scale: scaleMidiPitchClasses(tonic, mode),
+    tonicPitchClass: Note.chroma(tonic)!,
+    orchestration,
+    energy: Math.min(1, Math.max(0, energy)),
+    melodyDensity,
+    rng: Rng.derive(seed, label),
+  });
+
+  const parts: Part[] = [
+    { role: 'chords', channel: 0, program: orchestration.chordProgram, volume: 88, pan: 48, notes: composeChords(partContext('chords')) },
+    { role: 'bass', channel: 1, program: orchestration.bassProgram, volume: 100, pan: 64, notes: composeBass(partContext('bass')) },
+    { role: 'melody', channel: 2, program: orchestration.melodyProgram, volume: 92, pan: 76, notes: composeMelody(partContext('melody')) },
+    { role: 'pad', channel: 3, program: orchestration.padProgram ?? 0, volume: 64, pan: 64, notes: composePad(partContext('pad')) },
+    { role: 'drums', channel: 9, program: 0, volume: 96, pan: 64, notes: composeDrums(partContext('drums')) },
+  ];
+  return { bpm, key: tonic, mode, beatsPerBar: 4, sections, chordsPerBar, totalBeats: totalBars * 4, parts: parts.filter((p) => p.notes.length > 0) };
+}

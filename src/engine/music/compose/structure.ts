@@ -1,0 +1,49 @@
+/**
+ * Song form: intro, verse, chorus, verse, chorus, bridge, chorus, outro, scaled to the bars that fit the
+ * requested duration. Short tracks drop the least essential sections first (bridge, second verse, ...).
+ */
+import type { Section, SectionName } from './score.js';
+
+const FORM: { name: SectionName; weight: number; intensity: number; priority: number }[] = [
+  { name: 'intro', weight: 4, intensity: 0.35, priority: 3 },
+  { name: 'verse', weight: 8, intensity: 0.6, priority: 1 },
+  { name: 'chorus', weight: 8, intensity: 0.9, priority: 0 },
+  { name: 'verse', weight: 8, intensity: 0.65, priority: 5 },
+  { name: 'chorus', weight: 8, intensity: 0.95, priority: 4 },
+  { name: 'bridge', weight: 6, intensity: 0.7, priority: 6 },
+  { name: 'chorus', weight: 8, intensity: 1, priority: 7 },
+  { name: 'outro', weight: 4, intensity: 0.4, priority: 2 },
+];
+
+/** Sections covering exactly `totalBars` bars; sections are 2-bar multiples when the length allows. */
+export function planSections(totalBars: number): Section[] {
+  const bars = Math.max(1, Math.floor(totalBars));
+  // Keep the most essential sections that can each get at least 2 bars (at least one section).
+  const keepCount = Math.max(1, Math.min(FORM.length, Math.floor(bars / 2)));
+  const kept = FORM.map((s, i) => ({ ...s, i }))
+    .sort((a, b) => a.priority - b.priority)
+    .slice(0, keepCount)
+    .sort((a, b) => a.i - b.i);
+  const totalWeight = kept.reduce((n, s) => n + s.weight, 0);
+  const unit = bars >= kept.length * 4 ? 2 : 1;
+  const lengths = kept.map((s) => Math.max(unit, Math.floor((bars * s.weight) / totalWeight / unit) * unit));
+  // Hand out (or take back) the rounding remainder, choruses first since they carry the song.
+  let remainder = bars - lengths.reduce((a, b) => a + b, 0);
+  const order = kept.map((s, i) => ({ i, priority: s.priority })).sort((a, b) => a.priority - b.priority);
+  for (let k = 0; remainder !== 0; k = (k + 1) % order.length) {
+    const i = order[k].i;
+    if (remainder > 0) {
+      lengths[i]++;
+      remainder--;
+    } else if (lengths[i] > 1) {
+      lengths[i]--;
+      remainder++;
+    }
+  }
+  let startBar = 0;
+  return kept.map((s, i) => {
+    const section: Section = { name: s.name, startBar, bars: lengths[i], intensity: s.intensity };
+    startBar += lengths[i];
+    return section;
+  });
+}
