@@ -1,0 +1,231 @@
+/**
+ * Writes one line under constraints by sample-and-select: draw candidates forwards from the song so far
+ * and, when the line must rhyme, backwards from rhyme words (the line-reversed model), drop candidates that
+ * break a hard rule (syllable range, corpus copy, repeat), and keep the best score:
+ *
+ *   score = mean log P_KN(line | song so far)  [+ 0.5 * mean log P_neural, for the top few]
+ *         + 0.4 * mean lexicon weight of its words (mood/theme)  + 3 if it rhymes as asked
+ *         + 0.4 * log P(a line ends on its last word)  [+0.25 per rhyme partner of a free line's end word, max 0.75; -2 if none]
+ *
+ * P_KN is the global model, or with style artists 0.5 * global + 0.5 * mean(artist models).
+ */
+import type { Rng } from '../random.js';
+import type { KneserNeyModel } from './kneser-ney.js';
+import type { LoadedLanguage } from './model.js';
+import { rhymeKey } from './rhyme.js';
+import { countLineSyllables } from './syllables.js';
+import { isSpecialToken, normaliseForMatching } from './tokenizer.js';
+import { Vocabulary } from './vocabulary.js';
+
+export interface LineRequest {
+  history: readonly number[];
+  syllables: [number, number];
+  /** Rhyme key the line must end on, or null for a free line. */
+  rhymeWith: string | null;
+  /** End words already used in this song (rhyming a word with itself is not a rhyme). */
+  usedEndWords: ReadonlySet<string>;
+  usedLines: ReadonlySet<string>;
+}
+
+export interface WrittenLine {
+  text: string;
+  ids: number[];
+  syllables: number;
+  rhymeKey: string;
+  rhymed: boolean;
+}
+
+export interface LineWriterStats {
+  candidates: number;
+  rejectedCopies: number;
+}
+
+const FORWARD_CANDIDATES = 10;
+const RHYME_WORDS = 4;
+const BACKWARD_PER_WORD = 3;
+const MAX_WORDS = 12;
+const NEURAL_RERANK = 4;
+const ARTIST_WEIGHT = 0.5;
+const BIAS_STRENGTH = 1.5;
+const LINE_START = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
+
+interface Candidate {
+  ids: number[];
+  text: string;
+  syllables: number;
+  key: string;
+  score: number;
+}
+
+export class LineWriter {
+  readonly stats: LineWriterStats = { candidates: 0, rejectedCopies: 0 };
+  private readonly multiplier: Float64Array;
+  private readonly lineStops: Set<number>;
+
+  constructor(
+    private readonly lang: LoadedLanguage,
+    private readonly artistModels: KneserNeyModel[],
+    private readonly biasWeights: Map<number, number>,
+    private readonly rng: Rng,
+  ) {
+    const v = lang.vocabulary;
+    this.multiplier = new Float64Array(v.size).fill(1);
+    v.tokens.forEach((t, id) => {
+      if (isSpecialToken(t) && id !== v.newlineId) this.multiplier[id] = 0; // never <unk>, <s>, </s> or a section mid-line
+    });
+    for (const [id, w] of biasWeights) this.multiplier[id] *= Math.exp(BIAS_STRENGTH * w);
+    this.lineStops = new Set([v.newlineId]);
+  }
+
+  /** Returns null only when every candidate of every round broke a hard rule. */
+  write(req: LineRequest): WrittenLine | null {
+    const pool: Candidate[] = [];
+    for (let round = 0; round < 5; round++) {
+      const widen = round >= 3 ? round - 2 : 0;
+      const range: [number, number] = [Math.max(1, req.syllables[0] - widen), req.syllables[1] + widen];
+      pool.push(...this.candidates(req, range, pool));
+      // A line that must rhyme gets a few more rounds to find a rhyming candidate before settling.
+      const satisfied = req.rhymeWith === null ? pool.length > 0 : pool.some((c) => this.rhymes(c, req));
+      if (satisfied || (round >= 2 && pool.length > 0)) return this.pick(pool, req);
+    }
+    return null;
+  }
+
+  /** -2 when nothing in the vocabulary could rhyme with this line's end, up to +0.75 with several partners. */
+  private partnerScore(c: Candidate, req: LineRequest): number {
+    const last = c.ids[c.ids.length - 1];
+    const partners = (this.lang.rhymeIndex.get(c.key) ?? []).filter((id) => id !== last && !req.usedEndWords.has(this.lang.vocabulary.token(id))).length;
+    return partners === 0 ? -2 : Math.min(3, partners) * 0.25;
+  }
+
+  private rhymes(c: Candidate, req: LineRequest): boolean {
+    return req.rhymeWith !== null && c.key === req.rhymeWith && !req.usedEndWords.has(this.lang.vocabulary.token(c.ids[c.ids.length - 1]));
+  }
+
+  private candidates(req: LineRequest, range: [number, number], earlier: readonly Candidate[]): Candidate[] {
+    const raw: number[][] = [];
+    for (let i = 0; i < FORWARD_CANDIDATES; i++) raw.push(this.sampleForward(req.history));
+    if (req.rhymeWith !== null) {
+      for (const word of this.pickRhymeWords(req.rhymeWith, req.usedEndWords)) {
+        for (let i = 0; i < BACKWARD_PER_WORD; i++) raw.push(this.sampleBackward(word));
+      }
+    }
+    const seen = new Set<string>(earlier.map((c) => normaliseForMatching(c.text)));
+    const out: Candidate[] = [];
+    for (const ids of raw) {
+      this.stats.candidates++;
+      if (ids.length < 3 || ids.length > MAX_WORDS || ids.some((id) => this.multiplier[id] === 0 || id === this.lang.vocabulary.newlineId)) continue;
+      if (ids.some((id, i) => i >= 2 && id === ids[i - 1] && id === ids[i - 2])) continue;
+      const words = ids.map((id) => this.lang.vocabulary.token(id));
+      const text = words.join(' ');
+      const normalised = normaliseForMatching(text);
+      if (seen.has(normalised) || req.usedLines.has(normalised)) continue;
+      seen.add(normalised);
+      const syllables = countLineSyllables(text, this.lang.language);
+      if (syllables < range[0] || syllables > range[1]) continue;
+      if (this.lang.copyGuard.isCopy(text)) {
+        this.stats.rejectedCopies++;
+        continue;
+      }
+      const last = words[words.length - 1];
+      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), score: 0 });
+    }
+    return out;
+  }
+
+  private pick(pool: Candidate[], req: LineRequest): WrittenLine {
+    let candidates = pool;
+    for (const c of candidates) {
+      const fluency = this.meanLogProb(req.history, c.ids);
+      const lexical = c.ids.reduce((s, id) => s + (this.biasWeights.get(id) ?? 0), 0) / c.ids.length;
+      // A free line ending on a word with rhyme partners gives the next line something to rhyme with.
+      const partners = req.rhymeWith === null ? this.partnerScore(c, req) : 0;
+      // How often songs end a line on this word: keeps lines from stopping on "the" or "my".
+      const ending = 0.4 * Math.log(this.lang.reverse.probability(c.ids[c.ids.length - 1], LINE_START));
+      c.score = fluency + 0.4 * lexical + (this.rhymes(c, req) ? 3 : 0) + partners + ending;
+    }
+    candidates.sort((a, b) => b.score - a.score);
+    const neural = this.lang.neural;
+    if (neural) {
+      const top = candidates.slice(0, NEURAL_RERANK);
+      for (const c of top) c.score += (0.5 * neural.sequenceLogProb(req.history, [...c.ids, this.lang.vocabulary.newlineId])) / (c.ids.length + 1);
+      top.sort((a, b) => b.score - a.score);
+      candidates = top;
+    }
+    const best = candidates[0];
+    return { text: best.text, ids: best.ids, syllables: best.syllables, rhymeKey: best.key, rhymed: this.rhymes(best, req) };
+  }
+
+  private sampleForward(history: readonly number[]): number[] {
+    const context = [...history];
+    const out: number[] = [];
+    for (let i = 0; i <= MAX_WORDS; i++) {
+      const dist = this.mixedDistribution(context);
+      for (let id = 0; id < dist.length; id++) dist[id] *= this.multiplier[id];
+      const next = this.rng.weighted(dist as unknown as number[]);
+      if (this.lineStops.has(next)) return out;
+      out.push(next);
+      context.push(next);
+    }
+    return out;
+  }
+
+  /** Right to left from a fixed last word with the line-reversed model, then flipped. */
+  private sampleBackward(lastWord: number): number[] {
+    const reverse = this.lang.reverse;
+    const eos = this.lang.vocabulary.eosId;
+    const context = [Vocabulary.BOS_ID, Vocabulary.BOS_ID, lastWord];
+    const out = [lastWord];
+    for (let i = 0; i < MAX_WORDS; i++) {
+      const dist = reverse.distribution(context.slice(-(reverse.order - 1)));
+      for (let id = 0; id < dist.length; id++) if (id !== eos) dist[id] *= this.multiplier[id];
+      const next = this.rng.weighted(dist as unknown as number[]);
+      if (next === eos) break;
+      out.push(next);
+      context.push(next);
+    }
+    return out.reverse();
+  }
+
+  /** Rhyme words for a key, drawn in proportion to how often they end a line (and to the mood bias). */
+  private pickRhymeWords(key: string, used: ReadonlySet<string>): number[] {
+    const words = (this.lang.rhymeIndex.get(key) ?? []).filter((id) => !used.has(this.lang.vocabulary.token(id)) && this.multiplier[id] > 0);
+    const start = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
+    const weights = words.map((id) => this.lang.reverse.probability(id, start) * this.multiplier[id]);
+    const chosen: number[] = [];
+    while (chosen.length < RHYME_WORDS && chosen.length < words.length) {
+      const i = this.rng.weighted(weights);
+      chosen.push(words[i]);
+      weights[i] = 0;
+      if (weights.every((w) => w === 0)) break;
+    }
+    return chosen;
+  }
+
+  private mixedDistribution(context: readonly number[]): Float64Array {
+    const global = this.lang.forward.distribution(context);
+    if (this.artistModels.length === 0) return global;
+    const share = ARTIST_WEIGHT / this.artistModels.length;
+    for (let id = 0; id < global.length; id++) global[id] *= 1 - ARTIST_WEIGHT;
+    for (const artist of this.artistModels) {
+      const d = artist.distribution(context);
+      for (let id = 0; id < global.length; id++) global[id] += share * d[id];
+    }
+    return global;
+  }
+
+  private meanLogProb(history: readonly number[], ids: readonly number[]): number {
+    const context = [...history];
+    let total = 0;
+    for (const id of [...ids, this.lang.vocabulary.newlineId]) {
+      let p = this.lang.forward.probability(id, context);
+      if (this.artistModels.length > 0) {
+        const artistMean = this.artistModels.reduce((s, m) => s + m.probability(id, context), 0) / this.artistModels.length;
+        p = (1 - ARTIST_WEIGHT) * p + ARTIST_WEIGHT * artistMean;
+      }
+      total += Math.log(p);
+      context.push(id);
+    }
+    return total / (ids.length + 1);
+  }
+}
