@@ -32,12 +32,21 @@ import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
+import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
+import { buildStationModules, type StationModules } from './station/modules.js';
+import type { Engine } from './engine/engine.js';
+import { LocalEngine } from './engine/local-engine.js';
+import { BlobArtifactSource } from './station/models/blob-artifact-source.js';
 
 export interface StationOptions {
   clock?: Clock;
   /** An already-open database (tests use a fresh one per suite); otherwise opened from the config. */
   database?: Database;
   logger?: boolean | Record<string, unknown>;
+  /** Webhook delivery tuning (tests shorten the backoff and the timeout). */
+  webhooks?: WebhookOptions;
+  /** The AI engine; in-process worker threads by default. */
+  engine?: Engine;
 }
 
 export interface Station {
@@ -51,6 +60,8 @@ export interface Station {
   mailer: Mailer;
   auth: AuthService;
   catalog: CatalogService;
+  station: StationModules;
+  engine: Engine;
   clock: Clock;
   /** Stops accepting requests, lets in-flight ones finish, then closes workers, connections and the database. */
   close(): Promise<void>;
@@ -103,6 +114,15 @@ export async function createStation(config: Config, options: StationOptions = {}
   await auth.bootstrap(config.admin, config.serviceApiKey);
   const catalog = new CatalogService(new CatalogRepository(database.db), signer);
 
+  // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
+  const webhooks = createWebhooks(
+    { db: database.db, bus, queue, clock, secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null) },
+    options.webhooks,
+  );
+  // ---- end webhooks ----
+  const engine = options.engine ?? new LocalEngine({ artifacts: new BlobArtifactSource(blobs) });
+  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine });
+
   let ready = false;
   const http = await buildHttpServer(
     {
@@ -123,9 +143,13 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(platformAuthRoutes(auth));
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
+      await app.register(webhooks.routes);
+      await station.routes(app);
     },
   );
   await http.ready();
+  await webhooks.start(); // webhooks: queue worker, bus subscription, pending attempts re-queued
+  await station.start(http.log);
   ready = true;
 
   return {
@@ -139,11 +163,16 @@ export async function createStation(config: Config, options: StationOptions = {}
     mailer,
     auth,
     catalog,
+    station,
+    engine,
     clock,
     async close() {
       ready = false;
       await http.close();
+      await station.stop();
+      await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
       await queue.close();
+      await engine.close();
       await bus.close();
       redis?.disconnect();
       await database.close();

@@ -27,3 +27,8 @@ export function pageOf(query: { page?: number; limit?: number }): { page: number
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 export const Password = Type.String({ minLength: 8, maxLength: 256 });
 export const Uuid = Type.String({ format: 'uuid' });
+
+/** A string enum that types as the union of its values and documents as `enum` in OpenAPI. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}

@@ -3,3 +3,4 @@ export * from './catalog.js';
 export * from './ops.js';
 export * from './station.js';
 export * from './radio.js';
+export * from './webhooks.js';

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -130,7 +131,9 @@ export const registryTracks = pgTable(
     coverBlobKey: text('cover_blob_key'),
     lyricId: uuid('lyric_id'),
     influencedBy: jsonb('influenced_by').$type<{ track_id: string; title: string; artist: string; similarity: number }[]>().notNull(),
-    safetyScore: real('safety_score').notNull(),
+    // Double precision: the value hashed into record_hash must read back bit-for-bit.
+    safetyScore: doublePrecision('safety_score').notNull(),
+    audioSha256: text('audio_sha256').notNull(),
     generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
     prevHash: text('prev_hash').notNull(),
     recordHash: text('record_hash').notNull().unique(),

@@ -1,0 +1,104 @@
+/**
+ * Step 2 of the demo seed: each catalog track's master, composed and rendered by the engine from the
+ * track's own metadata (genre, mood, tempo, mode, energy), then its style features extracted and stored.
+ * Nothing has been learned yet at this point, so the engine runs with an untrained (uniform) audio model.
+ * Resumable: only tracks without a master are rendered.
+ */
+import { createHash } from 'node:crypto';
+import { asc, eq, isNull } from 'drizzle-orm';
+import type { ArtifactRef, Engine } from '../engine/engine.js';
+import { emptyAudioModel, serialiseAudioModel } from '../engine/music/audio-model.js';
+import type { BlobStore } from '../infra/blobs/blob-store.js';
+import type { Db } from '../infra/db/client.js';
+import { artists, trackFeatures, tracks } from '../infra/db/schema/index.js';
+
+export const MASTER_QUALITY = '192kbps' as const;
+const FEATURE_EXTRACTOR_VERSION = 'features-v1';
+
+async function untrainedAudioModel(blobs: BlobStore): Promise<ArtifactRef> {
+  const bytes = Buffer.from(serialiseAudioModel(emptyAudioModel()));
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const blobKey = `models/audio/untrained-${sha256.slice(0, 16)}.json`;
+  if (!(await blobs.stat(blobKey))) await blobs.put(blobKey, bytes);
+  return { version: 'untrained', sha256, blobKey };
+}
+
+function seedOf(slug: string): number {
+  return createHash('sha256').update(slug).digest().readUInt32BE(0) & 0x7fffffff;
+}
+
+/** Tracks still without a master, artists interleaved so the first few rendered span the genres. */
+async function tracksToRender(db: Db) {
+  const rows = await db
+    .select({ track: tracks, artistName: artists.name })
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(isNull(tracks.audioBlobKey))
+    .orderBy(asc(tracks.releaseYear), asc(tracks.slug));
+  const byArtist = new Map<string, typeof rows>();
+  for (const row of rows) byArtist.set(row.track.artistId, [...(byArtist.get(row.track.artistId) ?? []), row]);
+  const queues = [...byArtist.values()];
+  const ordered: typeof rows = [];
+  while (queues.some((q) => q.length > 0)) for (const q of queues) if (q.length > 0) ordered.push(q.shift()!);
+  return ordered;
+}
+
+export async function renderDemoMasters(
+  deps: { db: Db; blobs: BlobStore; engine: Engine },
+  trackSec: number,
+  shouldStop: () => boolean,
+  onRendered: (trackId: string) => void,
+): Promise<number> {
+  const model = await untrainedAudioModel(deps.blobs);
+  let rendered = 0;
+  for (const { track, artistName } of await tracksToRender(deps.db)) {
+    if (shouldStop()) break;
+    const bpm = track.bpm ?? 100;
+    const result = await deps.engine.generateTrack({
+      context: {
+        genre: track.genre,
+        subgenre: track.subgenre,
+        mood: track.mood,
+        lifestyle: (track.lifestyle ?? 'chill') as 'chill',
+        tempo_range: [bpm, bpm],
+        key_preference: track.mode ?? 'any',
+        energy_level: track.energy ?? 0.5,
+      },
+      seed: seedOf(track.slug),
+      maxDurationSec: trackSec,
+      quality: MASTER_QUALITY,
+      audioModel: model,
+      stationName: artistName,
+    });
+    const features = await deps.engine.extractFeatures(result.mp3, 'mp3');
+    const keys = { audio: `catalog/${track.id}.mp3`, waveform: `catalog/${track.id}.waveform.json`, cover: `catalog/${track.id}.png` };
+    await deps.blobs.put(keys.audio, result.mp3);
+    await deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(result.waveform)));
+    await deps.blobs.put(keys.cover, result.coverPng);
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .insert(trackFeatures)
+        .values({ trackId: track.id, extractorVersion: FEATURE_EXTRACTOR_VERSION, features })
+        .onConflictDoUpdate({ target: trackFeatures.trackId, set: { features, extractorVersion: FEATURE_EXTRACTOR_VERSION } });
+      // The metadata now describes the audio as rendered (the composer picks the key within the asked mode).
+      await tx
+        .update(tracks)
+        .set({
+          durationSec: result.durationSec,
+          bpm: result.bpm,
+          musicalKey: result.key,
+          mode: result.mode,
+          audioBlobKey: keys.audio,
+          audioFormat: 'mp3',
+          audioBitrateKbps: 192,
+          audioSizeBytes: result.mp3.length,
+          coverBlobKey: keys.cover,
+          waveformBlobKey: keys.waveform,
+        })
+        .where(eq(tracks.id, track.id));
+    });
+    rendered += 1;
+    onRendered(track.id);
+  }
+  return rendered;
+}

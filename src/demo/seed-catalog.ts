@@ -1,0 +1,85 @@
+/** Step 1 of the demo seed: the demo catalog's rows (artists, songwriters, tracks, credits, lyrics), in one transaction. */
+import { count } from 'drizzle-orm';
+import type { Db } from '../infra/db/client.js';
+import { artists, lyrics, songwriters, trackCredits, tracks } from '../infra/db/schema/index.js';
+import { demoContent, validateDemoContent, type DemoContent } from './content/index.js';
+
+/** True when the catalog was empty and the demo rows were inserted. */
+export async function seedDemoCatalog(db: Db, content: DemoContent = demoContent): Promise<boolean> {
+  validateDemoContent(content);
+  return db.transaction(async (tx) => {
+    const [{ existing }] = await tx.select({ existing: count() }).from(artists);
+    if (existing > 0) return false;
+
+    const artistRows = await tx
+      .insert(artists)
+      .values(
+        content.artists.map((a) => ({
+          slug: a.slug,
+          name: a.name,
+          bio: a.bio,
+          genre: a.genre,
+          verified: a.verified,
+          platformOwned: a.platformOwned,
+          formedYear: a.formedYear,
+        })),
+      )
+      .returning({ id: artists.id, slug: artists.slug });
+    const artistId = new Map(artistRows.map((r) => [r.slug, r.id]));
+
+    const writerRows = await tx
+      .insert(songwriters)
+      .values(
+        content.songwriters.map((s) => ({ slug: s.slug, name: s.name, ipi: s.ipi, platformOwned: true, artistId: artistId.get(s.artistSlug) ?? null })),
+      )
+      .returning({ id: songwriters.id, slug: songwriters.slug });
+    const writerId = new Map(writerRows.map((r) => [r.slug, r.id]));
+
+    const trackRows = await tx
+      .insert(tracks)
+      .values(
+        content.tracks.map((t) => ({
+          slug: t.slug,
+          title: t.title,
+          artistId: artistId.get(t.artistSlug)!,
+          genre: t.genre,
+          subgenre: t.subgenre,
+          mood: t.mood,
+          lifestyle: t.lifestyle,
+          bpm: t.bpm,
+          musicalKey: t.key,
+          mode: t.mode,
+          energy: t.energy,
+          // Until its master is rendered, a track is as long as its metadata says; the render sets the real length.
+          durationSec: 1,
+          isrc: t.isrc,
+          explicit: t.explicit,
+          releaseYear: t.releaseYear,
+        })),
+      )
+      .returning({ id: tracks.id, slug: tracks.slug });
+    const trackId = new Map(trackRows.map((r) => [r.slug, r.id]));
+
+    await tx.insert(trackCredits).values(
+      content.tracks.flatMap((t) =>
+        t.credits.map((c) => ({ trackId: trackId.get(t.slug)!, songwriterId: writerId.get(c.songwriterSlug)!, role: c.role, splitPct: c.splitPct })),
+      ),
+    );
+
+    const trackOfLyric = new Map(content.tracks.filter((t) => t.lyricsId).map((t) => [t.lyricsId!, trackId.get(t.slug)!]));
+    await tx.insert(lyrics).values(
+      content.lyrics.map((doc) => ({
+        slug: doc.id,
+        trackId: trackOfLyric.get(doc.id) ?? null,
+        artistId: artistId.get(doc.artistId)!,
+        songwriterId: writerId.get(doc.songwriterId)!,
+        title: doc.title,
+        language: doc.language,
+        mood: doc.mood,
+        theme: doc.theme,
+        sections: doc.sections,
+      })),
+    );
+    return true;
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Step 3 of the demo seed: the first model of each type, trained on the seeded catalog (platform-owned
+ * audio features, platform songwriters' lyrics) and deployed, so the first AI track is possible at once.
+ * Resumable: a type that already has a production model is skipped.
+ */
+import type { Engine, TrainableModel } from '../engine/engine.js';
+import type { BlobStore } from '../infra/blobs/blob-store.js';
+import type { Db } from '../infra/db/client.js';
+import { DEFAULT_HYPERPARAMS } from '../station/models/default-hyperparams.js';
+import type { ModelStore } from '../station/models/model-store.js';
+import type { ModelsRepository } from '../station/models/models.repository.js';
+import { loadAudioItems, loadLyricsDocuments, publishDataset } from '../station/dataset/training-data.js';
+
+export async function trainDemoModels(
+  deps: { db: Db; blobs: BlobStore; engine: Engine; models: ModelStore; modelsRepo: ModelsRepository },
+  types: TrainableModel[],
+  log: (message: string, detail?: Record<string, unknown>) => void,
+  shouldStop: () => boolean = () => false,
+): Promise<void> {
+  for (const type of types) {
+    if (shouldStop()) return;
+    if (await deps.models.production(type)) continue;
+    const items = type === 'lyrics' ? await loadLyricsDocuments(deps.db) : await loadAudioItems(deps.db);
+    if (items.length === 0) continue;
+    const dataset = await publishDataset(deps.blobs, type, items);
+    const started = Date.now();
+    const result = await deps.engine.train(
+      { modelType: type, dataset: dataset.ref, hyperparams: DEFAULT_HYPERPARAMS[type], base: null, resumeFrom: null, seed: 1 },
+      { shouldStop },
+    );
+    if (!result.artifact) continue;
+    const saved = await deps.models.save({
+      type,
+      artifact: result.artifact,
+      datasetHash: dataset.datasetHash,
+      metrics: result.metrics,
+      lineage: { source: 'demo-seed', snapshot_id: null, job_id: null, base_model_id: null, dataset_hash: dataset.datasetHash, items: items.length },
+    });
+    await deps.modelsRepo.deploy(saved.id);
+    log(`demo ${type} model trained and deployed`, { version: saved.version, seconds: Math.round((Date.now() - started) / 1000), items: items.length });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Training inputs, read from the catalog and nothing else: audio features of masters by platform-owned
+ * artists, and lyrics written by the platform's own songwriters. Published as content-addressed artifacts
+ * so a training job (local or remote) reads exactly the items it was given.
+ */
+import { createHash } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { ArtifactRef } from '../../engine/engine.js';
+import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Db } from '../../infra/db/client.js';
+import { artists, lyrics, songwriters, trackFeatures, tracks } from '../../infra/db/schema/index.js';
+import { canonicalJson, sha256Tagged } from '../../lib/canonical-json.js';
+
+export interface AudioTrainingItem {
+  id: string;
+  genre: string;
+  mood: string[];
+  features: AudioFeatures;
+}
+
+export async function loadAudioItems(db: Db, trackIds?: string[]): Promise<AudioTrainingItem[]> {
+  if (trackIds && trackIds.length === 0) return [];
+  const rows = await db
+    .select({ id: tracks.id, genre: tracks.genre, mood: tracks.mood, features: trackFeatures.features })
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .innerJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
+    .where(and(eq(artists.platformOwned, true), trackIds ? inArray(tracks.id, trackIds) : undefined))
+    .orderBy(asc(tracks.id));
+  return rows.map((row) => ({ id: row.id, genre: row.genre, mood: row.mood, features: row.features as AudioFeatures }));
+}
+
+export async function loadLyricsDocuments(db: Db, lyricIds?: string[]): Promise<LyricsDocument[]> {
+  if (lyricIds && lyricIds.length === 0) return [];
+  const rows = await db
+    .select({
+      id: lyrics.id,
+      slug: lyrics.slug,
+      title: lyrics.title,
+      language: lyrics.language,
+      mood: lyrics.mood,
+      theme: lyrics.theme,
+      sections: lyrics.sections,
+      songwriterSlug: songwriters.slug,
+      artistSlug: artists.slug,
+    })
+    .from(lyrics)
+    .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
+    .innerJoin(artists, eq(artists.id, lyrics.artistId))
+    .where(and(eq(songwriters.platformOwned, true), eq(artists.platformOwned, true), lyricIds ? inArray(lyrics.id, lyricIds) : undefined))
+    .orderBy(asc(lyrics.slug));
+  return rows.map((row) => ({
+    id: row.slug,
+    title: row.title,
+    songwriterId: row.songwriterSlug,
+    artistId: row.artistSlug,
+    language: row.language,
+    mood: row.mood,
+    theme: row.theme,
+    sections: row.sections,
+  }));
+}
+
+/** Stores a dataset as an artifact; the same items always give the same hash. */
+export async function publishDataset(blobs: BlobStore, kind: string, items: unknown[]): Promise<{ ref: ArtifactRef; datasetHash: string }> {
+  const canonical = canonicalJson(items);
+  const bytes = Buffer.from(canonical);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const blobKey = `datasets/${kind}-${sha256}.json`;
+  if (!(await blobs.stat(blobKey))) await blobs.put(blobKey, bytes);
+  return { ref: { version: `${kind}-${sha256.slice(0, 12)}`, sha256, blobKey }, datasetHash: sha256Tagged(canonical) };
+}

@@ -1,0 +1,110 @@
+/** Module E's data access: generation jobs and their state machine, guarded by conditional updates. */
+import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { generations } from '../../infra/db/schema/index.js';
+
+export type GenerationRow = typeof generations.$inferSelect;
+export type NewGeneration = typeof generations.$inferInsert;
+
+/** Serialises the in-flight check and the insert, so concurrent requests cannot exceed the limit together. */
+const ADMISSION_LOCK_KEY = 7_246_003;
+
+export class GenerationRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts the job unless `limit` jobs are already pending or in progress; null when full. */
+  async admit(row: NewGeneration, limit: number): Promise<GenerationRow | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMISSION_LOCK_KEY})`);
+      const [{ inFlight }] = await tx
+        .select({ inFlight: sql<number>`count(*)::int` })
+        .from(generations)
+        .where(inArray(generations.status, ['pending', 'in_progress']));
+      if (inFlight >= limit) return null;
+      const [inserted] = await tx.insert(generations).values(row).returning();
+      return inserted;
+    });
+  }
+
+  async find(id: string): Promise<GenerationRow | null> {
+    const [row] = await this.db.select().from(generations).where(eq(generations.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
+  async claim(id: string, now: Date, staleMs: number): Promise<GenerationRow | null> {
+    const staleBefore = new Date(now.getTime() - staleMs).toISOString();
+    const [row] = await this.db
+      .update(generations)
+      .set({ status: 'in_progress', startedAt: now, progressPct: 0 })
+      .where(
+        and(
+          eq(generations.id, id),
+          or(eq(generations.status, 'pending'), and(eq(generations.status, 'in_progress'), lt(generations.startedAt, sql`${staleBefore}::timestamptz`))),
+        ),
+      )
+      .returning();
+    return row ?? null;
+  }
+
+  async progress(id: string, pct: number, etaSeconds: number): Promise<void> {
+    await this.db
+      .update(generations)
+      .set({ progressPct: pct, etaSeconds })
+      .where(and(eq(generations.id, id), eq(generations.status, 'in_progress')));
+  }
+
+  async complete(id: string, fields: Partial<NewGeneration>): Promise<GenerationRow | null> {
+    const [row] = await this.db
+      .update(generations)
+      .set({ ...fields, status: 'complete', progressPct: 100, etaSeconds: 0 })
+      .where(and(eq(generations.id, id), eq(generations.status, 'in_progress')))
+      .returning();
+    return row ?? null;
+  }
+
+  async fail(id: string, errorCode: string, message: string, completedAt: Date, extra: Partial<NewGeneration> = {}): Promise<GenerationRow | null> {
+    const [row] = await this.db
+      .update(generations)
+      .set({ ...extra, status: 'failed', errorCode, errorMessage: message, completedAt })
+      .where(and(eq(generations.id, id), inArray(generations.status, ['pending', 'in_progress'])))
+      .returning();
+    return row ?? null;
+  }
+
+  /** pending -> cancelled; null when the job is not pending (any more). */
+  async cancel(id: string, at: Date): Promise<GenerationRow | null> {
+    const [row] = await this.db
+      .update(generations)
+      .set({ status: 'cancelled', completedAt: at })
+      .where(and(eq(generations.id, id), eq(generations.status, 'pending')))
+      .returning();
+    return row ?? null;
+  }
+
+  async inFlight(): Promise<GenerationRow[]> {
+    return this.db
+      .select()
+      .from(generations)
+      .where(inArray(generations.status, ['pending', 'in_progress']))
+      .orderBy(asc(generations.createdAt), asc(generations.id));
+  }
+
+  /** Wall times of recent successful generations, to estimate waits. */
+  async recentRenderStats(limit = 20): Promise<{ wallMs: number; durationSec: number }[]> {
+    const rows = await this.db
+      .select({ startedAt: generations.startedAt, completedAt: generations.completedAt, durationSec: generations.durationSec })
+      .from(generations)
+      .where(and(eq(generations.status, 'complete'), isNotNull(generations.startedAt), isNotNull(generations.completedAt)))
+      .orderBy(desc(generations.completedAt))
+      .limit(limit);
+    return rows.map((r) => ({ wallMs: r.completedAt!.getTime() - r.startedAt!.getTime(), durationSec: r.durationSec ?? 0 }));
+  }
+
+  /** After a restart: jobs that were running lost their worker; put them back to pending. */
+  async requeueInterrupted(): Promise<string[]> {
+    await this.db.update(generations).set({ status: 'pending', startedAt: null, progressPct: 0 }).where(eq(generations.status, 'in_progress'));
+    const rows = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.status, 'pending')).orderBy(asc(generations.createdAt));
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The generation pipeline, run by a queue worker for one job id:
+ *
+ *   claim -> lyrics (optional) -> compose/render/encode (engine, worker thread) -> features
+ *        -> safety (lyrics + audio) -> influences -> store blobs -> register (module G)
+ *        -> complete + station.track.generation_complete
+ *   any failure -> failed + station.track.generation_failed (the scheduler falls back to the catalog)
+ *   safety block -> registered but withheld, station.safety.flag_raised, and a new generation
+ */
+import { createHash } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Engine, SafetyVerdict } from '../../engine/engine.js';
+import type { MusicContext } from '../../engine/types.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { UrlSigner } from '../../infra/blobs/url-signer.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import { artists, safetyFlags, tracks } from '../../infra/db/schema/index.js';
+import type { Job } from '../../infra/queue/job-queue.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { LyricsService } from '../lyrics/lyrics.service.js';
+import { artifactRefOf } from '../models/blob-artifact-source.js';
+import type { ModelStore } from '../models/model-store.js';
+import { newStationTrackId, type RegistryService } from '../registry/registry.service.js';
+import type { SafetyReferenceStore } from '../safety/safety-reference.js';
+import type { GenerationRepository, GenerationRow } from './generation.repository.js';
+import { GENERATION_STALE_MS, type GenerationService } from './generation.service.js';
+import { STREAM_LINK_TTL_SEC } from './generation.view.js';
+
+export const STATION_NAME = 'Station';
+const PROGRESS_WRITE_INTERVAL_MS = 2_000;
+const INFLUENCES_LISTED = 3;
+/** A blocked track is replaced; a chain of replacements stops after this many. */
+const MAX_SAFETY_RETRIES = 2;
+
+const THEME_BY_LIFESTYLE: Record<MusicContext['lifestyle'], string> = {
+  focus: 'late-night studying',
+  party: 'city nights',
+  chill: 'summer',
+  workout: 'working out',
+  sleep: 'stars',
+};
+
+export interface GenerationRunnerDeps {
+  db: Db;
+  repo: GenerationRepository;
+  engine: Engine;
+  models: ModelStore;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  lyrics: LyricsService;
+  safetyReference: SafetyReferenceStore;
+  registry: RegistryService;
+  events: StationEvents;
+  config: ConfigRepository;
+  generations: GenerationService;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+export class GenerationRunner {
+  constructor(private readonly deps: GenerationRunnerDeps) {}
+
+  async handle(job: Job): Promise<void> {
+    const generationId = String(job.data.generationId);
+    const row = await this.deps.repo.claim(generationId, this.deps.clock.date(), GENERATION_STALE_MS);
+    if (!row) return; // cancelled, already done, or running elsewhere
+    try {
+      await this.run(row);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.warn({ err: error, generationId }, 'generation failed');
+      await this.deps.repo.fail(generationId, 'STATION_GENERATION_FAILED', message, this.deps.clock.date());
+      await this.deps.events.emit('station.track.generation_failed', {
+        generation_id: generationId,
+        error_code: 'STATION_GENERATION_FAILED',
+        message,
+      });
+    }
+  }
+
+  private async run(row: GenerationRow): Promise<void> {
+    const { engine, models, events, clock } = this.deps;
+    const context = row.context as unknown as MusicContext;
+    const config = await this.deps.config.get();
+    const audioModel = await models.requireVersion('audio', row.modelVersion);
+    const stationTrackId = newStationTrackId();
+
+    const lyric = row.includeLyrics && row.lyricsModelVersion
+      ? await this.deps.lyrics.generateForTrack({
+          generationId: row.id,
+          modelVersion: row.lyricsModelVersion,
+          mood: context.mood,
+          theme: THEME_BY_LIFESTYLE[context.lifestyle] ?? context.genre,
+          language: 'en',
+          seed: row.seed,
+        })
+      : null;
+
+    let lastWrite = 0;
+    const track = await engine.generateTrack(
+      {
+        context,
+        seed: row.seed,
+        maxDurationSec: row.maxDurationSec,
+        quality: row.quality as '128kbps' | '192kbps' | '320kbps',
+        audioModel: artifactRefOf(audioModel),
+        stationName: STATION_NAME,
+        stationTrackId,
+        titleWords: lyric?.title ? lyric.title.split(/\s+/) : undefined,
+      },
+      (pct, eta) => {
+        void events.generationProgress(row.id, pct, eta).catch(() => undefined);
+        const now = Date.now();
+        if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
+          lastWrite = now;
+          void this.deps.repo.progress(row.id, Math.min(99, Math.round(pct)), Math.round(eta)).catch(() => undefined);
+        }
+      },
+    );
+
+    const reference = await this.deps.safetyReference.ref();
+    const features = await engine.extractFeatures(track.mp3, 'mp3');
+    const audioVerdict = await engine.checkAudio(reference, features);
+    const lyricsVerdict: SafetyVerdict | null = lyric ? lyric.verdict : null;
+    const safetyScore = Math.min(audioVerdict.safety_score, lyricsVerdict?.safety_score ?? 1);
+    const influencedBy = await this.influences(reference, features);
+
+    const keys = {
+      audio: `ai/${stationTrackId}.mp3`,
+      waveform: `ai/${stationTrackId}.waveform.json`,
+      cover: `ai/${stationTrackId}.png`,
+    };
+    await Promise.all([
+      this.deps.blobs.put(keys.audio, track.mp3),
+      this.deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(track.waveform))),
+      this.deps.blobs.put(keys.cover, track.coverPng),
+    ]);
+
+    const generatedAt = clock.date();
+    await this.deps.registry.register({
+      stationTrackId,
+      generationId: row.id,
+      sessionId: row.sessionId,
+      radioOnly: true,
+      modelVersion: audioModel.version,
+      lyricsModelVersion: lyric ? lyric.modelVersion : null,
+      trainingDatasetHash: audioModel.datasetHash,
+      contextSnapshot: { context_id: row.contextId, ...context },
+      title: track.title,
+      genre: context.genre,
+      mood: context.mood,
+      bpm: track.bpm,
+      durationSec: Math.round(track.durationSec),
+      audioBlobKey: keys.audio,
+      audioSha256: createHash('sha256').update(track.mp3).digest('hex'),
+      waveformBlobKey: keys.waveform,
+      coverBlobKey: keys.cover,
+      lyricId: lyric?.id ?? null,
+      influencedBy,
+      safetyScore,
+      generatedAt,
+    });
+
+    const blocked = !audioVerdict.playable || (lyricsVerdict !== null && !lyricsVerdict.playable) || (lyricsVerdict?.explicit_detected && !config.explicitAllowed);
+    const fields = {
+      stationTrackId,
+      title: track.title,
+      bpm: track.bpm,
+      musicalKey: `${track.key} ${track.mode}`,
+      durationSec: track.durationSec,
+      audioBlobKey: keys.audio,
+      waveformBlobKey: keys.waveform,
+      coverBlobKey: keys.cover,
+      lyricId: lyric?.id ?? null,
+      timings: track.timings,
+      completedAt: clock.date(),
+    };
+    if (blocked) {
+      await this.withhold(row, stationTrackId, safetyScore, audioVerdict, lyricsVerdict, fields);
+      return;
+    }
+    await this.deps.repo.complete(row.id, fields);
+    await events.emit('station.track.generation_complete', {
+      generation_id: row.id,
+      station_track_id: stationTrackId,
+      stream_url: this.deps.signer.sign(keys.audio, STREAM_LINK_TTL_SEC).url,
+      duration_sec: Math.round(track.durationSec),
+      model_version: audioModel.version,
+    });
+  }
+
+  /** Registered but never played: flag it, tell subscribers, and try again with another seed. */
+  private async withhold(
+    row: GenerationRow,
+    stationTrackId: string,
+    safetyScore: number,
+    audio: SafetyVerdict,
+    lyrics: SafetyVerdict | null,
+    fields: Record<string, unknown>,
+  ) {
+    const flagType = lyrics && !lyrics.playable ? (lyrics.explicit_detected ? 'explicit_lyrics' : 'lyrics_similarity') : 'audio_duplicate';
+    await this.deps.db.insert(safetyFlags).values({
+      stationTrackId,
+      generationId: row.id,
+      lyricId: (fields.lyricId as string | null) ?? null,
+      flagType,
+      safetyScore,
+      detail: { audio: audio.flagged_categories, lyrics: lyrics?.flagged_categories ?? [] },
+    });
+    await this.deps.repo.fail(row.id, 'STATION_SAFETY_BLOCK', `safety filter blocked the track (${flagType}, score ${safetyScore})`, this.deps.clock.date(), fields);
+    await this.deps.events.emit('station.safety.flag_raised', { station_track_id: stationTrackId, flag_type: flagType, safety_score: safetyScore });
+    if ((await this.replacementDepth(row)) < MAX_SAFETY_RETRIES) {
+      await this.deps.generations.regenerate(row.id, 'safety-retry').catch((error) => this.deps.log.warn({ err: error }, 'replacement generation not started'));
+    }
+  }
+
+  private async replacementDepth(row: GenerationRow): Promise<number> {
+    let depth = 0;
+    let current: GenerationRow | null = row;
+    while (current?.regeneratedFrom && depth < MAX_SAFETY_RETRIES + 1) {
+      current = await this.deps.repo.find(current.regeneratedFrom);
+      depth += 1;
+    }
+    return depth;
+  }
+
+  /** The platform-owned catalog tracks whose style is nearest (transparency: "influenced by"). */
+  private async influences(reference: Awaited<ReturnType<SafetyReferenceStore['ref']>>, features: Parameters<Engine['checkAudio']>[1]) {
+    const style = await this.deps.models.production('style_embedding');
+    if (!style) return [];
+    const nearest = await this.deps.engine.influences(artifactRefOf(style), reference, features, INFLUENCES_LISTED);
+    if (nearest.length === 0) return [];
+    const rows = await this.deps.db
+      .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(inArray(tracks.id, nearest.map((n) => n.id)));
+    const byId = new Map(rows.filter((r) => r.platformOwned).map((r) => [r.id, r]));
+    return nearest
+      .filter((n) => byId.has(n.id))
+      .map((n) => ({ track_id: n.id, title: byId.get(n.id)!.title, artist: byId.get(n.id)!.artist, similarity: Math.round(n.similarity * 1000) / 1000 }));
+  }
+}

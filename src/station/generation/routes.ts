@@ -1,0 +1,108 @@
+/** Module E (music generation) and module F (lyrics) endpoints. */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { LyricsService } from '../lyrics/lyrics.service.js';
+import type { GenerationService } from './generation.service.js';
+import { GenerationRequestBody, GenerationView, LyricsRequestBody, LyricsView, QueueView, SafetyCheckView } from './schemas.js';
+
+const GenerationId = Type.Object({ generation_id: Type.String({ format: 'uuid' }) });
+const LyricId = Type.Object({ lyric_id: Type.String({ format: 'uuid' }) });
+const TAGS = ['station-generation'];
+
+export function generationRoutes(generations: GenerationService, lyrics: LyricsService) {
+  return async function register(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const caller = (request: { principal: { userId: string | null; apiKeyId: string | null } | null }) =>
+      request.principal?.userId ?? request.principal?.apiKeyId ?? null;
+
+    app.post(
+      '/station/v1/generate/track',
+      {
+        config: { scope: 'station:generate' },
+        schema: {
+          tags: TAGS,
+          summary: 'Starts a music generation; answers at once with generation_id (at most 4 in flight, else 429)',
+          body: GenerationRequestBody,
+          response: { 202: GenerationView },
+        },
+      },
+      async (request, reply) => {
+        const view = await generations.create({ quality: '128kbps', ...request.body }, caller(request));
+        return reply.status(202).send(view);
+      },
+    );
+
+    app.get(
+      '/station/v1/generate/track/:generation_id',
+      {
+        config: { scope: 'station:generate' },
+        schema: { tags: TAGS, summary: 'Polls a generation; the result fields appear when status is complete', params: GenerationId, response: { 200: GenerationView } },
+      },
+      async (request) => generations.get(request.params.generation_id),
+    );
+
+    app.post(
+      '/station/v1/generate/track/:generation_id/regenerate',
+      {
+        config: { scope: 'station:admin' },
+        schema: { tags: TAGS, summary: 'Same context, different seed: a new generation', params: GenerationId, response: { 202: GenerationView } },
+      },
+      async (request, reply) => reply.status(202).send(await generations.regenerate(request.params.generation_id, caller(request))),
+    );
+
+    app.delete(
+      '/station/v1/generate/track/:generation_id',
+      {
+        config: { scope: 'station:generate' },
+        schema: { tags: TAGS, summary: 'Cancels a pending generation (in progress: 409)', params: GenerationId, response: { 200: GenerationView } },
+      },
+      async (request) => generations.cancel(request.params.generation_id),
+    );
+
+    app.get(
+      '/station/v1/generate/queue',
+      {
+        config: { scope: 'station:admin' },
+        schema: { tags: TAGS, summary: 'Pending and running generations, estimated waits, worker and CPU load', response: { 200: QueueView } },
+      },
+      async () => generations.queueView(),
+    );
+
+    app.post(
+      '/station/v1/generate/lyrics',
+      {
+        config: { scope: 'station:generate' },
+        schema: {
+          tags: TAGS,
+          summary: 'Generates lyrics synchronously in the requested structure, with their safety score',
+          body: LyricsRequestBody,
+          response: { 201: LyricsView },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await lyrics.create(request.body, caller(request))),
+    );
+
+    app.get(
+      '/station/v1/generate/lyrics/:lyric_id',
+      {
+        config: { scope: 'station:generate' },
+        schema: { tags: TAGS, summary: 'Structured lyrics with their safety scores', params: LyricId, response: { 200: LyricsView } },
+      },
+      async (request) => lyrics.get(request.params.lyric_id),
+    );
+
+    app.post(
+      '/station/v1/generate/lyrics/:lyric_id/safety-check',
+      {
+        config: { scope: 'station:generate' },
+        schema: {
+          tags: TAGS,
+          summary: 'Explicit-content and copyright-similarity check; required before playback when explicit_allowed is false',
+          params: LyricId,
+          response: { 200: SafetyCheckView },
+        },
+      },
+      async (request) => lyrics.safetyCheck(request.params.lyric_id),
+    );
+  };
+}

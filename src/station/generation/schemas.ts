@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox';
+import { StringEnum } from '../../http/schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Quality = StringEnum(['128kbps', '192kbps', '320kbps'], { description: 'MP3 bitrate, as the stream_quality values' });
+
+export const ContextOverride = Type.Object(
+  {
+    genre: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+    subgenre: Type.Optional(Type.String({ maxLength: 60 })),
+    mood: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 8 })),
+    lifestyle: Type.Optional(StringEnum(['focus', 'party', 'chill', 'workout', 'sleep'])),
+    tempo_range: Type.Optional(Type.Tuple([Type.Integer({ minimum: 40, maximum: 220 }), Type.Integer({ minimum: 40, maximum: 220 })])),
+    key_preference: Type.Optional(StringEnum(['major', 'minor', 'any'])),
+    energy_level: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  },
+  { additionalProperties: false, description: 'Merged over the active (or named) context' },
+);
+
+export const GenerationRequestBody = Type.Object(
+  {
+    context_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 80 }))),
+    context_override: Type.Optional(Nullable(ContextOverride)),
+    model_version: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 120, description: 'null: the production model' }))),
+    max_duration_sec: Type.Integer({ minimum: 10, maximum: 900 }),
+    seed: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2147483646, description: 'null: random' }))),
+    quality: Type.Optional(Quality),
+    include_lyrics: Type.Optional(Type.Boolean({ default: false })),
+    session_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 120 }))),
+  },
+  { additionalProperties: false, title: 'GenerationRequest' },
+);
+
+export const GenerationView = Type.Object(
+  {
+    generation_id: Type.String(),
+    status: StringEnum(['pending', 'in_progress', 'complete', 'failed', 'cancelled']),
+    progress_pct: Type.Integer(),
+    eta_seconds: Nullable(Type.Integer()),
+    context_id: Nullable(Type.String()),
+    seed: Type.Integer(),
+    quality: Type.String(),
+    max_duration_sec: Type.Integer(),
+    include_lyrics: Type.Boolean(),
+    session_id: Nullable(Type.String()),
+    model_version: Type.String(),
+    regenerated_from: Nullable(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    completed_at: Nullable(Type.String({ format: 'date-time' })),
+    station_track_id: Nullable(Type.String()),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    duration_ms: Type.Optional(Nullable(Type.Integer({ description: 'generation time' }))),
+    track_origin: Type.Optional(Type.Literal('ai_generated')),
+    title: Type.Optional(Nullable(Type.String())),
+    genre: Type.Optional(Nullable(Type.String())),
+    mood: Type.Optional(Type.Array(Type.String())),
+    bpm: Type.Optional(Nullable(Type.Integer())),
+    key: Type.Optional(Nullable(Type.String())),
+    duration_sec: Type.Optional(Nullable(Type.Integer({ description: 'track length' }))),
+    lyric_id: Type.Optional(Nullable(Type.String())),
+    lyrics_model_version: Type.Optional(Nullable(Type.String())),
+    stream_url: Type.Optional(Type.String({ format: 'uri', description: 'signed link, 24 hours' })),
+    stream_url_expires: Type.Optional(Type.String({ format: 'date-time' })),
+    waveform_url: Type.Optional(Nullable(Type.String({ format: 'uri' }))),
+    cover_art_url: Type.Optional(Nullable(Type.String({ format: 'uri' }))),
+    timings: Type.Optional(Nullable(Type.Record(Type.String(), Type.Number()))),
+  },
+  { title: 'Generation' },
+);
+
+export const QueueView = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        generation_id: Type.String(),
+        status: Type.String(),
+        position: Type.Integer(),
+        progress_pct: Type.Integer(),
+        estimated_wait_seconds: Type.Integer(),
+        estimated_finish_seconds: Type.Integer(),
+        created_at: Type.String({ format: 'date-time' }),
+      }),
+    ),
+    pending: Type.Integer(),
+    in_progress: Type.Integer(),
+    max_concurrent: Type.Integer(),
+    render_seconds_per_audio_second: Type.Number(),
+    workers: Type.Object({ size: Type.Integer(), busy: Type.Integer(), queued: Type.Integer() }),
+    engine: Type.Object({ kind: Type.String(), status: Type.String() }),
+    gpu_available: Type.Boolean(),
+    gpu_load_pct: Nullable(Type.Number()),
+    cpu_load_pct: Type.Integer(),
+  },
+  { title: 'GenerationQueue' },
+);
+
+export const LyricsRequestBody = Type.Object(
+  {
+    mood: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 8 }),
+    theme: Type.String({ minLength: 1, maxLength: 120 }),
+    language: Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1' }),
+    structure: Type.Optional(Type.String({ pattern: '^[a-z]+(-[a-z]+)*$', maxLength: 200, examples: ['verse-chorus-verse-chorus-bridge-chorus'] })),
+    style_artist_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 120 }), { maxItems: 5 })),
+    model_version: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 120 }))),
+    generation_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+    seed: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2147483646 }))),
+  },
+  { additionalProperties: false, title: 'LyricsRequest' },
+);
+
+const Verdict = {
+  safety_score: Type.Number({ minimum: 0, maximum: 1, description: 'at least 0.80 for playback' }),
+  explicit_detected: Type.Boolean(),
+  flagged_categories: Type.Array(Type.String()),
+  playable: Type.Boolean(),
+};
+
+export const LyricsView = Type.Object(
+  {
+    lyric_id: Type.String(),
+    theme: Type.String(),
+    language: Type.String(),
+    mood: Type.Array(Type.String()),
+    model_version: Type.String(),
+    generation_id: Nullable(Type.String()),
+    title: Nullable(Type.String()),
+    structure: Type.Record(Type.String(), Type.String(), { description: 'section key (verse_1, chorus, ...) to text' }),
+    order: Type.Array(Type.String(), { description: 'section keys in singing order, repeats included' }),
+    ...Verdict,
+    safety_checked_at: Nullable(Type.String({ format: 'date-time' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Lyrics' },
+);
+
+export const SafetyCheckView = Type.Object(
+  { lyric_id: Type.String(), ...Verdict, checked_at: Type.String({ format: 'date-time' }), explicit_allowed: Type.Boolean() },
+  { title: 'LyricsSafetyCheck' },
+);

@@ -1,0 +1,43 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { artists, generations, lyricGenerations } from '../../infra/db/schema/index.js';
+
+export type LyricRow = typeof lyricGenerations.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class LyricsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: typeof lyricGenerations.$inferInsert): Promise<LyricRow> {
+    const [inserted] = await this.db.insert(lyricGenerations).values(row).returning();
+    return inserted;
+  }
+
+  async find(id: string): Promise<LyricRow | null> {
+    if (!UUID.test(id)) return null;
+    const [row] = await this.db.select().from(lyricGenerations).where(eq(lyricGenerations.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  async updateSafety(id: string, fields: Pick<LyricRow, 'safetyScore' | 'explicitDetected' | 'safety' | 'safetyCheckedAt'>): Promise<LyricRow> {
+    const [row] = await this.db.update(lyricGenerations).set(fields).where(eq(lyricGenerations.id, id)).returning();
+    return row;
+  }
+
+  async generationExists(id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const [row] = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.id, id)).limit(1);
+    return !!row;
+  }
+
+  /** Platform-owned artists named by id or slug, with their slugs (what the lyrics model knows them by). */
+  async platformArtists(idsOrSlugs: string[]): Promise<{ id: string; slug: string }[]> {
+    if (idsOrSlugs.length === 0) return [];
+    const ids = idsOrSlugs.filter((v) => UUID.test(v));
+    return this.db
+      .select({ id: artists.id, slug: artists.slug })
+      .from(artists)
+      .where(and(eq(artists.platformOwned, true), or(inArray(artists.slug, idsOrSlugs), ids.length ? inArray(artists.id, ids) : undefined)));
+  }
+}

@@ -1,0 +1,196 @@
+/** Module F: lyrics from the platform songwriters' model, with a safety verdict stored beside them. */
+import { randomInt } from 'node:crypto';
+import type { Engine, SafetyVerdict } from '../../engine/engine.js';
+import { EngineError } from '../../engine/errors.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import { AppError, Errors } from '../../http/errors.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { StationEvents } from '../events/station-events.js';
+import { artifactRefOf } from '../models/blob-artifact-source.js';
+import type { ModelStore } from '../models/model-store.js';
+import type { SafetyReferenceStore } from '../safety/safety-reference.js';
+import type { LyricRow, LyricsRepository } from './lyrics.repository.js';
+
+export const DEFAULT_STRUCTURE = 'verse-chorus-verse-chorus-bridge-chorus';
+
+export interface LyricsRequest {
+  mood: string[];
+  theme: string;
+  language: string;
+  structure?: string;
+  style_artist_ids?: string[];
+  model_version?: string | null;
+  generation_id?: string | null;
+  seed?: number | null;
+}
+
+/** Engine refusals that are the caller's mistake become 400s; anything else is a generation failure. */
+function toHttpError(error: unknown): Error {
+  if (error instanceof EngineError) {
+    if (['UNSUPPORTED_LANGUAGE', 'UNKNOWN_ARTIST', 'INVALID_INPUT'].includes(error.code)) return Errors.validation(error.message);
+    return new AppError(500, 'GENERATION_FAILED', 'Lyrics generation failed', error.message);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export class LyricsService {
+  constructor(
+    private readonly repo: LyricsRepository,
+    private readonly engine: Engine,
+    private readonly models: ModelStore,
+    private readonly safetyReference: SafetyReferenceStore,
+    private readonly config: ConfigRepository,
+    private readonly events: StationEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(request: LyricsRequest, requestedBy: string | null) {
+    const config = await this.config.get();
+    if (!config.lyricsGeneration) throw Errors.conflict('Lyrics generation is disabled (config lyrics_generation is false)');
+    const styleIds = request.style_artist_ids ?? [];
+    const known = await this.repo.platformArtists(styleIds);
+    const unknown = styleIds.filter((id) => !known.some((a) => a.id === id || a.slug === id));
+    if (unknown.length > 0) throw Errors.validation(`style_artist_ids must name platform artists; unknown: ${unknown.join(', ')}`);
+    if (request.generation_id && !(await this.repo.generationExists(request.generation_id))) {
+      throw Errors.notFound('Generation', request.generation_id);
+    }
+    const row = await this.generate({
+      modelVersion: request.model_version ?? null,
+      mood: request.mood,
+      theme: request.theme,
+      language: request.language,
+      structure: request.structure ?? DEFAULT_STRUCTURE,
+      styleArtistSlugs: known.map((a) => a.slug),
+      seed: request.seed ?? randomInt(0, 2 ** 31 - 1),
+      generationId: request.generation_id ?? null,
+      explicitAllowed: config.explicitAllowed,
+      requestedBy,
+      request: request as unknown as Record<string, unknown>,
+    });
+    return this.view(row);
+  }
+
+  /** Lyrics for an AI track being generated (module E calls this). */
+  async generateForTrack(input: { generationId: string; modelVersion: string; mood: string[]; theme: string; language: string; seed: number }) {
+    const config = await this.config.get();
+    const row = await this.generate({
+      ...input,
+      structure: DEFAULT_STRUCTURE,
+      styleArtistSlugs: [],
+      explicitAllowed: config.explicitAllowed,
+      requestedBy: 'generation',
+      request: { ...input },
+    });
+    return { id: row.id, title: (row.safety.title as string | null) ?? null, modelVersion: row.modelVersion, verdict: row.safety.verdict as SafetyVerdict };
+  }
+
+  async get(id: string) {
+    return this.view(await this.require(id));
+  }
+
+  /** Explicit-content and copyright-similarity check against the current reference; required before playback. */
+  async safetyCheck(id: string) {
+    const row = await this.require(id);
+    const config = await this.config.get();
+    const verdict = await this.engine.checkLyrics(await this.safetyReference.ref(), row.structure, config.explicitAllowed);
+    const updated = await this.repo.updateSafety(id, {
+      safetyScore: verdict.safety_score,
+      explicitDetected: verdict.explicit_detected,
+      safety: { ...row.safety, verdict },
+      safetyCheckedAt: this.clock.date(),
+    });
+    if (!verdict.playable) await this.flag(updated, verdict);
+    return { lyric_id: id, ...this.verdictView(verdict), checked_at: updated.safetyCheckedAt!.toISOString(), explicit_allowed: config.explicitAllowed };
+  }
+
+  private async generate(input: {
+    modelVersion: string | null;
+    mood: string[];
+    theme: string;
+    language: string;
+    structure: string;
+    styleArtistSlugs: string[];
+    seed: number;
+    generationId: string | null;
+    explicitAllowed: boolean;
+    requestedBy: string | null;
+    request: Record<string, unknown>;
+  }): Promise<LyricRow> {
+    const model = input.modelVersion ? await this.models.requireVersion('lyrics', input.modelVersion) : await this.models.requireProduction('lyrics');
+    let result;
+    try {
+      result = await this.engine.generateLyrics({
+        lyricsModel: artifactRefOf(model),
+        mood: input.mood,
+        theme: input.theme,
+        language: input.language,
+        structure: input.structure,
+        styleArtistIds: input.styleArtistSlugs,
+        seed: input.seed,
+      });
+    } catch (error) {
+      throw toHttpError(error);
+    }
+    const verdict = await this.engine.checkLyrics(await this.safetyReference.ref(), result.structure, input.explicitAllowed);
+    const row = await this.repo.insert({
+      request: input.request,
+      theme: input.theme,
+      language: input.language,
+      mood: input.mood,
+      structure: result.structure,
+      modelVersion: model.version,
+      seed: input.seed,
+      generationId: input.generationId,
+      safetyScore: verdict.safety_score,
+      explicitDetected: verdict.explicit_detected,
+      safety: { verdict, order: result.order, title: result.title },
+      safetyCheckedAt: this.clock.date(),
+      requestedBy: input.requestedBy,
+      createdAt: this.clock.date(),
+    });
+    if (!verdict.playable) await this.flag(row, verdict);
+    return row;
+  }
+
+  private async flag(row: LyricRow, verdict: SafetyVerdict): Promise<void> {
+    await this.events.emit('station.safety.flag_raised', {
+      station_track_id: null,
+      lyric_id: row.id,
+      flag_type: verdict.explicit_detected ? 'explicit_lyrics' : 'lyrics_similarity',
+      safety_score: verdict.safety_score,
+    });
+  }
+
+  private async require(id: string): Promise<LyricRow> {
+    const row = await this.repo.find(id);
+    if (!row) throw Errors.notFound('Lyric', id);
+    return row;
+  }
+
+  private verdictView(verdict: SafetyVerdict) {
+    return {
+      safety_score: verdict.safety_score,
+      explicit_detected: verdict.explicit_detected,
+      flagged_categories: verdict.flagged_categories,
+      playable: verdict.playable,
+    };
+  }
+
+  private view(row: LyricRow) {
+    const verdict = row.safety.verdict as SafetyVerdict;
+    return {
+      lyric_id: row.id,
+      theme: row.theme,
+      language: row.language,
+      mood: row.mood,
+      model_version: row.modelVersion,
+      generation_id: row.generationId,
+      title: (row.safety.title as string | null) ?? null,
+      structure: row.structure,
+      order: (row.safety.order as string[]) ?? Object.keys(row.structure),
+      ...this.verdictView(verdict),
+      safety_checked_at: row.safetyCheckedAt?.toISOString() ?? null,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+}

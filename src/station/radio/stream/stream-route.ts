@@ -1,0 +1,49 @@
+/**
+ * GET <path>: the radio's stream_url. An endless audio/mpeg response, Icecast style: no Content-Length
+ * (chunked on HTTP/1.1, until close on HTTP/1.0), never cached. The response is handed to the broadcaster
+ * as one more listener and leaves it when the connection closes. A player that sends `Icy-MetaData: 1` gets
+ * the current track title interleaved every `icy-metaint` bytes.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Errors } from '../../../http/errors.js';
+import type { StreamBroadcaster } from './broadcaster.js';
+import { ICY_METAINT, IcyMetadataSink } from './icy-metadata.js';
+
+export interface StreamRouteOptions {
+  path: string;
+  /** Sent as icy-name. */
+  name?: string;
+  /** false answers 401 through the app's error handler (an <audio> element cannot send headers: use a query token). */
+  authorize?(request: FastifyRequest): boolean | Promise<boolean>;
+}
+
+export function streamRoute(
+  broadcaster: Pick<StreamBroadcaster, 'addListener' | 'bitrateKbps' | 'currentTitle'>,
+  options: StreamRouteOptions,
+): FastifyPluginAsync {
+  const name = options.name ?? 'Station';
+  return async (app) => {
+    app.get(options.path, { schema: { hide: true } }, async (request, reply) => {
+      if (options.authorize && !(await options.authorize(request))) throw Errors.authRequired('the stream needs a listener token');
+      const icy = request.headers['icy-metadata'] === '1';
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        'Content-Type': 'audio/mpeg',
+        'Cache-Control': 'no-cache, no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'icy-br': String(broadcaster.bitrateKbps()),
+        'icy-name': name,
+        'icy-pub': '0',
+        ...(icy ? { 'icy-metaint': String(ICY_METAINT) } : {}),
+      });
+      if (request.method === 'HEAD') {
+        response.end();
+        return;
+      }
+      response.flushHeaders();
+      response.socket?.setNoDelay(true);
+      broadcaster.addListener(icy ? new IcyMetadataSink(response, () => broadcaster.currentTitle() ?? name) : response);
+    });
+  };
+}

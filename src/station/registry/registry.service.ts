@@ -1,0 +1,69 @@
+/** Module G: every AI track is recorded here, append-only and hash-chained, before it may play. */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../infra/clock/clock.js';
+import { AppError } from '../../http/errors.js';
+import type { NewRegistryRecord, RegistryRepository, RegistryRow } from './registry.repository.js';
+
+export function newStationTrackId(): string {
+  return `stn_${randomBytes(12).toString('base64url')}`;
+}
+
+export const trackNotFound = (id: string) =>
+  new AppError(404, 'TRACK_NOT_FOUND', 'station_track_id does not exist in the registry', `no registry record ${id}`);
+
+export type RegisterInput = Omit<NewRegistryRecord, 'trackType'> & { trackType?: 'ai_generated' };
+
+export class RegistryService {
+  constructor(
+    private readonly repo: RegistryRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  register(input: RegisterInput): Promise<RegistryRow> {
+    return this.repo.append({ ...input, trackType: 'ai_generated' });
+  }
+
+  async get(stationTrackId: string): Promise<RegistryRow> {
+    const row = await this.repo.find(stationTrackId);
+    if (!row) throw trackNotFound(stationTrackId);
+    return row;
+  }
+
+  async countPlayback(stationTrackId: string): Promise<RegistryRow> {
+    const row = await this.repo.countPlayback(stationTrackId, this.clock.date());
+    if (!row) throw trackNotFound(stationTrackId);
+    return row;
+  }
+
+  /** The record as the API shows it. */
+  static toRecord(row: RegistryRow) {
+    return {
+      station_track_id: row.stationTrackId,
+      generation_id: row.generationId,
+      track_type: row.trackType as 'ai_generated',
+      session_id: row.sessionId,
+      radio_only: row.radioOnly,
+      model_version: row.modelVersion,
+      lyrics_model_version: row.lyricsModelVersion,
+      training_dataset_hash: row.trainingDatasetHash,
+      context_snapshot: row.contextSnapshot,
+      generated_at: row.generatedAt.toISOString(),
+      first_played_at: row.firstPlayedAt ? row.firstPlayedAt.toISOString() : null,
+      playback_count: row.playbackCount,
+      reuse_eligible: row.reuseEligible,
+      flag_for_review: row.flagForReview,
+      safety_score: row.safetyScore,
+      title: row.title,
+      genre: row.genre,
+      mood: row.mood,
+      bpm: row.bpm,
+      duration_sec: row.durationSec,
+      lyric_id: row.lyricId,
+      influenced_by: row.influencedBy,
+      audio_sha256: row.audioSha256,
+      seq: row.seq,
+      prev_hash: row.prevHash,
+      record_hash: row.recordHash,
+    };
+  }
+}
