@@ -9,14 +9,12 @@
  */
 
 import { CHROMA_BINS } from './frames.js';
-import { PITCH_CLASSES } from './key.js';
+import { PITCH_CLASSES, withHarmonics } from './key.js';
 
 export const NO_CHORD = 'N';
 const MIN_SIMILARITY = 0.6;
 /** Beats quieter than this fraction of the piece's mean frame RMS carry no chord. */
 const SILENCE_FRACTION = 0.1;
-const HARMONIC_DECAY = 0.6;
-const HARMONICS = 4;
 
 interface ChordTemplate {
   label: string;
@@ -29,13 +27,9 @@ function buildTemplates(): ChordTemplate[] {
   const templates: ChordTemplate[] = [];
   for (let root = 0; root < 12; root++) {
     for (const [suffix, third] of [['', 4], ['m', 3]] as const) {
-      const vector = new Array<number>(12).fill(0);
-      for (const interval of [0, third, 7]) {
-        for (let h = 1; h <= HARMONICS; h++) {
-          const pc = (root + interval + Math.round(12 * Math.log2(h))) % 12;
-          vector[pc] += HARMONIC_DECAY ** (h - 1);
-        }
-      }
+      const triad = new Array<number>(12).fill(0);
+      for (const interval of [0, third, 7]) triad[(root + interval) % 12] = 1;
+      const vector = withHarmonics(triad);
       templates.push({ label: PITCH_CLASSES[root] + suffix, vector: unit(vector) });
     }
   }

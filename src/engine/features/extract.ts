@@ -9,7 +9,7 @@ import type { AudioFeatures } from '../types.js';
 import { beatChords } from './chords.js';
 import { decodeAudio, type AudioFormat, type DecodeOptions } from './decode.js';
 import { analyseFrames, CHROMA_BINS, FRAME_SIZE, MFCC_COUNT, ONSET_HOP, type FrameFeatures } from './frames.js';
-import { estimateKey } from './key.js';
+import { AUDIO_KEY_PROFILES, estimateKey } from './key.js';
 import { pickOnsets, type OnsetEnvelope } from './onsets.js';
 import { estimateTempo, tempoFromBeats, trackBeats } from './tempo.js';
 
@@ -51,7 +51,7 @@ export function extractFeatures(pcm: Float32Array, sampleRate: number): AudioFea
 
   const active = activeFrames(frames);
   const chroma = meanChroma(frames, active);
-  const key = estimateKey(chroma);
+  const key = estimateKey(chroma, AUDIO_KEY_PROFILES);
   const { mean: mfccMean, std: mfccStd } = mfccStatistics(frames, active);
 
   const loudnessDb = rmsToDb(powerMeanRms(frames.rms));

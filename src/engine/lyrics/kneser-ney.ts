@@ -121,6 +121,18 @@ export class KneserNeyModel {
     return dist;
   }
 
+  /** Raw training counts of the words that followed exactly this full-order context (empty if never seen). */
+  followerCounts(history: readonly number[]): ReadonlyMap<number, number> {
+    return this.context(history, this.order)?.counts ?? new Map();
+  }
+
+  /** Raw training count of every predicted token (each occurrence is predicted once at the highest order). */
+  tokenCounts(): Map<number, number> {
+    const totals = new Map<number, number>();
+    for (const ctx of this.levels[this.order - 1].values()) for (const [w, c] of ctx.counts) totals.set(w, (totals.get(w) ?? 0) + c);
+    return totals;
+  }
+
   /** Natural-log probability of each non-padding token of a padded sequence, summed. */
   logProb(sequence: readonly number[]): { logProb: number; tokens: number } {
     let logProb = 0;

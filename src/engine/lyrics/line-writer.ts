@@ -1,13 +1,16 @@
 /**
  * Writes one line under constraints by sample-and-select: draw candidates forwards from the song so far
- * and, when the line must rhyme, backwards from rhyme words (the line-reversed model), drop candidates that
- * break a hard rule (syllable range, corpus copy, repeat), and keep the best score:
+ * (sampling the Kneser-Ney + neural mixture at a temperature below 1) and, when the line must rhyme,
+ * backwards from rhyme words (the line-reversed model), drop candidates that break a hard rule (syllable
+ * range, corpus copy, repeat), drop word salad (mean log-probability under the floor, unless nothing is
+ * left), and keep the best score:
  *
- *   score = mean log P_KN(line | song so far)  [+ 0.5 * mean log P_neural, for the top few]
+ *   score = mean log P_mix(line + <nl> | song so far)      P_mix = 0.5 * P_KN + 0.5 * P_neural
  *         + 0.4 * mean lexicon weight of its words (mood/theme)  + 3 if it rhymes as asked
  *         + 0.4 * log P(a line ends on its last word)  [+0.25 per rhyme partner of a free line's end word, max 0.75; -2 if none]
  *
- * P_KN is the global model, or with style artists 0.5 * global + 0.5 * mean(artist models).
+ * P_KN is the global model, or with style artists 0.5 * global + 0.5 * mean(artist models); without a
+ * neural model P_mix is P_KN.
  */
 import type { Rng } from '../random.js';
 import type { KneserNeyModel } from './kneser-ney.js';
@@ -40,13 +43,20 @@ export interface LineWriterStats {
   rejectedCopies: number;
 }
 
-const FORWARD_CANDIDATES = 10;
-const RHYME_WORDS = 4;
+const FORWARD_CANDIDATES = Number(process.env.FC ?? 16);
+const RHYME_WORDS = Number(process.env.RW ?? 6);
 const BACKWARD_PER_WORD = 3;
 const MAX_WORDS = 12;
-const NEURAL_RERANK = 4;
 const ARTIST_WEIGHT = 0.5;
+const NEURAL_WEIGHT = 0.5;
 const BIAS_STRENGTH = 1.5;
+/** Sampling temperature: below 1 sharpens the distribution toward what the corpus actually says. */
+const TEMPERATURE = Number(process.env.TEMP ?? 0.7);
+/** Mean log-probability per token below which a line reads as word salad (perplexity ~ e^5 = 148). */
+const FLUENCY_FLOOR = -5;
+const WORST_TOKEN_WEIGHT = Number(process.env.WW ?? 0.2);
+/** A line may not end on a word that ends under 5% of its corpus occurrences ("the", "my", "with"). */
+const MIN_LINE_END_RATE = 0.05;
 const LINE_START = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
 
 interface Candidate {
@@ -54,6 +64,10 @@ interface Candidate {
   text: string;
   syllables: number;
   key: string;
+  /** Mean log P_mix per token (the line's words and its <nl>). */
+  fluency: number;
+  /** The least likely token's log P_mix: one impossible transition makes word salad even in a likely line. */
+  worst: number;
   score: number;
 }
 
@@ -61,6 +75,8 @@ export class LineWriter {
   readonly stats: LineWriterStats = { candidates: 0, rejectedCopies: 0 };
   private readonly multiplier: Float64Array;
   private readonly lineStops: Set<number>;
+  /** Neural next-word distributions by context window, reset per line (candidates share most prefixes). */
+  private neuralCache = new Map<string, Float64Array>();
 
   constructor(
     private readonly lang: LoadedLanguage,
@@ -79,6 +95,7 @@ export class LineWriter {
 
   /** Returns null only when every candidate of every round broke a hard rule. */
   write(req: LineRequest): WrittenLine | null {
+    this.neuralCache.clear();
     const pool: Candidate[] = [];
     for (let round = 0; round < 5; round++) {
       const widen = round >= 3 ? round - 2 : 0;
@@ -94,8 +111,12 @@ export class LineWriter {
   /** -2 when nothing in the vocabulary could rhyme with this line's end, up to +0.75 with several partners. */
   private partnerScore(c: Candidate, req: LineRequest): number {
     const last = c.ids[c.ids.length - 1];
-    const partners = (this.lang.rhymeIndex.get(c.key) ?? []).filter((id) => id !== last && !req.usedEndWords.has(this.lang.vocabulary.token(id))).length;
+    const partners = (this.lang.rhymeIndex.get(c.key) ?? []).filter((id) => id !== last && this.canEndLine(id) && !req.usedEndWords.has(this.lang.vocabulary.token(id))).length;
     return partners === 0 ? -2 : Math.min(3, partners) * 0.25;
+  }
+
+  private canEndLine(id: number): boolean {
+    return this.lang.lineEndRate[id] >= MIN_LINE_END_RATE;
   }
 
   private rhymes(c: Candidate, req: LineRequest): boolean {
@@ -115,7 +136,8 @@ export class LineWriter {
     for (const ids of raw) {
       this.stats.candidates++;
       if (ids.length < 3 || ids.length > MAX_WORDS || ids.some((id) => this.multiplier[id] === 0 || id === this.lang.vocabulary.newlineId)) continue;
-      if (ids.some((id, i) => i >= 2 && id === ids[i - 1] && id === ids[i - 2])) continue;
+      if (ids.some((id, i) => i >= 1 && id === ids[i - 1])) continue; // "the the"
+      if (!this.canEndLine(ids[ids.length - 1])) continue;
       const words = ids.map((id) => this.lang.vocabulary.token(id));
       const text = words.join(' ');
       const normalised = normaliseForMatching(text);
@@ -128,31 +150,23 @@ export class LineWriter {
         continue;
       }
       const last = words[words.length - 1];
-      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), score: 0 });
+      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), ...this.lineLogProbs(req.history, ids), score: 0 });
     }
     return out;
   }
 
   private pick(pool: Candidate[], req: LineRequest): WrittenLine {
-    let candidates = pool;
+    const fluent = pool.filter((c) => c.fluency >= FLUENCY_FLOOR);
+    const candidates = fluent.length > 0 ? fluent : pool;
     for (const c of candidates) {
-      const fluency = this.meanLogProb(req.history, c.ids);
       const lexical = c.ids.reduce((s, id) => s + (this.biasWeights.get(id) ?? 0), 0) / c.ids.length;
       // A free line ending on a word with rhyme partners gives the next line something to rhyme with.
       const partners = req.rhymeWith === null ? this.partnerScore(c, req) : 0;
       // How often songs end a line on this word: keeps lines from stopping on "the" or "my".
       const ending = 0.4 * Math.log(this.lang.reverse.probability(c.ids[c.ids.length - 1], LINE_START));
-      c.score = fluency + 0.4 * lexical + (this.rhymes(c, req) ? 3 : 0) + partners + ending;
+      c.score = c.fluency + WORST_TOKEN_WEIGHT * c.worst + 0.4 * lexical + (this.rhymes(c, req) ? 3 : 0) + partners + ending;
     }
-    candidates.sort((a, b) => b.score - a.score);
-    const neural = this.lang.neural;
-    if (neural) {
-      const top = candidates.slice(0, NEURAL_RERANK);
-      for (const c of top) c.score += (0.5 * neural.sequenceLogProb(req.history, [...c.ids, this.lang.vocabulary.newlineId])) / (c.ids.length + 1);
-      top.sort((a, b) => b.score - a.score);
-      candidates = top;
-    }
-    const best = candidates[0];
+    const best = candidates.reduce((a, b) => (b.score > a.score ? b : a));
     return { text: best.text, ids: best.ids, syllables: best.syllables, rhymeKey: best.key, rhymed: this.rhymes(best, req) };
   }
 
@@ -161,7 +175,7 @@ export class LineWriter {
     const out: number[] = [];
     for (let i = 0; i <= MAX_WORDS; i++) {
       const dist = this.mixedDistribution(context);
-      for (let id = 0; id < dist.length; id++) dist[id] *= this.multiplier[id];
+      for (let id = 0; id < dist.length; id++) dist[id] = (dist[id] * this.multiplier[id]) ** (1 / TEMPERATURE);
       const next = this.rng.weighted(dist as unknown as number[]);
       if (this.lineStops.has(next)) return out;
       out.push(next);
@@ -178,7 +192,7 @@ export class LineWriter {
     const out = [lastWord];
     for (let i = 0; i < MAX_WORDS; i++) {
       const dist = reverse.distribution(context.slice(-(reverse.order - 1)));
-      for (let id = 0; id < dist.length; id++) if (id !== eos) dist[id] *= this.multiplier[id];
+      for (let id = 0; id < dist.length; id++) dist[id] = (id === eos ? dist[id] : dist[id] * this.multiplier[id]) ** (1 / TEMPERATURE);
       const next = this.rng.weighted(dist as unknown as number[]);
       if (next === eos) break;
       out.push(next);
@@ -189,7 +203,7 @@ export class LineWriter {
 
   /** Rhyme words for a key, drawn in proportion to how often they end a line (and to the mood bias). */
   private pickRhymeWords(key: string, used: ReadonlySet<string>): number[] {
-    const words = (this.lang.rhymeIndex.get(key) ?? []).filter((id) => !used.has(this.lang.vocabulary.token(id)) && this.multiplier[id] > 0);
+    const words = (this.lang.rhymeIndex.get(key) ?? []).filter((id) => !used.has(this.lang.vocabulary.token(id)) && this.multiplier[id] > 0 && this.canEndLine(id));
     const start = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
     const weights = words.map((id) => this.lang.reverse.probability(id, start) * this.multiplier[id]);
     const chosen: number[] = [];
@@ -202,30 +216,48 @@ export class LineWriter {
     return chosen;
   }
 
+  /** Next-word distribution of the sampling mixture: Kneser-Ney (with style artists) and the neural LM. */
   private mixedDistribution(context: readonly number[]): Float64Array {
-    const global = this.lang.forward.distribution(context);
-    if (this.artistModels.length === 0) return global;
-    const share = ARTIST_WEIGHT / this.artistModels.length;
-    for (let id = 0; id < global.length; id++) global[id] *= 1 - ARTIST_WEIGHT;
-    for (const artist of this.artistModels) {
-      const d = artist.distribution(context);
-      for (let id = 0; id < global.length; id++) global[id] += share * d[id];
+    const dist = this.lang.forward.distribution(context);
+    if (this.artistModels.length > 0) {
+      const share = ARTIST_WEIGHT / this.artistModels.length;
+      for (let id = 0; id < dist.length; id++) dist[id] *= 1 - ARTIST_WEIGHT;
+      for (const artist of this.artistModels) {
+        const d = artist.distribution(context);
+        for (let id = 0; id < dist.length; id++) dist[id] += share * d[id];
+      }
     }
-    return global;
+    const neural = this.neuralLogProbs(context);
+    if (neural) for (let id = 0; id < dist.length; id++) dist[id] = (1 - NEURAL_WEIGHT) * dist[id] + NEURAL_WEIGHT * Math.exp(neural[id]);
+    return dist;
   }
 
-  private meanLogProb(history: readonly number[], ids: readonly number[]): number {
+  private neuralLogProbs(context: readonly number[]): Float64Array | null {
+    const neural = this.lang.neural;
+    if (!neural) return null;
+    const key = context.slice(-neural.config.contextSize).join(',');
+    let logProbs = this.neuralCache.get(key);
+    if (!logProbs) this.neuralCache.set(key, (logProbs = neural.logProbs(context)));
+    return logProbs;
+  }
+
+  private lineLogProbs(history: readonly number[], ids: readonly number[]): { fluency: number; worst: number } {
     const context = [...history];
     let total = 0;
+    let worst = 0;
     for (const id of [...ids, this.lang.vocabulary.newlineId]) {
       let p = this.lang.forward.probability(id, context);
       if (this.artistModels.length > 0) {
         const artistMean = this.artistModels.reduce((s, m) => s + m.probability(id, context), 0) / this.artistModels.length;
         p = (1 - ARTIST_WEIGHT) * p + ARTIST_WEIGHT * artistMean;
       }
-      total += Math.log(p);
+      const neural = this.neuralLogProbs(context);
+      if (neural) p = (1 - NEURAL_WEIGHT) * p + NEURAL_WEIGHT * Math.exp(neural[id]);
+      const logP = Math.log(p);
+      total += logP;
+      worst = Math.min(worst, logP);
       context.push(id);
     }
-    return total / (ids.length + 1);
+    return { fluency: total / (ids.length + 1), worst };
   }
 }

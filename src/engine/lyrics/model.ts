@@ -71,7 +71,7 @@ export interface LyricsModel {
     seed: number;
     knOrder: number;
     backend: TfBackendName | null;
-    hyperparams: { epochs: number; learningRate: number; batchSize: number; warmupSteps: number };
+    hyperparams: { epochs: number; learningRate: number; batchSize: number; warmupSteps: number; dropout?: number; weightDecay?: number };
     epochsCompleted: number;
     stopped: boolean;
     lossCurve: EpochMetrics[];
@@ -89,6 +89,8 @@ export interface LoadedLanguage {
   neural: NeuralLm | null;
   lexicon: Lexicon;
   rhymeIndex: Map<string, number[]>;
+  /** Per word id: smoothed share of its training occurrences that end a line (low for "the", high for "sky"). */
+  lineEndRate: Float64Array;
   copyGuard: CopyGuard;
 }
 
@@ -103,18 +105,33 @@ export function loadLanguage(model: LyricsModel, language: string): LoadedLangua
   let loaded = perModel.get(language);
   if (!loaded) {
     const vocabulary = Vocabulary.fromJSON(json.vocabulary);
+    const reverse = KneserNeyModel.fromJSON(json.reverse);
     loaded = {
       language,
       vocabulary,
       forward: KneserNeyModel.fromJSON(json.forward),
-      reverse: KneserNeyModel.fromJSON(json.reverse),
+      reverse,
       artists: new Map(Object.entries(json.artists).map(([id, kn]) => [id, KneserNeyModel.fromJSON(kn)])),
       neural: json.neural ? NeuralLm.fromJSON(json.neural) : null,
       lexicon: json.lexicon,
       rhymeIndex: new Map(Object.entries(json.rhymeIndex).map(([key, words]) => [key, words.map((w) => vocabulary.id(w))])),
+      lineEndRate: lineEndRates(reverse, vocabulary.size),
       copyGuard: CopyGuard.fromJSON(json.copyGuard),
     };
     perModel.set(language, loaded);
   }
   return loaded;
+}
+
+/**
+ * From the line-reversed model, whose sequences are `<s> <s> last ... first </s>`: the words after `<s> <s>`
+ * are the line-final words. Smoothed so a word seen once and never at a line end still gets ~0.17, while a
+ * frequent word that never ends a line ("the", "my") gets close to 0.
+ */
+function lineEndRates(reverse: KneserNeyModel, vocabSize: number): Float64Array {
+  const ends = reverse.followerCounts(Array.from({ length: reverse.order - 1 }, () => Vocabulary.BOS_ID));
+  const totals = reverse.tokenCounts();
+  const rates = new Float64Array(vocabSize);
+  for (let id = 0; id < vocabSize; id++) rates[id] = ((ends.get(id) ?? 0) + 0.5) / ((totals.get(id) ?? 0) + 2);
+  return rates;
 }

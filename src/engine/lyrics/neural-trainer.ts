@@ -26,6 +26,10 @@ export interface NeuralHyperparams {
   learningRate: number;
   batchSize: number;
   warmupSteps: number;
+  /** Fraction of the context embedding and of the hidden layer zeroed per training example (0 = off). */
+  dropout?: number;
+  /** Decoupled (AdamW) weight decay per step, as a fraction of the learning rate (0 = off). */
+  weightDecay?: number;
 }
 
 const BETA1 = 0.9;
@@ -124,7 +128,8 @@ export class NeuralTrainer {
   private trainBatch(indices: Int32Array, data: TrainingExamples): number {
     const { contexts, targets } = this.batchTensors(indices, data);
     const varList = PARAM_NAMES.map((n) => this.weights[n]);
-    const { value, grads } = tf.variableGrads(() => this.meanLoss(contexts, targets), varList);
+    const dropout = { rate: Math.min(0.9, Math.max(0, this.hyper.dropout ?? 0)), seed: this.seed * 1_000_003 + this.step };
+    const { value, grads } = tf.variableGrads(() => this.meanLoss(contexts, targets, dropout), varList);
     const loss = value.dataSync()[0];
     if (Number.isFinite(loss)) this.applyAdam(grads);
     tf.dispose([value, contexts, targets, ...Object.values(grads)]);
@@ -149,7 +154,8 @@ export class NeuralTrainer {
         this.firstMoments[n].assign(m);
         this.secondMoments[n].assign(v);
         const update = m.div(correction1).div(v.div(correction2).sqrt().add(EPSILON)).mul(lr);
-        this.weights[n].assign(this.weights[n].sub(update));
+        const decay = this.hyper.weightDecay && !n.endsWith('Bias') ? this.weights[n].mul(lr * this.hyper.weightDecay) : null;
+        this.weights[n].assign(decay ? this.weights[n].sub(update).sub(decay) : this.weights[n].sub(update));
       }
     });
   }
@@ -165,14 +171,19 @@ export class NeuralTrainer {
     return { contexts: tf.tensor2d(ctx, [indices.length, n], 'int32'), targets: tf.tensor1d(tgt, 'int32') };
   }
 
-  /** The forward pass of neural-lm.ts in tensors. Embedding lookup is a one-hot matmul: the wasm backend has no gather gradient. */
-  private meanLoss(contexts: tf.Tensor2D, targets: tf.Tensor1D): tf.Scalar {
+  /**
+   * The forward pass of neural-lm.ts in tensors. Embedding lookup is a one-hot matmul: the wasm backend has no
+   * gather gradient. With dropout (training only) the masks are seeded by the optimizer step, so a resumed
+   * run draws the same masks as the uninterrupted one.
+   */
+  private meanLoss(contexts: tf.Tensor2D, targets: tf.Tensor1D, dropout?: { rate: number; seed: number }): tf.Scalar {
     const { vocabSize: v, contextSize: n, embeddingDim: d } = this.config;
     const w = this.weights;
     const batch = contexts.shape[0];
     const oneHotContext = tf.oneHot(contexts.reshape([batch * n]), v).toFloat();
-    const embedded = tf.matMul(oneHotContext, w.embedding).reshape([batch, n * d]);
-    const hidden = tf.tanh(tf.matMul(embedded, w.hiddenWeights).add(w.hiddenBias));
+    const drop = <T extends tf.Tensor>(x: T, salt: number): T => (dropout && dropout.rate > 0 ? (tf.dropout(x, dropout.rate, undefined, dropout.seed + salt) as T) : x);
+    const embedded = drop(tf.matMul(oneHotContext, w.embedding).reshape([batch, n * d]), 0);
+    const hidden = drop(tf.tanh(tf.matMul(embedded, w.hiddenWeights).add(w.hiddenBias)), 1);
     const projected = tf.matMul(hidden, w.projectionWeights).add(w.projectionBias);
     const logits = tf.matMul(projected, w.embedding, false, true).add(w.outputBias);
     return tf.losses.softmaxCrossEntropy(tf.oneHot(targets, v).toFloat(), logits) as tf.Scalar;

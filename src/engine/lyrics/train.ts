@@ -29,6 +29,10 @@ export interface LyricsHyperparams {
   learningRate: number;
   batchSize: number;
   warmupSteps: number;
+  /** Neural LM dropout on the context embeddings and hidden layer (default 0: off). */
+  dropout?: number;
+  /** Neural LM decoupled weight decay, relative to the learning rate (default 0: off). */
+  weightDecay?: number;
 }
 
 export interface LyricsTrainingCheckpoint {

@@ -50,45 +50,89 @@ export function scaleMidiPitchClasses(tonic: string, mode: Mode): number[] {
   return Scale.get(`${tonic} ${mode === 'major' ? 'major' : 'aeolian'}`).notes.map((n) => Note.chroma(n)!);
 }
 
-/** Diatonic triads of the key as vocabulary indices: the uniform fallback of an untrained model. */
-function diatonicChordIndices(mode: Mode): number[] {
-  const steps = mode === 'major' ? [0, 2, 4, 5, 7, 9, 11] : [0, 2, 3, 5, 7, 8, 10];
-  return steps
-    .map((degree, i) => {
-      const third = (steps[(i + 2) % 7] - degree + 12) % 12;
-      const fifth = (steps[(i + 4) % 7] - degree + 12) % 12;
-      return fifth === 7 ? chordIndex({ degree, minor: third === 3 }) : -1; // skip the diminished triad
-    })
-    .filter((i) => i >= 0);
+const MAJOR_STEPS = [0, 2, 4, 5, 7, 9, 11];
+const MINOR_STEPS = [0, 2, 3, 5, 7, 8, 10];
+
+/**
+ * Diatonic triads of the key as vocabulary indices with weights: the fallback of an untrained model. The
+ * primary triads (I, IV, V; i, iv, v) weigh twice the others, as in common-practice and pop harmony; a
+ * uniform draw over all six makes the relative key's chords as likely as the key's own and leaves the key
+ * unstated.
+ */
+function diatonicChords(mode: Mode): { indices: number[]; weights: number[] } {
+  const steps = mode === 'major' ? MAJOR_STEPS : MINOR_STEPS;
+  const indices: number[] = [];
+  const weights: number[] = [];
+  steps.forEach((degree, i) => {
+    const third = (steps[(i + 2) % 7] - degree + 12) % 12;
+    const fifth = (steps[(i + 4) % 7] - degree + 12) % 12;
+    if (fifth !== 7) return; // skip the diminished triad
+    indices.push(chordIndex({ degree, minor: third === 3 }));
+    weights.push(degree === 0 || degree === 5 || degree === 7 ? 2 : 1);
+  });
+  return { indices, weights };
+}
+
+export function tonicChordIndex(mode: Mode): number {
+  return chordIndex({ degree: 0, minor: mode === 'minor' });
+}
+
+/**
+ * Chords that lead back to the tonic, with fallback weights: the dominant (V, an authentic cadence) and
+ * the subdominant (IV / iv, a plagal cadence). Minor keys borrow the major V of harmonic minor, whose
+ * leading tone is what tells a minor key from its relative major; the natural v stays possible.
+ */
+function cadenceChords(mode: Mode): { indices: number[]; weights: number[] } {
+  if (mode === 'major') return { indices: [chordIndex({ degree: 7, minor: false }), chordIndex({ degree: 5, minor: false })], weights: [2, 1] };
+  return { indices: [chordIndex({ degree: 7, minor: false }), chordIndex({ degree: 5, minor: true }), chordIndex({ degree: 7, minor: true })], weights: [2, 2, 1] };
+}
+
+/** The learned row (tonic quality flipped to the mode), or null for an untrained model. */
+function learnedRow(style: StyleView, mode: Mode, state: number): number[] | null {
+  const row = style.transitionProbabilities?.[state];
+  if (!row) return null;
+  // The model learned in both modes; flip the tonic chord's quality to match the chosen mode.
+  const adjusted = row.slice();
+  const wrongTonic = chordIndex({ degree: 0, minor: mode === 'major' });
+  const rightTonic = tonicChordIndex(mode);
+  adjusted[rightTonic] += adjusted[wrongTonic];
+  adjusted[wrongTonic] = 0;
+  return adjusted;
+}
+
+/** One of `candidates`, in proportion to the learned row when it knows any of them, else to `weights`. */
+function pickAmong(candidates: { indices: number[]; weights: number[] }, row: number[] | null, rng: Rng): number {
+  const learned = row ? candidates.indices.map((c) => row[c]) : [];
+  const weights = learned.some((w) => w > 0) ? learned : candidates.weights;
+  return candidates.indices[rng.weighted(weights)];
+}
+
+export interface ProgressionShape {
+  /** First chord is the tonic: verses and choruses state the key; a bridge may start away from it. */
+  startOnTonic: boolean;
 }
 
 /**
  * A chord loop of `length` chords sampled from the learned Markov chain, starting after `previous`
  * (or from the start state). Chords of the other mode's colour are allowed when the model learned them.
+ * The loop ends on a cadence chord (V or IV / iv), so every repeat, and the next section, resolves onto
+ * the tonic: that is what makes the asked key the key a listener (and the key finder) hears.
  */
-export function sampleProgression(style: StyleView, mode: Mode, length: number, previous: number | null, rng: Rng): number[] {
+export function sampleProgression(style: StyleView, mode: Mode, length: number, previous: number | null, rng: Rng, shape: ProgressionShape = { startOnTonic: true }): number[] {
   const chords: number[] = [];
-  const fallback = diatonicChordIndices(mode);
+  const fallback = diatonicChords(mode);
   let state = previous ?? START_STATE;
   for (let i = 0; i < length; i++) {
-    const row = style.transitionProbabilities?.[state];
+    const row = learnedRow(style, mode, state);
     let next: number;
-    if (row) {
-      // The model learned in both modes; flip the tonic chord's quality to match the chosen mode.
-      const adjusted = row.slice();
-      const wrongTonic = chordIndex({ degree: 0, minor: mode === 'major' });
-      const rightTonic = chordIndex({ degree: 0, minor: mode === 'minor' });
-      adjusted[rightTonic] += adjusted[wrongTonic];
-      adjusted[wrongTonic] = 0;
-      next = rng.weighted(adjusted);
-    } else {
-      next = rng.pick(fallback);
-    }
+    if (i === 0 && shape.startOnTonic) next = tonicChordIndex(mode);
+    else if (i === length - 1 && length > 1) next = pickAmong(cadenceChords(mode), row, rng);
+    else next = row ? rng.weighted(row) : fallback.indices[rng.weighted(fallback.weights)];
     chords.push(next);
     state = next;
   }
   // Loops should sound like loops: end on something other than the chord they start with.
-  if (length > 1 && chords[length - 1] === chords[0]) chords[length - 1] = rng.pick(fallback.filter((c) => c !== chords[0]));
+  if (length > 1 && chords[length - 1] === chords[0]) chords[length - 1] = cadenceChords(mode).indices.find((c) => c !== chords[0])!;
   return chords;
 }
 
@@ -104,7 +148,10 @@ export function realiseChord(index: number, tonic: string, sevenths: boolean): C
   const { degree, minor } = chordFromIndex(index);
   const rootPitchClass = (Note.chroma(tonic)! + degree) % 12;
   const tones = minor ? [0, 3, 7] : [0, 4, 7];
-  if (sevenths) tones.push(minor ? 10 : 11);
-  const symbol = `${SHARP_NAMES[rootPitchClass]}${minor ? 'm' : ''}${sevenths ? (minor ? '7' : 'maj7') : ''}`;
+  // Diatonic sevenths: major chords on V and bVII carry a dominant (minor) seventh, other major chords a
+  // major seventh. A major seventh on V would add the raised fourth of the key.
+  const dominant = !minor && (degree === 7 || degree === 10);
+  if (sevenths) tones.push(minor || dominant ? 10 : 11);
+  const symbol = `${SHARP_NAMES[rootPitchClass]}${minor ? 'm' : ''}${sevenths ? (minor || dominant ? '7' : 'maj7') : ''}`;
   return { rootPitchClass, minor, symbol, tones };
 }

@@ -8,10 +8,10 @@ import { Note } from 'tonal';
 import type { MusicContext } from '../../types.js';
 import { Rng } from '../../random.js';
 import { type AudioModel, meanAndStd, styleFor } from '../audio-model.js';
-import { chooseMode, chooseTempo, chooseTonic, realiseChord, sampleProgression, scaleMidiPitchClasses } from './harmony.js';
+import { type ChordVoice, chooseMode, chooseTempo, chooseTonic, realiseChord, sampleProgression, scaleMidiPitchClasses, tonicChordIndex } from './harmony.js';
 import { planSections } from './structure.js';
 import { orchestrationFor } from './style.js';
-import type { Part, Score, SectionName } from './score.js';
+import type { Part, Score, Section, SectionName } from './score.js';
 import type { ChordSpan, PartContext } from './timeline.js';
 import { composeBass } from './bass.js';
 import { composeDrums } from './drums.js';
@@ -49,7 +49,7 @@ export function composeScore(req: ComposeRequest): Score {
   const loops = new Map<SectionName, number[]>();
   let previous: number | null = null;
   for (const name of ['verse', 'chorus', 'bridge'] as const) {
-    const loop = sampleProgression(style, mode, loopChords, previous, harmonyRng);
+    const loop = sampleProgression(style, mode, loopChords, previous, harmonyRng, { startOnTonic: name !== 'bridge' });
     loops.set(name, loop);
     previous = loop[loop.length - 1];
   }
@@ -66,6 +66,9 @@ export function composeScore(req: ComposeRequest): Score {
       spans.push(span);
     }
   }
+  const finalSection = sections[sections.length - 1];
+  const finalLoop = loops.get(finalSection.name)!;
+  endOnCadence(spans, finalSection, realiseChord(finalLoop[finalLoop.length - 1], tonic, orchestration.sevenths), realiseChord(tonicChordIndex(mode), tonic, orchestration.sevenths));
   for (let bar = 0; bar < totalBars; bar++) chordsPerBar.push(spans.filter((s) => s.startBeat <= bar * 4).at(-1)!.chord.symbol);
 
   const energyStats = meanAndStd(counts.energySum, counts.energySquaredSum, counts.tracks);
@@ -92,4 +95,15 @@ export function composeScore(req: ComposeRequest): Score {
     { role: 'drums', channel: 9, program: 0, volume: 96, pan: 64, notes: composeDrums(partContext('drums')) },
   ];
   return { bpm, key: tonic, mode, beatsPerBar: 4, sections, chordsPerBar, totalBeats: totalBars * 4, parts: parts.filter((p) => p.notes.length > 0) };
+}
+
+/**
+ * The song ends on a full cadence: the final chord is the tonic, and the one before it the final loop's
+ * cadence chord (V or IV / iv). A track is cut to its duration wherever its loop happens to be, so without
+ * this it ends on any chord, and the end of a piece is where listeners (and key finders) place its key.
+ */
+function endOnCadence(spans: ChordSpan[], finalSection: Section, cadenceChord: ChordVoice, tonicChord: ChordVoice): void {
+  const inFinal = spans.filter((s) => s.startBeat >= finalSection.startBar * 4);
+  inFinal[inFinal.length - 1].chord = tonicChord;
+  if (inFinal.length >= 2) inFinal[inFinal.length - 2].chord = cadenceChord;
 }

@@ -1,0 +1,158 @@
+/**
+ * HTTP benchmark: requests/s of an authenticated JSON read (GET /v1/tracks/{id} with a listener JWT, so a JWT
+ * verification, a session check and an indexed query per request) against a bare Fastify hello-world on the
+ * same machine, and their ratio (target >= 0.35).
+ *
+ *   npx tsx bench/http.ts [--duration 10] [--connections 10]
+ *
+ * Both servers run in this process with logging off; autocannon runs in a child process so the load
+ * generator does not share the servers' event loop. Each case gets a short warm-up first. The station runs on
+ * the embedded PGlite, or on a fresh database of the PostgreSQL server at DATABASE_URL when that is set.
+ * After the headline figure, two cheaper routes of the same station show where the time goes.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { createStation } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { artists, tracks } from '../src/infra/db/schema/index.js';
+
+const TARGET_RATIO = 0.35;
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
+
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+interface Result {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function autocannon(url: string, headers: Record<string, string>, durationSec: number): Promise<Result> {
+  const argv = [AUTOCANNON, '-j', '-c', args.connections!, '-d', String(durationSec)];
+  for (const [name, value] of Object.entries(headers)) argv.push('-H', `${name}=${value}`);
+  argv.push(url);
+  const { stdout } = await promisify(execFile)(process.execPath, argv, { maxBuffer: 16 * 1024 * 1024 });
+  const json = JSON.parse(stdout);
+  return {
+    requestsPerSec: json.requests.average,
+    p50: json.latency.p50,
+    p99: json.latency.p99,
+    total: json.requests.total,
+    non2xx: json.non2xx,
+    errors: json.errors + json.timeouts,
+  };
+}
+
+async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Result> {
+  await autocannon(url, headers, Number(args.warmup));
+  const result = await autocannon(url, headers, Number(args.duration));
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the figure would be meaningless`);
+  }
+  console.log(
+    `${name.padEnd(48)} ${result.requestsPerSec.toFixed(0).padStart(7)} req/s   p50 ${result.p50} ms   p99 ${result.p99} ms   (${result.total} requests)`,
+  );
+  return result;
+}
+
+async function helloWorld(): Promise<Result> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  try {
+    return await measure('bare Fastify hello-world', `http://127.0.0.1:${port}/`);
+  } finally {
+    await app.close();
+  }
+}
+
+/** A fresh PostgreSQL database when DATABASE_URL is set (dropped afterwards); otherwise the embedded PGlite. */
+async function benchDatabaseUrl(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+  const server = process.env.DATABASE_URL;
+  if (!server) return { url: undefined, drop: async () => undefined };
+  const name = `station_bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: server });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** The station in-process; answers the headline case and, for the breakdown, two cheaper routes. */
+async function stationCases(): Promise<{ read: Result; health: Result; validate: Result }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'station-bench-'));
+  const database = await benchDatabaseUrl();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    STATION_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  });
+  const station = await createStation(config, { logger: false });
+  try {
+    const artistId = randomUUID();
+    const trackId = randomUUID();
+    await station.database.db.insert(artists).values({ id: artistId, slug: 'bench-artist', name: 'Bench Artist', genre: 'Ambient' });
+    await station.database.db
+      .insert(tracks)
+      .values({ id: trackId, slug: 'bench-track', title: 'Bench Track', artistId, genre: 'Ambient', durationSec: 150, bpm: 90, isrc: 'QZBEN2600001' });
+    const signup = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/signup',
+      payload: { email: 'bench@example.com', password: 'bench-password', display_name: 'Bench' },
+    });
+    if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.body}`);
+    const auth = { authorization: `Bearer ${signup.json().token}` };
+
+    await station.http.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = station.http.server.address() as { port: number };
+    const base = `http://127.0.0.1:${port}`;
+    const check = await fetch(`${base}/v1/tracks/${trackId}`, { headers: auth });
+    if (check.status !== 200) throw new Error(`GET /v1/tracks/${trackId} answered ${check.status}: ${await check.text()}`);
+    const read = await measure(`GET /v1/tracks/{id} (listener JWT, ${station.database.driver})`, `${base}/v1/tracks/${trackId}`, auth);
+    console.log('  breakdown (same station):');
+    const health = await measure('  GET /healthz (public, no DB)', `${base}/healthz`);
+    const validate = await measure('  GET /station/v1/auth/validate (JWT)', `${base}/station/v1/auth/validate`, auth);
+    return { read, health, validate };
+  } finally {
+    await station.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log(`autocannon: ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s per case, loopback\n`);
+const bare = await helloWorld();
+const { read, health, validate } = await stationCases();
+const ratio = read.requestsPerSec / bare.requestsPerSec;
+const perRequestUs = (r: Result) => (1e6 / r.requestsPerSec).toFixed(0);
+console.log(
+  `\nserver time per request at saturation: hello-world ${perRequestUs(bare)} µs, station /healthz ${perRequestUs(health)} µs, ` +
+    `+JWT ${perRequestUs(validate)} µs, track read ${perRequestUs(read)} µs`,
+);
+console.log(`\nratio authenticated read / hello-world: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'BELOW TARGET'}`);
+process.exitCode = ratio >= TARGET_RATIO ? 0 : 1;

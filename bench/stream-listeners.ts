@@ -1,0 +1,155 @@
+/**
+ * Live stream fan-out: CPU of the server process with many listeners on one broadcaster.
+ *   npx tsx bench/stream-listeners.ts [listeners=1000] [seconds=20] [kbps=128]
+ * The broadcaster and the Fastify route run here; the listeners (plain http.get clients on loopback) run in a
+ * child process, so process.cpuUsage() below counts only the server. Measured once every listener is
+ * connected. A listener is in pace when it receives bitrate-rate bytes (±10 %) over the window and its player
+ * buffer (bytes received as audio time, minus wall time since its first byte) never runs dry.
+ */
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
+import { createMp3Encoder } from 'wasm-media-encoders';
+import { StreamBroadcaster, type SourceTrack, type StreamTimers } from '../src/station/radio/stream/broadcaster.js';
+import { streamRoute } from '../src/station/radio/stream/stream-route.js';
+
+const listeners = Number(process.argv[2] ?? 1000);
+const seconds = Number(process.argv[3] ?? 20);
+const kbps = Number(process.argv[4] ?? 128) as 128 | 192 | 320;
+const PATH = '/radio/stream';
+
+async function tone(frequencyHz: number, durationSec: number): Promise<Buffer> {
+  const encoder = await createMp3Encoder();
+  encoder.configure({ sampleRate: 44100, channels: 2, bitrate: kbps });
+  const samples = Math.round(durationSec * 44100);
+  const channel = new Float32Array(samples);
+  for (let i = 0; i < samples; i++) channel[i] = 0.3 * Math.sin((2 * Math.PI * frequencyHz * i) / 44100);
+  return Buffer.concat([encoder.encode([channel, channel]).slice(), encoder.finalize().slice()]);
+}
+
+const CLIENT = `
+import http from 'node:http';
+const [port, count, seconds, path, bytesPerSec] = process.argv.slice(1).map((v, i) => (i === 3 ? v : Number(v)));
+const agent = new http.Agent({ maxSockets: Infinity });
+const all = [];
+const connect = () => new Promise((resolve, reject) => {
+  const request = http.get({ host: '127.0.0.1', port, path, agent }, (response) => {
+    const l = { bytes: 0, first: 0, last: performance.now(), maxGap: 0, minAheadSec: Infinity, measuring: false, request };
+    response.on('data', (chunk) => {
+      const now = performance.now();
+      if (l.bytes === 0) l.first = now;
+      l.maxGap = Math.max(l.maxGap, now - l.last);
+      l.last = now;
+      // Buffer just before this chunk: audio received so far minus time played since the first byte.
+      if (l.measuring) l.minAheadSec = Math.min(l.minAheadSec, l.bytes / bytesPerSec - (now - l.first) / 1000);
+      l.bytes += chunk.length;
+    });
+    all.push(l);
+    resolve();
+  });
+  request.on('error', reject);
+});
+for (let i = 0; i < count; i += 100) await Promise.all(Array.from({ length: Math.min(100, count - i) }, connect));
+await new Promise((r) => setTimeout(r, 1000));
+const start = performance.now();
+for (const l of all) { l.from = l.bytes; l.maxGap = 0; l.last = start; l.measuring = true; }
+const cpuStart = process.cpuUsage();
+process.send({ type: 'measuring' });
+await new Promise((r) => setTimeout(r, seconds * 1000));
+const windowSec = (performance.now() - start) / 1000;
+const rates = all.map((l) => (l.bytes - l.from) / windowSec / bytesPerSec);
+const gaps = all.map((l) => Math.max(l.maxGap, performance.now() - l.last));
+const inPace = all.filter((l, i) => Math.abs(rates[i] - 1) <= 0.1 && l.minAheadSec > 0).length;
+const cpu = process.cpuUsage(cpuStart);
+process.send({ type: 'report', connected: all.length, inPace, minRate: Math.min(...rates), maxRate: Math.max(...rates),
+  maxGapMs: Math.max(...gaps), minAheadSec: Math.min(...all.map((l) => l.minAheadSec)), windowSec,
+  clientCpuPercent: ((cpu.user + cpu.system) / 1000 / (windowSec * 1000)) * 100 });
+for (const l of all) l.request.destroy();
+setTimeout(() => process.exit(0), 200);
+`;
+
+const tracks = await Promise.all([220, 330, 440].map((frequency) => tone(frequency, 10)));
+let next = 0;
+// The real clock, with a record of how late each tick fired (a starved server shows here first).
+let lastTick = 0;
+let maxTickGapMs = 0;
+const timers: StreamTimers = {
+  now: () => Date.now(),
+  setInterval: (callback, ms) =>
+    setInterval(() => {
+      const now = performance.now();
+      if (lastTick > 0) maxTickGapMs = Math.max(maxTickGapMs, now - lastTick);
+      lastTick = now;
+      callback();
+    }, ms),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
+const broadcaster = new StreamBroadcaster(
+  {
+  async next(): Promise<SourceTrack> {
+    const file = tracks[next++ % tracks.length];
+    return { id: `tone-${next}`, bitrateKbps: kbps, read: async () => file };
+  },
+  },
+  { timers },
+);
+const app = Fastify();
+await app.register(streamRoute(broadcaster, { path: PATH, name: 'bench' }));
+await app.listen({ port: 0, host: '127.0.0.1' });
+await broadcaster.start();
+await new Promise((resolve) => setTimeout(resolve, broadcaster.leadMs + 500)); // so every listener gets a full lead
+const port = (app.server.address() as AddressInfo).port;
+
+const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, String(port), String(listeners), String(seconds), PATH, String((kbps * 1000) / 8)], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+let cpuAtStart = process.cpuUsage();
+let wallAtStart = performance.now();
+let eluAtStart = performance.eventLoopUtilization();
+let peakListeners = 0;
+broadcaster.onListenerCountChange((count) => (peakListeners = Math.max(peakListeners, count)));
+
+const report = await new Promise<Record<string, number>>((resolve, reject) => {
+  child.on('message', (message: { type: string } & Record<string, number>) => {
+    if (message.type === 'measuring') {
+      cpuAtStart = process.cpuUsage();
+      wallAtStart = performance.now();
+      eluAtStart = performance.eventLoopUtilization();
+      maxTickGapMs = 0;
+    } else if (message.type === 'report') resolve(message);
+  });
+  child.on('exit', (code) => reject(new Error(`client process exited with ${code}`)));
+});
+const cpu = process.cpuUsage(cpuAtStart);
+const wallMs = performance.now() - wallAtStart;
+const elu = performance.eventLoopUtilization(eluAtStart);
+const cpuPercent = ((cpu.user + cpu.system) / 1000 / wallMs) * 100;
+
+console.log(
+  JSON.stringify(
+    {
+      listeners,
+      kbps,
+      measuredSec: Number((wallMs / 1000).toFixed(1)),
+      serverCpuPercentOfOneCore: Number(cpuPercent.toFixed(1)),
+      serverCpuUserMs: Math.round(cpu.user / 1000),
+      serverCpuSystemMs: Math.round(cpu.system / 1000),
+      eventLoopUtilization: Number(elu.utilization.toFixed(3)),
+      peakListeners,
+      clientsConnected: report.connected,
+      clientsInPace: report.inPace,
+      rateVsBitrate: [Number(report.minRate.toFixed(3)), Number(report.maxRate.toFixed(3))],
+      clientMinBufferAheadSec: Number(report.minAheadSec.toFixed(2)),
+      clientMaxGapMs: Math.round(report.maxGapMs),
+      serverMaxTickGapMs: Math.round(maxTickGapMs),
+      clientProcessCpuPercent: Number(report.clientCpuPercent.toFixed(1)),
+      rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+      target: 'under 50 % of one core',
+    },
+    null,
+    2,
+  ),
+);
+broadcaster.stop();
+await app.close();

@@ -1,0 +1,89 @@
+/**
+ * The named tasks an engine worker runs. Each takes the task's plain-data input (ArtifactRefs, not
+ * models) and loads what it needs through the worker's artifact cache.
+ */
+import type { SafetyVerdict } from '../engine.js';
+import { extractFeaturesFromFile } from '../features/extract.js';
+import { generateLyrics } from '../lyrics/generate.js';
+import { generateTrack } from '../music/pipeline.js';
+import { embed, nearest, type CatalogEntry } from '../style/nearest.js';
+import type { TaskHandlers } from './task-context.js';
+import { runTraining } from './train-task.js';
+
+export const TASK_HANDLERS: TaskHandlers = {
+  async generateTrack(job, ctx) {
+    const model = await ctx.artifact(job.audioModel, 'audioModel');
+    const track = await generateTrack(
+      {
+        context: job.context,
+        seed: job.seed,
+        maxDurationSec: job.maxDurationSec,
+        quality: job.quality,
+        model,
+        modelVersion: job.audioModel.version,
+        label: { stationName: job.stationName, stationTrackId: job.stationTrackId },
+        titleWords: job.titleWords,
+      },
+      ctx.progress,
+    );
+    const mp3 = track.mp3!;
+    ctx.transfer(mp3);
+    ctx.transfer(track.coverPng);
+    return {
+      mp3,
+      durationSec: track.durationSec,
+      bpm: track.bpm,
+      key: track.key,
+      mode: track.mode,
+      title: track.title,
+      waveform: track.waveform,
+      coverPng: track.coverPng,
+      timings: track.timings,
+    };
+  },
+
+  async generateLyrics(job, ctx) {
+    const model = await ctx.artifact(job.lyricsModel, 'lyricsModel');
+    const lyrics = generateLyrics(model, {
+      mood: job.mood,
+      theme: job.theme,
+      language: job.language,
+      structure: job.structure,
+      styleArtistIds: job.styleArtistIds,
+      seed: job.seed,
+    });
+    return { structure: lyrics.structure, title: lyrics.title ?? null, order: lyrics.meta.order, modelVersion: job.lyricsModel.version };
+  },
+
+  async checkLyrics({ reference, lyrics, explicitAllowed }, ctx) {
+    const filter = await ctx.artifact(reference, 'safetyFilter');
+    return verdict(filter.checkLyrics(lyrics, { explicitAllowed }));
+  },
+
+  async checkAudio({ reference, features }, ctx) {
+    const filter = await ctx.artifact(reference, 'safetyFilter');
+    return verdict(filter.checkAudio(features));
+  },
+
+  async extractFeatures({ audio, format }) {
+    return extractFeaturesFromFile(audio, format);
+  },
+
+  async nearest({ styleModel, reference, features, k }, ctx) {
+    const model = await ctx.artifact(styleModel, 'styleModel');
+    // The catalog's embeddings depend on both artifacts; computed once per pair, then reused.
+    const catalog = await ctx.memo(`style-catalog:${styleModel.sha256}:${reference.sha256}`, async (): Promise<CatalogEntry[]> => {
+      const { audio } = await ctx.read(reference, 'safetyReference');
+      return audio.map((item) => ({ id: item.id, features: item.features, embedding: embed(model, item.features) }));
+    });
+    return nearest(model, features, catalog, k);
+  },
+
+  train: (spec, ctx) => runTraining(spec, ctx),
+};
+
+function verdict(assessment: SafetyVerdict): SafetyVerdict {
+  const { safety_score, explicit_detected, flagged_categories, playable, details } = assessment;
+  return { safety_score, explicit_detected, flagged_categories, playable, details };
+}
+
