@@ -3,7 +3,7 @@
  * audio features, platform songwriters' lyrics) and deployed, so the first AI track is possible at once.
  * Resumable: a type that already has a production model is skipped.
  */
-import type { Engine, TrainableModel } from '../engine/engine.js';
+import type { Engine, TrainableModel, TrainingHyperparams } from '../engine/engine.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import type { Db } from '../infra/db/client.js';
 import { DEFAULT_HYPERPARAMS } from '../station/models/default-hyperparams.js';
@@ -16,6 +16,7 @@ export async function trainDemoModels(
   types: TrainableModel[],
   log: (message: string, detail?: Record<string, unknown>) => void,
   shouldStop: () => boolean = () => false,
+  hyperparams: Partial<Record<TrainableModel, TrainingHyperparams>> = {},
 ): Promise<void> {
   for (const type of types) {
     if (shouldStop()) return;
@@ -25,7 +26,7 @@ export async function trainDemoModels(
     const dataset = await publishDataset(deps.blobs, type, items);
     const started = Date.now();
     const result = await deps.engine.train(
-      { modelType: type, dataset: dataset.ref, hyperparams: DEFAULT_HYPERPARAMS[type], base: null, resumeFrom: null, seed: 1 },
+      { modelType: type, dataset: dataset.ref, hyperparams: hyperparams[type] ?? DEFAULT_HYPERPARAMS[type], base: null, resumeFrom: null, seed: 1 },
       { shouldStop },
     );
     if (!result.artifact) continue;

@@ -1,0 +1,37 @@
+/**
+ * A station with a small rendered catalog and trained, deployed models of every type: the demo seed's
+ * own steps, cut short (a few masters, few epochs) so a suite gets there in seconds.
+ */
+import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
+import { renderDemoMasters } from '../../src/demo/seed-audio.js';
+import { trainDemoModels } from '../../src/demo/seed-models.js';
+import { buildTestStation, type TestStation } from './station.js';
+import type { StationOptions } from '../../src/app.js';
+
+export const SERVICE_KEY = 'svc_test_generation_key_0123456789';
+
+export async function buildTrainedStation(
+  env: Record<string, string> = {},
+  options: { masters?: number; trackSec?: number } & Omit<StationOptions, 'database'> = {},
+): Promise<TestStation> {
+  const station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY, ...env }, options);
+  const db = station.database.db;
+  await seedDemoCatalog(db);
+  let rendered = 0;
+  await renderDemoMasters({ db, blobs: station.blobs, engine: station.engine }, options.trackSec ?? 4, () => rendered >= (options.masters ?? 6), () => {
+    rendered += 1;
+  });
+  station.station.safetyReference.invalidate();
+  await trainDemoModels(
+    { db, blobs: station.blobs, engine: station.engine, models: station.station.models, modelsRepo: station.station.modelsRepo },
+    ['lyrics', 'audio', 'style_embedding'],
+    () => undefined,
+    () => false,
+    {
+      lyrics: { epochs: 1, learningRate: 0.01, batchSize: 64, warmupSteps: 5 },
+      audio: { epochs: 5, learningRate: 0.05, batchSize: 4, warmupSteps: 1 },
+      style_embedding: { epochs: 5, learningRate: 0.01, batchSize: 4, warmupSteps: 1 },
+    },
+  );
+  return station;
+}
