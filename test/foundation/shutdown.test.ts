@@ -1,0 +1,133 @@
+/**
+ * Graceful shutdown of the real process: `node --import tsx src/main.ts`, SIGTERM while a request is in
+ * flight. The server stops accepting at once, finishes the request, and exits with code 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+
+const STARTUP_TIMEOUT_MS = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(base: string, child: ChildProcess, output: () => string): Promise<void> {
+  // Normally ~8 s (tsx compiles the sources, PGlite runs initdb); a loaded CI machine can take several times that.
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output()}`);
+    try {
+      const response = await fetch(`${base}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`the server was not ready within ${STARTUP_TIMEOUT_MS / 1000} s: ${output()}`);
+}
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+let testDb: TestDatabase | undefined;
+
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await testDb?.drop();
+});
+
+it('finishes the in-flight request, refuses new connections and exits 0 on SIGTERM', async () => {
+  const port = await freePort();
+  dataDir = mkdtempSync(join(tmpdir(), 'station-shutdown-'));
+  if (process.env.DATABASE_URL) testDb = await createTestDatabase();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    STATION_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...(testDb?.url ? { DATABASE_URL: testDb.url } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  };
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child!.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntilReady(base, child, () => output);
+
+  // A request in flight: headers and half the body sent, the rest only after SIGTERM.
+  const body = JSON.stringify({ email: 'in-flight@example.com', password: 'in-flight-password', display_name: 'In Flight' });
+  // One keep-alive socket, opened by a complete request first, so the server surely holds the connection
+  // before the in-flight request starts on it.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const warm = await new Promise<number>((resolve, reject) =>
+    httpRequest(`${base}/healthz`, { agent }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    })
+      .on('error', reject)
+      .end(),
+  );
+  expect(warm).toBe(200);
+  let inFlight!: ClientRequest;
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    inFlight = httpRequest(
+      `${base}/v1/auth/signup`,
+      { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    inFlight.on('error', reject);
+  });
+  inFlight.write(body.slice(0, 20));
+  inFlight.flushHeaders();
+  await sleep(500);
+
+  child.kill('SIGTERM');
+
+  // No new connections while it drains: the listener closes soon after the signal, the process stays up.
+  const deadline = Date.now() + 10_000;
+  let refused = false;
+  while (!refused && Date.now() < deadline) {
+    refused = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+      () => false,
+      () => true,
+    );
+    if (!refused) await sleep(100);
+  }
+  expect(refused).toBe(true);
+  expect(child.exitCode, output).toBeNull();
+
+  inFlight.end(body.slice(20));
+  const response = await answered;
+  expect(response.status, response.body).toBe(201);
+
+  agent.destroy();
+  const { code, signal } = await exited;
+  expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+  await expect(fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+}, STARTUP_TIMEOUT_MS + 20_000);
