@@ -19,6 +19,7 @@ import { openDatabase, type Database } from './infra/db/client.js';
 import type { EventBus } from './infra/pubsub/event-bus.js';
 import { InProcessEventBus } from './infra/pubsub/in-process-bus.js';
 import { RedisEventBus } from './infra/pubsub/redis-bus.js';
+import { PrefixedEventBus } from './infra/pubsub/prefixed-bus.js';
 import type { JobQueue } from './infra/queue/job-queue.js';
 import { InProcessJobQueue } from './infra/queue/in-process-queue.js';
 import { BullMqJobQueue } from './infra/queue/bullmq-queue.js';
@@ -95,7 +96,9 @@ export async function createStation(config: Config, options: StationOptions = {}
   await database.migrate();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null;
-  const bus: EventBus = config.redisUrl ? new RedisEventBus({ url: config.redisUrl }) : new InProcessEventBus();
+  const bus: EventBus = config.redisUrl
+    ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix)
+    : new InProcessEventBus();
   const queue: JobQueue = config.redisUrl
     ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue` })
     : new InProcessJobQueue();

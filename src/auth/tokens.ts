@@ -28,7 +28,17 @@ export class TokenError extends Error {
   }
 }
 
+/** How many verified tokens are remembered; beyond this the cache starts over (it only saves work). */
+const VERIFIED_CACHE_SIZE = 20_000;
+
 export class TokenService {
+  /**
+   * Tokens whose signature and claims were already verified, until they expire. Verifying the same
+   * string again can only give the same answer, so this skips the HMAC and claim checks on the hot path;
+   * expiry is still checked against the clock on every use, and revocation by the session check.
+   */
+  private readonly verified = new Map<string, { claims: AccessClaims; expMs: number }>();
+
   constructor(
     private readonly key: Uint8Array,
     private readonly clock: Clock,
@@ -49,6 +59,12 @@ export class TokenService {
   }
 
   async verify(token: string, expectedType: TokenType): Promise<AccessClaims> {
+    const cached = this.verified.get(token);
+    if (cached && cached.claims.typ === expectedType) {
+      if (cached.expMs > this.clock.now()) return cached.claims;
+      this.verified.delete(token);
+      throw new TokenError('expired');
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -60,7 +76,10 @@ export class TokenService {
       if (payload.typ !== expectedType || typeof payload.sid !== 'string' || typeof payload.role !== 'string') {
         throw new TokenError('invalid');
       }
-      return { userId: payload.sub as string, role: payload.role as Role, sessionId: payload.sid, typ: expectedType };
+      const claims: AccessClaims = { userId: payload.sub as string, role: payload.role as Role, sessionId: payload.sid, typ: expectedType };
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+      this.verified.set(token, { claims, expMs: (payload.exp as number) * 1000 });
+      return claims;
     } catch (error) {
       if (error instanceof TokenError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw new TokenError('expired');

@@ -17,6 +17,7 @@ import { documentSecurity, registerAuthHooks } from './auth-hooks.js';
 import { registerErrorHandling } from './error-handler.js';
 import { Errors } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
+import { registerValidation } from './validation.js';
 import { openApiDocument } from './openapi.js';
 import './types.js';
 
@@ -46,7 +47,6 @@ export async function buildHttpServer(
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     trustProxy: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -55,6 +55,7 @@ export async function buildHttpServer(
   // JSON only: a text/plain body is a wrong Content-Type (415), not a string for the schema to reject.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  registerValidation(app);
   app.addHook('onRoute', documentSecurity);
 
   await app.register(cookie);

@@ -75,15 +75,13 @@ describe('request bodies', () => {
     expect(error.detail).toContain('display_name');
   });
 
-  // KNOWN BUG (reported to the lead): Ajv runs with coerceTypes: 'array' for every part of the request, so
-  // a JSON number, boolean or one-element array where the body schema says string is silently converted and
-  // accepted. Query strings need coercion; bodies should not. Remove `.fails` once bodies are not coerced.
-  it.fails('rejects a number where the body schema wants a string', async () => {
+  // Query strings and params are coerced (they arrive as text); JSON bodies are not (src/http/validation.ts).
+  it('rejects a number where the body schema wants a string', async () => {
     const response = await signup({ email: 'coerced@example.com', password: 123456789, display_name: 42 });
     expectEnvelope(response, 400, 'PLATFORM_VALIDATION_FAILED');
   });
 
-  it.fails('rejects a one-element array where the body schema wants a string', async () => {
+  it('rejects a one-element array where the body schema wants a string', async () => {
     const response = await signup({ email: 'wrapped@example.com', password: ['a good password'], display_name: 'x' });
     expectEnvelope(response, 400, 'PLATFORM_VALIDATION_FAILED');
   });

@@ -5,6 +5,13 @@ import { artists, lyrics, playEvents, songwriters, trackCredits, tracks } from '
 
 export type TrackRow = typeof tracks.$inferSelect & { artistName: string; artistSlug: string };
 export type ArtistRow = typeof artists.$inferSelect;
+export interface CreditRow {
+  songwriter_id: string;
+  name: string;
+  ipi: string | null;
+  role: string;
+  split_pct: number;
+}
 
 export interface TrackFilter {
   search?: string;
@@ -69,6 +76,30 @@ export class CatalogRepository {
       .where(and(eq(tracks.id, id), eq(tracks.status, 'published')))
       .limit(1);
     return row ? { ...row.track, artistName: row.artistName, artistSlug: row.artistSlug } : null;
+  }
+
+  /** A track with its credits and lyrics flag in one indexed query (the catalog's hottest read). */
+  async findTrackDetail(id: string) {
+    const [row] = await this.db
+      .select({
+        ...trackColumns,
+        credits: sql<CreditRow[]>`coalesce((
+          select json_agg(json_build_object('songwriter_id', s.id, 'name', s.name, 'ipi', s.ipi, 'role', c.role, 'split_pct', c.split_pct)
+                          order by c.split_pct desc, s.name)
+          from track_credits c join songwriters s on s.id = c.songwriter_id
+          where c.track_id = ${tracks.id}), '[]'::json)`,
+        hasLyrics: sql<boolean>`exists (select 1 from lyrics l where l.track_id = ${tracks.id})`,
+      })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(eq(tracks.id, id), eq(tracks.status, 'published')))
+      .limit(1);
+    if (!row) return null;
+    return {
+      track: { ...row.track, artistName: row.artistName, artistSlug: row.artistSlug } as TrackRow,
+      credits: (typeof row.credits === 'string' ? JSON.parse(row.credits) : row.credits) as CreditRow[],
+      hasLyrics: row.hasLyrics === true || (row.hasLyrics as unknown) === 't',
+    };
   }
 
   async creditsOf(trackId: string) {

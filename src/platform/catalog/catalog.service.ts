@@ -45,9 +45,9 @@ export class CatalogService {
   }
 
   async getTrack(id: string) {
-    const row = await this.repo.findTrack(id);
-    if (!row) throw Errors.notFound('Track', id);
-    const [credits, lyricsId] = await Promise.all([this.repo.creditsOf(id), this.repo.lyricsIdOf(id)]);
+    const detail = await this.repo.findTrackDetail(id);
+    if (!detail) throw Errors.notFound('Track', id);
+    const { track: row, credits, hasLyrics } = detail;
     return {
       ...this.trackSummary(row),
       lifestyle: row.lifestyle,
@@ -56,8 +56,8 @@ export class CatalogService {
         ? { format: row.audioFormat, bitrate_kbps: row.audioBitrateKbps, size_bytes: row.audioSizeBytes }
         : null,
       waveform_url: this.link(row.waveformBlobKey),
-      has_lyrics: lyricsId !== null,
-      credits: credits.map((c) => ({ songwriter_id: c.songwriterId, name: c.name, ipi: c.ipi, role: c.role, split_pct: c.splitPct })),
+      has_lyrics: hasLyrics,
+      credits: credits.map((c) => ({ ...c, split_pct: Number(c.split_pct) })),
       created_at: row.createdAt.toISOString(),
     };
   }

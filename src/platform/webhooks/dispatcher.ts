@@ -1,0 +1,125 @@
+/**
+ * From the event bus to delivery rows. Every instance receives every bus message, so every instance runs
+ * this; the rows' unique (webhook_id, event_id, attempt) makes only the first insert count, and only the
+ * instance whose insert counted queues the jobs. Also brings pending attempts back after a restart, and
+ * sweeps for attempts whose job was lost (an in-process queue dies with its instance).
+ */
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { JobQueue } from '../../infra/queue/job-queue.js';
+import { STATION_EVENTS_CHANNEL } from '../../station/events/station-events.js';
+import { enqueueDelivery } from './delivery.js';
+import { familyOf, isWebhookEventName } from './event-names.js';
+import { PLATFORM_EVENTS_CHANNEL } from './platform-events.js';
+import type { NewDelivery, WebhookRepository } from './repository.js';
+import type { SecretBox } from './secret-box.js';
+import { bodyFor, eventIdOf, webhookMessageIdOf, type EventMessage } from './signing.js';
+
+export type WebhookErrorReporter = (message: string, error: unknown) => void;
+
+export interface DispatcherOptions {
+  /** How often to look for pending attempts that are overdue (0 disables; default 60 s). */
+  sweepIntervalMs: number;
+  onError: WebhookErrorReporter;
+}
+
+const RECOVERY_BATCH = 500;
+
+export class WebhookDispatcher {
+  private unsubscribers: (() => Promise<void>)[] = [];
+  private sweepTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly repo: WebhookRepository,
+    private readonly box: SecretBox,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  async start(bus: EventBus): Promise<void> {
+    for (const channel of [STATION_EVENTS_CHANNEL, PLATFORM_EVENTS_CHANNEL]) {
+      this.unsubscribers.push(await bus.subscribe(channel, (message) => this.dispatch(message)));
+    }
+    await this.requeuePending();
+    if (this.options.sweepIntervalMs > 0) {
+      this.sweepTimer = setInterval(() => {
+        this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs)).catch((error) =>
+          this.options.onError('webhook sweep failed', error),
+        );
+      }, this.options.sweepIntervalMs);
+      this.sweepTimer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    const unsubscribers = this.unsubscribers;
+    this.unsubscribers = [];
+    await Promise.allSettled(unsubscribers.map((unsubscribe) => unsubscribe()));
+  }
+
+  /** Creates the first attempt of this event for every subscribed webhook; answers how many this call created. */
+  async dispatch(message: unknown): Promise<number> {
+    const parsed = parseMessage(message);
+    if (!parsed) return 0;
+    const hooks = await this.repo.activeWebhooksFor(parsed.event);
+    if (hooks.length === 0) return 0;
+    const eventId = eventIdOf(parsed);
+    const family = familyOf(parsed.event);
+    const runAt = this.clock.date();
+    const rows: NewDelivery[] = [];
+    for (const hook of hooks) {
+      let secret: string;
+      try {
+        secret = this.box.open(hook.secretCiphertext, hook.id);
+      } catch (error) {
+        this.options.onError(`webhook ${hook.id}: cannot sign event ${parsed.event}`, error);
+        continue;
+      }
+      rows.push({
+        webhookId: hook.id,
+        eventId,
+        event: parsed.event,
+        payload: bodyFor(family, parsed, secret),
+        webhookMessageId: webhookMessageIdOf(hook.id, eventId),
+        attempt: 1,
+        nextAttemptAt: runAt,
+      });
+    }
+    const inserted = await this.repo.insertDeliveries(rows);
+    // Each attempt its own job: one slow receiver holds one worker slot, never the others' deliveries.
+    await Promise.all(inserted.map((row) => enqueueDelivery(this.queue, this.clock, { id: row.id, runAt: row.nextAttemptAt })));
+    return inserted.length;
+  }
+
+  /**
+   * Queues pending attempts again, each at max(next_attempt_at, claim expiry). Without `dueBefore`, all of
+   * them (start-up); with it, only the overdue ones (the sweep). Re-queuing a job that exists is a no-op,
+   * and a job whose attempt is already done or claimed returns at once.
+   */
+  async requeuePending(dueBefore?: Date): Promise<number> {
+    let after: { nextAttemptAt: Date; id: string } | undefined;
+    let total = 0;
+    for (;;) {
+      const batch = await this.repo.pendingDeliveries({ dueBefore, now: this.clock.date(), limit: RECOVERY_BATCH, after });
+      for (const row of batch) {
+        const runAt = row.lockedUntil && row.lockedUntil > row.nextAttemptAt ? row.lockedUntil : row.nextAttemptAt;
+        await enqueueDelivery(this.queue, this.clock, { id: row.id, runAt });
+      }
+      total += batch.length;
+      if (batch.length < RECOVERY_BATCH) return total;
+      const last = batch[batch.length - 1];
+      after = { nextAttemptAt: last.nextAttemptAt, id: last.id };
+    }
+  }
+}
+
+function parseMessage(message: unknown): (EventMessage & { event: Parameters<typeof familyOf>[0] }) | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const { event, timestamp, data } = message as Record<string, unknown>;
+  if (!isWebhookEventName(event) || typeof timestamp !== 'string') return null;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  return { event, timestamp, data: data as Record<string, unknown> };
+}

@@ -1,0 +1,71 @@
+/**
+ * The webhooks module assembled from its ports, for the composition root: the registry's routes, the bus
+ * subscription that turns events into delivery attempts, and the queue worker that sends them.
+ *
+ *   StationEvents.emit / PlatformEvents.emit
+ *     -> event bus (every instance)            dispatcher.ts: one row per subscribed webhook, deduped by event id
+ *     -> JobQueue 'webhooks' (job id = attempt) delivery.ts: claim, POST, record; retry = new row + delayed job
+ */
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { JobQueue } from '../../infra/queue/job-queue.js';
+import { DEFAULT_TIMEOUT_MS, WEBHOOK_QUEUE, WebhookDeliveryWorker } from './delivery.js';
+import { WebhookDispatcher, type WebhookErrorReporter } from './dispatcher.js';
+import { WebhookRepository } from './repository.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { webhookRoutes } from './routes.js';
+import { SecretBox } from './secret-box.js';
+import { WebhookService } from './service.js';
+
+export interface WebhookOptions {
+  /** Per-attempt timeout (default 10 s). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Attempts sent at once by this instance (default 8). */
+  concurrency?: number;
+  sweepIntervalMs?: number;
+  onError?: WebhookErrorReporter;
+}
+
+export interface WebhookDeps {
+  db: Db;
+  bus: EventBus;
+  queue: JobQueue;
+  clock: Clock;
+  /** Key material for secrets at rest: loadOrCreateSecret(dataDir, 'webhook-secrets', null). */
+  secretKey: Buffer;
+}
+
+export function createWebhooks(deps: WebhookDeps, options: WebhookOptions = {}) {
+  const onError: WebhookErrorReporter = options.onError ?? ((message, error) => console.error(message, error));
+  const repo = new WebhookRepository(deps.db);
+  const box = new SecretBox(deps.secretKey);
+  const service = new WebhookService(repo, box);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const worker = new WebhookDeliveryWorker(repo, box, deps.queue, deps.clock, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry });
+  const dispatcher = new WebhookDispatcher(repo, box, deps.queue, deps.clock, {
+    sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
+    onError,
+  });
+
+  return {
+    service,
+    dispatcher,
+    routes: webhookRoutes(service),
+    /** Starts the worker, subscribes to both event channels and re-queues attempts left pending. */
+    async start(): Promise<void> {
+      await deps.queue.process(WEBHOOK_QUEUE, (job) => worker.deliver(String(job.data.deliveryId)), {
+        concurrency: options.concurrency ?? 8,
+      });
+      await dispatcher.start(deps.bus);
+    },
+    /** Before the queue closes: no new events, and in-flight POSTs abort (their attempts stay pending). */
+    async stop(): Promise<void> {
+      await dispatcher.stop();
+      worker.stop();
+    },
+  };
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;

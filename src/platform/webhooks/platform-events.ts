@@ -1,0 +1,27 @@
+/**
+ * Platform events (track.published, user.signup, ...) on the event bus, the platform's counterpart of
+ * StationEvents. Webhook delivery listens here; other modules call `PlatformEvents.emit`.
+ */
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { PlatformEventName } from './event-names.js';
+
+export const PLATFORM_EVENTS_CHANNEL = 'platform.events';
+
+export interface PlatformEvent {
+  event: PlatformEventName;
+  data: Record<string, unknown>;
+  timestamp: string;
+}
+
+export class PlatformEvents {
+  constructor(
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  emit(event: PlatformEventName, data: Record<string, unknown>): Promise<void> {
+    const message: PlatformEvent = { event, data, timestamp: this.clock.date().toISOString() };
+    return this.bus.publish(PLATFORM_EVENTS_CHANNEL, message);
+  }
+}

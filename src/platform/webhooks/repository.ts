@@ -1,0 +1,182 @@
+/** Webhook registrations and delivery attempts (Drizzle). */
+import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type NewDelivery = Pick<
+  typeof webhookDeliveries.$inferInsert,
+  'webhookId' | 'eventId' | 'event' | 'payload' | 'webhookMessageId' | 'attempt' | 'nextAttemptAt'
+>;
+
+/** A pending attempt claimed by this worker, with what sending it needs. */
+export interface ClaimedDelivery {
+  delivery: DeliveryRow;
+  url: string;
+  active: boolean;
+  secretCiphertext: string;
+}
+
+export interface AttemptResult {
+  status: 'succeeded' | 'retrying' | 'failed';
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  attemptedAt: Date;
+}
+
+export class WebhookRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertWebhook(row: typeof webhooks.$inferInsert): Promise<WebhookRow> {
+    const [inserted] = await this.db.insert(webhooks).values(row).returning();
+    return inserted;
+  }
+
+  /** `ownerUserId` null lists every webhook (admins). */
+  async listWebhooks(ownerUserId: string | null, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> {
+    const where = ownerUserId === null ? undefined : eq(webhooks.ownerUserId, ownerUserId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
+      this.db.select({ total: count() }).from(webhooks).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async findWebhook(id: string): Promise<WebhookRow | null> {
+    const [row] = await this.db.select().from(webhooks).where(eq(webhooks.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  /** Removes the registration and, by cascade, its delivery history and pending attempts. */
+  async deleteWebhook(id: string): Promise<boolean> {
+    const deleted = await this.db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
+    return deleted.length > 0;
+  }
+
+  async activeWebhooksFor(event: string): Promise<WebhookRow[]> {
+    return this.db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.active, true), arrayContains(webhooks.events, [event])));
+  }
+
+  async listDeliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+    const where = eq(webhookDeliveries.webhookId, webhookId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(webhookDeliveries)
+        .where(where)
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.attempt), asc(webhookDeliveries.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ total: count() }).from(webhookDeliveries).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** Inserts attempts; those another instance inserted first are skipped and not returned. */
+  async insertDeliveries(rows: NewDelivery[]): Promise<{ id: string; nextAttemptAt: Date }[]> {
+    if (rows.length === 0) return [];
+    return this.db
+      .insert(webhookDeliveries)
+      .values(rows)
+      .onConflictDoNothing({ target: [webhookDeliveries.webhookId, webhookDeliveries.eventId, webhookDeliveries.attempt] })
+      .returning({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt });
+  }
+
+  /**
+   * Pending attempts whose claim is free, oldest first: all of them at start-up, and in the periodic sweep
+   * those that should have run before `dueBefore` (a job lost with a crashed in-process queue).
+   */
+  async pendingDeliveries(
+    options: { dueBefore?: Date; now: Date; limit: number; after?: { nextAttemptAt: Date; id: string } },
+  ): Promise<{ id: string; nextAttemptAt: Date; lockedUntil: Date | null }[]> {
+    const conditions = [eq(webhookDeliveries.status, 'pending')];
+    if (options.dueBefore) {
+      conditions.push(lte(webhookDeliveries.nextAttemptAt, options.dueBefore));
+      conditions.push(or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, options.now))!);
+    }
+    if (options.after) {
+      conditions.push(
+        sql`(${webhookDeliveries.nextAttemptAt}, ${webhookDeliveries.id}) > (${options.after.nextAttemptAt.toISOString()}::timestamptz, ${options.after.id}::uuid)`,
+      );
+    }
+    return this.db
+      .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt, lockedUntil: webhookDeliveries.lockedUntil })
+      .from(webhookDeliveries)
+      .where(and(...conditions))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+      .limit(options.limit);
+  }
+
+  /** Takes a pending attempt for this worker until `lockUntil`; null when it is done or another worker holds it. */
+  async claim(id: string, now: Date, lockUntil: Date): Promise<ClaimedDelivery | null> {
+    const [delivery] = await this.db
+      .update(webhookDeliveries)
+      .set({ lockedUntil: lockUntil })
+      .where(
+        and(
+          eq(webhookDeliveries.id, id),
+          eq(webhookDeliveries.status, 'pending'),
+          or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+        ),
+      )
+      .returning();
+    if (!delivery) return null;
+    const [hook] = await this.db
+      .select({ url: webhooks.url, active: webhooks.active, secretCiphertext: webhooks.secretCiphertext })
+      .from(webhooks)
+      .where(eq(webhooks.id, delivery.webhookId))
+      .limit(1);
+    if (!hook) return null;
+    return { delivery, ...hook };
+  }
+
+  async release(id: string): Promise<void> {
+    await this.db.update(webhookDeliveries).set({ lockedUntil: null }).where(eq(webhookDeliveries.id, id));
+  }
+
+  /**
+   * Records an attempt's outcome and, when it is retried, inserts the next attempt, in one transaction:
+   * an attempt is never left retrying without a successor. Answers the successor (null if none).
+   */
+  async recordAttempt(
+    delivery: DeliveryRow,
+    result: AttemptResult,
+    nextAttemptAt: Date | null,
+  ): Promise<{ id: string; nextAttemptAt: Date } | null> {
+    return this.db.transaction(async (tx) => {
+      const updated = await tx
+        .update(webhookDeliveries)
+        .set({
+          status: result.status,
+          responseStatus: result.responseStatus,
+          error: result.error,
+          durationMs: result.durationMs,
+          attemptedAt: result.attemptedAt,
+          deliveredAt: result.status === 'succeeded' ? result.attemptedAt : null,
+          lockedUntil: null,
+        })
+        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
+        .returning({ id: webhookDeliveries.id });
+      if (updated.length === 0 || result.status !== 'retrying' || nextAttemptAt === null) return null;
+      const [next] = await tx
+        .insert(webhookDeliveries)
+        .values({
+          webhookId: delivery.webhookId,
+          eventId: delivery.eventId,
+          event: delivery.event,
+          payload: delivery.payload,
+          webhookMessageId: delivery.webhookMessageId,
+          attempt: delivery.attempt + 1,
+          nextAttemptAt,
+        })
+        .onConflictDoNothing({ target: [webhookDeliveries.webhookId, webhookDeliveries.eventId, webhookDeliveries.attempt] })
+        .returning({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt });
+      return next ?? null;
+    });
+  }
+}

@@ -1,0 +1,146 @@
+/** POST/GET /v1/webhooks, DELETE /v1/webhooks/{id}, GET /v1/webhooks/{id}/deliveries. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { hasScope } from '../../auth/principal.js';
+import { PageQuery, Paginated, Uuid, pageOf } from '../../http/schemas.js';
+import { WEBHOOK_EVENT_NAMES } from './event-names.js';
+import { MAX_URL_LENGTH, type WebhookCaller, type WebhookService } from './service.js';
+
+const EventName = Type.Unsafe<string>({ type: 'string', enum: [...WEBHOOK_EVENT_NAMES], description: 'A station or platform event name' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const RegisteredWebhook = Type.Object(
+  {
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    secret: Type.String({ description: 'whsec_...; shown only in this answer. The HMAC key is this whole string (UTF-8).' }),
+  },
+  { title: 'RegisteredWebhook' },
+);
+
+const Webhook = Type.Object(
+  {
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    active: Type.Boolean(),
+    owner_user_id: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Webhook' },
+);
+
+const DeliveryAttempt = Type.Object(
+  {
+    id: Type.String(),
+    event: Type.String(),
+    webhook_message_id: Type.String({ description: 'X-Webhook-Id, the same on every attempt of one event' }),
+    attempt: Type.Integer({ description: '1 for the first attempt' }),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('retrying'), Type.Literal('failed')], {
+      description: 'pending: not sent yet; retrying: failed, another attempt follows; failed: failed, the last attempt',
+    }),
+    response_status: Nullable(Type.Integer()),
+    error: Nullable(Type.String()),
+    duration_ms: Nullable(Type.Integer()),
+    next_attempt_at: Type.String({ format: 'date-time', description: 'when this attempt is (or was) due' }),
+    attempted_at: Nullable(Type.String({ format: 'date-time' })),
+    delivered_at: Nullable(Type.String({ format: 'date-time' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'WebhookDeliveryAttempt' },
+);
+
+const DELIVERY_DESCRIPTION = [
+  'Each delivery is a POST whose raw body is the JSON envelope, with `X-Webhook-Id` (stable across retries),',
+  '`X-Webhook-Timestamp` (Unix seconds of the attempt) and `X-Station-Signature` (station.* events) or',
+  '`X-Platform-Signature` (platform events): `sha256=<hex>` of HMAC-SHA256 over the raw body, keyed with the',
+  "webhook's secret. Station envelopes are `{\"event\",\"timestamp\",\"data\",\"signature\"}`, where `signature` signs",
+  '`{"event","timestamp","data"}` exactly as the body starts; platform envelopes are `{"event","data","timestamp"}`.',
+  'Redirects are not followed. A non-2xx answer, a redirect or no answer within 10 s is retried with exponential',
+  'backoff and full jitter (base 30 s, doubling, capped at 6 h; 14 attempts over at most about a day).',
+].join(' ');
+
+function callerOf(request: FastifyRequest): WebhookCaller {
+  const principal = request.principal!;
+  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin') };
+}
+
+export function webhookRoutes(webhooks: WebhookService) {
+  return async function register(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/v1/webhooks',
+      {
+        config: { scope: 'webhooks:write' },
+        schema: {
+          tags: ['webhooks'],
+          summary: 'Registers an endpoint for station and platform events; answers its secret, once',
+          description: DELIVERY_DESCRIPTION,
+          body: Type.Object(
+            {
+              url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'absolute http(s) URL' }),
+              events: Type.Array(EventName, { minItems: 1, maxItems: WEBHOOK_EVENT_NAMES.length }),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: RegisteredWebhook },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await webhooks.register(callerOf(request), request.body)),
+    );
+
+    app.get(
+      '/v1/webhooks',
+      {
+        config: { scope: 'webhooks:read' },
+        schema: {
+          tags: ['webhooks'],
+          summary: "Lists the caller's webhooks (admins: everyone's), newest first; never their secrets",
+          querystring: Type.Composite([PageQuery], { additionalProperties: false }),
+          response: { 200: Paginated(Webhook, 'WebhookList') },
+        },
+      },
+      async (request) => {
+        const { page, limit, offset } = pageOf(request.query);
+        return { ...(await webhooks.list(callerOf(request), limit, offset)), page, limit };
+      },
+    );
+
+    app.delete(
+      '/v1/webhooks/:id',
+      {
+        config: { scope: 'webhooks:write' },
+        schema: {
+          tags: ['webhooks'],
+          summary: 'Removes a webhook with its delivery history; pending retries are dropped',
+          params: Type.Object({ id: Uuid }),
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        await webhooks.remove(callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/v1/webhooks/:id/deliveries',
+      {
+        config: { scope: 'webhooks:read' },
+        schema: {
+          tags: ['webhooks'],
+          summary: 'Lists delivery attempts, newest first (one row per attempt)',
+          params: Type.Object({ id: Uuid }),
+          querystring: Type.Composite([PageQuery], { additionalProperties: false }),
+          response: { 200: Paginated(DeliveryAttempt, 'WebhookDeliveryList') },
+        },
+      },
+      async (request) => {
+        const { page, limit, offset } = pageOf(request.query);
+        return { ...(await webhooks.deliveries(callerOf(request), request.params.id, limit, offset)), page, limit };
+      },
+    );
+  };
+}
