@@ -1,5 +1,5 @@
 /** Public surface of the lyrics engine (module F's models): training, generation and their helpers. */
-export { trainLyricsModel, type LyricsHyperparams, type TrainLyricsOptions, type LyricsTrainingCheckpoint } from './train.js';
+export { trainLyricsModel, DEFAULT_LYRICS_HYPERPARAMS, type LyricsHyperparams, type TrainLyricsOptions, type LyricsTrainingCheckpoint } from './train.js';
 export { generateLyrics, LyricsGenerationError, type GenerateLyricsRequest, type GeneratedLyrics } from './generate.js';
 export type { LyricsModel, EpochMetrics, LanguageMetrics, PerplexityReport } from './model.js';
 export { parseStructure, SECTION_KINDS, type SongStructure, type SectionKind } from './structure.js';

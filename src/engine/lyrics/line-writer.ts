@@ -2,10 +2,11 @@
  * Writes one line under constraints by sample-and-select: draw candidates forwards from the song so far
  * (sampling the Kneser-Ney + neural mixture at a temperature below 1) and, when the line must rhyme,
  * backwards from rhyme words (the line-reversed model), drop candidates that break a hard rule (syllable
- * range, corpus copy, repeat), drop word salad (mean log-probability under the floor, unless nothing is
- * left), and keep the best score:
+ * range, corpus copy, repeated line or word, an end word that rarely ends a corpus line), drop word salad
+ * (mean log-probability under the floor, unless nothing is left), and keep the best score:
  *
  *   score = mean log P_mix(line + <nl> | song so far)      P_mix = 0.5 * P_KN + 0.5 * P_neural
+ *         + 0.2 * log P_mix of its least likely token
  *         + 0.4 * mean lexicon weight of its words (mood/theme)  + 3 if it rhymes as asked
  *         + 0.4 * log P(a line ends on its last word)  [+0.25 per rhyme partner of a free line's end word, max 0.75; -2 if none]
  *
@@ -43,18 +44,18 @@ export interface LineWriterStats {
   rejectedCopies: number;
 }
 
-const FORWARD_CANDIDATES = Number(process.env.FC ?? 16);
-const RHYME_WORDS = Number(process.env.RW ?? 6);
+const FORWARD_CANDIDATES = 32;
+const RHYME_WORDS = 8;
 const BACKWARD_PER_WORD = 3;
 const MAX_WORDS = 12;
 const ARTIST_WEIGHT = 0.5;
 const NEURAL_WEIGHT = 0.5;
 const BIAS_STRENGTH = 1.5;
 /** Sampling temperature: below 1 sharpens the distribution toward what the corpus actually says. */
-const TEMPERATURE = Number(process.env.TEMP ?? 0.7);
+const TEMPERATURE = 0.5;
 /** Mean log-probability per token below which a line reads as word salad (perplexity ~ e^5 = 148). */
 const FLUENCY_FLOOR = -5;
-const WORST_TOKEN_WEIGHT = Number(process.env.WW ?? 0.2);
+const WORST_TOKEN_WEIGHT = 0.2;
 /** A line may not end on a word that ends under 5% of its corpus occurrences ("the", "my", "with"). */
 const MIN_LINE_END_RATE = 0.05;
 const LINE_START = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];

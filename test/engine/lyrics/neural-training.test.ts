@@ -4,7 +4,8 @@ import { TrainingDivergedError } from '../../../src/engine/lyrics/errors.js';
 import type { EpochMetrics } from '../../../src/engine/lyrics/model.js';
 import { fixtureCorpus } from '../../fixtures/lyrics-corpus.js';
 
-const hyper = { epochs: 3, learningRate: 0.005, batchSize: 64, warmupSteps: 30 };
+// Dropout and weight decay on, so the exact-resume check covers their seeded masks and the decay step too.
+const hyper = { epochs: 3, learningRate: 0.005, batchSize: 64, warmupSteps: 30, dropout: 0.3, weightDecay: 0.01 };
 
 describe('neural lyrics LM training', () => {
   it('decreases the loss, reports every epoch, and a killed run resumes exactly from its checkpoint', async () => {
