@@ -14,6 +14,13 @@ import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { ContextRepository } from './context/context.repository.js';
 import { ContextService } from './context/context.service.js';
+import { ContextRotator } from './context/context-rotator.js';
+import { contextRoutes } from './context/routes.js';
+import { StationConfigService } from './admin/config.service.js';
+import { StationStatusService } from './admin/status.service.js';
+import { StatusRepository } from './admin/status.repository.js';
+import { SafetyTestService } from './admin/safety-test.service.js';
+import { adminRoutes } from './admin/routes.js';
 import { StationEvents } from './events/station-events.js';
 import { GenerationRepository } from './generation/generation.repository.js';
 import { GenerationRunner } from './generation/generation.runner.js';
@@ -25,8 +32,13 @@ import { ModelStore } from './models/model-store.js';
 import { ModelsRepository } from './models/models.repository.js';
 import { RegistryRepository } from './registry/registry.repository.js';
 import { RegistryService } from './registry/registry.service.js';
+import { buildRegistryModule } from './registry/module.js';
+import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
+import { StationRealtime } from './realtime/realtime.js';
+import { realtimeRoutes } from './realtime/routes.js';
 import { DemoSeeder } from '../demo/seeder.js';
+import { buildRadioModule } from './radio/module.js';
 
 export interface StationInfra {
   config: Config;
@@ -54,6 +66,34 @@ export function buildStationModules(infra: StationInfra) {
   const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock);
   const generationRepo = new GenerationRepository(db);
   const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock);
+  // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
+  const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock });
+  const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
+  // ---- Modules A (station control) and D (context engine) ----
+  const startedAt = clock.now();
+  const statusRepo = new StatusRepository(db);
+  const admin = {
+    config: new StationConfigService(stationConfig, events, bus, clock),
+    /** Replace its ports with status.useRadioStatus(scheduler) / status.useTrainingStatus(training). */
+    status: new StationStatusService({ config: stationConfig, repo: statusRepo, models, engine, clock, startedAt }),
+    safetyTest: new SafetyTestService(engine, safetyReference, stationConfig, statusRepo),
+  };
+  /** Leader-only: the scheduler hands in its leadership with contextRotator.setLeaderCheck(...). */
+  const contextRotator = new ContextRotator({ contexts, repo: new ContextRepository(db), clock });
+  // ---- end modules A and D ----
+  // WebSocket channels (src/station/realtime): hub, listener counter, bus feeds.
+  const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec });
+  // ---- The radio: scheduler (one leader), live stream, module H ----
+  const radioModule = buildRadioModule({
+    config, db, bus, blobs, signer, clock, engine, events, stationConfig, contexts, generations, generationRepo, models, registry,
+    plays: registryModule.plays,
+  });
+  admin.status.useRadioStatus(radioModule.scheduler);
+  realtime.useStreamListeners(() => radioModule.broadcaster.listenerCount());
+  realtime.useCurrentCard(() => radioModule.scheduler.nowPlaying());
+  contextRotator.setLeaderCheck(() => radioModule.leader.isLeader());
+  radioModule.useListenerTotal(async () => realtime.listenerTotal());
+  // ---- end radio ----
 
   let demo: DemoSeeder | null = null;
 
@@ -70,10 +110,22 @@ export function buildStationModules(infra: StationInfra) {
     safetyReference,
     registry,
     lyrics,
+    registryModule,
+    transparencyModule,
     generations,
+    realtime,
+    radio: radioModule,
+    admin,
+    contextRotator,
 
     routes: async (app: FastifyInstance) => {
       await app.register(generationRoutes(generations, lyrics));
+      await registryModule.routes(app);
+      await transparencyModule.routes(app);
+      await app.register(adminRoutes(admin));
+      await app.register(contextRoutes(contexts));
+      await app.register(realtimeRoutes(realtime));
+      await radioModule.routes(app);
     },
 
     /** Starts the queue workers and picks up work a previous process left unfinished. */
@@ -94,6 +146,8 @@ export function buildStationModules(infra: StationInfra) {
         clock,
         log,
       });
+      await realtime.start(log);
+      contextRotator.start(log);
       await queue.process(GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
       for (const generationId of await generationRepo.requeueInterrupted()) {
         await queue.add(GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
@@ -105,11 +159,15 @@ export function buildStationModules(infra: StationInfra) {
         );
         await demo.start();
       }
+      await radioModule.start(log);
     },
 
     /** Stops background work before the infrastructure closes. */
     stop: async () => {
+      await radioModule.stop();
+      await contextRotator.stop();
       await demo?.stop();
+      await realtime.stop();
     },
   };
 }

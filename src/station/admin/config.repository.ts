@@ -1,5 +1,5 @@
 /** Module A's single configuration record. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { stationConfig } from '../../infra/db/schema/index.js';
 
@@ -26,5 +26,39 @@ export class ConfigRepository {
       .where(eq(stationConfig.id, 1))
       .returning();
     return row;
+  }
+
+  /**
+   * Reads the record under a row lock, lets `decide` validate and compute the change from it, and applies
+   * that change in the same transaction: two concurrent partial updates cannot combine into a record
+   * that neither caller validated. `decide` may throw to abort without changing anything.
+   */
+  async updateLocked(decide: (current: StationConfigRow) => StationConfigPatch): Promise<{ before: StationConfigRow; after: StationConfigRow }> {
+    await this.get();
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(stationConfig).where(eq(stationConfig.id, 1)).for('update');
+      const patch = decide(before);
+      if (Object.keys(patch).length === 0) return { before, after: before };
+      const [after] = await tx
+        .update(stationConfig)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(eq(stationConfig.id, 1))
+        .returning();
+      return { before, after };
+    });
+  }
+
+  /**
+   * Switches the radio on or off atomically: null when it already was in that state (two admins
+   * pressing "enable" at once: exactly one succeeds).
+   */
+  async switchRadio(enabled: boolean, change: { at: Date; by: string | null; reason: string | null }): Promise<StationConfigRow | null> {
+    await this.get();
+    const [row] = await this.db
+      .update(stationConfig)
+      .set({ radioEnabled: enabled, radioChangedAt: change.at, radioChangedBy: change.by, disabledReason: enabled ? null : change.reason, updatedAt: sql`now()` })
+      .where(and(eq(stationConfig.id, 1), eq(stationConfig.radioEnabled, !enabled)))
+      .returning();
+    return row ?? null;
   }
 }

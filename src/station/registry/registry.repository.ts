@@ -1,36 +1,72 @@
 /** Module G's data access: append to the chain, read, and the few permitted updates. */
-import { asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { registryTracks } from '../../infra/db/schema/index.js';
+import { registryTracks, safetyFlags } from '../../infra/db/schema/index.js';
 import { GENESIS_HASH, recordHash, type ChainedFields } from './hash-chain.js';
 
 export type RegistryRow = typeof registryTracks.$inferSelect;
 export type NewRegistryRecord = Omit<ChainedFields, 'prevHash'>;
+export type SafetyFlagRow = typeof safetyFlags.$inferSelect;
 
 /** Serialises appends across instances so that each record chains to exactly one predecessor. */
 const APPEND_LOCK_KEY = 7_246_002;
+
+/** generated_at bounds: `from` inclusive, `to` exclusive (a date-only upper bound already points at the next day). */
+export interface GeneratedRange {
+  from?: Date;
+  to?: Date;
+}
+
+export interface RegistryFilter extends GeneratedRange {
+  sessionId?: string;
+  modelVersion?: string;
+  reuseEligible?: boolean;
+  flagForReview?: boolean;
+}
+
+export interface ReviewFlag {
+  flaggedBy: string | null;
+  detail: Record<string, unknown>;
+}
+
+function rangeConditions(range: GeneratedRange): SQL[] {
+  const conditions: SQL[] = [];
+  if (range.from) conditions.push(gte(registryTracks.generatedAt, range.from));
+  if (range.to) conditions.push(lt(registryTracks.generatedAt, range.to));
+  return conditions;
+}
 
 export class RegistryRepository {
   constructor(private readonly db: Db) {}
 
   /** Appends a record; a second registration of the same generation returns the first one. */
   async append(record: NewRegistryRecord): Promise<RegistryRow> {
+    return (await this.appendOrGet(record)).row;
+  }
+
+  /** As append, and says whether this call created the record (idempotent registration answers 201 or 200). */
+  async appendOrGet(record: NewRegistryRecord): Promise<{ row: RegistryRow; created: boolean }> {
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${APPEND_LOCK_KEY})`);
       const [existing] = await tx.select().from(registryTracks).where(eq(registryTracks.generationId, record.generationId)).limit(1);
-      if (existing) return existing;
+      if (existing) return { row: existing, created: false };
       const [head] = await tx.select({ recordHash: registryTracks.recordHash }).from(registryTracks).orderBy(desc(registryTracks.seq)).limit(1);
       const chained: ChainedFields = { ...record, prevHash: head?.recordHash ?? GENESIS_HASH };
       const [row] = await tx
         .insert(registryTracks)
         .values({ ...chained, recordHash: recordHash(chained) })
         .returning();
-      return row;
+      return { row, created: true };
     });
   }
 
   async find(stationTrackId: string): Promise<RegistryRow | null> {
     const [row] = await this.db.select().from(registryTracks).where(eq(registryTracks.stationTrackId, stationTrackId)).limit(1);
+    return row ?? null;
+  }
+
+  async findByGeneration(generationId: string): Promise<RegistryRow | null> {
+    const [row] = await this.db.select().from(registryTracks).where(eq(registryTracks.generationId, generationId)).limit(1);
     return row ?? null;
   }
 
@@ -43,9 +79,45 @@ export class RegistryRepository {
     return row ?? null;
   }
 
-  /** Records in chain order, a page at a time (verification and export stream through these). */
-  async pageAfter(seq: number, limit: number): Promise<RegistryRow[]> {
-    return this.db.select().from(registryTracks).where(gt(registryTracks.seq, seq)).orderBy(asc(registryTracks.seq)).limit(limit);
+  async count(): Promise<number> {
+    const [{ total }] = await this.db.select({ total: count() }).from(registryTracks);
+    return total;
+  }
+
+  /**
+   * Records in chain order, a page at a time (verification and export stream through these), optionally
+   * only up to `untilSeq` (a snapshot of the head) and within a generated_at range.
+   */
+  async pageAfter(seq: number, limit: number, options: GeneratedRange & { untilSeq?: number } = {}): Promise<RegistryRow[]> {
+    const conditions = [gt(registryTracks.seq, seq), ...rangeConditions(options)];
+    if (options.untilSeq !== undefined) conditions.push(lte(registryTracks.seq, options.untilSeq));
+    return this.db
+      .select()
+      .from(registryTracks)
+      .where(and(...conditions))
+      .orderBy(asc(registryTracks.seq))
+      .limit(limit);
+  }
+
+  /** Newest first. */
+  async list(filter: RegistryFilter, limit: number, offset: number): Promise<{ rows: RegistryRow[]; total: number }> {
+    const conditions = rangeConditions(filter);
+    if (filter.sessionId !== undefined) conditions.push(eq(registryTracks.sessionId, filter.sessionId));
+    if (filter.modelVersion !== undefined) conditions.push(eq(registryTracks.modelVersion, filter.modelVersion));
+    if (filter.reuseEligible !== undefined) conditions.push(eq(registryTracks.reuseEligible, filter.reuseEligible));
+    if (filter.flagForReview !== undefined) conditions.push(eq(registryTracks.flagForReview, filter.flagForReview));
+    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(registryTracks)
+        .where(where)
+        .orderBy(desc(registryTracks.generatedAt), desc(registryTracks.seq))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ total: count() }).from(registryTracks).where(where),
+    ]);
+    return { rows, total };
   }
 
   async countPlayback(stationTrackId: string, playedAt: Date): Promise<RegistryRow | null> {
@@ -58,5 +130,57 @@ export class RegistryRepository {
       .where(eq(registryTracks.stationTrackId, stationTrackId))
       .returning();
     return row ?? null;
+  }
+
+  /**
+   * Changes the two admin-mutable fields. When flag_for_review turns on, a `manual_review` safety flag is
+   * written in the same transaction (the review queue); `raised` says whether that happened.
+   */
+  async setAdminFlags(
+    stationTrackId: string,
+    changes: { reuseEligible?: boolean; flagForReview?: boolean },
+    review: ReviewFlag,
+  ): Promise<{ row: RegistryRow; raised: SafetyFlagRow | null } | null> {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(registryTracks).where(eq(registryTracks.stationTrackId, stationTrackId)).for('update');
+      if (!before) return null;
+      const [row] = await tx.update(registryTracks).set(changes).where(eq(registryTracks.stationTrackId, stationTrackId)).returning();
+      let raised: SafetyFlagRow | null = null;
+      if (changes.flagForReview === true && !before.flagForReview) {
+        [raised] = await tx
+          .insert(safetyFlags)
+          .values({
+            stationTrackId,
+            generationId: before.generationId,
+            lyricId: before.lyricId,
+            flagType: 'manual_review',
+            safetyScore: before.safetyScore,
+            detail: review.detail,
+            createdBy: review.flaggedBy,
+          })
+          .returning();
+      }
+      return { row, raised };
+    });
+  }
+
+  async safetyFlagsOf(stationTrackId: string): Promise<SafetyFlagRow[]> {
+    return this.db.select().from(safetyFlags).where(eq(safetyFlags.stationTrackId, stationTrackId)).orderBy(asc(safetyFlags.createdAt));
+  }
+
+  async safetyFlagsOfGeneration(generationId: string): Promise<SafetyFlagRow[]> {
+    return this.db.select().from(safetyFlags).where(eq(safetyFlags.generationId, generationId)).orderBy(asc(safetyFlags.createdAt));
+  }
+
+  /** Station-wide totals for the transparency statement. */
+  async totals(): Promise<{ generated: number; played: number; plays: number }> {
+    const [row] = await this.db
+      .select({
+        generated: count(),
+        played: sql<number | string>`count(*) filter (where ${registryTracks.playbackCount} > 0)`,
+        plays: sql<number | string>`coalesce(sum(${registryTracks.playbackCount}), 0)`,
+      })
+      .from(registryTracks);
+    return { generated: Number(row.generated), played: Number(row.played), plays: Number(row.plays) };
   }
 }

@@ -4,3 +4,4 @@ export * from './ops.js';
 export * from './station.js';
 export * from './radio.js';
 export * from './webhooks.js';
+export * from './playout.js';

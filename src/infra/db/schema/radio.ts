@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, doublePrecision, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const generationMode = pgEnum('generation_mode', ['catalog_only', 'ai_only', 'hybrid']);
 export const streamQuality = pgEnum('stream_quality', ['128kbps', '192kbps', '320kbps']);
@@ -13,15 +13,21 @@ export const stationConfig = pgTable(
     id: integer('id').primaryKey().default(1),
     radioEnabled: boolean('radio_enabled').notNull().default(false),
     generationMode: generationMode('generation_mode').notNull().default('hybrid'),
-    catalogRatio: real('catalog_ratio').notNull().default(0.7),
-    aiGenerationRatio: real('ai_generation_ratio').notNull().default(0.3),
+    // Double precision: the API checks catalog_ratio + ai_generation_ratio = 1 within 1e-9, which a
+    // 4-byte real cannot hold (a value stored as real would fail the check on the next partial update).
+    catalogRatio: doublePrecision('catalog_ratio').notNull().default(0.7),
+    aiGenerationRatio: doublePrecision('ai_generation_ratio').notNull().default(0.3),
     lyricsGeneration: boolean('lyrics_generation').notNull().default(true),
     explicitAllowed: boolean('explicit_allowed').notNull().default(false),
     maxTrackLengthSec: integer('max_track_length_sec').notNull().default(240),
     generationLeadTime: integer('generation_lead_time').notNull().default(120),
+    /** The API accepts catalog_only and hybrid only (ai_only makes no sense while the ML service is down). */
     fallbackMode: generationMode('fallback_mode').notNull().default('catalog_only'),
     streamQuality: streamQuality('stream_quality').notNull().default('128kbps'),
     disabledReason: text('disabled_reason'),
+    /** When and by whom the radio was last switched on or off (POST /admin/radio/enable|disable). */
+    radioChangedAt: timestamp('radio_changed_at', { withTimezone: true }),
+    radioChangedBy: text('radio_changed_by'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -37,6 +43,8 @@ export const stationContexts = pgTable(
   'station_contexts',
   {
     contextId: text('context_id').primaryKey(),
+    /** Insertion order: the current context is the one with the highest seq (active_since can tie). */
+    seq: bigserial('seq', { mode: 'number' }).notNull().unique(),
     genre: text('genre').notNull(),
     subgenre: text('subgenre').notNull().default(''),
     mood: text('mood').array().notNull(),
@@ -46,11 +54,15 @@ export const stationContexts = pgTable(
     keyPreference: keyPreference('key_preference').notNull().default('any'),
     energyLevel: real('energy_level').notNull(),
     timeOfDay: text('time_of_day').notNull(),
+    /** time_of_day was set by an operator (PATCH /context/current); it holds until the next rotation. */
+    timeOfDayOverride: boolean('time_of_day_override').notNull().default(false),
     autoRotate: boolean('auto_rotate').notNull().default(true),
     activeSince: timestamp('active_since', { withTimezone: true }).notNull().defaultNow(),
     nextRotation: timestamp('next_rotation', { withTimezone: true }),
     source: text('source').notNull(),
     presetId: uuid('preset_id'),
+    /** Set on rotations only: the context rotated away from. Unique, so two instances cannot both rotate it. */
+    rotatedFrom: text('rotated_from').unique(),
   },
   (t) => [
     index('station_contexts_active_idx').on(t.activeSince),

@@ -163,3 +163,34 @@ export const safetyFlags = pgTable('safety_flags', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
 });
+
+export const playOrigin = pgEnum('play_origin', ['catalog', 'ai_generated']);
+
+/**
+ * Every track the radio actually played (catalog or AI), written by the scheduler through
+ * PlaysRepository.recordPlay. Module G's session aggregates (plays, listener hours) read it.
+ */
+export const stationPlays = pgTable(
+  'station_plays',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    stationTrackId: text('station_track_id').references(() => registryTracks.stationTrackId, { onDelete: 'restrict' }),
+    trackId: uuid('track_id'),
+    origin: playOrigin('origin').notNull(),
+    sessionId: text('session_id'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    durationSec: real('duration_sec').notNull(),
+    listenerCount: integer('listener_count').notNull().default(0),
+  },
+  (t) => [
+    index('station_plays_session_idx').on(t.sessionId, t.startedAt),
+    index('station_plays_started_idx').on(t.startedAt),
+    index('station_plays_station_track_idx').on(t.stationTrackId),
+    check(
+      'station_plays_origin_ref',
+      sql`(${t.origin} = 'ai_generated' AND ${t.stationTrackId} IS NOT NULL) OR (${t.origin} = 'catalog' AND ${t.trackId} IS NOT NULL)`,
+    ),
+    check('station_plays_duration', sql`${t.durationSec} >= 0`),
+    check('station_plays_listeners', sql`${t.listenerCount} >= 0`),
+  ],
+);

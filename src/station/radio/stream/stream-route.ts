@@ -23,7 +23,14 @@ export function streamRoute(
 ): FastifyPluginAsync {
   const name = options.name ?? 'Station';
   return async (app) => {
-    app.get(options.path, { schema: { hide: true } }, async (request, reply) => {
+    app.get(
+      options.path,
+      {
+        // Authorised by options.authorize (a query ticket): an <audio> element cannot send an Authorization header.
+        config: { public: true },
+        schema: { tags: ['station-radio'], summary: 'The live radio stream (audio/mpeg, Icecast style); stream_url of stream-info' },
+      },
+      async (request, reply) => {
       if (options.authorize && !(await options.authorize(request))) throw Errors.authRequired('the stream needs a listener token');
       const icy = request.headers['icy-metadata'] === '1';
       reply.hijack();
@@ -44,6 +51,7 @@ export function streamRoute(
       response.flushHeaders();
       response.socket?.setNoDelay(true);
       broadcaster.addListener(icy ? new IcyMetadataSink(response, () => broadcaster.currentTitle() ?? name) : response);
-    });
+      },
+    );
   };
 }

@@ -1,0 +1,133 @@
+/**
+ * The radio: scheduler (leader-elected), the live stream, and module H. Built by modules.ts.
+ *
+ *   RadioScheduler --next()--> StreamBroadcaster --frames--> every /station/v1/radio/stream listener
+ *        ^                         |
+ *        +---- trackStarted() -----+  (on air: count the play, publish the now-playing card)
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Engine } from '../../engine/engine.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { UrlSigner } from '../../infra/blobs/url-signer.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import { loadOrCreateSecret } from '../../infra/secrets.js';
+import { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { ContextService } from '../context/context.service.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { GenerationRepository } from '../generation/generation.repository.js';
+import type { GenerationService } from '../generation/generation.service.js';
+import type { ModelStore } from '../models/model-store.js';
+import type { RegistryService } from '../registry/registry.service.js';
+import type { PlaysRepository } from '../registry/plays.repository.js';
+import { CardBuilder } from '../scheduler/cards.js';
+import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
+import { RadioScheduler } from '../scheduler/scheduler.js';
+import { SlotsRepository } from '../scheduler/slots.repository.js';
+import { RadioService, STREAM_PATH } from './radio.service.js';
+import { radioRoutes } from './routes.js';
+import { StreamBroadcaster } from './stream/broadcaster.js';
+import { streamRoute } from './stream/stream-route.js';
+import { StreamTickets } from './stream-tickets.js';
+
+/** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
+const SCHEDULER_LOCK_KEY = 7_246_010;
+
+export interface RadioModuleDeps {
+  config: Config;
+  db: Db;
+  bus: EventBus;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  clock: Clock;
+  engine: Engine;
+  events: StationEvents;
+  stationConfig: ConfigRepository;
+  contexts: ContextService;
+  generations: GenerationService;
+  generationRepo: GenerationRepository;
+  models: ModelStore;
+  registry: RegistryService;
+  plays: PlaysRepository;
+}
+
+function chooseLeader(config: Config): LeaderElection {
+  if (config.redisUrl) return new RedisLeader(config.redisUrl, `${config.redisPrefix}:scheduler-leader`);
+  if (config.databaseUrl) return new PgAdvisoryLeader(config.databaseUrl, SCHEDULER_LOCK_KEY);
+  return new SingleProcessLeader();
+}
+
+export function buildRadioModule(deps: RadioModuleDeps) {
+  const { config, db } = deps;
+  const leader = chooseLeader(config);
+  const slots = new SlotsRepository(db);
+  const cards = new CardBuilder(db, deps.registry, deps.signer);
+  const catalog = new CatalogRepository(db);
+  let listeners: () => Promise<number> = async () => broadcaster.listenerCount();
+  let onLeaderCycle: () => Promise<void> = async () => undefined;
+
+  const scheduler = new RadioScheduler({
+    slots,
+    config: deps.stationConfig,
+    contexts: deps.contexts,
+    generations: deps.generations,
+    generationRepo: deps.generationRepo,
+    models: deps.models,
+    registry: deps.registry,
+    catalog,
+    blobs: deps.blobs,
+    cards,
+    events: deps.events,
+    bus: deps.bus,
+    engine: deps.engine,
+    clock: deps.clock,
+    leader,
+    log: undefined as unknown as FastifyBaseLogger, // set in start()
+    cycleSec: config.schedulerCycleSec,
+    listeners: () => listeners(),
+    onLeaderCycle: () => onLeaderCycle(),
+    recordPlay: async (play) => {
+      const common = { sessionId: play.sessionId, startedAt: play.startedAt, durationSec: play.durationSec, listenerCount: play.listenerCount };
+      if (play.origin === 'ai_generated' && play.stationTrackId) await deps.plays.recordPlay({ ...common, origin: 'ai_generated', stationTrackId: play.stationTrackId });
+      else if (play.origin === 'catalog' && play.trackId) await deps.plays.recordPlay({ ...common, origin: 'catalog', trackId: play.trackId });
+    },
+  });
+  const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128 });
+  broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
+  const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
+  const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.events, config.publicBaseUrl);
+
+  return {
+    scheduler,
+    broadcaster,
+    radio,
+    leader,
+    /** The station-wide listener total (the realtime module supplies it once wired). */
+    useListenerTotal(total: () => Promise<number>) {
+      listeners = total;
+    },
+    /** Leader-only work each scheduler cycle (context rotation). */
+    useLeaderCycle(work: () => Promise<void>) {
+      onLeaderCycle = work;
+    },
+    routes: async (app: FastifyInstance) => {
+      await app.register(radioRoutes(radio, scheduler, deps.signer));
+      await app.register(
+        streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: (request) => tickets.verify((request.query as { ticket?: string }).ticket) !== null }),
+      );
+    },
+    start: async (log: FastifyBaseLogger) => {
+      scheduler.useLog(log);
+      await scheduler.start();
+      // The first track may not exist yet (a fresh demo is still rendering): the stream plays silence and asks again.
+      void broadcaster.start().catch((error) => log.error({ err: error }, 'stream failed to start'));
+    },
+    stop: async () => {
+      broadcaster.stop();
+      await scheduler.stop();
+    },
+  };
+}

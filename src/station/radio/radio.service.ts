@@ -1,0 +1,158 @@
+/** Module H: what listeners see of the radio. */
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Principal } from '../../auth/principal.js';
+import type { Db } from '../../infra/db/client.js';
+import { artists, generations, listenerFeedback, registryTracks, safetyFlags, tracks } from '../../infra/db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { CardBuilder } from '../scheduler/cards.js';
+import type { RadioScheduler } from '../scheduler/scheduler.js';
+import type { SlotsRepository } from '../scheduler/slots.repository.js';
+import type { StreamTickets } from './stream-tickets.js';
+
+export const STREAM_PATH = '/station/v1/radio/stream';
+const HISTORY_SIZE = 20;
+
+export interface FeedbackInput {
+  station_track_id: string;
+  rating: 'thumbs_up' | 'thumbs_down';
+  flag_inappropriate?: boolean;
+}
+
+export class RadioService {
+  constructor(
+    private readonly db: Db,
+    private readonly scheduler: RadioScheduler,
+    private readonly slots: SlotsRepository,
+    private readonly cards: CardBuilder,
+    private readonly config: ConfigRepository,
+    private readonly tickets: StreamTickets,
+    private readonly events: StationEvents,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async streamInfo(principal: Principal) {
+    const config = await this.config.get();
+    const nowPlaying = await this.scheduler.nowPlaying();
+    const ticket = this.tickets.issue(principal.userId ?? principal.credentialId);
+    const wsBase = this.publicBaseUrl.replace(/^http/, 'ws');
+    return {
+      stream_url: `${this.publicBaseUrl}${STREAM_PATH}?ticket=${encodeURIComponent(ticket)}`,
+      bitrate: Number.parseInt(config.streamQuality, 10),
+      format: 'audio/mpeg',
+      listener_count: await this.scheduler.listenerCount(),
+      station_status: config.radioEnabled ? ('on_air' as const) : ('off_air' as const),
+      stream_quality: config.streamQuality,
+      generation_mode: config.generationMode,
+      now_playing: nowPlaying,
+      websocket_url: `${wsBase}/station/ws/now-playing`,
+    };
+  }
+
+  async nowPlaying() {
+    const card = await this.scheduler.nowPlaying();
+    if (!card) throw new AppError(404, 'NOT_FOUND', 'Nothing is on air', 'the radio is off or has not started a track yet');
+    return card;
+  }
+
+  /** The next five slots, each marked catalog or AI; an AI slot shows its title once generated. */
+  async queue() {
+    const upcoming = await this.scheduler.upcoming();
+    const generationIds = upcoming.map((s) => s.generationId).filter((id): id is string => !!id);
+    const generated = generationIds.length
+      ? await this.db.select({ id: generations.id, status: generations.status, title: generations.title }).from(generations).where(inArray(generations.id, generationIds))
+      : [];
+    const byGeneration = new Map(generated.map((g) => [g.id, g]));
+    const data = [];
+    for (const [index, slot] of upcoming.entries()) {
+      if (slot.origin === 'ai_generated') {
+        const generation = slot.generationId ? byGeneration.get(slot.generationId) : undefined;
+        data.push({
+          position: index + 1,
+          track_origin: 'ai_generated' as const,
+          is_ai_generated: true,
+          title: generation?.title ?? null,
+          artist: 'Station',
+          generation_status: generation?.status ?? 'scheduled',
+          duration_sec: Math.round(slot.durationSec ?? 0),
+        });
+      } else {
+        const card = await this.cards.forSlot(slot);
+        data.push({
+          position: index + 1,
+          track_origin: 'catalog' as const,
+          is_ai_generated: false,
+          title: card?.title ?? null,
+          artist: card?.artist ?? null,
+          generation_status: null,
+          duration_sec: card?.duration_sec ?? Math.round(slot.durationSec ?? 0),
+        });
+      }
+    }
+    return { data };
+  }
+
+  async history(sessionId?: string) {
+    const rows = await this.slots.history(HISTORY_SIZE, sessionId);
+    const data = [];
+    for (const slot of rows) {
+      const card = await this.cards.forSlot(slot);
+      if (!card) continue;
+      data.push({ ...card, played_at: slot.startedAt!.toISOString(), session_id: slot.sessionId, replaced_reason: slot.replacedReason ?? null });
+    }
+    return { data, session_id: sessionId ?? null };
+  }
+
+  /** Stores a rating; a flag on an AI track also puts it in the safety review queue. */
+  async feedback(principal: Principal, input: FeedbackInput) {
+    const aiTrack = await this.findAiTrack(input.station_track_id);
+    if (!aiTrack && !(await this.catalogTrackExists(input.station_track_id))) {
+      throw new AppError(404, 'TRACK_NOT_FOUND', 'station_track_id does not exist', `no track ${input.station_track_id}`);
+    }
+    const [row] = await this.db
+      .insert(listenerFeedback)
+      .values({
+        userId: principal.userId,
+        apiKeyId: principal.apiKeyId,
+        stationTrackId: input.station_track_id,
+        rating: input.rating,
+        flagInappropriate: input.flag_inappropriate ?? false,
+      })
+      .returning();
+    if (aiTrack && row.flagInappropriate) {
+      await this.db.update(registryTracks).set({ flagForReview: true }).where(eq(registryTracks.stationTrackId, aiTrack));
+      await this.db.insert(safetyFlags).values({
+        stationTrackId: aiTrack,
+        flagType: 'listener_report',
+        safetyScore: 0,
+        detail: { feedback_id: row.id },
+        createdBy: principal.userId,
+      });
+      await this.events.emit('station.safety.flag_raised', { station_track_id: aiTrack, flag_type: 'listener_report', safety_score: null });
+    }
+    return {
+      feedback_id: row.id,
+      station_track_id: row.stationTrackId,
+      rating: row.rating,
+      flag_inappropriate: row.flagInappropriate,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  private async findAiTrack(id: string): Promise<string | null> {
+    const [row] = await this.db.select({ id: registryTracks.stationTrackId }).from(registryTracks).where(eq(registryTracks.stationTrackId, id)).limit(1);
+    return row?.id ?? null;
+  }
+
+  private async catalogTrackExists(id: string): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+    const [row] = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(eq(tracks.id, id), eq(tracks.status, 'published')))
+      .limit(1);
+    return !!row;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * What the four channels carry, fed from the event bus. Every instance subscribes for itself and fans out
+ * to its own clients, so with Redis a message published on any instance reaches every instance's clients.
+ *
+ *   NOW_PLAYING_CHANNEL (bare NowPlayingCard)  -> now-playing         {event:'now_playing', data, server_time_utc}
+ *   ListenerCounter, every listenerBroadcastSec -> listeners           {event:'listener_count', count, peak_today}
+ *   GENERATION_PROGRESS_CHANNEL                -> generation-progress (relayed as published)
+ *   TRAINING_PROGRESS_CHANNEL                  -> training-progress   (relayed as published)
+ *
+ * A new now-playing client gets the current card at once: the last card this instance saw on the bus, or,
+ * before any (cold start), the one the `useCurrentCard` provider returns. A new listeners client gets the
+ * current count at once rather than after up to one period.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import { GENERATION_PROGRESS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../events/station-events.js';
+import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../radio/now-playing.js';
+import { ChannelHub, type Channel, type ChannelHubOptions } from './hub.js';
+import { ListenerCounter } from './listener-counter.js';
+
+export type CurrentCardProvider = () => NowPlayingCard | null | Promise<NowPlayingCard | null>;
+
+export interface RealtimeDeps {
+  bus: EventBus;
+  clock: Clock;
+  listenerBroadcastSec: number;
+}
+
+export interface RealtimeOptions extends ChannelHubOptions {
+  /** Period of this instance's count report on the bus (default: the broadcast period, at most 5 s). */
+  countPublishMs?: number;
+  instanceId?: string;
+}
+
+function isCard(message: unknown): message is NowPlayingCard {
+  return typeof message === 'object' && message !== null && typeof (message as NowPlayingCard).station_track_id === 'string';
+}
+
+export class StationRealtime {
+  readonly hub: ChannelHub;
+  readonly counter: ListenerCounter;
+  private lastCard: NowPlayingCard | null = null;
+  private cardProvider: CurrentCardProvider | null = null;
+  private streamListeners: () => number = () => 0;
+  private unsubscribes: Array<() => Promise<void>> = [];
+  private countTimer: NodeJS.Timeout | null = null;
+  private log: FastifyBaseLogger | null = null;
+
+  constructor(
+    private readonly deps: RealtimeDeps,
+    options: RealtimeOptions = {},
+  ) {
+    this.hub = new ChannelHub({
+      ...options,
+      onDrop: (channel, reason) => {
+        this.log?.warn({ channel, reason }, 'websocket client dropped');
+        options.onDrop?.(channel, reason);
+      },
+    });
+    this.counter = new ListenerCounter({
+      bus: deps.bus,
+      clock: deps.clock,
+      localCount: () => this.localListeners(),
+      publishEveryMs: options.countPublishMs ?? Math.min(5000, deps.listenerBroadcastSec * 1000),
+      instanceId: options.instanceId,
+    });
+  }
+
+  /** The scheduler's current card, asked only while no card has come over the bus yet. */
+  useCurrentCard(provider: CurrentCardProvider): void {
+    this.cardProvider = provider;
+  }
+
+  /** How many listeners this instance's audio stream has (the radio stream module supplies it). */
+  useStreamListeners(count: () => number): void {
+    this.streamListeners = count;
+  }
+
+  /** This instance's listeners: stream listeners plus the now-playing and listeners WebSocket connections. */
+  localListeners(): number {
+    return this.streamListeners() + this.hub.size('now-playing') + this.hub.size('listeners');
+  }
+
+  /** The station-wide listener count: every instance's stream and WebSocket listeners. */
+  listenerTotal(): number {
+    return this.counter.total();
+  }
+
+  /** The last card seen on the bus (null before the first track change this instance saw). */
+  currentCard(): NowPlayingCard | null {
+    return this.lastCard;
+  }
+
+  async start(log?: FastifyBaseLogger): Promise<void> {
+    this.log = log ?? null;
+    const { bus } = this.deps;
+    this.unsubscribes.push(
+      await bus.subscribe(NOW_PLAYING_CHANNEL, (message) => {
+        if (!isCard(message)) return;
+        this.lastCard = message;
+        this.hub.broadcast('now-playing', this.nowPlayingMessage(message));
+      }),
+      await bus.subscribe(GENERATION_PROGRESS_CHANNEL, (message) => {
+        this.hub.broadcast('generation-progress', message);
+      }),
+      await bus.subscribe(TRAINING_PROGRESS_CHANNEL, (message) => {
+        this.hub.broadcast('training-progress', message);
+      }),
+    );
+    await this.counter.start();
+    this.countTimer = setInterval(() => this.broadcastCount(), this.deps.listenerBroadcastSec * 1000);
+    this.countTimer.unref();
+    this.hub.startHeartbeat();
+  }
+
+  async stop(): Promise<void> {
+    if (this.countTimer) clearInterval(this.countTimer);
+    this.countTimer = null;
+    this.hub.closeAll();
+    const unsubscribes = this.unsubscribes;
+    this.unsubscribes = [];
+    await Promise.all(unsubscribes.map((unsubscribe) => unsubscribe().catch(() => undefined)));
+    await this.counter.stop();
+  }
+
+  /** A client passed authentication: register it and send what a newcomer needs. */
+  async connect(channel: Channel, socket: WebSocket): Promise<void> {
+    if (!this.hub.add(channel, socket)) return;
+    if (channel === 'listeners') {
+      this.hub.send(socket, this.countMessage());
+    } else if (channel === 'now-playing') {
+      const card = this.lastCard ?? (await this.cardProvider?.()) ?? null;
+      if (card) this.hub.send(socket, this.nowPlayingMessage(this.withElapsed(card)));
+    }
+  }
+
+  /** One listener_count message to every listeners client (the timer calls it every period). */
+  broadcastCount(): void {
+    if (this.hub.size('listeners') === 0) {
+      this.counter.total(); // keeps the peak current even when nobody watches the channel
+      return;
+    }
+    this.hub.broadcast('listeners', this.countMessage());
+  }
+
+  private countMessage() {
+    return { event: 'listener_count', count: this.counter.total(), peak_today: this.counter.peakToday() };
+  }
+
+  private nowPlayingMessage(card: NowPlayingCard) {
+    return { event: 'now_playing', data: card, server_time_utc: this.deps.clock.date().toISOString() };
+  }
+
+  /** The card as of now for a client joining mid-track: elapsed_sec from started_at. */
+  private withElapsed(card: NowPlayingCard): NowPlayingCard {
+    const started = Date.parse(card.started_at);
+    if (!Number.isFinite(started)) return card;
+    const elapsed = Math.floor((this.deps.clock.now() - started) / 1000);
+    return { ...card, elapsed_sec: Math.max(0, Math.min(card.duration_sec, elapsed)) };
+  }
+}

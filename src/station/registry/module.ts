@@ -1,0 +1,51 @@
+/**
+ * Module G assembled from the station's infrastructure: modules.ts calls this once and registers
+ * `routes`. `plays` is the port the scheduler records plays through; module I reads `repo`, `lineage`
+ * and `audit`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { GenerationRepository } from '../generation/generation.repository.js';
+import { LyricsRepository } from '../lyrics/lyrics.repository.js';
+import { ChainAuditService } from './chain-audit.js';
+import { ModelLineageRepository } from './model-lineage.repository.js';
+import { PlaysRepository } from './plays.repository.js';
+import { RegistryAdminService } from './registry-admin.service.js';
+import { RegistryRepository } from './registry.repository.js';
+import { registryRoutes } from './routes.js';
+import { SessionsRepository } from './sessions.repository.js';
+import { TrackRegistrationService } from './track-registration.js';
+
+export interface RegistryModuleDeps {
+  db: Db;
+  generations: Pick<GenerationRepository, 'find'>;
+  blobs: BlobStore;
+  events: StationEvents;
+  clock: Clock;
+}
+
+export type RegistryModule = ReturnType<typeof buildRegistryModule>;
+
+export function buildRegistryModule({ db, generations, blobs, events, clock }: RegistryModuleDeps) {
+  const repo = new RegistryRepository(db);
+  const plays = new PlaysRepository(db);
+  const lineage = new ModelLineageRepository(db);
+  const lyrics = new LyricsRepository(db);
+  const audit = new ChainAuditService(repo);
+  const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, events, clock });
+  const registration = new TrackRegistrationService({ registry: repo, generations, lyrics, models: lineage, blobs, clock });
+  return {
+    repo,
+    plays,
+    lineage,
+    admin,
+    registration,
+    audit,
+    routes: async (app: FastifyInstance) => {
+      await app.register(registryRoutes({ admin, registration, audit }));
+    },
+  };
+}

@@ -1,0 +1,357 @@
+/**
+ * The radio scheduler. The leader keeps at least QUEUE_TARGET slots planned (catalog or AI by the
+ * configured ratio), starts AI generations `generation_lead_time` seconds before their slot, and hands the
+ * stream its next track, replacing an AI slot whose generation failed, was blocked or is late with a
+ * catalog track. When a track starts it counts the play and broadcasts the now-playing card.
+ *
+ *   cycle (every STATION_SCHEDULER_CYCLE_SEC, and at once on radio control messages)
+ *     -> top up the plan -> start due generations -> rotate the context
+ *   stream asks for the next track -> resolve the head slot (AI ready? else catalog) -> cue it
+ *   stream starts it -> mark on air, count the play, publish the card
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Engine } from '../../engine/engine.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
+import type { StationConfigRow, ConfigRepository } from '../admin/config.repository.js';
+import type { ContextService } from '../context/context.service.js';
+import { musicContextOf, toView } from '../context/context.service.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { GenerationRepository } from '../generation/generation.repository.js';
+import type { GenerationService } from '../generation/generation.service.js';
+import type { ModelStore } from '../models/model-store.js';
+import { NOW_PLAYING_CHANNEL, RADIO_CONTROL_CHANNEL, type NowPlayingCard, type RadioStatus } from '../radio/now-playing.js';
+import type { RegistryService } from '../registry/registry.service.js';
+import type { SourceTrack, TrackSource } from '../radio/stream/broadcaster.js';
+import type { CardBuilder, CardWithoutTiming } from './cards.js';
+import { pickCatalogTrack } from './catalog-picker.js';
+import type { LeaderElection } from './leader.js';
+import { nextOrigin } from './slot-planner.js';
+import { newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
+
+export const QUEUE_TARGET = 5;
+
+export interface SchedulerDeps {
+  slots: SlotsRepository;
+  config: ConfigRepository;
+  contexts: ContextService;
+  generations: GenerationService;
+  generationRepo: GenerationRepository;
+  models: ModelStore;
+  registry: RegistryService;
+  catalog: CatalogRepository;
+  blobs: BlobStore;
+  cards: CardBuilder;
+  events: StationEvents;
+  bus: EventBus;
+  engine: Engine;
+  clock: Clock;
+  leader: LeaderElection;
+  log: FastifyBaseLogger;
+  cycleSec: number;
+  /** The station's total listener count (stream and WebSocket listeners of every instance). */
+  listeners: () => Promise<number>;
+  /** Extra work the leader does each cycle (context rotation). */
+  onLeaderCycle?: () => Promise<void>;
+  /** Records a play for module G's session aggregates. */
+  recordPlay?: (play: {
+    origin: 'catalog' | 'ai_generated';
+    trackId?: string | null;
+    stationTrackId?: string | null;
+    sessionId: string | null;
+    startedAt: Date;
+    durationSec: number;
+    listenerCount: number;
+  }) => Promise<void>;
+}
+
+interface OnAir {
+  slot: SlotRow;
+  card: CardWithoutTiming;
+  startedAtMs: number;
+}
+
+export class RadioScheduler implements RadioStatus, TrackSource {
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => Promise<void>) | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private onAir: OnAir | null = null;
+  private lastCard: NowPlayingCard | null = null;
+  private fallback = false;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  useLog(log: FastifyBaseLogger): void {
+    this.deps.log = log;
+  }
+
+  async start(): Promise<void> {
+    await this.deps.leader.start();
+    if (this.deps.leader.isLeader()) await this.deps.slots.resetAfterRestart(this.deps.clock.date());
+    const stopControl = await this.deps.bus.subscribe(RADIO_CONTROL_CHANNEL, (message) => void this.onControl(message));
+    const stopCards = await this.deps.bus.subscribe(NOW_PLAYING_CHANNEL, (card) => (this.lastCard = card as NowPlayingCard));
+    this.unsubscribe = async () => {
+      await stopControl();
+      await stopCards();
+    };
+    this.timer = setInterval(() => void this.cycle(), this.deps.cycleSec * 1000);
+    this.timer.unref();
+    await this.cycle();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.unsubscribe?.();
+    await this.running.catch(() => undefined);
+    await this.deps.leader.stop();
+  }
+
+  /** One scheduler cycle; cycles never overlap. */
+  cycle(): Promise<void> {
+    this.running = this.running.then(() => this.runCycle()).catch((error) => this.deps.log.error({ err: error }, 'scheduler cycle failed'));
+    return this.running;
+  }
+
+  private async onControl(message: unknown): Promise<void> {
+    const type = (message as { type?: string }).type;
+    if (type === 'enable' && this.deps.leader.isLeader()) {
+      const now = this.deps.clock.date();
+      await this.deps.slots.updateState({ sessionId: newRadioSessionId(now), sessionStartedAt: now });
+    }
+    await this.cycle();
+  }
+
+  private async runCycle(): Promise<void> {
+    if (!this.deps.leader.isLeader()) return;
+    const config = await this.deps.config.get();
+    await this.updateFallback();
+    await this.deps.onLeaderCycle?.();
+    if (!config.radioEnabled) return;
+    await this.topUp(config);
+    await this.startDueGenerations(config);
+  }
+
+  private async updateFallback(): Promise<void> {
+    const health = await this.deps.engine.health().catch(() => ({ status: 'down' as const }));
+    const fallback = health.status === 'down';
+    if (fallback !== this.fallback) {
+      this.fallback = fallback;
+      await this.deps.slots.updateState({ fallbackActive: fallback });
+      this.deps.log.warn({ fallback }, fallback ? 'ML engine down: fallback mode' : 'ML engine back: normal mode');
+    }
+  }
+
+  /** Keeps QUEUE_TARGET slots planned; catalog slots get their track now, AI slots a generation when due. */
+  private async topUp(config: StationConfigRow): Promise<void> {
+    const planned = await this.deps.slots.planned();
+    if (planned.length >= QUEUE_TARGET) return;
+    const state = await this.deps.slots.state(this.deps.clock.date());
+    const hasAudioModel = (await this.deps.models.production('audio')) !== null;
+    const catalogOnly = config.generationMode === 'catalog_only' || (this.fallback && config.fallbackMode === 'catalog_only');
+    let credit = state.aiCredit;
+    const taken = planned.map((s) => s.trackId).filter((id): id is string => !!id);
+    for (let i = planned.length; i < QUEUE_TARGET; i++) {
+      let origin: SlotRow['origin'] = 'catalog';
+      if (!catalogOnly && config.generationMode === 'ai_only') origin = 'ai_generated';
+      else if (!catalogOnly) ({ origin, credit } = nextOrigin(credit, config.aiGenerationRatio));
+      if (origin === 'ai_generated' && hasAudioModel) {
+        await this.deps.slots.insert({ origin, sessionId: state.sessionId, durationSec: config.maxTrackLengthSec });
+        continue;
+      }
+      const track = await this.pickCatalog(config, taken);
+      if (!track) break;
+      taken.push(track.id);
+      await this.deps.slots.insert({
+        origin: 'catalog',
+        trackId: track.id,
+        sessionId: state.sessionId,
+        durationSec: track.durationSec,
+        replacedReason: origin === 'ai_generated' ? 'no production audio model yet' : null,
+      });
+    }
+    if (credit !== state.aiCredit) await this.deps.slots.updateState({ aiCredit: credit });
+  }
+
+  private async pickCatalog(config: StationConfigRow, alsoAvoid: string[] = []) {
+    const [candidates, recent, context] = await Promise.all([
+      this.deps.slots.catalogCandidates(config.explicitAllowed),
+      this.deps.slots.recentPlays(),
+      this.deps.contexts.current(),
+    ]);
+    return pickCatalogTrack(candidates, musicContextOf(toView(context)), { ...recent, trackIds: [...alsoAvoid.reverse(), ...recent.trackIds] });
+  }
+
+  /** Starts generations for AI slots that will play within generation_lead_time seconds. */
+  private async startDueGenerations(config: StationConfigRow): Promise<void> {
+    let etaSec = this.remainingOnAirSec();
+    const state = await this.deps.slots.state(this.deps.clock.date());
+    for (const slot of await this.deps.slots.planned()) {
+      if (slot.origin === 'ai_generated' && !slot.generationId && etaSec <= config.generationLeadTime) {
+        try {
+          const generation = await this.deps.generations.create(
+            {
+              max_duration_sec: config.maxTrackLengthSec,
+              quality: config.streamQuality,
+              include_lyrics: config.lyricsGeneration,
+              session_id: state.sessionId,
+            },
+            'scheduler',
+          );
+          await this.deps.slots.update(slot.id, { generationId: generation.generation_id });
+        } catch (error) {
+          // At the in-flight limit: try again next cycle. Anything else is logged; the slot falls back at play time.
+          if ((error as { httpStatus?: number }).httpStatus === 429) break;
+          this.deps.log.warn({ err: error, slot: slot.id }, 'could not start generation for AI slot');
+        }
+      }
+      etaSec += slot.durationSec ?? config.maxTrackLengthSec;
+    }
+  }
+
+  private remainingOnAirSec(): number {
+    if (!this.onAir) return 0;
+    const elapsed = (this.deps.clock.now() - this.onAir.startedAtMs) / 1000;
+    return Math.max(0, (this.onAir.slot.durationSec ?? 0) - elapsed);
+  }
+
+  /** TrackSource: the stream asks for what plays next. Null keeps the stream silent (radio off, nothing ready). */
+  async next(): Promise<SourceTrack | null> {
+    const config = await this.deps.config.get();
+    if (!config.radioEnabled || !this.deps.leader.isLeader()) return null;
+    await this.cycle();
+    const [head] = await this.deps.slots.planned();
+    if (!head) return null;
+    const cued = await this.resolve(head, config);
+    if (!cued) return null;
+    void this.cycle();
+    return cued;
+  }
+
+  private async resolve(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+    if (slot.origin === 'ai_generated') {
+      const generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
+      if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
+        const record = await this.deps.registry.get(generation.stationTrackId);
+        if (!record.flagForReview) {
+          const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec });
+          return cued ? this.source(cued, record.audioBlobKey, bitrateOf(config), record.title) : null;
+        }
+      }
+      await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
+      return this.replaceWithCatalog(slot, config);
+    }
+    return this.cueCatalog(slot, slot.trackId, config);
+  }
+
+  private async fallBackToCatalog(slot: SlotRow, status: string, generationId: string | null, alreadyReported: boolean) {
+    const reason = status === 'failed' ? 'generation failed or was blocked' : `generation not ready in time (${status})`;
+    if (generationId && status === 'pending') await this.deps.generations.cancel(generationId).catch(() => undefined);
+    if (generationId && !alreadyReported) {
+      await this.deps.events.emit('station.track.generation_failed', {
+        generation_id: generationId,
+        error_code: 'STATION_GENERATION_FAILED',
+        message: `replaced by a catalog track: ${reason}`,
+      });
+    }
+    await this.deps.slots.update(slot.id, { replacedReason: reason });
+  }
+
+  private async replaceWithCatalog(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+    const track = await this.pickCatalog(config);
+    return this.cueCatalog({ ...slot, origin: 'catalog' }, track?.id ?? null, config);
+  }
+
+  private async cueCatalog(slot: SlotRow, trackId: string | null, config: StationConfigRow): Promise<SourceTrack | null> {
+    const track = trackId ? await this.deps.catalog.findTrack(trackId) : null;
+    if (!track?.audioBlobKey) {
+      const other = await this.pickCatalog(config);
+      if (!other || other.id === trackId) return null;
+      return this.cueCatalog(slot, other.id, config);
+    }
+    const cued = await this.deps.slots.cue(slot.id, { origin: 'catalog', trackId: track.id, durationSec: track.durationSec });
+    return cued ? this.source(cued, track.audioBlobKey, track.audioBitrateKbps ?? bitrateOf(config), track.title) : null;
+  }
+
+  private source(slot: SlotRow, blobKey: string, bitrateKbps: number, title: string): SourceTrack {
+    return { id: String(slot.id), bitrateKbps, title, read: () => this.deps.blobs.get(blobKey) };
+  }
+
+  /** The stream started a track: it is on air now. */
+  async trackStarted(slotId: string, startedAtMs: number): Promise<void> {
+    if (!this.deps.leader.isLeader()) return;
+    const listeners = await this.deps.listeners().catch(() => 0);
+    const slot = await this.deps.slots.start(Number(slotId), new Date(startedAtMs), listeners);
+    if (!slot) return;
+    const card = await this.deps.cards.forSlot(slot);
+    if (!card) return;
+    this.onAir = { slot, card, startedAtMs };
+    if (slot.origin === 'ai_generated' && slot.stationTrackId) await this.deps.registry.countPlayback(slot.stationTrackId);
+    else if (slot.trackId) await this.deps.catalog.recordPlay({ trackId: slot.trackId, userId: null, source: 'radio', sessionId: slot.sessionId });
+    await this.deps.recordPlay?.({
+      origin: slot.origin,
+      trackId: slot.origin === 'catalog' ? slot.trackId : null,
+      stationTrackId: slot.origin === 'ai_generated' ? slot.stationTrackId : null,
+      sessionId: slot.sessionId,
+      startedAt: new Date(startedAtMs),
+      durationSec: card.duration_sec,
+      listenerCount: listeners,
+    });
+    const full: NowPlayingCard = { ...card, elapsed_sec: 0, started_at: new Date(startedAtMs).toISOString() };
+    await this.deps.bus.publish(NOW_PLAYING_CHANNEL, full);
+    await this.deps.events.emit('station.track.now_playing', full as unknown as Record<string, unknown>);
+    void this.cycle();
+  }
+
+  /** The card of what is on air now, with elapsed time; null when nothing plays. */
+  async nowPlaying(): Promise<NowPlayingCard | null> {
+    const config = await this.deps.config.get();
+    const card = this.onAir ? { ...this.onAir.card, started_at: new Date(this.onAir.startedAtMs).toISOString() } : this.lastCard;
+    if (!card) return null;
+    const startedAtMs = Date.parse(card.started_at);
+    const elapsed = Math.floor((this.deps.clock.now() - startedAtMs) / 1000);
+    if (elapsed > card.duration_sec + 5 && !config.radioEnabled) return null;
+    return { ...card, elapsed_sec: Math.max(0, Math.min(card.duration_sec, elapsed)) };
+  }
+
+  /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now (the queue is not changed). */
+  async suggestCatalogTrack() {
+    const config = await this.deps.config.get();
+    const picked = await this.pickCatalog(config);
+    return picked ? this.deps.catalog.findTrack(picked.id) : null;
+  }
+
+  async upcoming(): Promise<SlotRow[]> {
+    return (await this.deps.slots.planned()).slice(0, QUEUE_TARGET);
+  }
+
+  // RadioStatus (module A's status)
+  async currentTrack() {
+    const card = await this.nowPlaying();
+    if (!card) return null;
+    return {
+      station_track_id: card.station_track_id,
+      track_origin: card.track_origin,
+      title: card.title,
+      progress_pct: card.duration_sec > 0 ? Math.round((card.elapsed_sec / card.duration_sec) * 100) : 0,
+    };
+  }
+
+  async queueDepth(): Promise<number> {
+    return (await this.deps.slots.planned()).length;
+  }
+
+  listenerCount(): Promise<number> {
+    return this.deps.listeners();
+  }
+
+  async fallbackActive(): Promise<boolean> {
+    return this.fallback;
+  }
+}
+
+function bitrateOf(config: StationConfigRow): number {
+  return Number.parseInt(config.streamQuality, 10);
+}

@@ -1,0 +1,124 @@
+/** The radio's running order and the scheduler's state, in the database so a restart resumes them. */
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { artists, radioSlots, radioState, tracks } from '../../infra/db/schema/index.js';
+import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
+
+export type SlotRow = typeof radioSlots.$inferSelect;
+
+export function newRadioSessionId(at: Date): string {
+  return `ses_${at.toISOString().slice(0, 10).replaceAll('-', '')}_${randomBytes(4).toString('hex')}`;
+}
+
+export class SlotsRepository {
+  constructor(private readonly db: Db) {}
+
+  async state(now: Date) {
+    const [row] = await this.db.select().from(radioState).where(eq(radioState.id, 1)).limit(1);
+    if (row) return row;
+    await this.db.insert(radioState).values({ id: 1, sessionId: newRadioSessionId(now), sessionStartedAt: now }).onConflictDoNothing();
+    const [created] = await this.db.select().from(radioState).where(eq(radioState.id, 1)).limit(1);
+    return created;
+  }
+
+  async updateState(fields: Partial<typeof radioState.$inferInsert>): Promise<void> {
+    await this.db.update(radioState).set(fields).where(eq(radioState.id, 1));
+  }
+
+  /** Slots not yet handed to the stream, in order. */
+  async planned(): Promise<SlotRow[]> {
+    return this.db.select().from(radioSlots).where(eq(radioSlots.status, 'planned')).orderBy(asc(radioSlots.id));
+  }
+
+  async insert(row: typeof radioSlots.$inferInsert): Promise<SlotRow> {
+    const [inserted] = await this.db.insert(radioSlots).values(row).returning();
+    return inserted;
+  }
+
+  async update(id: number, fields: Partial<typeof radioSlots.$inferInsert>): Promise<SlotRow | null> {
+    const [row] = await this.db.update(radioSlots).set(fields).where(eq(radioSlots.id, id)).returning();
+    return row ?? null;
+  }
+
+  /** Hands a planned slot to the stream (cued: playing, not yet started). False if someone else took it. */
+  async cue(id: number, fields: Partial<typeof radioSlots.$inferInsert>): Promise<SlotRow | null> {
+    const [row] = await this.db
+      .update(radioSlots)
+      .set({ ...fields, status: 'playing' })
+      .where(and(eq(radioSlots.id, id), eq(radioSlots.status, 'planned')))
+      .returning();
+    return row ?? null;
+  }
+
+  /** The slot now on air: the latest one that has started. */
+  async onAir(): Promise<SlotRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(radioSlots)
+      .where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt)))
+      .orderBy(desc(radioSlots.startedAt), desc(radioSlots.id))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /** Marks a cued slot as started and closes the one before it. */
+  async start(id: number, startedAt: Date, listeners: number): Promise<SlotRow | null> {
+    return this.db.transaction(async (tx) => {
+      await tx
+        .update(radioSlots)
+        .set({ status: 'played', endedAt: startedAt })
+        .where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt), ne(radioSlots.id, id)));
+      const [row] = await tx
+        .update(radioSlots)
+        .set({ startedAt, listenersAtStart: listeners })
+        .where(and(eq(radioSlots.id, id), eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt)))
+        .returning();
+      return row ?? null;
+    });
+  }
+
+  /** After a restart nothing is on air: started slots are done, cued ones go back to the front of the plan. */
+  async resetAfterRestart(now: Date): Promise<void> {
+    await this.db.update(radioSlots).set({ status: 'played', endedAt: now }).where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt)));
+    await this.db.update(radioSlots).set({ status: 'planned' }).where(and(eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt)));
+  }
+
+  async history(limit: number, sessionId?: string): Promise<SlotRow[]> {
+    return this.db
+      .select()
+      .from(radioSlots)
+      .where(and(isNotNull(radioSlots.startedAt), sessionId ? eq(radioSlots.sessionId, sessionId) : undefined))
+      .orderBy(desc(radioSlots.startedAt), desc(radioSlots.id))
+      .limit(limit);
+  }
+
+  async recentPlays(limit = 16): Promise<RecentPlays> {
+    const rows = await this.db
+      .select({ trackId: radioSlots.trackId, artistId: tracks.artistId })
+      .from(radioSlots)
+      .leftJoin(tracks, eq(tracks.id, radioSlots.trackId))
+      .where(and(eq(radioSlots.origin, 'catalog'), isNotNull(radioSlots.trackId)))
+      .orderBy(desc(radioSlots.id))
+      .limit(limit);
+    return { trackIds: rows.map((r) => r.trackId!), artistIds: rows.map((r) => r.artistId).filter((a): a is string => !!a) };
+  }
+
+  /** Published catalog tracks with a master (explicit ones only when the station allows them). */
+  async catalogCandidates(explicitAllowed: boolean): Promise<CatalogCandidate[]> {
+    const rows = await this.db
+      .select({
+        id: tracks.id,
+        artistId: tracks.artistId,
+        genre: tracks.genre,
+        subgenre: tracks.subgenre,
+        mood: tracks.mood,
+        bpm: tracks.bpm,
+        durationSec: tracks.durationSec,
+      })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(eq(tracks.status, 'published'), isNotNull(tracks.audioBlobKey), explicitAllowed ? undefined : sql`${tracks.explicit} = false`));
+    return rows;
+  }
+}

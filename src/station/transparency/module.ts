@@ -1,0 +1,34 @@
+/** Module I assembled on top of module G's registry: modules.ts calls this once and registers `routes`. */
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { RegistryModule } from '../registry/module.js';
+import { DatasetProvenance } from './dataset-provenance.js';
+import { transparencyRoutes } from './routes.js';
+import { TransparencyService } from './transparency.service.js';
+
+export interface TransparencyModuleDeps {
+  db: Db;
+  blobs: BlobStore;
+  registry: Pick<RegistryModule, 'repo' | 'lineage' | 'audit'>;
+  clock: Clock;
+  publicBaseUrl: string;
+}
+
+export function buildTransparencyModule({ db, blobs, registry, clock, publicBaseUrl }: TransparencyModuleDeps) {
+  const transparency = new TransparencyService({
+    registry: registry.repo,
+    models: registry.lineage,
+    provenance: new DatasetProvenance(db, blobs),
+    chain: registry.audit,
+    clock,
+    publicBaseUrl,
+  });
+  return {
+    transparency,
+    routes: async (app: FastifyInstance) => {
+      await app.register(transparencyRoutes(transparency, publicBaseUrl));
+    },
+  };
+}
