@@ -29,6 +29,14 @@ export function openApiDocument(baseUrl: string) {
       { name: 'platform-auth', description: 'Platform sign-up, login and tokens' },
       { name: 'tracks', description: 'Platform catalog: tracks' },
       { name: 'artists', description: 'Platform catalog: artists' },
+      { name: 'webhooks', description: 'Webhook registry (station and platform events) and delivery log' },
+      { name: 'station-admin', description: 'Module A: station control (configuration, radio on/off, status, safety test)' },
+      { name: 'station-context', description: 'Module D: the live context, presets, history' },
+      { name: 'station-generation', description: 'Modules E and F: music and lyrics generation' },
+      { name: 'station-registry', description: 'Module G: the append-only, hash-chained registry of AI tracks' },
+      { name: 'station-radio', description: 'Module H: the listener API, the live stream and the scheduler' },
+      { name: 'station-transparency', description: 'Module I: what influenced each AI track, and the station statement' },
+      { name: 'station-realtime', description: 'WebSocket channels (documented here as their upgrade requests)' },
     ],
   };
 }

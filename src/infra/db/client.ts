@@ -71,6 +71,9 @@ async function openPglite(dataDir: string | null): Promise<Database> {
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client whose server connection ends (a restart, or the database dropped at shutdown) emits
+  // 'error' on the pool; without a listener that would crash the process. The pool replaces the client.
+  pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
   return {
     db: db as unknown as Db,
