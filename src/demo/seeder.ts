@@ -1,7 +1,7 @@
 /**
- * The demo seed of a fresh station (STATION_DEMO=true): catalog rows at once, then in the background
- * the lyrics model (it needs no audio), the masters one by one (each playable as soon as it is stored),
- * and the audio and style models. Every step is resumable after a restart.
+ * The demo seed of a fresh station (STATION_DEMO=true): catalog rows at once, then in the background a
+ * few masters, the lyrics model (it needs no audio), the other masters one by one (each playable as soon
+ * as it is stored), and the audio and style models. Every step is resumable after a restart.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../engine/engine.js';
@@ -12,9 +12,13 @@ import type { ContextService } from '../station/context/context.service.js';
 import type { ModelStore } from '../station/models/model-store.js';
 import type { ModelsRepository } from '../station/models/models.repository.js';
 import type { SafetyReferenceStore } from '../station/safety/safety-reference.js';
+import { seedDemoPresets } from '../station/context/presets-seed.js';
 import { renderDemoMasters } from './seed-audio.js';
 import { seedDemoCatalog } from './seed-catalog.js';
 import { trainDemoModels } from './seed-models.js';
+
+/** Masters rendered before anything else, so the radio can start playing at once. */
+const EARLY_MASTERS = 3;
 
 export interface DemoSeederDeps {
   db: Db;
@@ -45,6 +49,7 @@ export class DemoSeeder {
       // A fresh demo station plays at once: radio on, hybrid mode.
       await this.deps.stationConfig.update({ radioEnabled: true, generationMode: 'hybrid', catalogRatio: 0.7, aiGenerationRatio: 0.3 });
       await this.deps.contexts.current();
+      await seedDemoPresets(this.deps.contexts);
       this.deps.log.info('demo catalog seeded');
     }
     this.done = this.background().catch((error) => this.deps.log.error({ err: error }, 'demo seeding failed'));
@@ -57,9 +62,18 @@ export class DemoSeeder {
 
   private async background(): Promise<void> {
     const log = (message: string, detail: Record<string, unknown> = {}) => this.deps.log.info(detail, message);
+    const onRendered = () => this.deps.safetyReference.invalidate();
+    // A few masters first, so the radio has something to play within seconds; then the lyrics model
+    // (it needs no audio); then the rest of the masters and the models learned from their features.
+    let early = 0;
+    await renderDemoMasters(this.deps, this.trackSec, () => this.stopped || early >= EARLY_MASTERS, () => {
+      early += 1;
+      onRendered();
+    });
+    if (this.stopped) return;
     await trainDemoModels(this.deps, ['lyrics'], log, () => this.stopped);
     if (this.stopped) return;
-    const rendered = await renderDemoMasters(this.deps, this.trackSec, () => this.stopped, () => this.deps.safetyReference.invalidate());
+    const rendered = early + (await renderDemoMasters(this.deps, this.trackSec, () => this.stopped, onRendered));
     if (rendered > 0) log('demo masters rendered', { rendered });
     if (this.stopped) return;
     await trainDemoModels(this.deps, ['audio', 'style_embedding'], log, () => this.stopped);
