@@ -37,6 +37,7 @@ import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.
 import { buildStationModules, type StationModules } from './station/modules.js';
 import type { Engine } from './engine/engine.js';
 import { LocalEngine } from './engine/local-engine.js';
+import { RemoteEngine } from './engine/remote/remote-engine.js';
 import { BlobArtifactSource } from './station/models/blob-artifact-source.js';
 
 export interface StationOptions {
@@ -123,7 +124,12 @@ export async function createStation(config: Config, options: StationOptions = {}
     options.webhooks,
   );
   // ---- end webhooks ----
-  const engine = options.engine ?? new LocalEngine({ artifacts: new BlobArtifactSource(blobs) });
+  // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
+  const engine =
+    options.engine ??
+    (config.ml
+      ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
+      : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
   const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine });
 
   let ready = false;

@@ -31,6 +31,13 @@ export interface Config {
   schedulerCycleSec: number;
   contextRotationSec: number;
   listenerBroadcastSec: number;
+  /** The AI engine on another machine (`npm run ml-service`); null runs it in-process. */
+  ml: MlServiceLink | null;
+}
+
+export interface MlServiceLink {
+  url: string;
+  apiKey: string;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +113,14 @@ function adminBootstrap(env: Env): AdminBootstrap | null {
   return { email: email.toLowerCase(), password, totpSecret: secret };
 }
 
+function mlServiceLink(env: Env): MlServiceLink | null {
+  const mlUrl = url(env, 'ML_URL', ['http:', 'https:']);
+  const apiKey = text(env, 'ML_API_KEY');
+  if (mlUrl === null) return null;
+  if (apiKey === null) throw new ConfigError('ML_API_KEY', 'the ML service key (required when ML_URL is set)', '');
+  return { url: mlUrl, apiKey };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
@@ -140,5 +155,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     schedulerCycleSec: integer(env, 'STATION_SCHEDULER_CYCLE_SEC', 30, 1, 3600),
     contextRotationSec: integer(env, 'STATION_CONTEXT_ROTATION_SEC', 1800, 10, 86400),
     listenerBroadcastSec: integer(env, 'STATION_LISTENER_BROADCAST_SEC', 15, 1, 3600),
+    ml: mlServiceLink(env),
   };
 }

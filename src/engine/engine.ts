@@ -77,6 +77,8 @@ export interface TrainingHyperparams {
   learningRate: number;
   batchSize: number;
   warmupSteps: number;
+  /** Lyrics model only: dropout of the neural LM (default 0.5). */
+  dropout?: number;
 }
 
 export interface TrainingEpoch {
@@ -135,6 +137,8 @@ export interface Engine {
   checkLyrics(reference: ArtifactRef, lyrics: string | Record<string, string>, explicitAllowed: boolean): Promise<SafetyVerdict>;
   checkAudio(reference: ArtifactRef, features: AudioFeatures): Promise<SafetyVerdict>;
   extractFeatures(audio: Buffer, format: 'mp3' | 'wav'): Promise<AudioFeatures>;
+  /** The same MP3 re-encoded at another bitrate (stream renditions of catalog masters). */
+  transcode(audio: Buffer, quality: AudioQuality): Promise<Buffer>;
   /** The k catalog items of reference.audio nearest to `features` in the style model's embedding space. */
   influences(styleModel: ArtifactRef, reference: ArtifactRef, features: AudioFeatures, k: number): Promise<StyleInfluence[]>;
   train(spec: TrainingSpec, hooks: TrainingHooks): Promise<TrainingResult>;

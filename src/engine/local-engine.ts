@@ -22,7 +22,7 @@ import type {
   TrainingResult,
   TrainingSpec,
 } from './engine.js';
-import type { AudioFeatures, ProgressFn } from './types.js';
+import type { AudioFeatures, AudioQuality, ProgressFn } from './types.js';
 import { EngineWorkerPool, type PoolStats } from './worker/engine-worker-pool.js';
 
 export interface LocalEngineOptions {
@@ -64,6 +64,11 @@ export class LocalEngine implements Engine {
 
   extractFeatures(audio: Buffer, format: 'mp3' | 'wav'): Promise<AudioFeatures> {
     return this.pool.run('extractFeatures', { audio, format });
+  }
+
+  async transcode(audio: Buffer, quality: AudioQuality): Promise<Buffer> {
+    const bytes = await this.pool.run('transcode', { audio, quality });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   influences(styleModel: ArtifactRef, reference: ArtifactRef, features: AudioFeatures, k: number): Promise<StyleInfluence[]> {

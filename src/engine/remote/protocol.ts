@@ -10,6 +10,7 @@
  *   POST /ml/v1/safety/lyrics             reference, lyrics   -> SafetyVerdict
  *   POST /ml/v1/safety/audio              reference, features -> SafetyVerdict
  *   POST /ml/v1/features                  audio (base64) | url -> AudioFeatures
+ *   POST /ml/v1/audio:transcode?quality=  MP3 bytes (audio/mpeg) -> MP3 bytes (audio/mpeg)
  *   POST /ml/v1/influences                style model, reference, features, k -> StyleInfluence[]
  *   POST /ml/v1/train                     TrainingSpec        -> NDJSON: started, (epoch|checkpoint)*, result | error
  *   POST /ml/v1/train/{run_id}:ack        { seq, stop }       the caller handled event `seq` (204)
@@ -20,6 +21,7 @@
  * status; a failure after it started is an `error` line. See src/ml-service/README.md.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { EngineErrorJson } from '../errors.js';
 
 export const ML_PREFIX = '/ml/v1';
 export const API_KEY_HEADER = 'x-api-key';
@@ -34,6 +36,7 @@ export const MlRoutes = {
   checkLyrics: `${ML_PREFIX}/safety/lyrics`,
   checkAudio: `${ML_PREFIX}/safety/audio`,
   features: `${ML_PREFIX}/features`,
+  transcode: (quality: string) => `${ML_PREFIX}/audio:transcode?quality=${encodeURIComponent(quality)}`,
   influences: `${ML_PREFIX}/influences`,
   train: `${ML_PREFIX}/train`,
   trainAck: (runId: string) => `${ML_PREFIX}/train/${encodeURIComponent(runId)}:ack`,
@@ -184,6 +187,12 @@ export const FeaturesBody = Type.Object(
   { description: 'Exactly one of audio and url.' },
 );
 
+export const MP3 = 'audio/mpeg';
+
+export const TranscodeQuery = Type.Object({
+  quality: Type.Union([Type.Literal('128kbps'), Type.Literal('192kbps'), Type.Literal('320kbps')]),
+});
+
 export const InfluencesBody = Type.Object({
   styleModel: Type.Ref(WireArtifactRef),
   reference: Type.Ref(WireArtifactRef),
@@ -202,6 +211,7 @@ export const TrainingSpecBody = Type.Object(
       learningRate: Type.Number(),
       batchSize: Type.Integer(),
       warmupSteps: Type.Integer(),
+      dropout: Type.Optional(Type.Number({ description: 'lyrics model only: dropout of the neural LM' })),
     }),
     base: Type.Union([Type.Ref(WireArtifactRef), Type.Null()]),
     resumeFrom: Type.Unknown({ description: 'a checkpoint from an earlier run of the same spec, or null' }),
@@ -248,7 +258,7 @@ export const EngineHealthSchema = Type.Object(
 export type GenerateLine =
   | { type: 'progress'; pct: number; eta: number }
   | { type: 'result'; result: WireTrackResult }
-  | { type: 'error'; error: Static<typeof EngineErrorJsonSchema> }
+  | { type: 'error'; error: EngineErrorJson }
   | { type: 'heartbeat' };
 
 export type TrainLine =
@@ -256,7 +266,7 @@ export type TrainLine =
   | { type: 'epoch'; seq: number; epoch: Static<typeof TrainingEpochSchema> }
   | { type: 'checkpoint'; seq: number; checkpoint: unknown }
   | { type: 'result'; result: Static<typeof TrainingResultSchema> }
-  | { type: 'error'; error: Static<typeof EngineErrorJsonSchema> }
+  | { type: 'error'; error: EngineErrorJson }
   | { type: 'heartbeat' };
 
 const line = (type: string, fields: Record<string, TSchema>) => Type.Object({ type: Type.Literal(type), ...fields });

@@ -10,7 +10,7 @@
  *                    event           a training epoch or checkpoint; the worker waits for its ack
  *                    done / failed   the task's result, or an EngineErrorJson
  */
-import type { AudioFeatures } from '../types.js';
+import type { AudioFeatures, AudioQuality } from '../types.js';
 import type { EngineErrorJson } from '../errors.js';
 import type { ArtifactRef, LyricsJob, LyricsResult, SafetyVerdict, StyleInfluence, TrackJob, TrackResult, TrainingEpoch, TrainingResult, TrainingSpec } from '../engine.js';
 
@@ -20,6 +20,7 @@ export interface EngineTasks {
   checkLyrics: { input: { reference: ArtifactRef; lyrics: string | Record<string, string>; explicitAllowed: boolean }; output: SafetyVerdict };
   checkAudio: { input: { reference: ArtifactRef; features: AudioFeatures }; output: SafetyVerdict };
   extractFeatures: { input: { audio: Uint8Array; format: 'mp3' | 'wav' }; output: AudioFeatures };
+  transcode: { input: { audio: Uint8Array; quality: AudioQuality }; output: Uint8Array };
   nearest: { input: { styleModel: ArtifactRef; reference: ArtifactRef; features: AudioFeatures; k: number }; output: StyleInfluence[] };
   train: { input: TrainingSpec; output: TrainingResult };
 }
@@ -28,7 +29,7 @@ export type TaskName = keyof EngineTasks;
 export type TaskInput<N extends TaskName> = EngineTasks[N]['input'];
 export type TaskOutput<N extends TaskName> = EngineTasks[N]['output'];
 
-export const TASK_NAMES: readonly TaskName[] = ['generateTrack', 'generateLyrics', 'checkLyrics', 'checkAudio', 'extractFeatures', 'nearest', 'train'];
+export const TASK_NAMES: readonly TaskName[] = ['generateTrack', 'generateLyrics', 'checkLyrics', 'checkAudio', 'extractFeatures', 'transcode', 'nearest', 'train'];
 
 /** What a task reports while it runs, besides progress: training epochs and checkpoints, in order. */
 export type TaskEvent = { kind: 'epoch'; epoch: TrainingEpoch } | { kind: 'checkpoint'; checkpoint: unknown };

@@ -6,6 +6,7 @@ import type { SafetyVerdict } from '../engine.js';
 import { extractFeaturesFromFile } from '../features/extract.js';
 import { generateLyrics } from '../lyrics/generate.js';
 import { generateTrack } from '../music/pipeline.js';
+import { transcodeMp3 } from '../music/transcode.js';
 import { embed, nearest, type CatalogEntry } from '../style/nearest.js';
 import type { TaskHandlers } from './task-context.js';
 import { runTraining } from './train-task.js';
@@ -67,6 +68,10 @@ export const TASK_HANDLERS: TaskHandlers = {
 
   async extractFeatures({ audio, format }) {
     return extractFeaturesFromFile(audio, format);
+  },
+
+  async transcode({ audio, quality }) {
+    return transcodeMp3(audio, quality);
   },
 
   async nearest({ styleModel, reference, features, k }, ctx) {

@@ -11,7 +11,7 @@
  */
 import type { TrainingEpoch, TrainingResult, TrainingSpec } from '../engine.js';
 import { EngineError } from '../errors.js';
-import { trainLyricsModel, type LyricsTrainingCheckpoint } from '../lyrics/train.js';
+import { DEFAULT_LYRICS_HYPERPARAMS, trainLyricsModel, type LyricsTrainingCheckpoint } from '../lyrics/train.js';
 import type { TrainingItem } from '../music/audio-model.js';
 import { trainAudioModel, type TrainingCheckpoint } from '../music/audio-model-training.js';
 import type { LyricsDocument } from '../types.js';
@@ -71,7 +71,7 @@ async function trainAudio(spec: TrainingSpec, ctx: TaskContext): Promise<Trainin
 async function trainLyrics(spec: TrainingSpec, ctx: TaskContext): Promise<TrainingResult> {
   const docs = (await ctx.read(spec.dataset, 'dataset')) as LyricsDocument[];
   const base = spec.base ? await ctx.artifact(spec.base, 'lyricsModel') : undefined;
-  const model = await trainLyricsModel(docs, spec.hyperparams, {
+  const model = await trainLyricsModel(docs, { ...spec.hyperparams, dropout: spec.hyperparams.dropout ?? DEFAULT_LYRICS_HYPERPARAMS.dropout }, {
     base,
     resumeFrom: (spec.resumeFrom as LyricsTrainingCheckpoint | null) ?? undefined,
     seed: spec.seed,

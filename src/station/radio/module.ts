@@ -32,6 +32,7 @@ import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from './stream/broadcaster.js';
 import { streamRoute } from './stream/stream-route.js';
 import { StreamTickets } from './stream-tickets.js';
+import { Renditions } from './renditions.js';
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
 const SCHEDULER_LOCK_KEY = 7_246_010;
@@ -88,6 +89,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     log: undefined as unknown as FastifyBaseLogger, // set in start()
     cycleSec: config.schedulerCycleSec,
     listeners: () => listeners(),
+    renditions: new Renditions(deps.blobs, deps.engine),
     onLeaderCycle: () => onLeaderCycle(),
     recordPlay: async (play) => {
       const common = { sessionId: play.sessionId, startedAt: play.startedAt, durationSec: play.durationSec, listenerCount: play.listenerCount };

@@ -26,6 +26,7 @@ import { NOW_PLAYING_CHANNEL, RADIO_CONTROL_CHANNEL, type NowPlayingCard, type R
 import type { RegistryService } from '../registry/registry.service.js';
 import type { SourceTrack, TrackSource } from '../radio/stream/broadcaster.js';
 import type { CardBuilder, CardWithoutTiming } from './cards.js';
+import type { Renditions } from '../radio/renditions.js';
 import { pickCatalogTrack } from './catalog-picker.js';
 import type { LeaderElection } from './leader.js';
 import { nextOrigin } from './slot-planner.js';
@@ -55,6 +56,8 @@ export interface SchedulerDeps {
   listeners: () => Promise<number>;
   /** Extra work the leader does each cycle (context rotation). */
   onLeaderCycle?: () => Promise<void>;
+  /** Masters at the stream's bitrate (re-encoded once when they differ). */
+  renditions: Renditions;
   /** Records a play for module G's session aggregates. */
   recordPlay?: (play: {
     origin: 'catalog' | 'ai_generated';
@@ -132,6 +135,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!config.radioEnabled) return;
     await this.topUp(config);
     await this.startDueGenerations(config);
+    void this.warmRenditions(config).catch((error) => this.deps.log.warn({ err: error }, 'stream rendition failed'));
   }
 
   private async updateFallback(): Promise<void> {
@@ -237,7 +241,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
         const record = await this.deps.registry.get(generation.stationTrackId);
         if (!record.flagForReview) {
           const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec });
-          return cued ? this.source(cued, record.audioBlobKey, bitrateOf(config), record.title) : null;
+          return cued ? this.source(cued, record.audioBlobKey, Number.parseInt(generation.quality, 10), record.title, config) : null;
         }
       }
       await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
@@ -272,11 +276,26 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       return this.cueCatalog(slot, other.id, config);
     }
     const cued = await this.deps.slots.cue(slot.id, { origin: 'catalog', trackId: track.id, durationSec: track.durationSec });
-    return cued ? this.source(cued, track.audioBlobKey, track.audioBitrateKbps ?? bitrateOf(config), track.title) : null;
+    return cued ? this.source(cued, track.audioBlobKey, track.audioBitrateKbps, track.title, config) : null;
   }
 
-  private source(slot: SlotRow, blobKey: string, bitrateKbps: number, title: string): SourceTrack {
-    return { id: String(slot.id), bitrateKbps, title, read: () => this.deps.blobs.get(blobKey) };
+  /** The track as the stream plays it: at stream_quality, re-encoded once if the master differs. */
+  private source(slot: SlotRow, blobKey: string, masterKbps: number | null, title: string, config: StationConfigRow): SourceTrack {
+    return {
+      id: String(slot.id),
+      bitrateKbps: bitrateOf(config),
+      title,
+      read: async () => this.deps.blobs.get(await this.deps.renditions.keyFor(blobKey, masterKbps, config.streamQuality)),
+    };
+  }
+
+  /** Prepares stream renditions of the next catalog slots ahead of time, so the stream never waits on one. */
+  private async warmRenditions(config: StationConfigRow): Promise<void> {
+    for (const slot of (await this.deps.slots.planned()).slice(0, 2)) {
+      if (slot.origin !== 'catalog' || !slot.trackId) continue;
+      const track = await this.deps.catalog.findTrack(slot.trackId);
+      if (track?.audioBlobKey) await this.deps.renditions.keyFor(track.audioBlobKey, track.audioBitrateKbps, config.streamQuality);
+    }
   }
 
   /** The stream started a track: it is on air now. */

@@ -1,0 +1,92 @@
+/**
+ * The ML service's errors, in the station's envelope shape with ML_* codes:
+ * {"error":{"code","http_status","message","detail","retry_after","request_id","engine"?}}.
+ * An EngineError keeps its JSON form in `engine`, so RemoteEngine rebuilds the same EngineError
+ * (code, details) on the station's side. Fastify's own failures (validation, body size, unknown route)
+ * are mapped here too.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EngineError, toEngineError, type EngineErrorCode, type EngineErrorJson } from '../engine/errors.js';
+import { AppError } from '../http/errors.js';
+
+/** HTTP status of each engine failure: the caller's input (422), the service's trouble (5xx). */
+const ENGINE_STATUS: Record<EngineErrorCode, number> = {
+  UNSUPPORTED_LANGUAGE: 422,
+  UNKNOWN_ARTIST: 422,
+  INVALID_INPUT: 422,
+  INVALID_HYPERPARAMS: 422,
+  TRAINING_DIVERGED: 422,
+  ARTIFACT_INVALID: 422,
+  GENERATION_FAILED: 500,
+  CRASHED: 500,
+  INTERNAL: 500,
+  TIMEOUT: 504,
+  SHUTDOWN: 503,
+};
+
+export function engineHttpStatus(error: EngineError): number {
+  // An artifact the service could not download is the station's link (or network), not its bytes.
+  if (error.code === 'ARTIFACT_INVALID' && error.details?.reason === 'FETCH_FAILED') return 502;
+  return ENGINE_STATUS[error.code] ?? 500;
+}
+
+export const MlErrors = {
+  authRequired: () => new AppError(401, 'AUTH_REQUIRED', 'Authentication required: send the service key in X-API-Key'),
+  invalidKey: () => new AppError(401, 'INVALID_CREDENTIALS', 'The API key is not valid'),
+  runNotFound: (runId: string) => new AppError(404, 'NOT_FOUND', 'Training run not found', `no running training ${runId}`),
+  ackOutOfOrder: (seq: number) => new AppError(409, 'CONFLICT', 'No event is waiting for this acknowledgement', `seq ${seq} is not pending`),
+  validation: (detail: string) => new AppError(400, 'VALIDATION_FAILED', 'The request does not fit the schema', detail),
+};
+
+function toAppError(error: FastifyError | Error): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return MlErrors.validation(fastifyError.message);
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type', 'send application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return MlErrors.validation('the body is not valid JSON');
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 404) return new AppError(404, 'NOT_FOUND', 'Not found');
+  if (status >= 400 && status < 500) return new AppError(status, 'VALIDATION_FAILED', 'The request could not be processed', fastifyError.message);
+  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error', 'the failure was logged with this request_id');
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, detail: string, retryAfter: number | null, engine?: EngineErrorJson) {
+  if (retryAfter !== null) reply.header('Retry-After', String(retryAfter));
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send({ error: { code: `ML_${code}`, http_status: status, message, detail, retry_after: retryAfter, request_id: String(request.id), ...(engine ? { engine } : {}) } });
+}
+
+/** Errors of the HTTP layer itself (our AppErrors, Fastify's validation, parsing and routing errors). */
+function isHttpLayerError(error: unknown): boolean {
+  if (error instanceof EngineError) return false;
+  if (error instanceof AppError) return true;
+  const fastifyError = error as Partial<FastifyError>;
+  return Boolean(fastifyError.validation) || typeof fastifyError.statusCode === 'number';
+}
+
+export function registerMlErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (!isHttpLayerError(error)) {
+      // Anything the engine threw (or anything unexpected) is an EngineError on the wire.
+      const engineError = toEngineError(error);
+      const status = engineHttpStatus(engineError);
+      if (status >= 500) request.log.error({ err: error }, 'engine call failed');
+      return send(request, reply, status, engineError.code, engineError.message, engineError.stage ? `engine stage: ${engineError.stage}` : '', engineError.code === 'SHUTDOWN' ? 5 : null, engineError.toJSON());
+    }
+    const appError = toAppError(error as FastifyError);
+    if (appError.httpStatus >= 500) request.log.error({ err: error }, 'request failed');
+    return send(request, reply, appError.httpStatus, appError.code, appError.message, appError.detail, appError.retryAfter);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    send(request, reply, 404, 'NOT_FOUND', 'Not found', `no route ${request.method} ${request.url.split('?')[0]}`, null),
+  );
+}
