@@ -15,7 +15,7 @@ import websocket from '@fastify/websocket';
 import { Type } from '@sinclair/typebox';
 import type { Scope } from '../../auth/scopes.js';
 import { AppError } from '../../http/errors.js';
-import type { Channel } from './hub.js';
+import { SLOW_CONSUMER_CLOSE, type Channel } from './hub.js';
 import type { StationRealtime } from './realtime.js';
 
 export const WS_PREFIX = '/station/ws/';
@@ -40,7 +40,7 @@ const CONNECTION_NOTES = [
   'Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`).',
   'A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403.',
   'The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops',
-  `reading is closed with ${4008} (slow consumer). Reconnect with exponential backoff.`,
+  `reading is closed with ${SLOW_CONSUMER_CLOSE} (slow consumer). Reconnect with exponential backoff.`,
 ].join(' ');
 
 /** Clients only answer pings; anything they send is ignored, so a small frame limit is enough. */
