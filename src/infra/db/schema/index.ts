@@ -5,3 +5,4 @@ export * from './station.js';
 export * from './radio.js';
 export * from './webhooks.js';
 export * from './playout.js';
+export * from './training.js';
