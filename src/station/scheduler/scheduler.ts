@@ -190,6 +190,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
 
   /** Starts generations for AI slots that will play within generation_lead_time seconds. */
   private async startDueGenerations(config: StationConfigRow): Promise<void> {
+    if (this.fallback) return; // the engine is down: AI slots fall back at play time
     let etaSec = this.remainingOnAirSec();
     const state = await this.deps.slots.state(this.deps.clock.date());
     for (const slot of await this.deps.slots.planned()) {
@@ -245,6 +246,10 @@ export class RadioScheduler implements RadioStatus, TrackSource {
         }
       }
       await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
+      if (this.fallback && config.fallbackMode === 'hybrid') {
+        const reused = await this.reuseAiTrack(slot, config);
+        if (reused) return reused;
+      }
       return this.replaceWithCatalog(slot, config);
     }
     return this.cueCatalog(slot, slot.trackId, config);
@@ -261,6 +266,16 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       });
     }
     await this.deps.slots.update(slot.id, { replacedReason: reason });
+  }
+
+  /** fallback_mode hybrid: an already registered AI track an admin marked reuse_eligible stands in. */
+  private async reuseAiTrack(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+    const recent = (await this.deps.slots.history(5)).map((s) => s.stationTrackId).filter((id): id is string => !!id);
+    const record = await this.deps.slots.reusableAiTrack(recent);
+    if (!record) return null;
+    const generation = await this.deps.generationRepo.find(record.generationId);
+    const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec, replacedReason: 'reused a reuse_eligible AI track (fallback)' });
+    return cued ? this.source(cued, record.audioBlobKey, generation ? Number.parseInt(generation.quality, 10) : null, record.title, config) : null;
   }
 
   private async replaceWithCatalog(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {

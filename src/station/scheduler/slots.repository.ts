@@ -1,8 +1,8 @@
 /** The radio's running order and the scheduler's state, in the database so a restart resumes them. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { artists, radioSlots, radioState, tracks } from '../../infra/db/schema/index.js';
+import { artists, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
 
 export type SlotRow = typeof radioSlots.$inferSelect;
@@ -102,6 +102,23 @@ export class SlotsRepository {
       .orderBy(desc(radioSlots.id))
       .limit(limit);
     return { trackIds: rows.map((r) => r.trackId!), artistIds: rows.map((r) => r.artistId).filter((a): a is string => !!a) };
+  }
+
+  /** An AI track an admin marked reuse_eligible, least played first (fallback_mode hybrid while the ML engine is down). */
+  async reusableAiTrack(avoid: string[]) {
+    const [row] = await this.db
+      .select()
+      .from(registryTracks)
+      .where(
+        and(
+          eq(registryTracks.reuseEligible, true),
+          eq(registryTracks.flagForReview, false),
+          avoid.length ? notInArray(registryTracks.stationTrackId, avoid) : undefined,
+        ),
+      )
+      .orderBy(asc(registryTracks.playbackCount), asc(registryTracks.seq))
+      .limit(1);
+    return row ?? null;
   }
 
   /** Published catalog tracks with a master (explicit ones only when the station allows them). */

@@ -1,0 +1,167 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registryTracks } from '../../src/infra/db/schema/index.js';
+import { authHeaders, createTestDatabase, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
+import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value) return value;
+    await sleep(250);
+  }
+  throw new Error('timed out waiting');
+}
+
+describe('module H: the listener API on a playing station', () => {
+  let station: TestStation;
+  let listener: Awaited<ReturnType<typeof signupListener>>;
+  let admin: Record<string, string>;
+  let service: Record<string, string>;
+
+  beforeAll(async () => {
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 6, trackSec: 4 });
+    admin = authHeaders(await staffLogin(station));
+    const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
+    service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
+    await station.http.inject({ method: 'PATCH', url: '/station/v1/admin/config', headers: admin, payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' } });
+    expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
+    listener = await signupListener(station);
+    await waitFor(async () => (await station.station.radio.scheduler.nowPlaying()) !== null, 60_000);
+  }, 300_000);
+  afterAll(() => station.destroy());
+
+  const get = (url: string, headers = authHeaders(listener)) => station.http.inject({ url, headers });
+
+  it('answers stream-info, and its stream_url plays with the ticket it carries', async () => {
+    const info = (await get('/station/v1/radio/stream-info')).json();
+    expect(info).toMatchObject({ bitrate: 128, format: 'audio/mpeg', station_status: 'on_air' });
+    expect(info.now_playing.track_origin).toBe('catalog');
+    const path = info.stream_url.replace('http://station.test', '');
+    const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
+    const controller = new AbortController();
+    const response = await fetch(`${address}${path}`, { signal: controller.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('audio/mpeg');
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    expect(value!.length).toBeGreaterThan(0);
+    expect(value![0]).toBe(0xff); // starts on an MPEG frame header
+    controller.abort();
+    const forged = await fetch(`${address}${path.replace(/ticket=[^.]+/, 'ticket=1')}`);
+    expect(forged.status).toBe(401);
+  });
+
+  it('serves the now-playing card, at most once per second per user', async () => {
+    await sleep(1100);
+    const first = await get('/station/v1/radio/now-playing');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ is_ai_generated: false, track_origin: 'catalog' });
+    expect(first.json().elapsed_sec).toBeLessThanOrEqual(first.json().duration_sec);
+    const second = await get('/station/v1/radio/now-playing');
+    expect(second.statusCode).toBe(429);
+    expect(second.json().error.code).toBe('STATION_RATE_LIMITED');
+    expect(Number(second.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows the next five slots and the history of played tracks', async () => {
+    const queue = (await get('/station/v1/radio/queue')).json().data;
+    expect(queue).toHaveLength(5);
+    expect(queue.every((q: { track_origin: string; is_ai_generated: boolean }) => q.track_origin === 'catalog' && !q.is_ai_generated)).toBe(true);
+    const history = await waitFor(async () => {
+      const data = (await get('/station/v1/radio/history')).json().data;
+      return data.length >= 2 ? data : null;
+    });
+    expect(new Date(history[0].played_at).getTime()).toBeGreaterThan(new Date(history[1].played_at).getTime());
+    const session = history[0].session_id;
+    const bySession = (await get(`/station/v1/radio/history?session_id=${session}`)).json();
+    expect(bySession.data.every((h: { session_id: string }) => h.session_id === session)).toBe(true);
+    expect((await get('/station/v1/radio/history?session_id=ses_none')).json().data).toEqual([]);
+  });
+
+  it('stores feedback with user and time, 10 per minute per user', async () => {
+    const trackId = (await station.station.radio.scheduler.nowPlaying())!.station_track_id;
+    const other = await signupListener(station);
+    const post = (payload: object, who = listener) =>
+      station.http.inject({ method: 'POST', url: '/station/v1/radio/feedback', headers: authHeaders(who), payload });
+    const stored = await post({ station_track_id: trackId, rating: 'thumbs_up' }, other);
+    expect(stored.statusCode).toBe(201);
+    expect(stored.json()).toMatchObject({ station_track_id: trackId, rating: 'thumbs_up', flag_inappropriate: false });
+    expect((await post({ station_track_id: 'stn_unknown', rating: 'thumbs_up' }, other)).statusCode).toBe(404);
+    expect((await post({ station_track_id: trackId, rating: 'meh' }, other)).statusCode).toBe(400);
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await post({ station_track_id: trackId, rating: 'thumbs_down' })).statusCode);
+    expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('suggests a catalog master for the scheduler as a signed link', async () => {
+    const response = await station.http.inject({ url: '/station/v1/scheduler/next-track?source=catalog', headers: service });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().stream_url).toContain('/media/catalog/');
+    expect((await station.http.inject({ url: '/station/v1/scheduler/next-track?source=ai', headers: service })).statusCode).toBe(400);
+    expect((await get('/station/v1/scheduler/next-track?source=catalog')).statusCode).toBe(403);
+  });
+
+  it('lets the current track finish after disable, then starts nothing new', async () => {
+    const disabledAt = Date.now();
+    const response = await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/disable', headers: admin, payload: { reason: 'maintenance' } });
+    expect(response.statusCode).toBe(200);
+    await sleep(9_000); // longer than a track (4 s) plus the stream's prefetch window
+    const history = (await get('/station/v1/radio/history')).json().data as { played_at: string }[];
+    const startedAfter = history.filter((h) => new Date(h.played_at).getTime() > disabledAt + 6_000);
+    expect(startedAfter).toEqual([]);
+    expect((await get('/station/v1/radio/stream-info')).json().station_status).toBe('off_air');
+  }, 30_000);
+});
+
+describe('fallback and restart', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ persistent: true });
+    dataDir = mkdtempSync(join(tmpdir(), 'station-radio-'));
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
+    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database });
+    const admin = authHeaders(await staffLogin(first));
+    await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
+    await waitFor(async () => (await first.station.radio.scheduler.nowPlaying()) !== null, 60_000);
+    const context = (await first.station.contexts.current()).contextId;
+    const registryBefore = (await first.database.db.select().from(registryTracks)).length;
+    await first.close();
+
+    // Same database and files, but the AI engine is a remote service that does not answer.
+    const second = await buildTestStation(
+      { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1', ML_URL: 'http://127.0.0.1:9', ML_API_KEY: 'unreachable-ml-service-key' },
+      { database },
+    );
+    try {
+      const status = await waitFor(async () => {
+        const body = (await second.http.inject({ url: '/station/v1/admin/status', headers: authHeaders(await staffLogin(second)) })).json();
+        return body.fallback_active ? body : null;
+      }, 60_000);
+      expect(status).toMatchObject({ radio_enabled: true, ml_service_health: 'down' });
+      await waitFor(async () => (await second.station.radio.scheduler.nowPlaying()) !== null, 60_000);
+      await sleep(9_000);
+      const history = (await second.station.radio.radio.history()).data;
+      expect(history.length).toBeGreaterThanOrEqual(2);
+      expect(history.slice(0, 2).every((h) => h.track_origin === 'catalog')).toBe(true);
+      expect((await second.station.contexts.current()).contextId).toBe(context);
+      expect((await second.database.db.select().from(registryTracks)).length).toBe(registryBefore);
+    } finally {
+      await second.close();
+    }
+  }, 300_000);
+});
