@@ -28,7 +28,7 @@ import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
 import { loadOrCreateSecret } from './infra/secrets.js';
 import { CatalogRepository } from './platform/catalog/catalog.repository.js';
-import { CatalogService } from './platform/catalog/catalog.service.js';
+import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
 import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
@@ -117,6 +117,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const auth = new AuthService(database, tokens, csrf, clock, bus, sessionCache);
   await auth.bootstrap(config.admin, config.serviceApiKey);
   const catalog = new CatalogService(new CatalogRepository(database.db), signer);
+  await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
   const webhooks = createWebhooks(

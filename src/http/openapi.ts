@@ -31,6 +31,8 @@ export function openApiDocument(baseUrl: string) {
       { name: 'artists', description: 'Platform catalog: artists' },
       { name: 'webhooks', description: 'Webhook registry (station and platform events) and delivery log' },
       { name: 'station-admin', description: 'Module A: station control (configuration, radio on/off, status, safety test)' },
+      { name: 'station-dataset', description: 'Module B: the training dataset (sources, filters, quality gate, artists, snapshots, validation)' },
+      { name: 'station-training', description: 'Module C: training jobs (audio, lyrics, style embedding) and model versions (deploy)' },
       { name: 'station-context', description: 'Module D: the live context, presets, history' },
       { name: 'station-generation', description: 'Modules E and F: music and lyrics generation' },
       { name: 'station-registry', description: 'Module G: the append-only, hash-chained registry of AI tracks' },

@@ -6,13 +6,12 @@ import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { renderDemoMasters } from '../../src/demo/seed-audio.js';
 import { trainDemoModels } from '../../src/demo/seed-models.js';
 import { buildTestStation, type TestStation } from './station.js';
-import type { StationOptions } from '../../src/app.js';
 
 export const SERVICE_KEY = 'svc_test_generation_key_0123456789';
 
 export async function buildTrainedStation(
   env: Record<string, string> = {},
-  options: { masters?: number; trackSec?: number } & Omit<StationOptions, 'database'> = {},
+  options: { masters?: number; trackSec?: number } & NonNullable<Parameters<typeof buildTestStation>[1]> = {},
 ): Promise<TestStation> {
   const station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY, ...env }, options);
   const db = station.database.db;

@@ -7,11 +7,46 @@ import type { ArtistFilter, ArtistRow, CatalogRepository, TrackFilter, TrackRow 
 const LIST_LINK_TTL_SEC = 24 * 3600;
 const STREAM_LINK_TTL_SEC = 3600;
 
+/** Track detail is the catalog's hottest read; it is served from memory for a few seconds. */
+const TRACK_CACHE_TTL_MS = 5_000;
+const TRACK_CACHE_SIZE = 5_000;
+/** Publish a track id here after changing a track, so every instance drops its cached copy. */
+export const TRACK_CHANGED_CHANNEL = 'catalog.track_changed';
+
+type TrackDetailRow = NonNullable<Awaited<ReturnType<CatalogRepository['findTrackDetail']>>>;
+
 export class CatalogService {
+  private readonly detailCache = new Map<string, { detail: TrackDetailRow; until: number }>();
+
   constructor(
     private readonly repo: CatalogRepository,
     private readonly signer: UrlSigner,
+    private cacheTtlMs = TRACK_CACHE_TTL_MS,
   ) {}
+
+  /** 0 turns the read cache off (the HTTP benchmark measures both). */
+  useCacheTtl(ms: number): void {
+    this.cacheTtlMs = ms;
+    this.detailCache.clear();
+  }
+
+  /** Drops a track from the read cache (its row changed). */
+  invalidateTrack(id: string): void {
+    this.detailCache.delete(id);
+  }
+
+  /** The stream counter in a cached answer may lag by the cache's TTL; everything else changes only by writes that invalidate. */
+  private async trackDetail(id: string): Promise<TrackDetailRow | null> {
+    const now = Date.now();
+    const cached = this.detailCache.get(id);
+    if (cached && cached.until > now) return cached.detail;
+    const detail = await this.repo.findTrackDetail(id);
+    if (detail && this.cacheTtlMs > 0) {
+      if (this.detailCache.size >= TRACK_CACHE_SIZE) this.detailCache.clear();
+      this.detailCache.set(id, { detail, until: now + this.cacheTtlMs });
+    }
+    return detail;
+  }
 
   private link(key: string | null, ttl = LIST_LINK_TTL_SEC): string | null {
     return key ? this.signer.sign(key, ttl).url : null;
@@ -45,7 +80,7 @@ export class CatalogService {
   }
 
   async getTrack(id: string) {
-    const detail = await this.repo.findTrackDetail(id);
+    const detail = await this.trackDetail(id);
     if (!detail) throw Errors.notFound('Track', id);
     const { track: row, credits, hasLyrics } = detail;
     return {

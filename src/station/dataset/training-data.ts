@@ -8,7 +8,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { ArtifactRef } from '../../engine/engine.js';
 import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { artists, lyrics, songwriters, trackFeatures, tracks } from '../../infra/db/schema/index.js';
 import { canonicalJson, sha256Tagged } from '../../lib/canonical-json.js';
 
@@ -19,7 +19,7 @@ export interface AudioTrainingItem {
   features: AudioFeatures;
 }
 
-export async function loadAudioItems(db: Db, trackIds?: string[]): Promise<AudioTrainingItem[]> {
+export async function loadAudioItems(db: DbOrTx, trackIds?: string[]): Promise<AudioTrainingItem[]> {
   if (trackIds && trackIds.length === 0) return [];
   const rows = await db
     .select({ id: tracks.id, genre: tracks.genre, mood: tracks.mood, features: trackFeatures.features })
@@ -31,7 +31,28 @@ export async function loadAudioItems(db: Db, trackIds?: string[]): Promise<Audio
   return rows.map((row) => ({ id: row.id, genre: row.genre, mood: row.mood, features: row.features as AudioFeatures }));
 }
 
-export async function loadLyricsDocuments(db: Db, lyricIds?: string[]): Promise<LyricsDocument[]> {
+export async function loadLyricsDocuments(db: DbOrTx, lyricIds?: string[]): Promise<LyricsDocument[]> {
+  return (await loadLyricRows(db, lyricIds)).map((row) => row.document);
+}
+
+/**
+ * Loads exactly the given items (a snapshot's ids), in the loaders' order; `missing` names every id that
+ * is gone or no longer platform-owned, so the caller can refuse to train on a silently smaller set.
+ */
+export async function loadAudioItemsExactly(db: DbOrTx, trackIds: string[]): Promise<{ items: AudioTrainingItem[]; missing: string[] }> {
+  const items = await loadAudioItems(db, trackIds);
+  const found = new Set(items.map((item) => item.id));
+  return { items, missing: trackIds.filter((id) => !found.has(id)) };
+}
+
+export async function loadLyricsDocumentsExactly(db: DbOrTx, lyricIds: string[]): Promise<{ items: LyricsDocument[]; missing: string[] }> {
+  const rows = await loadLyricRows(db, lyricIds);
+  const found = new Set(rows.map((row) => row.lyricId));
+  return { items: rows.map((row) => row.document), missing: lyricIds.filter((id) => !found.has(id)) };
+}
+
+/** Lyrics as the training loader reads them, with their row ids. */
+export async function loadLyricRows(db: DbOrTx, lyricIds?: string[]): Promise<{ lyricId: string; document: LyricsDocument }[]> {
   if (lyricIds && lyricIds.length === 0) return [];
   const rows = await db
     .select({
@@ -51,14 +72,17 @@ export async function loadLyricsDocuments(db: Db, lyricIds?: string[]): Promise<
     .where(and(eq(songwriters.platformOwned, true), eq(artists.platformOwned, true), lyricIds ? inArray(lyrics.id, lyricIds) : undefined))
     .orderBy(asc(lyrics.slug));
   return rows.map((row) => ({
-    id: row.slug,
-    title: row.title,
-    songwriterId: row.songwriterSlug,
-    artistId: row.artistSlug,
-    language: row.language,
-    mood: row.mood,
-    theme: row.theme,
-    sections: row.sections,
+    lyricId: row.id,
+    document: {
+      id: row.slug,
+      title: row.title,
+      songwriterId: row.songwriterSlug,
+      artistId: row.artistSlug,
+      language: row.language,
+      mood: row.mood,
+      theme: row.theme,
+      sections: row.sections,
+    },
   }));
 }
 

@@ -6,3 +6,5 @@ export * from './radio.js';
 export * from './webhooks.js';
 export * from './playout.js';
 export * from './training.js';
+export * from './dataset.js';
+export * from './training-jobs.js';
