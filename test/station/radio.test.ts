@@ -148,8 +148,10 @@ describe('fallback and restart', () => {
       { database },
     );
     try {
+      // One login: a TOTP code may be used once, and the loop below asks repeatedly.
+      const staff = authHeaders(await staffLogin(second));
       const status = await waitFor(async () => {
-        const body = (await second.http.inject({ url: '/station/v1/admin/status', headers: authHeaders(await staffLogin(second)) })).json();
+        const body = (await second.http.inject({ url: '/station/v1/admin/status', headers: staff })).json();
         return body.fallback_active ? body : null;
       }, 60_000);
       expect(status).toMatchObject({ radio_enabled: true, ml_service_health: 'down' });
