@@ -83,6 +83,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   private onAir: OnAir | null = null;
   private lastCard: NowPlayingCard | null = null;
   private fallback = false;
+  /** The last on-air slot this (follower) instance's stream took. */
+  private followed = 0;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -225,7 +227,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   /** TrackSource: the stream asks for what plays next. Null keeps the stream silent (radio off, nothing ready). */
   async next(): Promise<SourceTrack | null> {
     const config = await this.deps.config.get();
-    if (!config.radioEnabled || !this.deps.leader.isLeader()) return null;
+    if (!config.radioEnabled) return null;
+    if (!this.deps.leader.isLeader()) return this.follow(config);
     await this.cycle();
     const [head] = await this.deps.slots.planned();
     if (!head) return null;
@@ -233,6 +236,23 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!cued) return null;
     void this.cycle();
     return cued;
+  }
+
+  /**
+   * On an instance that does not lead, the stream follows the leader's running order: it plays each track
+   * the leader put on air, from its start, as soon as it sees it (within the stream's retry interval).
+   */
+  private async follow(config: StationConfigRow): Promise<SourceTrack | null> {
+    const slot = await this.deps.slots.onAir();
+    if (!slot || slot.id <= this.followed) return null;
+    this.followed = slot.id;
+    if (slot.origin === 'ai_generated' && slot.stationTrackId) {
+      const record = await this.deps.registry.get(slot.stationTrackId);
+      const generation = await this.deps.generationRepo.find(record.generationId);
+      return this.source(slot, record.audioBlobKey, generation ? Number.parseInt(generation.quality, 10) : null, record.title, config);
+    }
+    const track = slot.trackId ? await this.deps.catalog.findTrack(slot.trackId) : null;
+    return track?.audioBlobKey ? this.source(slot, track.audioBlobKey, track.audioBitrateKbps, track.title, config) : null;
   }
 
   private async resolve(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
