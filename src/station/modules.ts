@@ -39,6 +39,9 @@ import { StationRealtime } from './realtime/realtime.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { DemoSeeder } from '../demo/seeder.js';
 import { buildRadioModule } from './radio/module.js';
+import { buildDatasetModule } from './dataset/module.js';
+import { buildTrainingModule } from './training/module.js';
+import { loadOrCreateSecret } from '../infra/secrets.js';
 
 export interface StationInfra {
   config: Config;
@@ -69,6 +72,8 @@ export function buildStationModules(infra: StationInfra) {
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
+  // ---- Module B (dataset manager); module C calls dataset.useTrainingRuns(...) and loadSnapshotDataset ----
+  const dataset = buildDatasetModule({ db, blobs, clock });
   // ---- Modules A (station control) and D (context engine) ----
   const startedAt = clock.now();
   const statusRepo = new StatusRepository(db);
@@ -81,6 +86,9 @@ export function buildStationModules(infra: StationInfra) {
   /** Leader-only: the scheduler hands in its leadership with contextRotator.setLeaderCheck(...). */
   const contextRotator = new ContextRotator({ contexts, repo: new ContextRepository(db), clock });
   // ---- end modules A and D ----
+  // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
+  const training = buildTrainingModule({ db, blobs, queue, bus, engine, events, models, modelsRepo, clock, webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret) });
+  admin.status.useTrainingStatus(training.service);
   // WebSocket channels (src/station/realtime): hub, listener counter, bus feeds.
   const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec });
   // ---- The radio: scheduler (one leader), live stream, module H ----
@@ -116,14 +124,18 @@ export function buildStationModules(infra: StationInfra) {
     realtime,
     radio: radioModule,
     admin,
+    dataset,
     contextRotator,
+    training,
 
     routes: async (app: FastifyInstance) => {
       await app.register(generationRoutes(generations, lyrics));
       await registryModule.routes(app);
       await transparencyModule.routes(app);
       await app.register(adminRoutes(admin));
+      await dataset.routes(app);
       await app.register(contextRoutes(contexts));
+      await training.routes(app);
       await app.register(realtimeRoutes(realtime));
       await radioModule.routes(app);
     },
@@ -149,6 +161,7 @@ export function buildStationModules(infra: StationInfra) {
       await realtime.start(log);
       contextRotator.start(log);
       await queue.process(GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
+      await training.start(log);
       for (const generationId of await generationRepo.requeueInterrupted()) {
         await queue.add(GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
       }
@@ -164,6 +177,7 @@ export function buildStationModules(infra: StationInfra) {
 
     /** Stops background work before the infrastructure closes. */
     stop: async () => {
+      await training.stop();
       await radioModule.stop();
       await contextRotator.stop();
       await demo?.stop();

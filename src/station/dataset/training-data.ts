@@ -54,6 +54,18 @@ export async function loadLyricsDocumentsExactly(db: DbOrTx, lyricIds: string[])
 /** Lyrics as the training loader reads them, with their row ids. */
 export async function loadLyricRows(db: DbOrTx, lyricIds?: string[]): Promise<{ lyricId: string; document: LyricsDocument }[]> {
   if (lyricIds && lyricIds.length === 0) return [];
+  return selectLyricDocuments(db, { platformOnly: true, lyricIds });
+}
+
+/**
+ * Lyrics as the engine reads them (LyricsDocument, artists and songwriters by slug). Training reads only the
+ * platform's own; the safety reference reads every lyric the platform holds, since no generated line may
+ * copy any of them.
+ */
+export async function selectLyricDocuments(
+  db: DbOrTx,
+  options: { platformOnly: boolean; lyricIds?: string[] },
+): Promise<{ lyricId: string; document: LyricsDocument }[]> {
   const rows = await db
     .select({
       id: lyrics.id,
@@ -69,7 +81,12 @@ export async function loadLyricRows(db: DbOrTx, lyricIds?: string[]): Promise<{ 
     .from(lyrics)
     .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
     .innerJoin(artists, eq(artists.id, lyrics.artistId))
-    .where(and(eq(songwriters.platformOwned, true), eq(artists.platformOwned, true), lyricIds ? inArray(lyrics.id, lyricIds) : undefined))
+    .where(
+      and(
+        options.platformOnly ? and(eq(songwriters.platformOwned, true), eq(artists.platformOwned, true)) : undefined,
+        options.lyricIds ? inArray(lyrics.id, options.lyricIds) : undefined,
+      ),
+    )
     .orderBy(asc(lyrics.slug));
   return rows.map((row) => ({
     lyricId: row.id,

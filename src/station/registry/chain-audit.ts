@@ -4,7 +4,7 @@
  * to the head seen when they started, so memory stays flat however long the registry grows and records
  * appended meanwhile do not change the answer.
  */
-import { GENESIS_HASH, recordHash } from './hash-chain.js';
+import { GENESIS_HASH, hashedContent, recordHash } from './hash-chain.js';
 import type { GeneratedRange, RegistryRepository, RegistryRow } from './registry.repository.js';
 
 export const CHAIN_PAGE_SIZE = 500;
@@ -49,35 +49,13 @@ export type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], unknown>;
 export function auditRow(row: RegistryRow): AuditRow {
   return {
     seq: row.seq,
-    station_track_id: row.stationTrackId,
-    generation_id: row.generationId,
-    track_type: row.trackType,
-    session_id: row.sessionId,
-    radio_only: row.radioOnly,
-    model_version: row.modelVersion,
-    lyrics_model_version: row.lyricsModelVersion,
-    training_dataset_hash: row.trainingDatasetHash,
-    context_snapshot: row.contextSnapshot,
-    title: row.title,
-    genre: row.genre,
-    mood: row.mood,
-    bpm: row.bpm,
-    duration_sec: row.durationSec,
-    audio_blob_key: row.audioBlobKey,
-    audio_sha256: row.audioSha256,
-    waveform_blob_key: row.waveformBlobKey,
-    cover_blob_key: row.coverBlobKey,
-    lyric_id: row.lyricId,
-    influenced_by: row.influencedBy,
-    safety_score: row.safetyScore,
-    generated_at: row.generatedAt.toISOString(),
-    prev_hash: row.prevHash,
+    ...hashedContent(row),
     record_hash: row.recordHash,
     first_played_at: row.firstPlayedAt ? row.firstPlayedAt.toISOString() : null,
     playback_count: row.playbackCount,
     reuse_eligible: row.reuseEligible,
     flag_for_review: row.flagForReview,
-  };
+  } as AuditRow;
 }
 
 /** One RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. Objects as JSON. */

@@ -4,12 +4,12 @@
  * so the engine (local or remote) can cache it by hash; rebuilt when the catalog changes.
  */
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { ArtifactRef, SafetyReference } from '../../engine/engine.js';
 import type { AudioFeatures } from '../../engine/types.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db } from '../../infra/db/client.js';
-import { artists, lyrics, songwriters, trackFeatures } from '../../infra/db/schema/index.js';
+import { trackFeatures } from '../../infra/db/schema/index.js';
+import { selectLyricDocuments } from '../dataset/training-data.js';
 
 export class SafetyReferenceStore {
   private current: Promise<ArtifactRef> | null = null;
@@ -35,34 +35,11 @@ export class SafetyReferenceStore {
 
   async load(): Promise<SafetyReference> {
     const [lyricRows, featureRows] = await Promise.all([
-      this.db
-        .select({
-          slug: lyrics.slug,
-          title: lyrics.title,
-          language: lyrics.language,
-          mood: lyrics.mood,
-          theme: lyrics.theme,
-          sections: lyrics.sections,
-          songwriterSlug: songwriters.slug,
-          artistSlug: artists.slug,
-        })
-        .from(lyrics)
-        .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
-        .innerJoin(artists, eq(artists.id, lyrics.artistId))
-        .orderBy(lyrics.slug),
+      selectLyricDocuments(this.db, { platformOnly: false }),
       this.db.select({ id: trackFeatures.trackId, features: trackFeatures.features }).from(trackFeatures).orderBy(trackFeatures.trackId),
     ]);
     return {
-      lyrics: lyricRows.map((row) => ({
-        id: row.slug,
-        title: row.title,
-        songwriterId: row.songwriterSlug,
-        artistId: row.artistSlug,
-        language: row.language,
-        mood: row.mood,
-        theme: row.theme,
-        sections: row.sections,
-      })),
+      lyrics: lyricRows.map((row) => row.document),
       audio: featureRows.map((row) => ({ id: row.id, features: row.features as AudioFeatures })),
     };
   }

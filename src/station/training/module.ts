@@ -1,0 +1,53 @@
+/** Module C wired from its ports: the service behind the routes, the queue worker, the status port. */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine/engine.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { JobQueue } from '../../infra/queue/job-queue.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { ModelStore } from '../models/model-store.js';
+import type { ModelsRepository } from '../models/models.repository.js';
+import { TrainingJobsRepository } from './repository.js';
+import { trainingRoutes } from './routes.js';
+import { TrainingRunner } from './runner.js';
+import { TRAINING_CONCURRENCY, TRAINING_QUEUE, TrainingService } from './service.js';
+import { snapshotSource } from './snapshots.js';
+
+export interface TrainingModuleDeps {
+  db: Db;
+  blobs: BlobStore;
+  queue: JobQueue;
+  bus: EventBus;
+  engine: Engine;
+  events: StationEvents;
+  models: ModelStore;
+  modelsRepo: ModelsRepository;
+  clock: Clock;
+  webhookSecret: Buffer;
+}
+
+export function buildTrainingModule(deps: TrainingModuleDeps) {
+  const repo = new TrainingJobsRepository(deps.db);
+  const snapshots = snapshotSource(deps.db, deps.blobs);
+  const service = new TrainingService({ repo, snapshots, modelsRepo: deps.modelsRepo, queue: deps.queue, bus: deps.bus, blobs: deps.blobs, clock: deps.clock });
+  let runner: TrainingRunner | null = null;
+
+  return {
+    service,
+    repo,
+    routes: (app: FastifyInstance) => app.register(trainingRoutes(service)),
+    /** Registers the queue worker and re-queues jobs a previous process left behind. */
+    start: async (log: FastifyBaseLogger) => {
+      runner = new TrainingRunner({ ...deps, repo, snapshots, log });
+      await deps.queue.process(TRAINING_QUEUE, (job) => runner!.handle(job), { concurrency: TRAINING_CONCURRENCY });
+      await runner.start();
+    },
+    stop: async () => {
+      await runner?.stop();
+    },
+  };
+}
+
+export type TrainingModule = ReturnType<typeof buildTrainingModule>;
