@@ -129,6 +129,12 @@ export function buildStationModules(infra: StationInfra) {
     training,
 
     routes: async (app: FastifyInstance) => {
+      // Stream listeners and WebSocket clients never finish on their own: end them before the server
+      // waits for in-flight requests, so a SIGTERM shuts down at once.
+      app.addHook('preClose', async () => {
+        radioModule.broadcaster.stop();
+        realtime.hub.closeAll();
+      });
       await app.register(generationRoutes(generations, lyrics));
       await registryModule.routes(app);
       await transparencyModule.routes(app);
