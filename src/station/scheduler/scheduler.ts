@@ -17,7 +17,6 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { StationConfigRow, ConfigRepository } from '../admin/config.repository.js';
 import type { ContextService } from '../context/context.service.js';
-import { musicContextOf, toView } from '../context/context.service.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { GenerationRepository } from '../generation/generation.repository.js';
 import type { GenerationService } from '../generation/generation.service.js';
@@ -27,7 +26,8 @@ import type { RegistryService } from '../registry/registry.service.js';
 import type { SourceTrack, TrackSource } from '../radio/stream/broadcaster.js';
 import type { CardBuilder, CardWithoutTiming } from './cards.js';
 import type { Renditions } from '../radio/renditions.js';
-import { pickCatalogTrack } from './catalog-picker.js';
+import { CatalogChoice } from './catalog-choice.js';
+import { streamSource, warmRenditions } from './stream-source.js';
 import type { LeaderElection } from './leader.js';
 import { nextOrigin } from './slot-planner.js';
 import { newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
@@ -86,7 +86,11 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   /** The last on-air slot this (follower) instance's stream took. */
   private followed = 0;
 
-  constructor(private readonly deps: SchedulerDeps) {}
+  private readonly catalogChoice: CatalogChoice;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.catalogChoice = new CatalogChoice(deps.slots, deps.contexts, deps.catalog);
+  }
 
   useLog(log: FastifyBaseLogger): void {
     this.deps.log = log;
@@ -137,7 +141,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!config.radioEnabled) return;
     await this.topUp(config);
     await this.startDueGenerations(config);
-    void this.warmRenditions(config).catch((error) => this.deps.log.warn({ err: error }, 'stream rendition failed'));
+    void warmRenditions(this.deps, config).catch((error) => this.deps.log.warn({ err: error }, 'stream rendition failed'));
   }
 
   private async updateFallback(): Promise<void> {
@@ -181,13 +185,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (credit !== state.aiCredit) await this.deps.slots.updateState({ aiCredit: credit });
   }
 
-  private async pickCatalog(config: StationConfigRow, alsoAvoid: string[] = []) {
-    const [candidates, recent, context] = await Promise.all([
-      this.deps.slots.catalogCandidates(config.explicitAllowed),
-      this.deps.slots.recentPlays(),
-      this.deps.contexts.current(),
-    ]);
-    return pickCatalogTrack(candidates, musicContextOf(toView(context)), { ...recent, trackIds: [...alsoAvoid.reverse(), ...recent.trackIds] });
+  private pickCatalog(config: StationConfigRow, alsoAvoid: string[] = []) {
+    return this.catalogChoice.pick(config, alsoAvoid);
   }
 
   /** Starts generations for AI slots that will play within generation_lead_time seconds. */
@@ -314,23 +313,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     return cued ? this.source(cued, track.audioBlobKey, track.audioBitrateKbps, track.title, config) : null;
   }
 
-  /** The track as the stream plays it: at stream_quality, re-encoded once if the master differs. */
   private source(slot: SlotRow, blobKey: string, masterKbps: number | null, title: string, config: StationConfigRow): SourceTrack {
-    return {
-      id: String(slot.id),
-      bitrateKbps: bitrateOf(config),
-      title,
-      read: async () => this.deps.blobs.get(await this.deps.renditions.keyFor(blobKey, masterKbps, config.streamQuality)),
-    };
-  }
-
-  /** Prepares stream renditions of the next catalog slots ahead of time, so the stream never waits on one. */
-  private async warmRenditions(config: StationConfigRow): Promise<void> {
-    for (const slot of (await this.deps.slots.planned()).slice(0, 2)) {
-      if (slot.origin !== 'catalog' || !slot.trackId) continue;
-      const track = await this.deps.catalog.findTrack(slot.trackId);
-      if (track?.audioBlobKey) await this.deps.renditions.keyFor(track.audioBlobKey, track.audioBitrateKbps, config.streamQuality);
-    }
+    return streamSource(this.deps, slot, blobKey, masterKbps, title, config);
   }
 
   /** The stream started a track: it is on air now. */
@@ -372,9 +356,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
 
   /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now (the queue is not changed). */
   async suggestCatalogTrack() {
-    const config = await this.deps.config.get();
-    const picked = await this.pickCatalog(config);
-    return picked ? this.deps.catalog.findTrack(picked.id) : null;
+    return this.catalogChoice.suggest(await this.deps.config.get());
   }
 
   async upcoming(): Promise<SlotRow[]> {
@@ -404,8 +386,4 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   async fallbackActive(): Promise<boolean> {
     return this.fallback;
   }
-}
-
-function bitrateOf(config: StationConfigRow): number {
-  return Number.parseInt(config.streamQuality, 10);
 }
