@@ -12,7 +12,14 @@ export interface SignedUrl {
   expiresAt: Date;
 }
 
+/** Expiry times are rounded up to this step, so a link is stable (and cacheable) for that long. */
+const EXPIRY_STEP_SEC = 600;
+const MEMO_SIZE = 10_000;
+
 export class UrlSigner {
+  /** Signatures already computed for (key, expiry): hot catalog answers sign the same links again and again. */
+  private readonly memo = new Map<string, string>();
+
   constructor(
     private readonly secret: Buffer,
     private readonly baseUrl: string,
@@ -23,13 +30,18 @@ export class UrlSigner {
     return createHmac('sha256', this.secret).update(`${key}\n${exp}`).digest('base64url');
   }
 
+  /** A link valid for at least ttlSeconds (at most EXPIRY_STEP_SEC longer). */
   sign(key: string, ttlSeconds: number): SignedUrl {
-    const exp = Math.floor(this.clock.now() / 1000) + ttlSeconds;
-    const path = key.split('/').map(encodeURIComponent).join('/');
-    return {
-      url: `${this.baseUrl}${MEDIA_PREFIX}${path}?exp=${exp}&sig=${this.signature(key, exp)}`,
-      expiresAt: new Date(exp * 1000),
-    };
+    const exp = Math.ceil((Math.floor(this.clock.now() / 1000) + ttlSeconds) / EXPIRY_STEP_SEC) * EXPIRY_STEP_SEC;
+    const memoKey = `${exp}:${key}`;
+    let url = this.memo.get(memoKey);
+    if (!url) {
+      const path = key.split('/').map(encodeURIComponent).join('/');
+      url = `${this.baseUrl}${MEDIA_PREFIX}${path}?exp=${exp}&sig=${this.signature(key, exp)}`;
+      if (this.memo.size >= MEMO_SIZE) this.memo.clear();
+      this.memo.set(memoKey, url);
+    }
+    return { url, expiresAt: new Date(exp * 1000) };
   }
 
   /** True when the link is intact and not expired. */

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable } from '../../http/schemas.js';
 
 export const TrackSummary = Type.Object(
   {
@@ -14,12 +13,12 @@ export const TrackSummary = Type.Object(
     genre: Type.String(),
     subgenre: Type.String(),
     mood: Type.Array(Type.String()),
-    bpm: Type.Union([Type.Integer(), Type.Null()]),
+    bpm: Nullable(Type.Integer()),
     key: Nullable(Type.String()),
     mode: Nullable(Type.String()),
     isrc: Nullable(Type.String()),
     explicit: Type.Boolean(),
-    release_year: Type.Union([Type.Integer(), Type.Null()]),
+    release_year: Nullable(Type.Integer()),
     cover_art_url: Nullable(Type.String({ format: 'uri' })),
   },
   { title: 'TrackSummary' },
@@ -30,15 +29,14 @@ export const TrackDetail = Type.Composite(
     TrackSummary,
     Type.Object({
       lifestyle: Nullable(Type.String()),
-      energy: Type.Union([Type.Number(), Type.Null()]),
-      audio: Type.Union([
+      energy: Nullable(Type.Number()),
+      audio: Nullable(
         Type.Object({
           format: Nullable(Type.String()),
-          bitrate_kbps: Type.Union([Type.Integer(), Type.Null()]),
-          size_bytes: Type.Union([Type.Integer(), Type.Null()]),
+          bitrate_kbps: Nullable(Type.Integer()),
+          size_bytes: Nullable(Type.Integer()),
         }),
-        Type.Null(),
-      ]),
+      ),
       waveform_url: Nullable(Type.String({ format: 'uri' })),
       has_lyrics: Type.Boolean(),
       credits: Type.Array(
@@ -74,7 +72,7 @@ export const ArtistProfile = Type.Composite(
     ArtistSummary,
     Type.Object({
       bio: Type.String(),
-      formed_year: Type.Union([Type.Integer(), Type.Null()]),
+      formed_year: Nullable(Type.Integer()),
       discography: Type.Array(TrackSummary),
     }),
   ],
