@@ -14,9 +14,10 @@ const TRACK_CACHE_SIZE = 5_000;
 export const TRACK_CHANGED_CHANNEL = 'catalog.track_changed';
 
 type TrackDetailRow = NonNullable<Awaited<ReturnType<CatalogRepository['findTrackDetail']>>>;
+type TrackDetailView = ReturnType<CatalogService['detailView']>;
 
 export class CatalogService {
-  private readonly detailCache = new Map<string, { detail: TrackDetailRow; until: number }>();
+  private readonly detailCache = new Map<string, { view: TrackDetailView; until: number }>();
 
   constructor(
     private readonly repo: CatalogRepository,
@@ -33,19 +34,6 @@ export class CatalogService {
   /** Drops a track from the read cache (its row changed). */
   invalidateTrack(id: string): void {
     this.detailCache.delete(id);
-  }
-
-  /** The stream counter in a cached answer may lag by the cache's TTL; everything else changes only by writes that invalidate. */
-  private async trackDetail(id: string): Promise<TrackDetailRow | null> {
-    const now = Date.now();
-    const cached = this.detailCache.get(id);
-    if (cached && cached.until > now) return cached.detail;
-    const detail = await this.repo.findTrackDetail(id);
-    if (detail && this.cacheTtlMs > 0) {
-      if (this.detailCache.size >= TRACK_CACHE_SIZE) this.detailCache.clear();
-      this.detailCache.set(id, { detail, until: now + this.cacheTtlMs });
-    }
-    return detail;
   }
 
   private link(key: string | null, ttl = LIST_LINK_TTL_SEC): string | null {
@@ -79,10 +67,25 @@ export class CatalogService {
     return { data: rows.map((row) => this.trackSummary(row)), total };
   }
 
+  /**
+   * Track detail, shaped for the API and kept for a few seconds: the stream counter may lag by the TTL,
+   * everything else changes only by writes that invalidate; its signed links stay valid far longer.
+   */
   async getTrack(id: string) {
-    const detail = await this.trackDetail(id);
+    const now = Date.now();
+    const cached = this.detailCache.get(id);
+    if (cached && cached.until > now) return cached.view;
+    const detail = await this.repo.findTrackDetail(id);
     if (!detail) throw Errors.notFound('Track', id);
-    const { track: row, credits, hasLyrics } = detail;
+    const view = this.detailView(detail);
+    if (this.cacheTtlMs > 0) {
+      if (this.detailCache.size >= TRACK_CACHE_SIZE) this.detailCache.clear();
+      this.detailCache.set(id, { view, until: now + this.cacheTtlMs });
+    }
+    return view;
+  }
+
+  private detailView({ track: row, credits, hasLyrics }: TrackDetailRow) {
     return {
       ...this.trackSummary(row),
       lifestyle: row.lifestyle,
