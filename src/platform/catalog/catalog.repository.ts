@@ -1,7 +1,7 @@
 /** Catalog reads: tracks, artists, credits. Filters run in SQL so pagination and totals agree. */
 import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { artists, lyrics, playEvents, songwriters, trackCredits, tracks } from '../../infra/db/schema/index.js';
+import { artists, playEvents, tracks } from '../../infra/db/schema/index.js';
 
 export type TrackRow = typeof tracks.$inferSelect & { artistName: string; artistSlug: string };
 export type ArtistRow = typeof artists.$inferSelect;
@@ -100,26 +100,6 @@ export class CatalogRepository {
       credits: (typeof row.credits === 'string' ? JSON.parse(row.credits) : row.credits) as CreditRow[],
       hasLyrics: row.hasLyrics === true || (row.hasLyrics as unknown) === 't',
     };
-  }
-
-  async creditsOf(trackId: string) {
-    return this.db
-      .select({
-        songwriterId: songwriters.id,
-        name: songwriters.name,
-        ipi: songwriters.ipi,
-        role: trackCredits.role,
-        splitPct: trackCredits.splitPct,
-      })
-      .from(trackCredits)
-      .innerJoin(songwriters, eq(songwriters.id, trackCredits.songwriterId))
-      .where(eq(trackCredits.trackId, trackId))
-      .orderBy(desc(trackCredits.splitPct), asc(songwriters.name));
-  }
-
-  async lyricsIdOf(trackId: string): Promise<string | null> {
-    const [row] = await this.db.select({ id: lyrics.id }).from(lyrics).where(eq(lyrics.trackId, trackId)).limit(1);
-    return row?.id ?? null;
   }
 
   async listArtists(filter: ArtistFilter, limit: number, offset: number): Promise<{ rows: ArtistRow[]; total: number }> {
