@@ -5,14 +5,15 @@
  * Resumable: only tracks without a master are rendered.
  */
 import { createHash } from 'node:crypto';
-import { asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { ArtifactRef, Engine } from '../engine/engine.js';
 import { emptyAudioModel, serialiseAudioModel } from '../engine/music/audio-model.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import type { Db } from '../infra/db/client.js';
 import { artists, trackFeatures, tracks } from '../infra/db/schema/index.js';
 
-export const MASTER_QUALITY = '192kbps' as const;
+/** The default stream quality, so the radio plays demo masters as they are, without a rendition. */
+export const MASTER_QUALITY = '128kbps' as const;
 const FEATURE_EXTRACTOR_VERSION = 'features-v1';
 
 async function untrainedAudioModel(blobs: BlobStore): Promise<ArtifactRef> {
@@ -49,6 +50,7 @@ export async function renderDemoMasters(
   shouldStop: () => boolean,
   onRendered: (trackId: string) => void,
 ): Promise<number> {
+  await backfillFeatures(deps);
   const model = await untrainedAudioModel(deps.blobs);
   let rendered = 0;
   for (const { track, artistName } of await tracksToRender(deps.db)) {
@@ -70,35 +72,48 @@ export async function renderDemoMasters(
       audioModel: model,
       stationName: artistName,
     });
-    const features = await deps.engine.extractFeatures(result.mp3, 'mp3');
     const keys = { audio: `catalog/${track.id}.mp3`, waveform: `catalog/${track.id}.waveform.json`, cover: `catalog/${track.id}.png` };
     await deps.blobs.put(keys.audio, result.mp3);
     await deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(result.waveform)));
     await deps.blobs.put(keys.cover, result.coverPng);
-    await deps.db.transaction(async (tx) => {
-      await tx
-        .insert(trackFeatures)
-        .values({ trackId: track.id, extractorVersion: FEATURE_EXTRACTOR_VERSION, features })
-        .onConflictDoUpdate({ target: trackFeatures.trackId, set: { features, extractorVersion: FEATURE_EXTRACTOR_VERSION } });
-      // The metadata now describes the audio as rendered (the composer picks the key within the asked mode).
-      await tx
-        .update(tracks)
-        .set({
-          durationSec: result.durationSec,
-          bpm: result.bpm,
-          musicalKey: result.key,
-          mode: result.mode,
-          audioBlobKey: keys.audio,
-          audioFormat: 'mp3',
-          audioBitrateKbps: 192,
-          audioSizeBytes: result.mp3.length,
-          coverBlobKey: keys.cover,
-          waveformBlobKey: keys.waveform,
-        })
-        .where(eq(tracks.id, track.id));
-    });
+    // Playable from here on; the metadata now describes the audio as rendered (the composer picks the key
+    // within the asked mode).
+    await deps.db
+      .update(tracks)
+      .set({
+        durationSec: result.durationSec,
+        bpm: result.bpm,
+        musicalKey: result.key,
+        mode: result.mode,
+        audioBlobKey: keys.audio,
+        audioFormat: 'mp3',
+        audioBitrateKbps: Number.parseInt(MASTER_QUALITY, 10),
+        audioSizeBytes: result.mp3.length,
+        coverBlobKey: keys.cover,
+        waveformBlobKey: keys.waveform,
+      })
+      .where(eq(tracks.id, track.id));
+    await storeFeatures(deps, track.id, result.mp3);
     rendered += 1;
     onRendered(track.id);
   }
   return rendered;
+}
+
+async function storeFeatures(deps: { db: Db; engine: Engine }, trackId: string, mp3: Buffer): Promise<void> {
+  const features = await deps.engine.extractFeatures(mp3, 'mp3');
+  await deps.db
+    .insert(trackFeatures)
+    .values({ trackId, extractorVersion: FEATURE_EXTRACTOR_VERSION, features })
+    .onConflictDoUpdate({ target: trackFeatures.trackId, set: { features, extractorVersion: FEATURE_EXTRACTOR_VERSION } });
+}
+
+/** Masters stored by a run that stopped before their features were extracted. */
+async function backfillFeatures(deps: { db: Db; blobs: BlobStore; engine: Engine }): Promise<void> {
+  const missing = await deps.db
+    .select({ id: tracks.id, audioBlobKey: tracks.audioBlobKey })
+    .from(tracks)
+    .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
+    .where(and(isNotNull(tracks.audioBlobKey), isNull(trackFeatures.trackId)));
+  for (const track of missing) await storeFeatures(deps, track.id, await deps.blobs.get(track.audioBlobKey!));
 }
