@@ -46,7 +46,7 @@ export class AuthService {
   private readonly repo: AuthRepository;
 
   constructor(
-    private readonly database: Database,
+    database: Database,
     private readonly tokens: TokenService,
     readonly csrf: CsrfTokens,
     private readonly clock: Clock,

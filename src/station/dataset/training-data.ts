@@ -8,7 +8,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { ArtifactRef } from '../../engine/engine.js';
 import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
-import type { Db, DbOrTx } from '../../infra/db/client.js';
+import type { DbOrTx } from '../../infra/db/client.js';
 import { artists, lyrics, songwriters, trackFeatures, tracks } from '../../infra/db/schema/index.js';
 import { canonicalJson, sha256Tagged } from '../../lib/canonical-json.js';
 
