@@ -23,7 +23,8 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', title: 'Error envelope' },
 );
 
-function toAppError(error: FastifyError | AppError | Error): AppError {
+/** Any failure as an AppError: ours as they are, Fastify's own (validation, parsing, routing) mapped, the rest a 500. */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

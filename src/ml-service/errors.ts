@@ -8,6 +8,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EngineError, toEngineError, type EngineErrorCode, type EngineErrorJson } from '../engine/errors.js';
 import { AppError } from '../http/errors.js';
+import { toAppError } from '../http/error-handler.js';
 
 /** HTTP status of each engine failure: the caller's input (422), the service's trouble (5xx). */
 const ENGINE_STATUS: Record<EngineErrorCode, number> = {
@@ -38,24 +39,6 @@ export const MlErrors = {
   validation: (detail: string) => new AppError(400, 'VALIDATION_FAILED', 'The request does not fit the schema', detail),
 };
 
-function toAppError(error: FastifyError | Error): AppError {
-  if (error instanceof AppError) return error;
-  const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return MlErrors.validation(fastifyError.message);
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type', 'send application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return MlErrors.validation('the body is not valid JSON');
-  }
-  const status = fastifyError.statusCode ?? 500;
-  if (status === 404) return new AppError(404, 'NOT_FOUND', 'Not found');
-  if (status >= 400 && status < 500) return new AppError(status, 'VALIDATION_FAILED', 'The request could not be processed', fastifyError.message);
-  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error', 'the failure was logged with this request_id');
-}
 
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, detail: string, retryAfter: number | null, engine?: EngineErrorJson) {
   if (retryAfter !== null) reply.header('Retry-After', String(retryAfter));

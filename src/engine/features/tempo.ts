@@ -109,9 +109,13 @@ export function tempoFromBeats(beatTimes: number[]): number | undefined {
 }
 
 function gaussianBlur(v: Float32Array, sigma: number): Float32Array {
-  const radius = Math.ceil(3 * sigma);
+  return Float32Array.from(convolveGaussian(v, sigma, Math.ceil(3 * sigma)));
+}
+
+/** Convolution with a Gaussian of `sigma` frames, truncated at `radius` frames (edges see only what exists). */
+function convolveGaussian(v: Float32Array, sigma: number, radius: number): Float64Array {
   const kernel = Array.from({ length: 2 * radius + 1 }, (_, i) => Math.exp(-0.5 * ((i - radius) / sigma) ** 2));
-  const out = new Float32Array(v.length);
+  const out = new Float64Array(v.length);
   for (let t = 0; t < v.length; t++) {
     let sum = 0;
     for (let k = -radius; k <= radius; k++) {
@@ -148,19 +152,7 @@ function parabolicOffset(left: number, centre: number, right: number): number {
 
 /** Ellis smooths the onset envelope with a Gaussian a 32nd of the period wide before the search. */
 function smoothForBeats(v: Float32Array, period: number): Float64Array {
-  const radius = Math.max(1, Math.round(period));
-  const sigma = Math.max(0.5, period / 32);
-  const kernel = Array.from({ length: 2 * radius + 1 }, (_, i) => Math.exp(-0.5 * ((i - radius) / sigma) ** 2));
-  const out = new Float64Array(v.length);
-  for (let t = 0; t < v.length; t++) {
-    let sum = 0;
-    for (let k = -radius; k <= radius; k++) {
-      const j = t + k;
-      if (j >= 0 && j < v.length) sum += v[j] * kernel[k + radius];
-    }
-    out[t] = sum;
-  }
-  return out;
+  return convolveGaussian(v, Math.max(0.5, period / 32), Math.max(1, Math.round(period)));
 }
 
 /** The last local maximum of the cumulative score that is at least half the median of such maxima. */
