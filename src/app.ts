@@ -8,6 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { AuthService } from './auth/auth.service.js';
+import { ConnectionGuard } from './auth/connection-guard.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import type { PasswordHasher } from './auth/passwords.js';
+import { TOTP_KEY_FILE, TotpSecrets } from './auth/totp-secrets.js';
+import type { CounterStore } from './infra/counters/counter-store.js';
+import { InProcessCounterStore } from './infra/counters/in-process-counter-store.js';
+import { RedisCounterStore } from './infra/counters/redis-counter-store.js';
 import { SessionCache } from './auth/session-cache.js';
 import { CsrfTokens, TokenService } from './auth/tokens.js';
 import { buildHttpServer } from './http/server.js';
@@ -15,6 +22,7 @@ import { createMetricsRegistry } from './http/metrics.js';
 import { FileBlobStore, type BlobStore } from './infra/blobs/blob-store.js';
 import { UrlSigner } from './infra/blobs/url-signer.js';
 import { systemClock, type Clock } from './infra/clock/clock.js';
+import type { IntervalTimers } from './infra/clock/timers.js';
 import { openDatabase, type Database } from './infra/db/client.js';
 import type { EventBus } from './infra/pubsub/event-bus.js';
 import { InProcessEventBus } from './infra/pubsub/in-process-bus.js';
@@ -27,6 +35,7 @@ import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
 import { loadOrCreateSecret } from './infra/secrets.js';
+import { EgressPolicy, type HostResolver } from './infra/egress/egress-policy.js';
 import { CatalogRepository } from './platform/catalog/catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
 import { catalogRoutes } from './platform/catalog/routes.js';
@@ -42,6 +51,8 @@ import { BlobArtifactSource } from './station/models/blob-artifact-source.js';
 
 export interface StationOptions {
   clock?: Clock;
+  /** Repeating timers of the realtime channels (tests fire them by hand); real ones by default. */
+  timers?: IntervalTimers;
   /** An already-open database (tests use a fresh one per suite); otherwise opened from the config. */
   database?: Database;
   logger?: boolean | Record<string, unknown>;
@@ -49,6 +60,10 @@ export interface StationOptions {
   webhooks?: WebhookOptions;
   /** The AI engine; in-process worker threads by default. */
   engine?: Engine;
+  /** Name resolution for webhook and notify_webhook deliveries (tests simulate DNS); the system resolver by default. */
+  resolveHost?: HostResolver;
+  /** Password hashing; argon2id by default (tests wrap it to count hashes). */
+  passwords?: PasswordHasher;
 }
 
 export interface Station {
@@ -93,7 +108,7 @@ function loggerOptions(config: Config, override: StationOptions['logger']) {
 
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl, dataDir: config.dataDir }));
   await database.migrate();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null;
@@ -114,14 +129,32 @@ export async function createStation(config: Config, options: StationOptions = {}
   const sessionCache = new SessionCache(clock);
   await sessionCache.listen(bus);
 
-  const auth = new AuthService(database, tokens, csrf, clock, bus, sessionCache);
-  await auth.bootstrap(config.admin, config.serviceApiKey);
+  // Login throttling and the 2FA step's attempts are shared by every instance (Redis) when there are several.
+  const counters: CounterStore = redis ? new RedisCounterStore(redis, `${config.redisPrefix}:auth`) : new InProcessCounterStore(clock);
+  const auth = new AuthService({
+    database,
+    tokens,
+    csrf,
+    clock,
+    bus,
+    sessions: sessionCache,
+    counters,
+    throttle: new LoginThrottle(counters, clock),
+    totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
+    passwords: options.passwords,
+  });
+  const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
+  // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
+  const connectionGuard = new ConnectionGuard(auth.credentials, (error) => http.log.error({ err: error }, 'closing a revoked connection failed'));
+  await connectionGuard.start(bus);
   const catalog = new CatalogService(new CatalogRepository(database.db), signer);
   await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
+  // One egress policy (STATION_WEBHOOK_ALLOWED_HOSTS) for webhooks and training's notify_webhook.
+  const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
   const webhooks = createWebhooks(
-    { db: database.db, bus, queue, clock, secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null) },
+    { db: database.db, bus, queue, clock, egress, secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null) },
     options.webhooks,
   );
   // ---- end webhooks ----
@@ -131,7 +164,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     (config.ml
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
-  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine });
+  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard });
 
   let ready = false;
   const http = await buildHttpServer(
@@ -139,9 +172,11 @@ export async function createStation(config: Config, options: StationOptions = {}
       logger: loggerOptions(config, options.logger),
       auth,
       metrics: createMetricsRegistry(),
+      metricsToken: config.metricsToken,
       rateLimitRedis: redis,
       rateLimitNamespace: `${config.redisPrefix}:rate-limit:`,
       publicBaseUrl: config.publicBaseUrl,
+      trustProxy: config.trustProxy,
       isReady: async () => {
         if (!ready) return false;
         await database.ping();
@@ -157,6 +192,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await station.routes(app);
     },
   );
+  for (const warning of bootstrapWarnings) http.log.warn(warning);
   await http.ready();
   await webhooks.start(); // webhooks: queue worker, bus subscription, pending attempts re-queued
   await station.start(http.log);
@@ -183,6 +219,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
       await queue.close();
       await engine.close();
+      await connectionGuard.stop();
       await bus.close();
       redis?.disconnect();
       await database.close();

@@ -2,7 +2,9 @@
  * The operator's configuration: every environment variable of ../shared/spec/contract.md, parsed and
  * validated once at start. Nothing else in the code reads process.env; this object is passed in.
  */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { AllowListError, DEFAULT_ALLOW_LIST_TEXT, parseAllowList, type AllowList } from './infra/egress/allow-list.js';
 
 export interface AdminBootstrap {
   email: string;
@@ -16,6 +18,8 @@ export interface Config {
   dataDir: string;
   publicBaseUrl: string;
   databaseUrl: string | null;
+  /** A role that owns the schema and runs migrations; DATABASE_URL's role then only reads and writes data. */
+  databaseMigrationUrl: string | null;
   redisUrl: string | null;
   /** Namespace of every Redis key and channel, so several stations (or test runs) can share one Redis. */
   redisPrefix: string;
@@ -23,6 +27,8 @@ export interface Config {
   admin: AdminBootstrap | null;
   serviceApiKey: string | null;
   webhookSecret: string | null;
+  /** STATION_WEBHOOK_ALLOWED_HOSTS: where webhooks and notify_webhook may be delivered (src/infra/egress). */
+  webhookAllowedHosts: AllowList;
   jwtSecret: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -31,9 +37,20 @@ export interface Config {
   schedulerCycleSec: number;
   contextRotationSec: number;
   listenerBroadcastSec: number;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | null;
   /** The AI engine on another machine (`npm run ml-service`); null runs it in-process. */
   ml: MlServiceLink | null;
+  /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY). */
+  trustProxy: TrustProxy;
 }
+
+/**
+ * TRUST_PROXY: 'none' believes no X-Forwarded-For (the client is the socket's peer); 'hops' believes that
+ * many proxies in front of the server, whoever they are; 'addresses' believes the proxies at these
+ * addresses, CIDRs or named ranges (loopback, linklocal, uniquelocal), as Fastify's trustProxy does.
+ */
+export type TrustProxy = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; addresses: string[] };
 
 export interface MlServiceLink {
   url: string;
@@ -95,6 +112,16 @@ function prefix(env: Env, name: string): string {
   return raw;
 }
 
+function allowList(env: Env, name: string): AllowList {
+  const raw = text(env, name) ?? DEFAULT_ALLOW_LIST_TEXT;
+  try {
+    return parseAllowList(raw);
+  } catch (error) {
+    if (!(error instanceof AllowListError)) throw error;
+    throw new ConfigError(name, `a comma-separated list of external, loopback, private, *, host names and CIDRs (${error.message})`, raw);
+  }
+}
+
 function adminBootstrap(env: Env): AdminBootstrap | null {
   const email = text(env, 'STATION_ADMIN_EMAIL');
   const password = text(env, 'STATION_ADMIN_PASSWORD');
@@ -111,6 +138,32 @@ function adminBootstrap(env: Env): AdminBootstrap | null {
     throw new ConfigError('STATION_ADMIN_TOTP_SECRET', 'a base32 secret of at least 16 characters (RFC 6238)', totp === null ? '' : '<hidden>');
   }
   return { email: email.toLowerCase(), password, totpSecret: secret };
+}
+
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, an address/prefix (CIDR) or one of proxy-addr's named ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === null || raw === '0') return { kind: 'none' };
+  const accepts = 'a hop count, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)';
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 32) throw new ConfigError('TRUST_PROXY', accepts, raw);
+    return { kind: 'hops', hops };
+  }
+  const addresses = raw.split(',').map((entry) => entry.trim());
+  if (!addresses.every(isProxyAddress)) throw new ConfigError('TRUST_PROXY', accepts, raw);
+  return { kind: 'addresses', addresses };
 }
 
 function mlServiceLink(env: Env): MlServiceLink | null {
@@ -135,18 +188,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (jwtSecret !== null && jwtSecret.length < 32) {
     throw new ConfigError('STATION_JWT_SECRET', 'a secret of at least 32 characters', '<hidden>');
   }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseMigrationUrl = url(env, 'DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']);
+  if (databaseMigrationUrl !== null && databaseUrl === null) {
+    throw new ConfigError('DATABASE_MIGRATION_URL', 'set only together with DATABASE_URL (the embedded database has no roles)', '<hidden>');
+  }
   return {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? './data'),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
+    databaseMigrationUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: prefix(env, 'REDIS_PREFIX'),
     logLevel: logLevel as Config['logLevel'],
     admin: adminBootstrap(env),
     serviceApiKey,
     webhookSecret: text(env, 'STATION_WEBHOOK_SECRET'),
+    webhookAllowedHosts: allowList(env, 'STATION_WEBHOOK_ALLOWED_HOSTS'),
     jwtSecret,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Station <no-reply@station.local>',
@@ -155,6 +215,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     schedulerCycleSec: integer(env, 'STATION_SCHEDULER_CYCLE_SEC', 30, 1, 3600),
     contextRotationSec: integer(env, 'STATION_CONTEXT_ROTATION_SEC', 1800, 10, 86400),
     listenerBroadcastSec: integer(env, 'STATION_LISTENER_BROADCAST_SEC', 15, 1, 3600),
+    metricsToken: text(env, 'METRICS_TOKEN'),
     ml: mlServiceLink(env),
+    trustProxy: trustProxy(env),
   };
 }

@@ -1,11 +1,16 @@
 /** Data access for users, login sessions, refresh tokens and API keys. */
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
+import { idEq } from '../infra/db/ids.js';
 import { apiKeys, authSessions, refreshTokens, users } from '../infra/db/schema/index.js';
+import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type UserStatus = UserRow['status'];
+/** An API key with its owner's status: a banned owner's keys stop working with the rest of their access. */
+export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null };
 
 export class AuthRepository {
   constructor(private readonly db: DbOrTx) {}
@@ -20,12 +25,14 @@ export class AuthRepository {
   }
 
   async findUserById(id: string): Promise<UserRow | null> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    const [row] = await this.db.select().from(users).where(idEq(users.id, id)).limit(1);
     return row ?? null;
   }
 
   /** Null when the e-mail is taken (the unique index decides, so concurrent sign-ups cannot both win). */
   async insertUser(input: {
+    /** Given when a value sealed for this user (its TOTP secret) must be bound to the id before the insert. */
+    id?: string;
     email: string;
     passwordHash: string;
     role: Role;
@@ -50,31 +57,81 @@ export class AuthRepository {
     return rows.length === 1;
   }
 
-  async insertSession(userId: string, kind: 'staff' | 'platform', expiresAt: Date): Promise<string> {
-    const [row] = await this.db.insert(authSessions).values({ userId, kind, expiresAt }).returning({ id: authSessions.id });
+  /** Sets role and/or status; null when there is no such user. */
+  async updateUser(id: string, change: { role?: Role; status?: UserStatus }): Promise<UserRow | null> {
+    const [row] = await this.db
+      .update(users)
+      .set({ ...change, updatedAt: sql`now()` })
+      .where(idEq(users.id, id))
+      .returning();
+    return row ?? null;
+  }
+
+  /** Users whose TOTP secret is still in clear (an older version's); the partial index makes this free. */
+  async usersWithClearTotpSecret(limit: number): Promise<{ id: string; totpSecret: string }[]> {
+    const rows = await this.db
+      .select({ id: users.id, totpSecret: users.totpSecret })
+      .from(users)
+      .where(sql`${users.totpSecret} IS NOT NULL AND ${users.totpSecret} NOT LIKE 'v1.%'`)
+      .limit(limit);
+    return rows.filter((row): row is { id: string; totpSecret: string } => row.totpSecret !== null);
+  }
+
+  /** Replaces a TOTP secret only if it is still `current` (another instance may be sealing it too). */
+  async replaceTotpSecret(userId: string, current: string | null, replacement: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ totpSecret: replacement })
+      .where(and(eq(users.id, userId), current === null ? isNull(users.totpSecret) : eq(users.totpSecret, current)));
+  }
+
+  async insertSession(userId: string, kind: 'staff' | 'platform', expiresAt: Date, secondFactor: boolean): Promise<string> {
+    const [row] = await this.db
+      .insert(authSessions)
+      .values({ userId, kind, expiresAt, secondFactor })
+      .returning({ id: authSessions.id });
     return row.id;
   }
 
-  async sessionState(sessionId: string) {
+  /** The session and its user as they are now; null when no such session exists. */
+  async sessionState(sessionId: string, nowMs: number): Promise<SessionState | null> {
     const [row] = await this.db
       .select({
         revokedAt: authSessions.revokedAt,
         expiresAt: authSessions.expiresAt,
+        secondFactor: authSessions.secondFactor,
+        userId: users.id,
         userStatus: users.status,
         role: users.role,
       })
       .from(authSessions)
       .innerJoin(users, eq(users.id, authSessions.userId))
-      .where(eq(authSessions.id, sessionId))
+      .where(idEq(authSessions.id, sessionId))
       .limit(1);
-    return row ?? null;
+    if (!row) return null;
+    return {
+      userId: row.userId,
+      role: row.role,
+      secondFactor: row.secondFactor,
+      valid: !row.revokedAt && row.userStatus === 'active' && row.expiresAt.getTime() > nowMs,
+    };
   }
 
   async revokeSession(sessionId: string, reason: string): Promise<void> {
     await this.db
       .update(authSessions)
       .set({ revokedAt: sql`now()`, revokedReason: reason })
-      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+      .where(and(idEq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+  }
+
+  /** Revokes every open session of a user; returns their ids. */
+  async revokeUserSessions(userId: string, reason: string): Promise<string[]> {
+    const rows = await this.db
+      .update(authSessions)
+      .set({ revokedAt: sql`now()`, revokedReason: reason })
+      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)))
+      .returning({ id: authSessions.id });
+    return rows.map((row) => row.id);
   }
 
   async insertRefreshToken(sessionId: string, tokenHash: string, expiresAt: Date): Promise<void> {
@@ -121,8 +178,21 @@ export class AuthRepository {
     return row ?? null;
   }
 
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRow | null> {
-    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1);
-    return row ?? null;
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyWithOwner | null> {
+    return this.findApiKey(eq(apiKeys.keyHash, keyHash));
+  }
+
+  async findApiKeyById(id: string): Promise<ApiKeyWithOwner | null> {
+    return this.findApiKey(idEq(apiKeys.id, id));
+  }
+
+  private async findApiKey(condition: SQL): Promise<ApiKeyWithOwner | null> {
+    const [row] = await this.db
+      .select({ key: apiKeys, ownerStatus: users.status })
+      .from(apiKeys)
+      .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
+      .where(condition)
+      .limit(1);
+    return row ? { ...row.key, ownerStatus: row.ownerStatus } : null;
   }
 }

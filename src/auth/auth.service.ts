@@ -1,27 +1,30 @@
 /**
- * The shared authentication layer of both APIs: sign-up, logins (platform and staff with TOTP),
- * refresh-token rotation with reuse detection, revocation, API keys, and turning a presented credential
- * into a Principal. No HTTP here: routes in platform/auth and station/auth call this.
+ * The shared authentication layer of both APIs: sign-up, logins (platform, with the 2FA step, and staff),
+ * refresh-token rotation with reuse detection, revocation, role and status changes, API keys. Turning a
+ * presented credential into a Principal is in access.ts. No HTTP here: routes in platform/auth and
+ * station/auth call this, passing the client address the server resolved (TRUST_PROXY).
+ *
+ * Every failed login answers the same INVALID_CREDENTIALS, with no detail, after the same work: a password
+ * hash is verified (a decoy one for an unknown e-mail) and a TOTP code is checked (against a decoy secret
+ * when the account has none), so neither the answer nor its timing tells which part was wrong.
  */
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../infra/db/client.js';
 import type { Clock } from '../infra/clock/clock.js';
+import type { CounterStore } from '../infra/counters/counter-store.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
-import { AppError, Errors } from '../http/errors.js';
-import { AuthRepository, type UserRow } from './auth.repository.js';
-import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { Errors } from '../errors.js';
+import { CredentialResolver } from './access.js';
+import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
+import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
 import type { Principal } from './principal.js';
-import { ADMIN_ROLES, SERVICE_KEY_SCOPES, STAFF_ROLES, isScope, scopesOfRole, type Role, type Scope } from './scopes.js';
-import { SESSION_REVOKED_CHANNEL, SessionCache } from './session-cache.js';
-import {
-  ACCESS_TOKEN_TTL_SEC,
-  CsrfTokens,
-  REFRESH_TOKEN_TTL_SEC,
-  TokenError,
-  TokenService,
-  newOpaqueToken,
-  sha256Hex,
-} from './tokens.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
+import { SERVICE_KEY_SCOPES, STAFF_ROLES, roleNeedsSecondFactor, type Role, type Scope } from './scopes.js';
+import type { SessionCache } from './session-cache.js';
+import { ACCESS_TOKEN_TTL_SEC, CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
 import { acceptTotp } from './totp.js';
+import { TOTP_KEY_FILE, TotpSecrets } from './totp-secrets.js';
 
 export interface IssuedLogin {
   accessToken: string;
@@ -38,64 +41,113 @@ export interface PublicUser {
   display_name: string;
 }
 
+export interface AuthServiceDeps {
+  database: Database;
+  tokens: TokenService;
+  csrf: CsrfTokens;
+  clock: Clock;
+  bus: EventBus;
+  sessions: SessionCache;
+  /** Shared state of the 2FA step (attempts per temp_token). */
+  counters: CounterStore;
+  throttle: LoginThrottle;
+  totpSecrets: TotpSecrets;
+  passwords?: PasswordHasher;
+}
+
+/** Codes a temp_token may be tried with; the next try finds it dead. */
+export const MFA_MAX_ATTEMPTS = 5;
+/** Counted past the budget when a temp_token completes, so it cannot open a second session. */
+const MFA_SPENT = String(MFA_MAX_ATTEMPTS + 1);
+const MFA_STATE_TTL_MS = (MFA_TOKEN_TTL_SEC + 60) * 1000;
+
 function publicUser(row: UserRow): PublicUser {
   return { id: row.id, email: row.email, role: row.role, display_name: row.displayName };
 }
 
 export class AuthService {
   private readonly repo: AuthRepository;
+  private readonly passwords: PasswordHasher;
+  readonly csrf: CsrfTokens;
+  /** Credential -> principal, for the HTTP hooks, stream tickets and connection watchers. */
+  readonly credentials: CredentialResolver;
 
-  constructor(
-    database: Database,
-    private readonly tokens: TokenService,
-    readonly csrf: CsrfTokens,
-    private readonly clock: Clock,
-    private readonly bus: EventBus,
-    private readonly sessions: SessionCache,
-  ) {
-    this.repo = new AuthRepository(database.db);
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.repo = new AuthRepository(deps.database.db);
+    this.passwords = deps.passwords ?? argon2Passwords;
+    this.csrf = deps.csrf;
+    this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
+  }
+
+  authenticateBearer(token: string): Promise<Principal> {
+    return this.credentials.authenticateBearer(token);
+  }
+
+  authenticateApiKey(key: string): Promise<Principal> {
+    return this.credentials.authenticateApiKey(key);
   }
 
   async signup(input: { email: string; password: string; displayName: string }): Promise<IssuedLogin> {
+    // The cheap refusal first: argon2 (46 MiB, tens of ms) runs only for an address that is free.
+    if (await this.repo.findUserByEmail(input.email)) throw Errors.conflict('An account with this e-mail already exists');
     const user = await this.repo.insertUser({
       email: input.email,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await this.passwords.hash(input.password),
       role: 'listener',
       displayName: input.displayName,
     });
     if (!user) throw Errors.conflict('An account with this e-mail already exists');
-    return this.startSession(user, 'platform');
+    return this.startSession(user, 'platform', false);
   }
 
-  /** Platform login. Admin roles must also pass TOTP: they get a short-lived MFA token instead. */
-  async platformLogin(email: string, password: string): Promise<IssuedLogin | { mfaToken: string }> {
-    const user = await this.checkPassword(email, password);
-    if ((ADMIN_ROLES as readonly Role[]).includes(user.role)) {
-      const mfaToken = await this.tokens.issue({ userId: user.id, role: user.role, sessionId: 'mfa' }, 'mfa');
-      return { mfaToken };
+  /**
+   * Platform login. A role whose scopes need TOTP, with a TOTP secret, gets a 5-minute temp_token for the
+   * 2FA step instead of a session. Without a secret (no enrolment yet) it gets a session without the
+   * TOTP-only scopes (sessionScopes), never one with them.
+   */
+  async platformLogin(email: string, password: string, clientAddress: string): Promise<IssuedLogin | { mfaToken: string }> {
+    await this.refuseWhileThrottled(email, clientAddress);
+    const user = await this.repo.findUserByEmail(email);
+    const passwordOk = await this.verifyPassword(user, password);
+    if (!user || !passwordOk || user.status !== 'active') return this.failLogin(email, clientAddress);
+    if (roleNeedsSecondFactor(user.role) && this.deps.totpSecrets.open(user.id, user.totpSecret) !== null) {
+      return { mfaToken: await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId: 'mfa' }, 'mfa') };
     }
-    return this.startSession(user, 'platform');
+    await this.deps.throttle.recordSuccess(email, clientAddress);
+    return this.startSession(user, 'platform', false);
   }
 
-  async verifySecondFactor(mfaToken: string, code: string): Promise<IssuedLogin> {
-    let claims;
-    try {
-      claims = await this.tokens.verify(mfaToken, 'mfa');
-    } catch {
-      throw Errors.invalidCredentials();
-    }
-    const user = await this.repo.findUserById(claims.userId);
-    if (!user || user.status !== 'active') throw Errors.invalidCredentials();
-    await this.checkTotp(user, code);
-    return this.startSession(user, 'platform');
+  /** The 2FA step: at most MFA_MAX_ATTEMPTS codes per temp_token, counted across instances, and one success. */
+  async verifySecondFactor(mfaToken: string, code: string, clientAddress: string): Promise<IssuedLogin> {
+    const claims = await this.deps.tokens.verify(mfaToken, 'mfa').catch(() => null);
+    const user = claims ? await this.repo.findUserById(claims.userId) : null;
+    if (user) await this.refuseWhileThrottled(user.email, clientAddress);
+    const attemptsKey = claims ? `mfa:attempts:${claims.tokenId}` : null;
+    const attempts = attemptsKey ? await this.deps.counters.increment(attemptsKey, MFA_STATE_TTL_MS) : Infinity;
+    const step = this.totpStep(user, code);
+    const ok = user !== null && attempts <= MFA_MAX_ATTEMPTS && user.status === 'active' && step !== null && (await this.repo.claimTotpStep(user.id, step));
+    if (!ok || !attemptsKey) return this.failLogin(user?.email ?? null, clientAddress);
+    await this.deps.counters.set(attemptsKey, MFA_SPENT, MFA_STATE_TTL_MS);
+    await this.deps.throttle.recordSuccess(user.email, clientAddress);
+    return this.startSession(user, 'platform', true);
   }
 
-  /** Staff login: e-mail, password and a TOTP code, for developer, admin and super_admin only. */
-  async staffLogin(email: string, password: string, totpCode: string): Promise<IssuedLogin> {
-    const user = await this.checkPassword(email, password);
-    if (!STAFF_ROLES.includes(user.role)) throw Errors.invalidCredentials();
-    await this.checkTotp(user, totpCode);
-    return this.startSession(user, 'staff');
+  /** Staff login: e-mail, password and TOTP code, for the roles whose scopes need TOTP. */
+  async staffLogin(input: { email: string; password: string; totpCode: string }, clientAddress: string): Promise<IssuedLogin> {
+    await this.refuseWhileThrottled(input.email, clientAddress);
+    const user = await this.repo.findUserByEmail(input.email);
+    const passwordOk = await this.verifyPassword(user, input.password);
+    const step = this.totpStep(user, input.totpCode);
+    const ok =
+      user !== null &&
+      passwordOk &&
+      user.status === 'active' &&
+      STAFF_ROLES.includes(user.role) &&
+      step !== null &&
+      (await this.repo.claimTotpStep(user.id, step));
+    if (!ok) return this.failLogin(input.email, clientAddress);
+    await this.deps.throttle.recordSuccess(input.email, clientAddress);
+    return this.startSession(user, 'staff', true);
   }
 
   /**
@@ -110,7 +162,7 @@ export class AuthService {
       await this.revokeSession(token.sessionId, 'refresh token reuse detected');
       throw Errors.authRequired('refresh token was already used; the login has been revoked');
     }
-    if (token.expiresAt.getTime() <= this.clock.now()) throw Errors.authRequired('refresh token expired');
+    if (token.expiresAt.getTime() <= this.deps.clock.now()) throw Errors.authRequired('refresh token expired');
     const user = await this.repo.findUserById(token.userId);
     if (!user || user.status !== 'active') throw Errors.authRequired('account disabled');
     return this.issueTokens(user, token.sessionId);
@@ -118,43 +170,25 @@ export class AuthService {
 
   async revokeSession(sessionId: string, reason: string): Promise<void> {
     await this.repo.revokeSession(sessionId, reason);
-    this.sessions.drop(sessionId);
-    await this.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
+    this.deps.sessions.drop(sessionId);
+    await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
   }
 
-  /** Turns a bearer JWT into a principal, or throws AUTH_REQUIRED. */
-  async authenticateBearer(token: string): Promise<Principal> {
-    let claims;
-    try {
-      claims = await this.tokens.verify(token, 'access');
-    } catch (error) {
-      const reason = error instanceof TokenError && error.reason === 'expired' ? 'token expired' : 'token invalid';
-      throw Errors.authRequired(reason);
-    }
-    if (!(await this.isSessionValid(claims.sessionId))) throw Errors.authRequired('this login was revoked');
-    return {
-      kind: 'user',
-      userId: claims.userId,
-      role: claims.role,
-      scopes: new Set(scopesOfRole(claims.role)),
-      credentialId: claims.sessionId,
-      sessionId: claims.sessionId,
-      apiKeyId: null,
-    };
+  /** A new role applies to the user's sessions at once, on every instance (their scopes follow the role). */
+  async setUserRole(userId: string, role: Role): Promise<PublicUser> {
+    const user = await this.repo.updateUser(userId, { role });
+    if (!user) throw Errors.notFound('User', userId);
+    await this.userChanged(user.id);
+    return publicUser(user);
   }
 
-  async authenticateApiKey(key: string): Promise<Principal> {
-    const row = await this.repo.findApiKeyByHash(sha256Hex(key));
-    if (!row || row.revokedAt) throw Errors.authRequired('API key not recognised');
-    return {
-      kind: 'service',
-      userId: row.ownerUserId,
-      role: null,
-      scopes: new Set(row.scopes.filter(isScope)),
-      credentialId: `key:${row.id}`,
-      sessionId: null,
-      apiKeyId: row.id,
-    };
+  /** A ban revokes every session of the user and closes their connections; a restore lets them log in again. */
+  async setUserStatus(userId: string, status: UserStatus): Promise<PublicUser> {
+    const user = await this.repo.updateUser(userId, { status });
+    if (!user) throw Errors.notFound('User', userId);
+    if (status === 'banned') await this.repo.revokeUserSessions(user.id, 'user banned');
+    await this.userChanged(user.id);
+    return publicUser(user);
   }
 
   /** Registers an API key and returns it in clear text: the only time it is ever shown. */
@@ -178,16 +212,27 @@ export class AuthService {
     return { id: row.id, key };
   }
 
-  /** Start-up: the super_admin of STATION_ADMIN_* and the service key of STATION_SERVICE_API_KEY, if missing. */
-  async bootstrap(admin: { email: string; password: string; totpSecret: string } | null, serviceKey: string | null) {
-    if (admin && !(await this.repo.findUserByEmail(admin.email))) {
-      await this.repo.insertUser({
-        email: admin.email,
-        passwordHash: await hashPassword(admin.password),
-        role: 'super_admin',
-        displayName: 'Station administrator',
-        totpSecret: admin.totpSecret,
-      });
+  /**
+   * Start-up: seals TOTP secrets an older version left in clear, and creates the super_admin of
+   * STATION_ADMIN_* and the service key of STATION_SERVICE_API_KEY if they are missing. An existing
+   * bootstrap admin whose stored secret does not open (DATA_DIR/keys/totp-secrets.key was replaced) gets
+   * STATION_ADMIN_TOTP_SECRET sealed again, so the operator can still log in. Returns warnings to log.
+   */
+  async bootstrap(admin: { email: string; password: string; totpSecret: string } | null, serviceKey: string | null): Promise<string[]> {
+    const warnings: string[] = [];
+    await decoyPasswordHash(); // computed now, so the first login for an unknown e-mail is not the slow one
+    await this.sealClearTotpSecrets();
+    if (admin) {
+      const existing = await this.repo.findUserByEmail(admin.email);
+      if (!existing) {
+        await this.createUser({ email: admin.email, password: admin.password, role: 'super_admin', displayName: 'Station administrator', totpSecret: admin.totpSecret });
+      } else if (!this.deps.totpSecrets.opens(existing.id, existing.totpSecret)) {
+        await this.repo.replaceTotpSecret(existing.id, existing.totpSecret, this.deps.totpSecrets.seal(existing.id, admin.totpSecret));
+        warnings.push(
+          `the stored TOTP secret of ${admin.email} did not open with DATA_DIR/keys/${TOTP_KEY_FILE}.key; ` +
+            'STATION_ADMIN_TOTP_SECRET was sealed again. Other accounts sealed under the previous key cannot pass TOTP until re-enrolled.',
+        );
+      }
     }
     if (serviceKey && !(await this.repo.findApiKeyByHash(sha256Hex(serviceKey)))) {
       await this.repo.insertApiKey({
@@ -199,45 +244,69 @@ export class AuthService {
         ownerUserId: null,
       });
     }
+    return warnings;
   }
 
-  /** Creates a user of any role; for seeding and for the admin API of later issues. */
+  /** Creates a user of any role; for seeding and for the admin API of later issues. The TOTP secret is sealed. */
   async createUser(input: { email: string; password: string; role: Role; displayName: string; totpSecret?: string }) {
+    const id = randomUUID();
     const user = await this.repo.insertUser({
+      id,
       email: input.email,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await this.passwords.hash(input.password),
       role: input.role,
       displayName: input.displayName,
-      totpSecret: input.totpSecret ?? null,
+      totpSecret: input.totpSecret ? this.deps.totpSecrets.seal(id, input.totpSecret) : null,
     });
     if (!user) throw Errors.conflict('An account with this e-mail already exists');
     return publicUser(user);
   }
 
-  private async checkPassword(email: string, password: string): Promise<UserRow> {
-    const user = await this.repo.findUserByEmail(email);
-    const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
-    if (!user || !ok || user.status !== 'active') throw Errors.invalidCredentials();
-    return user;
-  }
-
-  private async checkTotp(user: UserRow, code: string): Promise<void> {
-    if (!user.totpSecret) throw Errors.invalidCredentials();
-    const step = acceptTotp(user.totpSecret, code, this.clock.now(), user.totpLastStep);
-    if (step === null || !(await this.repo.claimTotpStep(user.id, step))) {
-      throw new AppError(401, 'INVALID_CREDENTIALS', 'The credentials are not valid', 'TOTP code wrong, expired or already used');
+  private async sealClearTotpSecrets(): Promise<void> {
+    for (;;) {
+      const batch = await this.repo.usersWithClearTotpSecret(100);
+      for (const row of batch) {
+        await this.repo.replaceTotpSecret(row.id, row.totpSecret, this.deps.totpSecrets.seal(row.id, row.totpSecret));
+      }
+      if (batch.length < 100) return;
     }
   }
 
-  private async startSession(user: UserRow, kind: 'staff' | 'platform'): Promise<IssuedLogin> {
-    const sessionId = await this.repo.insertSession(user.id, kind, new Date(this.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
+  /** 429 with Retry-After while this e-mail is locked for this address (login-throttle.ts). */
+  private async refuseWhileThrottled(email: string, clientAddress: string): Promise<void> {
+    const retryAfter = await this.deps.throttle.retryAfterSec(email, clientAddress);
+    if (retryAfter > 0) throw Errors.rateLimited(retryAfter, 'Too many failed logins for this account; try again later');
+  }
+
+  private async failLogin(email: string | null, clientAddress: string): Promise<never> {
+    if (email !== null) await this.deps.throttle.recordFailure(email, clientAddress);
+    throw Errors.invalidCredentials();
+  }
+
+  private async verifyPassword(user: UserRow | null, password: string): Promise<boolean> {
+    return this.passwords.verify(user?.passwordHash ?? (await decoyPasswordHash()), password);
+  }
+
+  /**
+   * The time step of a right, unused TOTP code, or null. The same work whatever the account: its sealed
+   * secret is opened, or a decoy one when there is no account or no secret.
+   */
+  private totpStep(user: UserRow | null, code: string): number | null {
+    const secret = user ? this.deps.totpSecrets.open(user.id, user.totpSecret) : null;
+    const step = acceptTotp(secret ?? this.deps.totpSecrets.openDecoy(), code, this.deps.clock.now(), user?.totpLastStep ?? null);
+    return secret === null ? null : step;
+  }
+
+  private async startSession(user: UserRow, kind: 'staff' | 'platform', secondFactor: boolean): Promise<IssuedLogin> {
+    const expiresAt = new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000);
+    const sessionId = await this.repo.insertSession(user.id, kind, expiresAt, secondFactor);
     return this.issueTokens(user, sessionId);
   }
 
   private async issueTokens(user: UserRow, sessionId: string): Promise<IssuedLogin> {
     const refreshToken = newOpaqueToken('rt');
-    await this.repo.insertRefreshToken(sessionId, sha256Hex(refreshToken), new Date(this.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
-    const accessToken = await this.tokens.issue({ userId: user.id, role: user.role, sessionId });
+    await this.repo.insertRefreshToken(sessionId, sha256Hex(refreshToken), new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
+    const accessToken = await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId });
     return {
       accessToken,
       refreshToken,
@@ -247,12 +316,8 @@ export class AuthService {
     };
   }
 
-  private async isSessionValid(sessionId: string): Promise<boolean> {
-    const cached = this.sessions.get(sessionId);
-    if (cached !== undefined) return cached;
-    const state = await this.repo.sessionState(sessionId);
-    const valid = !!state && !state.revokedAt && state.userStatus === 'active' && state.expiresAt.getTime() > this.clock.now();
-    this.sessions.set(sessionId, valid);
-    return valid;
+  private async userChanged(userId: string): Promise<void> {
+    this.deps.sessions.dropUser(userId);
+    await this.deps.bus.publish(USER_CHANGED_CHANNEL, { userId });
   }
 }

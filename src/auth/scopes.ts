@@ -2,9 +2,6 @@
 export const ROLES = ['listener', 'artist', 'developer', 'admin', 'super_admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const STAFF_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
-export const ADMIN_ROLES: readonly Role[] = ['admin', 'super_admin'];
-
 export const STATION_SCOPES = ['station:admin', 'station:train', 'station:generate', 'station:read'] as const;
 export const PLATFORM_SCOPES = [
   'streams:read',
@@ -35,6 +32,29 @@ export const SERVICE_KEY_SCOPES: readonly Scope[] = ['station:generate', 'statio
 export function scopesOfRole(role: Role): readonly Scope[] {
   return ROLE_SCOPES[role];
 }
+
+/**
+ * Scopes a password alone never grants: every station scope but station:read ("every role that holds a
+ * station scope other than station:read must pass TOTP"), and platform:admin (platform-api.md: admin
+ * accounts get the 2FA answer). A login session that did not pass TOTP holds its role's scopes less these,
+ * whatever its role is or becomes.
+ */
+export function needsSecondFactor(scope: Scope): boolean {
+  return (scope.startsWith('station:') && scope !== 'station:read') || scope === 'platform:admin';
+}
+
+export function roleNeedsSecondFactor(role: Role): boolean {
+  return scopesOfRole(role).some(needsSecondFactor);
+}
+
+/** What a login session holds: the role's scopes, less the TOTP-only ones if the session did not pass TOTP. */
+export function sessionScopes(role: Role, passedSecondFactor: boolean): readonly Scope[] {
+  const scopes = scopesOfRole(role);
+  return passedSecondFactor ? scopes : scopes.filter((scope) => !needsSecondFactor(scope));
+}
+
+/** Who may use the staff login (/api/auth/admin/login): the roles whose scopes need TOTP. */
+export const STAFF_ROLES: readonly Role[] = ROLES.filter(roleNeedsSecondFactor);
 
 export function isScope(value: string): value is Scope {
   return (STATION_SCOPES as readonly string[]).includes(value) || (PLATFORM_SCOPES as readonly string[]).includes(value);

@@ -22,6 +22,11 @@ export interface AccessClaims {
   typ: TokenType;
 }
 
+/** Claims of a verified token, with its id (jti): the 2FA step counts attempts per temp_token by it. */
+export interface VerifiedClaims extends AccessClaims {
+  tokenId: string;
+}
+
 export class TokenError extends Error {
   constructor(readonly reason: 'expired' | 'invalid') {
     super(reason === 'expired' ? 'token expired' : 'token invalid');
@@ -37,7 +42,7 @@ export class TokenService {
    * string again can only give the same answer, so this skips the HMAC and claim checks on the hot path;
    * expiry is still checked against the clock on every use, and revocation by the session check.
    */
-  private readonly verified = new Map<string, { claims: AccessClaims; expMs: number }>();
+  private readonly verified = new Map<string, { claims: VerifiedClaims; expMs: number }>();
 
   constructor(
     private readonly key: Uint8Array,
@@ -58,7 +63,7 @@ export class TokenService {
       .sign(this.key);
   }
 
-  async verify(token: string, expectedType: TokenType): Promise<AccessClaims> {
+  async verify(token: string, expectedType: TokenType): Promise<VerifiedClaims> {
     const cached = this.verified.get(token);
     if (cached && cached.claims.typ === expectedType) {
       if (cached.expMs > this.clock.now()) return cached.claims;
@@ -71,12 +76,18 @@ export class TokenService {
         issuer: ISSUER,
         audience: AUDIENCE,
         currentDate: new Date(this.clock.now()),
-        requiredClaims: ['exp', 'sub', 'iat'],
+        requiredClaims: ['exp', 'sub', 'iat', 'jti'],
       });
       if (payload.typ !== expectedType || typeof payload.sid !== 'string' || typeof payload.role !== 'string') {
         throw new TokenError('invalid');
       }
-      const claims: AccessClaims = { userId: payload.sub as string, role: payload.role as Role, sessionId: payload.sid, typ: expectedType };
+      const claims: VerifiedClaims = {
+        userId: payload.sub as string,
+        role: payload.role as Role,
+        sessionId: payload.sid,
+        typ: expectedType,
+        tokenId: payload.jti as string,
+      };
       if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
       this.verified.set(token, { claims, expMs: (payload.exp as number) * 1000 });
       return claims;

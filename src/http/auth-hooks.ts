@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthService } from '../auth/auth.service.js';
 import { hasScope } from '../auth/principal.js';
-import { AppError, Errors } from './errors.js';
+import { DomainError, Errors } from '../errors.js';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -22,14 +22,14 @@ export function registerAuthHooks(app: FastifyInstance, auth: AuthService): void
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
     const config = request.routeOptions.config;
-    let failure: AppError | null = null;
+    let failure: DomainError | null = null;
     const bearer = bearerOf(request);
     const apiKey = request.headers['x-api-key'];
     try {
       if (bearer !== null) request.principal = await auth.authenticateBearer(bearer);
       else if (typeof apiKey === 'string' && apiKey !== '') request.principal = await auth.authenticateApiKey(apiKey);
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       failure = error;
     }
     if (config.public) return;

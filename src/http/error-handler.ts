@@ -6,7 +6,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { AppError } from './errors.js';
+import { DomainError, type ErrorKind } from '../errors.js';
+import { HttpError } from './errors.js';
 import { apiFamilyOf } from './types.js';
 
 export const ErrorEnvelope = Type.Object(
@@ -23,45 +24,73 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', title: 'Error envelope' },
 );
 
-/** Any failure as an AppError: ours as they are, Fastify's own (validation, parsing, routing) mapped, the rest a 500. */
-export function toAppError(error: FastifyError | AppError | Error): AppError {
-  if (error instanceof AppError) return error;
-  const fastifyError = error as FastifyError;
-  if (fastifyError.validation) {
-    return new AppError(400, 'VALIDATION_FAILED', 'The request does not fit the schema', fastifyError.message);
-  }
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type', 'send application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError(400, 'VALIDATION_FAILED', 'The body is not valid JSON', fastifyError.message);
-  }
-  const status = fastifyError.statusCode ?? 500;
-  if (status === 404) return new AppError(404, 'NOT_FOUND', 'Not found');
-  if (status === 429) return new AppError(429, 'RATE_LIMITED', 'Too many requests', '', 60);
-  if (status >= 400 && status < 500) {
-    if (error instanceof SyntaxError) return new AppError(400, 'VALIDATION_FAILED', 'The body is not valid JSON');
-    return new AppError(status, 'VALIDATION_FAILED', 'The request could not be processed', fastifyError.message);
-  }
-  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error', 'the failure was logged with this request_id');
+/** What a failure answers: status, the code without its API prefix, and the envelope's texts. */
+export interface ErrorResponse {
+  status: number;
+  code: string;
+  message: string;
+  detail: string;
+  retryAfter: number | null;
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, appError: AppError) {
-  const code = `${apiFamilyOf(request.url)}_${appError.code}`;
-  if (appError.retryAfter !== null) reply.header('Retry-After', String(appError.retryAfter));
+/** The one mapping from a domain error's kind to an HTTP status. */
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  failed: 500,
+  unavailable: 503,
+};
+
+function response(status: number, code: string, message: string, detail = '', retryAfter: number | null = null): ErrorResponse {
+  return { status, code, message, detail, retryAfter };
+}
+
+/** Any failure as a response: ours as they are, Fastify's own (validation, parsing, routing) mapped, the rest a 500. */
+export function toErrorResponse(error: FastifyError | Error): ErrorResponse {
+  if (error instanceof DomainError) return response(STATUS_OF_KIND[error.kind], error.code, error.message, error.detail, error.retryAfter);
+  if (error instanceof HttpError) return response(error.status, error.code, error.message, error.detail, error.retryAfter);
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return response(400, 'VALIDATION_FAILED', 'The request does not fit the schema', fastifyError.message);
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return response(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return response(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type', 'send application/json');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return response(404, 'NOT_FOUND', 'Not found', 'no resource has an id this long');
+    case 'FST_ERR_BAD_URL':
+      return response(400, 'VALIDATION_FAILED', 'The URL is malformed', 'the path has an invalid percent-encoding');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return response(400, 'VALIDATION_FAILED', 'The body is not valid JSON', fastifyError.message);
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 404) return response(404, 'NOT_FOUND', 'Not found');
+  if (status === 429) return response(429, 'RATE_LIMITED', 'Too many requests', '', 60);
+  if (status >= 400 && status < 500) {
+    if (error instanceof SyntaxError) return response(400, 'VALIDATION_FAILED', 'The body is not valid JSON');
+    return response(status, 'VALIDATION_FAILED', 'The request could not be processed', fastifyError.message);
+  }
+  return response(500, 'INTERNAL_ERROR', 'Internal server error', 'the failure was logged with this request_id');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, failure: ErrorResponse) {
+  const code = `${apiFamilyOf(request.url)}_${failure.code}`;
+  if (failure.retryAfter !== null) reply.header('Retry-After', String(failure.retryAfter));
   return reply
-    .status(appError.httpStatus)
+    .status(failure.status)
     .type('application/json; charset=utf-8')
     .send({
       error: {
         code,
-        http_status: appError.httpStatus,
-        message: appError.message,
-        detail: appError.detail,
-        retry_after: appError.retryAfter,
+        http_status: failure.status,
+        message: failure.message,
+        detail: failure.detail,
+        retry_after: failure.retryAfter,
         request_id: String(request.id),
       },
     });
@@ -70,11 +99,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, appError
 export function registerErrorHandling(app: FastifyInstance): void {
   app.addSchema(ErrorEnvelope);
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as FastifyError);
-    if (appError.httpStatus >= 500) request.log.error({ err: error }, 'request failed');
-    return sendError(request, reply, appError);
+    const failure = toErrorResponse(error as FastifyError);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, failure);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError(404, 'NOT_FOUND', 'Not found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+    sendError(request, reply, response(404, 'NOT_FOUND', 'Not found', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
 }

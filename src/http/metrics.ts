@@ -1,6 +1,11 @@
-/** Prometheus metrics at /metrics: request count and latency by route and status, plus domain gauges. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Prometheus metrics at /metrics: request count and latency by route and status, plus domain gauges.
+ * Open by default; with METRICS_TOKEN set, only a scraper presenting `Authorization: Bearer <token>` reads them.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Errors } from '../errors.js';
 
 export function createMetricsRegistry(): Registry {
   const registry = new Registry();
@@ -8,7 +13,16 @@ export function createMetricsRegistry(): Registry {
   return registry;
 }
 
-export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** Compares digests, so neither the token's content nor its length shows in the timing. */
+export function bearerMatches(request: FastifyRequest, expectedDigest: Buffer): boolean {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match !== null && timingSafeEqual(digest(match[1]), expectedDigest);
+}
+
+export function registerHttpMetrics(app: FastifyInstance, registry: Registry, token: string | null = null): void {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route and status',
@@ -32,7 +46,12 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+  const tokenDigest = token === null ? null : digest(token);
+  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    if (tokenDigest && !bearerMatches(request, tokenDigest)) {
+      reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      throw Errors.authRequired('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    }
     reply.type(registry.contentType);
     return registry.metrics();
   });

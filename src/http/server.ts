@@ -14,10 +14,13 @@ import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { AuthService } from '../auth/auth.service.js';
 import { documentSecurity, registerAuthHooks } from './auth-hooks.js';
-import { registerErrorHandling } from './error-handler.js';
-import { Errors } from './errors.js';
+import { registerErrorHandling, sendError, toErrorResponse } from './error-handler.js';
+import { Errors } from '../errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { registerValidation } from './validation.js';
+import { fastifyTrustProxy } from './trust-proxy.js';
+import { clientKey } from './client-address.js';
+import type { TrustProxy } from '../config.js';
 import { openApiDocument } from './openapi.js';
 import './types.js';
 
@@ -27,10 +30,14 @@ export interface HttpServerDeps {
   logger: FastifyServerOptions['logger'];
   auth: AuthService;
   metrics: Registry;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  metricsToken?: string | null;
   /** Shared rate-limit counters across instances; in-memory when absent. */
   rateLimitRedis: Redis | null;
   rateLimitNamespace: string;
   publicBaseUrl: string;
+  /** Whose X-Forwarded-For decides request.ip (TRUST_PROXY); unset believes none. */
+  trustProxy: TrustProxy;
   isReady: () => Promise<boolean>;
 }
 
@@ -46,7 +53,11 @@ export async function buildHttpServer(
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    trustProxy: fastifyTrustProxy(deps.trustProxy),
+    // Ids are opaque: a long one is still an id that names nothing (404 from the lookup), not a router error.
+    maxParamLength: 1024,
+    // The router's own failures (a malformed percent-encoding, a parameter past maxParamLength) get the envelope too.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, toErrorResponse(error)),
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -62,14 +73,14 @@ export async function buildHttpServer(
   await app.register(rateLimit, {
     global: false,
     ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis, nameSpace: deps.rateLimitNamespace } : {}),
-    keyGenerator: (request) => request.principal?.userId ?? request.principal?.credentialId ?? request.ip,
+    keyGenerator: (request) => request.principal?.userId ?? request.principal?.credentialId ?? clientKey(request.ip),
     errorResponseBuilder: (_request, context) => Errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   await app.register(swagger, { openapi: openApiDocument(deps.publicBaseUrl) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
 
   registerAuthHooks(app, deps.auth);
-  registerHttpMetrics(app, deps.metrics);
+  registerHttpMetrics(app, deps.metrics, deps.metricsToken ?? null);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get(

@@ -7,8 +7,9 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EngineError, toEngineError, type EngineErrorCode, type EngineErrorJson } from '../engine/errors.js';
-import { AppError } from '../http/errors.js';
-import { toAppError } from '../http/error-handler.js';
+import { DomainError } from '../errors.js';
+import { toErrorResponse } from '../http/error-handler.js';
+import { HttpError } from '../http/errors.js';
 
 /** HTTP status of each engine failure: the caller's input (422), the service's trouble (5xx). */
 const ENGINE_STATUS: Record<EngineErrorCode, number> = {
@@ -32,11 +33,11 @@ export function engineHttpStatus(error: EngineError): number {
 }
 
 export const MlErrors = {
-  authRequired: () => new AppError(401, 'AUTH_REQUIRED', 'Authentication required: send the service key in X-API-Key'),
-  invalidKey: () => new AppError(401, 'INVALID_CREDENTIALS', 'The API key is not valid'),
-  runNotFound: (runId: string) => new AppError(404, 'NOT_FOUND', 'Training run not found', `no running training ${runId}`),
-  ackOutOfOrder: (seq: number) => new AppError(409, 'CONFLICT', 'No event is waiting for this acknowledgement', `seq ${seq} is not pending`),
-  validation: (detail: string) => new AppError(400, 'VALIDATION_FAILED', 'The request does not fit the schema', detail),
+  authRequired: () => new DomainError('unauthenticated', 'AUTH_REQUIRED', 'Authentication required: send the service key in X-API-Key'),
+  invalidKey: () => new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The API key is not valid'),
+  runNotFound: (runId: string) => new DomainError('not_found', 'NOT_FOUND', 'Training run not found', `no running training ${runId}`),
+  ackOutOfOrder: (seq: number) => new DomainError('conflict', 'CONFLICT', 'No event is waiting for this acknowledgement', `seq ${seq} is not pending`),
+  validation: (detail: string) => new DomainError('invalid', 'VALIDATION_FAILED', 'The request does not fit the schema', detail),
 };
 
 
@@ -48,10 +49,10 @@ function send(request: FastifyRequest, reply: FastifyReply, status: number, code
     .send({ error: { code: `ML_${code}`, http_status: status, message, detail, retry_after: retryAfter, request_id: String(request.id), ...(engine ? { engine } : {}) } });
 }
 
-/** Errors of the HTTP layer itself (our AppErrors, Fastify's validation, parsing and routing errors). */
+/** Errors of the HTTP layer itself (our DomainErrors and HttpErrors, Fastify's validation, parsing and routing errors). */
 function isHttpLayerError(error: unknown): boolean {
   if (error instanceof EngineError) return false;
-  if (error instanceof AppError) return true;
+  if (error instanceof DomainError || error instanceof HttpError) return true;
   const fastifyError = error as Partial<FastifyError>;
   return Boolean(fastifyError.validation) || typeof fastifyError.statusCode === 'number';
 }
@@ -65,9 +66,9 @@ export function registerMlErrorHandling(app: FastifyInstance): void {
       if (status >= 500) request.log.error({ err: error }, 'engine call failed');
       return send(request, reply, status, engineError.code, engineError.message, engineError.stage ? `engine stage: ${engineError.stage}` : '', engineError.code === 'SHUTDOWN' ? 5 : null, engineError.toJSON());
     }
-    const appError = toAppError(error as FastifyError);
-    if (appError.httpStatus >= 500) request.log.error({ err: error }, 'request failed');
-    return send(request, reply, appError.httpStatus, appError.code, appError.message, appError.detail, appError.retryAfter);
+    const failure = toErrorResponse(error as FastifyError);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return send(request, reply, failure.status, failure.code, failure.message, failure.detail, failure.retryAfter);
   });
   app.setNotFoundHandler((request, reply) =>
     send(request, reply, 404, 'NOT_FOUND', 'Not found', `no route ${request.method} ${request.url.split('?')[0]}`, null),

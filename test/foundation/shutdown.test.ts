@@ -62,7 +62,7 @@ it('finishes the in-flight request, refuses new connections and exits 0 on SIGTE
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     STATION_DEMO: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info', // the in-flight request is seen arriving in the log (Fastify's "incoming request")
     ...(testDb?.url ? { DATABASE_URL: testDb.url } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
@@ -105,7 +105,13 @@ it('finishes the in-flight request, refuses new connections and exits 0 on SIGTE
   });
   inFlight.write(body.slice(0, 20));
   inFlight.flushHeaders();
-  await sleep(500);
+  // SIGTERM only once the server is handling the request (headers parsed, body still coming).
+  const arrived = () => output.split('\n').some((line) => line.includes('incoming request') && line.includes('/v1/auth/signup'));
+  const seenBy = Date.now() + 10_000;
+  while (!arrived()) {
+    if (Date.now() > seenBy) throw new Error(`the server never logged the in-flight request: ${output}`);
+    await sleep(20);
+  }
 
   child.kill('SIGTERM');
 

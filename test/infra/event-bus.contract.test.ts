@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../../src/infra/pubsub/event-bus.js';
 import { InProcessEventBus } from '../../src/infra/pubsub/in-process-bus.js';
 import { RedisEventBus } from '../../src/infra/pubsub/redis-bus.js';
-import { REDIS_URL, eventually, sleep } from './support.js';
+import { REDIS_URL, eventually } from './support.js';
 
 type ErrorReporter = (error: unknown, channel: string) => void;
 
@@ -16,6 +16,13 @@ const backends: { name: string; enabled: boolean; make: (onError: ErrorReporter)
     make: (onError) => new RedisEventBus({ url: REDIS_URL!, onError, connectionName: 'test:bus' }),
   },
 ];
+
+/*
+ * "Nothing more arrives" is checked with a barrier, not a pause: a message published after, by the same bus,
+ * on the channel watched. Both buses deliver one publisher's messages in order, so once the barrier is in,
+ * anything that was going to arrive before it has.
+ */
+const BARRIER = '--barrier--';
 
 for (const backend of backends) {
   describe.skipIf(!backend.enabled)(`EventBus contract: ${backend.name}`, () => {
@@ -36,16 +43,18 @@ for (const backend of backends) {
     it('fans a message out to every subscriber of the channel, and only that channel', async () => {
       const bus = open();
       const ch = channel();
+      const elsewhere = channel();
       const received: string[] = [];
       await bus.subscribe(ch, (m) => received.push(`a:${JSON.stringify(m)}`));
       await bus.subscribe(ch, (m) => received.push(`b:${JSON.stringify(m)}`));
-      await bus.subscribe(channel(), () => received.push('other channel'));
+      await bus.subscribe(elsewhere, (m) => received.push(`other:${JSON.stringify(m)}`));
 
       await bus.publish(ch, { trackId: 't1', listeners: 3 });
+      await bus.publish(ch, BARRIER);
+      await bus.publish(elsewhere, BARRIER);
 
-      await eventually(() => expect(received.sort()).toEqual(['a:{"trackId":"t1","listeners":3}', 'b:{"trackId":"t1","listeners":3}']));
-      await sleep(50);
-      expect(received).toHaveLength(2);
+      await eventually(() => expect(received.filter((r) => r.includes(BARRIER))).toHaveLength(3));
+      expect(received.filter((r) => !r.includes(BARRIER)).sort()).toEqual(['a:{"trackId":"t1","listeners":3}', 'b:{"trackId":"t1","listeners":3}']);
     });
 
     it('delivers asynchronously, never inside publish', async () => {
@@ -91,8 +100,8 @@ for (const backend of backends) {
       await unsubscribe(); // twice is harmless
       await bus.publish(ch, 'second');
 
-      await eventually(() => expect(kept).toEqual(['first', 'second']));
-      await sleep(50);
+      await bus.publish(ch, BARRIER);
+      await eventually(() => expect(kept).toEqual(['first', 'second', BARRIER]));
       expect(dropped).toEqual(['first']);
     });
 
@@ -105,9 +114,9 @@ for (const backend of backends) {
       await bus.subscribe(ch, handler);
       await first();
       await bus.publish(ch, 'x');
-      await eventually(() => expect(received).toEqual(['x']));
-      await sleep(50);
-      expect(received).toEqual(['x']);
+      await bus.publish(ch, BARRIER);
+      await eventually(() => expect(received).toContain(BARRIER));
+      expect(received).toEqual(['x', BARRIER]);
     });
 
     it('isolates a throwing or rejecting handler from the publisher and the other handlers', async () => {

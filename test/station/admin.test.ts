@@ -34,6 +34,8 @@ const DEFAULTS = {
   generation_lead_time: 120,
   fallback_mode: 'catalog_only',
   stream_quality: '128kbps',
+  crossfade_sec: 3,
+  report_threshold: 3,
 };
 
 describe('module A: station control', () => {
@@ -89,14 +91,25 @@ describe('module A: station control', () => {
       await patchConfig({ stream_quality: '128kbps', explicit_allowed: false, generation_lead_time: 120 });
     });
 
+    it('validates and persists crossfade_sec and report_threshold', async () => {
+      const response = await patchConfig({ crossfade_sec: 0, report_threshold: 5 });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ ...DEFAULTS, crossfade_sec: 0, report_threshold: 5 });
+      expect((await getConfig()).json()).toMatchObject({ crossfade_sec: 0, report_threshold: 5 });
+      expect((await patchConfig({ crossfade_sec: 10 })).json()).toMatchObject({ crossfade_sec: 10, report_threshold: 5 });
+      await patchConfig({ crossfade_sec: 3, report_threshold: 3 });
+    });
+
     it('does not announce a patch that changes nothing', async () => {
       await patchConfig({ lyrics_generation: false });
       await eventually(() => control.find((m) => m.type === 'config_changed' && (m.fields as string[]).includes('lyrics_generation')), 'first change');
       const mark = control.length;
       expect((await patchConfig({ lyrics_generation: false })).statusCode).toBe(200);
-      await new Promise((r) => setTimeout(r, 150));
-      expect(control.slice(mark)).toEqual([]);
-      await patchConfig({ lyrics_generation: true });
+      // A real change as a barrier: one publisher, so an announcement of the no-op would arrive before it.
+      expect((await patchConfig({ crossfade_sec: 4 })).statusCode).toBe(200);
+      await eventually(() => control.slice(mark).find((m) => m.type === 'config_changed' && (m.fields as string[]).includes('crossfade_sec')), 'the barrier');
+      expect(control.slice(mark)).toEqual([{ type: 'config_changed', fields: ['crossfade_sec'] }]);
+      await patchConfig({ lyrics_generation: true, crossfade_sec: 3 });
     });
 
     it('requires the ratios to sum to 1.0 within 1e-9', async () => {
@@ -144,6 +157,12 @@ describe('module A: station control', () => {
       await expectInvalid({ max_track_length_sec: 5 });
       await expectInvalid({ max_track_length_sec: 120.5 });
       await expectInvalid({ generation_lead_time: -1 });
+      await expectInvalid({ crossfade_sec: 11 });
+      await expectInvalid({ crossfade_sec: -1 });
+      await expectInvalid({ crossfade_sec: 1.5 });
+      await expectInvalid({ report_threshold: 0 });
+      await expectInvalid({ report_threshold: 2.5 });
+      await expectInvalid({ report_threshold: '3' });
       await expectInvalid([{ stream_quality: '192kbps' }]);
       // One bad field spoils the whole patch: the good one is not applied either.
       await expectInvalid({ stream_quality: '192kbps', generation_mode: 'nonsense' });
@@ -321,7 +340,7 @@ describe('module A: station control', () => {
       const missing = await safetyTest({ audio_track_id: '00000000-0000-4000-8000-000000000000' });
       expect(missing.statusCode).toBe(404);
       expect(missing.json().error.code).toBe('STATION_NOT_FOUND');
-      expect((await safetyTest({ audio_track_id: 'not-a-uuid' })).statusCode).toBe(400);
+      expect((await safetyTest({ audio_track_id: 'not-a-uuid' })).statusCode).toBe(404);
     });
   });
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ManualClock } from '../../src/infra/clock/clock.js';
+import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { generations, stationContexts } from '../../src/infra/db/schema/index.js';
 import { ContextRepository } from '../../src/station/context/context.repository.js';
 import { ContextRotator } from '../../src/station/context/context-rotator.js';
@@ -15,6 +16,15 @@ import { authHeaders, buildTestStation, signupListener, staffLogin, type TestSta
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 
 type Headers = Record<string, string>;
+
+/** Polls `condition` (every 10 ms of real time, at most `timeoutMs`) and fails the test when it never holds. */
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 const ROTATION_SEC = 60;
 const NOON = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -343,25 +353,38 @@ describe('module D: context engine endpoints', () => {
     });
 
     it('runs its timer on the leader only', async () => {
+      const timers = new ManualTimers();
       let leader = false;
+      let checks = 0;
       const timed = new ContextRotator({
         contexts: station.station.contexts,
         repo: new ContextRepository(station.database.db),
         clock,
-        isLeader: () => leader,
+        isLeader: () => {
+          checks += 1;
+          return leader;
+        },
         intervalMs: 10,
+        timers,
       });
       clock.advance(ROTATION_SEC * 1000 + 1);
       const currentId = async () => (await station.station.contexts.current()).contextId;
       const before = await currentId();
       timed.start();
-      await new Promise((r) => setTimeout(r, 120));
+      expect(timers.periods()).toEqual([10]);
+      // A tick starts only once the one before it has ended, so three checks mean two whole ticks as a follower.
+      await until(() => {
+        timers.advance(10);
+        return checks >= 3;
+      }, 'three ticks as a follower');
       expect(await currentId()).toBe(before);
       leader = true;
-      const deadline = Date.now() + 3_000;
-      while ((await currentId()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await until(async () => {
+        timers.advance(10);
+        return (await currentId()) !== before;
+      }, 'a rotation once leading');
       await timed.stop();
-      expect(await currentId()).not.toBe(before);
+      expect(timers.pending()).toBe(0);
     });
   });
 });
@@ -510,10 +533,9 @@ describe('module D: the next generation follows an override', () => {
     });
     // Cancel it if still pending, else let it finish, so no job is left running at teardown.
     await station.http.inject({ method: 'DELETE', url: `/station/v1/generate/track/${generationId}`, headers: service });
-    for (let i = 0; i < 600; i++) {
+    await until(async () => {
       const { status } = (await station.http.inject({ url: `/station/v1/generate/track/${generationId}`, headers: service })).json();
-      if (['complete', 'failed', 'cancelled'].includes(status)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return ['complete', 'failed', 'cancelled'].includes(status);
+    }, `generation ${generationId} to end`, 60_000);
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { createMp3Stream } from '../../src/engine/music/encode.js';
 import type { AudioFeatures } from '../../src/engine/types.js';
-import { AppError } from '../../src/http/errors.js';
+import { DomainError } from '../../src/errors.js';
 import type { Db } from '../../src/infra/db/client.js';
 import {
   artists,
@@ -488,12 +488,12 @@ describe('module B: dataset manager', () => {
       // Same snapshot, same artifact.
       expect((await loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'audio')).datasetHash).toBe(audio.datasetHash);
 
-      await expect(loadSnapshotDataset(db, station.blobs, '00000000-0000-4000-8000-000000000000', 'audio')).rejects.toMatchObject({ httpStatus: 404 });
-      await expect(loadSnapshotDataset(db, station.blobs, 'nope', 'lyrics')).rejects.toBeInstanceOf(AppError);
+      await expect(loadSnapshotDataset(db, station.blobs, '00000000-0000-4000-8000-000000000000', 'audio')).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(loadSnapshotDataset(db, station.blobs, 'nope', 'lyrics')).rejects.toBeInstanceOf(DomainError);
 
       const [features] = await db.select().from(trackFeatures).where(eq(trackFeatures.trackId, published[0].id));
       await db.delete(trackFeatures).where(eq(trackFeatures.trackId, published[0].id));
-      await expect(loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'audio')).rejects.toMatchObject({ httpStatus: 409 });
+      await expect(loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'audio')).rejects.toMatchObject({ kind: 'conflict' });
       await db.insert(trackFeatures).values(features);
     });
   });

@@ -6,9 +6,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { generations, lyricGenerations, registryTracks, safetyFlags, stationPlays } from '../../src/infra/db/schema/index.js';
+import { ManualClock } from '../../src/infra/clock/clock.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
-import { csvLine } from '../../src/station/registry/chain-audit.js';
+import { csvField, csvLine } from '../../src/station/registry/chain-audit.js';
+import { recordHash } from '../../src/station/registry/hash-chain.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 
 const SERVICE_KEY = 'svc_test_registry_key_0123456789abcdef';
@@ -96,13 +98,14 @@ function parseCsv(text: string): string[][] {
 
 describe('module G: registry', () => {
   let station: TestStation;
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
   let admin: Record<string, string>;
   let service: Record<string, string>;
   let listener: Record<string, string>;
   const events: { event: string; data: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY });
+    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock });
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
@@ -208,6 +211,8 @@ describe('module G: registry', () => {
       const unknown = await post({ generation_id: randomUUID(), safety_score: 0.9 });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json().error.code).toBe('STATION_NOT_FOUND');
+      // ids are opaque: any string that names no generation is a 404, not a validation error
+      expect((await post({ generation_id: 'not-a-uuid', safety_score: 0.9 })).json().error).toMatchObject({ code: 'STATION_NOT_FOUND', http_status: 404 });
       const running = await finishedGeneration({ status: 'in_progress', completedAt: null });
       expect((await post({ generation_id: running.id, safety_score: 0.9 })).statusCode).toBe(409);
       const pending = await finishedGeneration({ status: 'pending', completedAt: null });
@@ -226,7 +231,6 @@ describe('module G: registry', () => {
         { generation_id: generation.id, safety_score: 1.5 },
         { generation_id: generation.id, safety_score: 0.9, training_dataset_hash: 'md5:abc' },
         { generation_id: generation.id, safety_score: 0.9, station_track_id: 'stn_mine' },
-        { generation_id: 'not-a-uuid', safety_score: 0.9 },
         {},
       ]) {
         const answer = await post(payload);
@@ -375,7 +379,8 @@ describe('module G: registry', () => {
       expect(reuse.json()).toMatchObject({ reuse_eligible: true, flag_for_review: false, record_hash: record.recordHash });
 
       const flagged = await patch(record.stationTrackId, { flag_for_review: true, reuse_eligible: false });
-      expect(flagged.json()).toMatchObject({ reuse_eligible: false, flag_for_review: true });
+      expect(flagged.json()).toMatchObject({ reuse_eligible: false, flag_for_review: true, withheld: true, withheld_reason: 'admin_flag' });
+      expect(await station.station.registry.isWithheld(record.stationTrackId)).toBe(true);
       const queue = await db().select().from(safetyFlags).where(eq(safetyFlags.stationTrackId, record.stationTrackId));
       expect(queue).toHaveLength(1);
       expect(queue[0]).toMatchObject({ flagType: 'manual_review', generationId: record.generationId, safetyScore: expect.closeTo(0.93, 5) });
@@ -386,7 +391,8 @@ describe('module G: registry', () => {
       // already flagged: no second queue entry
       expect((await patch(record.stationTrackId, { flag_for_review: true })).statusCode).toBe(200);
       expect(await db().select().from(safetyFlags).where(eq(safetyFlags.stationTrackId, record.stationTrackId))).toHaveLength(1);
-      expect((await patch(record.stationTrackId, { flag_for_review: false })).json().flag_for_review).toBe(false);
+      expect((await patch(record.stationTrackId, { flag_for_review: false })).json()).toMatchObject({ flag_for_review: false, withheld: false, withheld_reason: null });
+      expect(await station.station.registry.isWithheld(record.stationTrackId)).toBe(false);
       const verify = await get('/station/v1/registry/chain/verify');
       expect(verify.json().valid).toBe(true);
     });
@@ -422,8 +428,8 @@ describe('module G: registry', () => {
       expect(first.statusCode, first.body).toBe(200);
       expect(first.json()).toMatchObject({ station_track_id: record.stationTrackId, playback_count: 1 });
       const firstPlayedAt = first.json().first_played_at;
-      expect(Date.parse(firstPlayedAt)).toBeGreaterThan(Date.now() - 60_000);
-      await new Promise((r) => setTimeout(r, 5));
+      expect(firstPlayedAt).toBe(clock.date().toISOString());
+      clock.advance(60_000);
       const second = await play(record.stationTrackId, { listener_count: 40, session_id: 'session-a' });
       expect(second.json()).toMatchObject({ playback_count: 2, first_played_at: firstPlayedAt });
       const plays = await db().select().from(stationPlays).where(eq(stationPlays.stationTrackId, record.stationTrackId));
@@ -528,6 +534,28 @@ describe('module G: registry', () => {
     });
   });
 
+  it('neutralises formula-like cells in the CSV export only; JSON and NDJSON stay exact', async () => {
+    const titles = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\tTabbed', '\rReturn', 'Plain -title', "'Quoted"];
+    const records = [];
+    for (const title of titles) records.push(await register({ title }));
+    const ids = new Set(records.map((r) => r.stationTrackId));
+
+    const csv = parseCsv((await get('/station/v1/registry/audit-export?format=csv')).body);
+    const header = csv[0];
+    const byId = new Map(csv.filter((row) => ids.has(row[header.indexOf('station_track_id')])).map((row) => [row[header.indexOf('station_track_id')], row]));
+    const csvTitles = records.map((r) => byId.get(r.stationTrackId)![header.indexOf('title')]);
+    expect(csvTitles).toEqual([`'${titles[0]}`, "'+1+1", "'-2+3", "'@SUM(A1)", "'\tTabbed", "'\rReturn", 'Plain -title', "'Quoted"]);
+    expect(csvField('=1')).toBe("'=1");
+    expect(csvField('-5')).toBe("'-5");
+    expect(csvField('a=1')).toBe('a=1');
+    expect(csvField('=a,b')).toBe('"\'=a,b"');
+
+    const json = JSON.parse((await get('/station/v1/registry/audit-export')).body);
+    expect(records.map((r) => json.records.find((x: { station_track_id: string }) => x.station_track_id === r.stationTrackId).title)).toEqual(titles);
+    const ndjson = (await get('/station/v1/registry/audit-export?format=ndjson')).body.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => ndjson.find((x) => x.station_track_id === r.stationTrackId).title)).toEqual(titles);
+  });
+
   it('documents the registry endpoints in OpenAPI', async () => {
     const doc = (await station.http.inject({ url: '/openapi.json' })).json();
     for (const path of ['/station/v1/registry/tracks', '/station/v1/registry/tracks/{station_track_id}', '/station/v1/registry/sessions', '/station/v1/registry/audit-export', '/station/v1/registry/chain/verify']) {
@@ -559,7 +587,7 @@ describe('module G: audit trail (chain head, verification, export)', () => {
   it('reports the chain head', async () => {
     const head = (await get('/station/v1/registry/chain/head')).json();
     const last = await station.database.db.select().from(registryTracks).where(eq(registryTracks.seq, head.seq));
-    expect(head).toMatchObject({ count: TOTAL, record_hash: last[0].recordHash });
+    expect(head).toMatchObject({ count: TOTAL, record_hash: last[0].recordHash, computed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
   });
 
   it('exports the whole log as CSV with a header row and RFC 4180 quoting', async () => {
@@ -568,44 +596,59 @@ describe('module G: audit trail (chain head, verification, export)', () => {
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="station-registry-audit-.+\.csv"$/);
     const rows = parseCsv(response.body);
-    expect(rows).toHaveLength(TOTAL + 1);
+    expect(rows).toHaveLength(TOTAL + 2);
     const header = rows[0];
     expect(header.slice(0, 3)).toEqual(['seq', 'station_track_id', 'generation_id']);
     expect(rows.every((r) => r.length === header.length)).toBe(true);
     const title = header.indexOf('title');
     expect(rows[11][title]).toBe(tricky);
     expect(csvLine([tricky, null, 3, true, ['a']])).toBe('"Rain, ""Neon""\r\nHarbor; 100%",,3,true,"[""a""]"\r\n');
-    const seqs = rows.slice(1).map((r) => Number(r[0]));
+    const records = rows.slice(1, -1);
+    const seqs = records.map((r) => Number(r[0]));
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     expect(JSON.parse(rows[1][header.indexOf('context_snapshot')])).toMatchObject({ genre: 'synthwave' });
+    // the trailer row carries the head the export was cut at: the last record's hash
+    const trailer = rows[rows.length - 1];
+    expect(trailer.slice(0, 4)).toEqual(['#chain_head', String(seqs[seqs.length - 1]), records[records.length - 1][header.indexOf('record_hash')], String(TOTAL)]);
+    expect(new Date(trailer[4]).toISOString()).toBe(trailer[4]);
+    expect(trailer.slice(5).every((cell) => cell === '')).toBe(true);
     expect(response.headers['x-registry-head-seq']).toBe(String(seqs[seqs.length - 1]));
+    expect(response.headers['x-registry-head-hash']).toBe(trailer[2]);
+    expect(response.headers['x-registry-head-computed-at']).toBe(trailer[4]);
   });
 
-  it('exports JSON (a streamed array, the default) and NDJSON', async () => {
+  it('exports JSON (the default: the head, then the records) and NDJSON (the records, then the head)', async () => {
     const json = await get('/station/v1/registry/audit-export');
     expect(json.headers['content-type']).toMatch(/^application\/json/);
     expect(json.headers['content-disposition']).toMatch(/\.json"$/);
-    const records = JSON.parse(json.body);
+    const body = JSON.parse(json.body);
+    expect(Object.keys(body)).toEqual(['chain_head', 'records']);
+    const records = body.records;
     expect(records).toHaveLength(TOTAL);
     expect(records[10].title).toBe(tricky);
     expect(records[0]).toMatchObject({ track_type: 'ai_generated', prev_hash: `sha256:${'0'.repeat(64)}` });
     expect(records[1].prev_hash).toBe(records[0].record_hash);
+    expect(body.chain_head).toEqual({ seq: records[TOTAL - 1].seq, record_hash: records[TOTAL - 1].record_hash, count: TOTAL, computed_at: json.headers['x-registry-head-computed-at'] });
 
     const ndjson = await get('/station/v1/registry/audit-export?format=ndjson');
     const lines = ndjson.body.trim().split('\n');
-    expect(lines).toHaveLength(TOTAL);
+    expect(lines).toHaveLength(TOTAL + 1);
     expect(JSON.parse(lines[TOTAL - 1]).record_hash).toBe(records[TOTAL - 1].record_hash);
+    expect(JSON.parse(lines[TOTAL])).toEqual({ chain_head: { ...body.chain_head, computed_at: expect.any(String) } });
   });
 
   it('exports a generated_at range', async () => {
     // 2025-01-02 is hours 24..47
     const day = JSON.parse((await get('/station/v1/registry/audit-export?date_from=2025-01-02&date_to=2025-01-02')).body);
-    expect(day).toHaveLength(24);
-    expect(day[0].generated_at).toBe('2025-01-02T00:00:00.000Z');
+    expect(day.records).toHaveLength(24);
+    expect(day.records[0].generated_at).toBe('2025-01-02T00:00:00.000Z');
+    // the head is the whole chain's, whatever the range
+    expect(day.chain_head.count).toBeGreaterThanOrEqual(TOTAL);
     const csv = parseCsv((await get('/station/v1/registry/audit-export?format=csv&date_from=2025-01-02T12:00:00Z&date_to=2025-01-02T13:00:00Z')).body);
-    expect(csv).toHaveLength(3);
+    expect(csv).toHaveLength(4);
+    expect(csv[3][0]).toBe('#chain_head');
     const empty = await get('/station/v1/registry/audit-export?date_from=2030-01-01');
-    expect(JSON.parse(empty.body)).toEqual([]);
+    expect(JSON.parse(empty.body).records).toEqual([]);
     expect((await get('/station/v1/registry/audit-export?format=xml')).statusCode).toBe(400);
     expect((await station.http.inject({ url: '/station/v1/registry/audit-export' })).statusCode).toBe(401);
   });
@@ -632,5 +675,77 @@ describe('module G: audit trail (chain head, verification, export)', () => {
     await db.execute(sql.raw('ALTER TABLE registry_tracks ENABLE TRIGGER registry_tracks_append_only'));
     const result = (await get('/station/v1/registry/chain/verify')).json();
     expect(result.first_invalid).toMatchObject({ seq: next.seq, reason: 'prev_hash_mismatch' });
+  });
+});
+
+describe('module G: the published chain head', () => {
+  let station: TestStation;
+  let admin: Record<string, string>;
+  let listener: Record<string, string>;
+
+  beforeAll(async () => {
+    station = await buildTestStation();
+    admin = authHeaders(await staffLogin(station));
+    listener = authHeaders(await signupListener(station));
+    for (let i = 0; i < 6; i++) await station.station.registry.register(recordInput({ title: `Anchor ${i}` }));
+  });
+  afterAll(() => station?.destroy());
+
+  const get = (url: string, headers = admin) => station.http.inject({ url, headers });
+
+  it('cuts an export at the head it read first: records appended while it streams are left out', async () => {
+    const audit = station.station.registryModule.audit;
+    const { head, chunks } = await audit.export('ndjson');
+    const appended = await station.station.registry.register(recordInput({ generatedAt: new Date('2025-06-01T00:00:00Z') }));
+    let text = '';
+    for await (const chunk of chunks) text += chunk;
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    const records = lines.slice(0, -1);
+    expect(records.map((r) => r.station_track_id)).not.toContain(appended.stationTrackId);
+    expect(records[records.length - 1]).toMatchObject({ seq: head.seq, record_hash: head.record_hash });
+    expect(lines[lines.length - 1].chain_head).toEqual(head);
+    expect(appended.seq).toBeGreaterThan(head.seq!);
+  });
+
+  it('lets anyone holding a published head detect a rewrite that re-hashed the whole chain after it', async () => {
+    // An outsider (a listener) keeps the head the station publishes.
+    const statement = (await get('/station/v1/transparency/station', listener)).json();
+    const held = statement.registry_chain_head;
+    expect(held).toMatchObject({ seq: expect.any(Number), record_hash: expect.stringMatching(/^sha256:/), computed_at: expect.any(String) });
+    const anchor = `anchor_seq=${held.seq}&anchor_hash=${encodeURIComponent(held.record_hash)}`;
+    expect((await get(`/station/v1/registry/chain/verify?${anchor}`)).json()).toMatchObject({ valid: true, anchor: { seq: held.seq, matches: true } });
+
+    // Someone with the owner's rights rewrites a record and recomputes every hash after it, so each link holds.
+    const db = station.database.db;
+    const rows = await db.select().from(registryTracks).orderBy(registryTracks.seq);
+    const from = rows.findIndex((r) => r.title === 'Anchor 2');
+    await db.execute(sql.raw('ALTER TABLE registry_tracks DISABLE TRIGGER registry_tracks_append_only'));
+    let prev = rows[from - 1].recordHash;
+    for (const row of rows.slice(from)) {
+      const rewritten = { ...row, title: row.title === 'Anchor 2' ? 'Anchor 2 (rewritten)' : row.title, prevHash: prev };
+      const hash = recordHash(rewritten);
+      await db.execute(sql`UPDATE registry_tracks SET title = ${rewritten.title}, prev_hash = ${prev}, record_hash = ${hash} WHERE seq = ${row.seq}`);
+      prev = hash;
+    }
+    await db.execute(sql.raw('ALTER TABLE registry_tracks ENABLE TRIGGER registry_tracks_append_only'));
+
+    // The chain is consistent in itself...
+    expect((await get('/station/v1/registry/chain/verify')).json()).toMatchObject({ valid: true, first_invalid: null });
+    // ...but not with the head held outside.
+    const checked = (await get(`/station/v1/registry/chain/verify?${anchor}`)).json();
+    expect(checked).toMatchObject({ valid: false, anchor: { seq: held.seq, matches: false }, first_invalid: { seq: held.seq, reason: 'anchor_mismatch' } });
+    expect((await get('/station/v1/transparency/station', listener)).json().registry_chain_head.record_hash).not.toBe(held.record_hash);
+    // A recomputation over a fresh export reaches a different hash at the held seq.
+    const exported = JSON.parse((await get('/station/v1/registry/audit-export')).body);
+    const atHeld = exported.records.find((r: { seq: number }) => r.seq === held.seq);
+    expect(atHeld.record_hash).not.toBe(held.record_hash);
+    expect(exported.chain_head.seq).toBe(held.seq);
+  });
+
+  it('refuses half an anchor, and names a missing anchor record', async () => {
+    expect((await get('/station/v1/registry/chain/verify?anchor_seq=1')).statusCode).toBe(400);
+    expect((await get('/station/v1/registry/chain/verify?anchor_hash=x')).statusCode).toBe(400);
+    const far = (await get(`/station/v1/registry/chain/verify?anchor_seq=999999&anchor_hash=sha256:${'0'.repeat(64)}`)).json();
+    expect(far).toMatchObject({ valid: false, first_invalid: { seq: 999999, station_track_id: null, reason: 'anchor_mismatch' } });
   });
 });

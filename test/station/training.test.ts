@@ -78,7 +78,8 @@ describe('module C: training jobs and model versions', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/training`;
 
-    station = await buildTestStation({ STATION_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    // The notify_webhook receiver listens on 127.0.0.1, outside the default egress policy (external).
+    station = await buildTestStation({ STATION_WEBHOOK_SECRET: WEBHOOK_SECRET, STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' });
     const db = station.database.db;
     await seedDemoCatalog(db);
     let rendered = 0;

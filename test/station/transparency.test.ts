@@ -211,7 +211,9 @@ describe('module I: transparency', () => {
     expect(body.training_data_policy.audio).toMatch(/platform/);
     expect(body.current_models.map((m: { version: string }) => m.version).sort()).toEqual(['audio-v1-t', 'lyrics-v1-t']);
     const head = (await station.http.inject({ url: '/station/v1/registry/chain/head', headers: admin })).json();
-    expect(body.registry_chain_head).toEqual(head);
+    // the head anyone can keep: the admin's chain head, stamped with when it was read
+    expect(body.registry_chain_head).toEqual({ ...head, computed_at: expect.any(String) });
+    expect(new Date(body.registry_chain_head.computed_at).toISOString()).toBe(body.registry_chain_head.computed_at);
   });
 
   it('serves the public AI policy as HTML and JSON', async () => {

@@ -15,7 +15,8 @@ let otherDev: Caller;
 let admin: Caller;
 
 beforeAll(async () => {
-  station = await buildTestStation();
+  // 127.0.0.1 URLs below are registered, never delivered to; loopback is outside the default policy.
+  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'external,loopback' });
   dev = await developer(station);
   otherDev = await developer(station);
   admin = await staffLogin(station);
@@ -153,7 +154,7 @@ describe('ownership', () => {
 
   it('validates ids and pagination', async () => {
     const badId = await station.http.inject({ method: 'DELETE', url: '/v1/webhooks/not-a-uuid', headers: headersOf(dev) });
-    expectEnvelope(badId, 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(badId, 404, 'PLATFORM_NOT_FOUND'); // ids are opaque: any shape that names nothing is a 404
     const badLimit = await station.http.inject({ method: 'GET', url: '/v1/webhooks?limit=101', headers: headersOf(dev) });
     expectEnvelope(badLimit, 400, 'PLATFORM_VALIDATION_FAILED');
     const page = await station.http.inject({ method: 'GET', url: '/v1/webhooks?page=1&limit=1', headers: headersOf(dev) });

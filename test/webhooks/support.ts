@@ -13,12 +13,13 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  at: number;
 }
 
-/** What the receiver answers: a status, optionally after a delay, optionally with headers. */
+/** What the receiver answers: a status, optionally once `until` settles and/or after a delay, optionally with headers. */
 export interface Answer {
   status: number;
+  /** Holds the answer until this settles (a gate the test opens; one never opened keeps the request hanging). */
+  until?: Promise<unknown>;
   delayMs?: number;
   headers?: Record<string, string>;
 }
@@ -38,14 +39,16 @@ export async function startReceiver(answer: (request: Received) => Answer | numb
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const request: Received = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(request);
       const given = answer(request);
-      const { status, delayMs = 0, headers = {} } = typeof given === 'number' ? { status: given } : given;
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(status, headers).end('ok');
-      }, delayMs);
+      const { status, until, delayMs = 0, headers = {} } = typeof given === 'number' ? { status: given } : given;
+      void Promise.resolve(until).finally(() =>
+        setTimeout(() => {
+          if (res.destroyed) return;
+          res.writeHead(status, headers).end('ok');
+        }, delayMs),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,7 +78,12 @@ export async function until(condition: () => boolean | Promise<boolean>, timeout
   }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A promise the test resolves by hand (open()). */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
 
 export const nonce = () => `n-${randomBytes(8).toString('hex')}`;
 

@@ -9,6 +9,9 @@
  * so a checkpoint is persisted before the next epoch starts. A caller's shouldStop() is polled every
  * STOP_POLL_MS (and after each event); once true, the worker's stop flag is raised.
  *
+ * Worker threads run at a lower CPU priority than the API's thread (thread-priority.ts; Linux only), so a
+ * render or a training run uses the spare CPU and never the serving thread's.
+ *
  * Workers ask for artifact bytes when they have no parsed copy cached; the pool reads them through the
  * ArtifactSource and the worker checks their sha256 before parsing.
  */
@@ -18,12 +21,15 @@ import type { ArtifactRef, ArtifactSource } from '../engine.js';
 import { EngineError, toEngineError } from '../errors.js';
 import type { ProgressFn } from '../types.js';
 import type { FromWorker, TaskEvent, TaskInput, TaskName, TaskOutput, ToWorker } from './protocol.js';
+import { ENGINE_THREAD_NICENESS, startThreadPoolHere } from './thread-priority.js';
 
 export interface EngineWorkerPoolOptions {
   artifacts: ArtifactSource;
   size?: number;
   /** Default per-task limit; a task still running after this is killed with its worker. */
   taskTimeoutMs?: number;
+  /** Nice value of the worker threads (default ENGINE_THREAD_NICENESS; 0 keeps normal priority). */
+  niceness?: number;
   /** Lets tests ask a worker to crash; never enabled in production wiring. */
   allowFaultInjection?: boolean;
 }
@@ -82,6 +88,7 @@ export class EngineWorkerPool {
   private readonly artifacts: ArtifactSource;
   private readonly taskTimeoutMs: number;
   private readonly allowFaultInjection: boolean;
+  private readonly niceness: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private readonly crashes: number[] = [];
@@ -94,6 +101,7 @@ export class EngineWorkerPool {
     this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
     this.taskTimeoutMs = options.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
     this.allowFaultInjection = options.allowFaultInjection ?? false;
+    this.niceness = options.niceness ?? ENGINE_THREAD_NICENESS;
   }
 
   run<N extends TaskName>(name: N, input: TaskInput<N>, options: TaskOptions = {}): Promise<TaskOutput<N>> {
@@ -161,7 +169,9 @@ export class EngineWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_ENTRY);
+    // libuv's pool must be started by this thread, not inherit the workers' lower priority.
+    startThreadPoolHere();
+    const worker = new Worker(WORKER_ENTRY, { workerData: { niceness: this.niceness } });
     const slot: Slot = { worker, task: null, timer: null, stopPoll: null };
     const crashed = (detail: string) => {
       if (slot.task) this.crashes.push(Date.now());

@@ -15,6 +15,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { LeastPrivilegeError, appRoleGrants, assertAppRoleLeastPrivilege, roleFacts } from './privileges.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -39,13 +40,19 @@ const MIGRATION_LOCK_KEY = 7_246_001;
 export interface DatabaseOptions {
   /** postgres:// URL; null selects PGlite. */
   url: string | null;
+  /**
+   * postgres:// URL of a role that owns the schema (DATABASE_MIGRATION_URL): migrations run as that role,
+   * which then grants `url`'s role least privilege; the app never holds the owner's rights.
+   */
+  migrationUrl?: string | null;
   /** PGlite data directory; null keeps PGlite in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  if (options.migrationUrl && !options.url) throw new Error('a migration URL needs a PostgreSQL URL for the app');
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10, options.migrationUrl ?? null) : openPglite(options.dataDir);
 }
 
 async function openPglite(dataDir: string | null): Promise<Database> {
@@ -69,7 +76,33 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+/** Migrations as the owner, under the advisory lock; then the owner grants the app's role what it needs. */
+async function migrateAsOwner(migrationUrl: string, app: pg.Pool): Promise<void> {
+  const appRole = await roleFacts(app);
+  const owner = new pg.Client({ connectionString: migrationUrl });
+  await owner.connect();
+  try {
+    const ownerRole = await roleFacts(owner);
+    if (ownerRole.database !== appRole.database) {
+      throw new LeastPrivilegeError(`DATABASE_MIGRATION_URL names database ${JSON.stringify(ownerRole.database)}, DATABASE_URL ${JSON.stringify(appRole.database)}: they must be the same`);
+    }
+    if (ownerRole.role === appRole.role) {
+      throw new LeastPrivilegeError(`DATABASE_MIGRATION_URL and DATABASE_URL log in as the same role ${JSON.stringify(appRole.role)}: the app's role must not own the schema`);
+    }
+    await owner.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg({ client: owner, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      for (const statement of appRoleGrants(appRole.role)) await owner.query(statement);
+    } finally {
+      await owner.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await owner.end();
+  }
+  await assertAppRoleLeastPrivilege(app);
+}
+
+async function openPostgres(url: string, poolSize: number, migrationUrl: string | null): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client whose server connection ends (a restart, or the database dropped at shutdown) emits
   // 'error' on the pool; without a listener that would crash the process. The pool replaces the client.
@@ -79,6 +112,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     db: db as unknown as Db,
     driver: 'postgres',
     migrate: async () => {
+      if (migrationUrl) return migrateAsOwner(migrationUrl, pool);
       // The advisory lock is held on one connection for the whole migration, so a second instance waits.
       const conn = await pool.connect();
       try {

@@ -1,10 +1,12 @@
 /**
- * The embedded JobQueue: jobs run in this process, on real timers, and live only in memory (a restart loses
- * what was queued, which is why handlers reload state from the database and jobs carry only ids). It keeps
- * BullMQ's semantics so the two are interchangeable: FIFO per named queue, per-queue concurrency, delays,
- * retries with exponential backoff, jobId dedupe while a job is queued, delayed or running, and JSON data.
+ * The embedded JobQueue: jobs run in this process, on real timers unless others are injected, and live only
+ * in memory (a restart loses what was queued, which is why handlers reload state from the database and jobs
+ * carry only ids). It keeps BullMQ's semantics so the two are interchangeable: FIFO per named queue,
+ * per-queue concurrency, delays, retries with exponential backoff, jobId dedupe while a job is queued,
+ * delayed or running, and JSON data.
  */
 import { randomUUID } from 'node:crypto';
+import { systemTimers, type DelayTimers } from '../clock/timers.js';
 import type { Job, JobHandler, JobOptions, JobQueue } from './job-queue.js';
 import {
   backoffDelayMs,
@@ -22,6 +24,8 @@ export interface InProcessJobQueueOptions {
   closeTimeoutMs?: number;
   /** The jitter's randomness; tests pin it. */
   random?: () => number;
+  /** Delays, backoffs and the close timeout run on these; tests move them by hand. */
+  timers?: DelayTimers;
 }
 
 interface Entry {
@@ -42,7 +46,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly lanes = new Map<string, Lane>();
   /** queue + jobId -> id of the job holding that key until it completes or fails for good. */
   private readonly dedupe = new Map<string, string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pending = new Set<unknown>();
+  private readonly timers: DelayTimers;
   private readonly running = new Set<Promise<void>>();
   private readonly onError: JobErrorReporter;
   private readonly closeTimeoutMs: number;
@@ -53,6 +58,7 @@ export class InProcessJobQueue implements JobQueue {
     this.onError = options.onError ?? reportJobErrorToConsole;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
     this.random = options.random ?? Math.random;
+    this.timers = options.timers ?? systemTimers;
   }
 
   async add(queue: string, name: string, data: Record<string, unknown>, options: JobOptions = {}): Promise<string> {
@@ -88,17 +94,17 @@ export class InProcessJobQueue implements JobQueue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    for (const timer of this.pending) this.timers.clearTimeout(timer);
+    this.pending.clear();
     for (const lane of this.lanes.values()) lane.ready.length = 0;
     this.dedupe.clear();
 
-    let timeout: NodeJS.Timeout | undefined;
+    let timeout: unknown;
     const gaveUp = new Promise<void>((resolve) => {
-      timeout = setTimeout(resolve, this.closeTimeoutMs);
+      timeout = this.timers.setTimeout(resolve, this.closeTimeoutMs);
     });
     await Promise.race([Promise.allSettled([...this.running]), gaveUp]);
-    clearTimeout(timeout);
+    this.timers.clearTimeout(timeout);
   }
 
   private lane(queue: string): Lane {
@@ -117,12 +123,12 @@ export class InProcessJobQueue implements JobQueue {
       this.pump(lane);
       return;
     }
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    const timer = this.timers.setTimeout(() => {
+      this.pending.delete(timer);
       lane.ready.push(entry);
       this.pump(lane);
     }, delayMs);
-    this.timers.add(timer);
+    this.pending.add(timer);
   }
 
   private pump(lane: Lane): void {

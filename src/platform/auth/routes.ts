@@ -1,7 +1,8 @@
-/** Platform authentication: sign-up, login (with the 2FA step for admin roles), refresh and revoke. */
+/** Platform authentication: sign-up, login (with the 2FA step for the roles that need TOTP), refresh and revoke. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService, IssuedLogin } from '../../auth/auth.service.js';
+import { clientKey } from '../../http/client-address.js';
 import { Email, Password } from '../../http/schemas.js';
 
 const PublicUser = Type.Object(
@@ -44,7 +45,7 @@ export function platformAuthRoutes(auth: AuthService) {
     app.post(
       '/v1/auth/signup',
       {
-        config: { ...credentialCreating, rateLimit: { max: 20, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        config: { ...credentialCreating, rateLimit: { max: 20, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['platform-auth'],
           summary: 'Creates a listener account and returns its tokens',
@@ -68,16 +69,20 @@ export function platformAuthRoutes(auth: AuthService) {
     app.post(
       '/v1/auth/login',
       {
-        config: { ...credentialCreating, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        config: { ...credentialCreating, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['platform-auth'],
-          summary: 'Returns tokens and role; admin roles get the 2FA answer instead',
+          summary: 'Returns tokens and role; roles whose scopes need TOTP get the 2FA answer instead',
+          description:
+            'developer, admin and super_admin with a TOTP secret get `{"requires_2fa":true,"temp_token"}` (5 minutes) and complete on /v1/auth/2fa/verify. ' +
+            'Such a role without a TOTP secret gets a session without the TOTP-only scopes (station scopes other than station:read, and platform:admin). ' +
+            'Every failure answers the same 401 PLATFORM_INVALID_CREDENTIALS; after 5 failures for one e-mail, 429 with Retry-After (30 s doubling up to 15 min).',
           body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
           response: { 200: Type.Union([SessionAnswer, TwoFactorAnswer]) },
         },
       },
       async (request) => {
-        const result = await auth.platformLogin(request.body.email, request.body.password);
+        const result = await auth.platformLogin(request.body.email, request.body.password, clientKey(request.ip));
         return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : sessionAnswer(result);
       },
     );
@@ -85,10 +90,11 @@ export function platformAuthRoutes(auth: AuthService) {
     app.post(
       '/v1/auth/2fa/verify',
       {
-        config: { ...credentialCreating, rateLimit: { max: 5, timeWindow: 5 * 60_000, keyGenerator: (r) => r.ip } },
+        config: { ...credentialCreating, rateLimit: { max: 5, timeWindow: 5 * 60_000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['platform-auth'],
-          summary: 'Completes an admin login with the TOTP code',
+          summary: 'Completes a login that answered requires_2fa, with the TOTP code',
+          description: 'A temp_token takes at most 5 codes and opens one session; every failure answers the same 401 PLATFORM_INVALID_CREDENTIALS.',
           body: Type.Object(
             { temp_token: Type.String({ minLength: 1, maxLength: 2048 }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
             { additionalProperties: false },
@@ -96,13 +102,13 @@ export function platformAuthRoutes(auth: AuthService) {
           response: { 200: SessionAnswer },
         },
       },
-      async (request) => sessionAnswer(await auth.verifySecondFactor(request.body.temp_token, request.body.code)),
+      async (request) => sessionAnswer(await auth.verifySecondFactor(request.body.temp_token, request.body.code, clientKey(request.ip))),
     );
 
     app.post(
       '/v1/auth/refresh',
       {
-        config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['platform-auth'],
           summary: 'New tokens from a refresh token (rotated; reuse revokes the login)',

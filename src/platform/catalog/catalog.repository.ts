@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, playEvents, tracks } from '../../infra/db/schema/index.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
 
 export type TrackRow = typeof tracks.$inferSelect & { artistName: string; artistSlug: string };
 export type ArtistRow = typeof artists.$inferSelect;
@@ -37,8 +38,86 @@ const trackColumns = {
   artistSlug: artists.slug,
 };
 
+/** What a track detail answer shows: one json field per entry, named as in TrackRow. */
+const detailFields = {
+  id: tracks.id,
+  slug: tracks.slug,
+  title: tracks.title,
+  artistName: artists.name,
+  artistSlug: artists.slug,
+  durationSec: tracks.durationSec,
+  streams: tracks.streams,
+  genre: tracks.genre,
+  subgenre: tracks.subgenre,
+  mood: tracks.mood,
+  bpm: tracks.bpm,
+  musicalKey: tracks.musicalKey,
+  mode: tracks.mode,
+  isrc: tracks.isrc,
+  explicit: tracks.explicit,
+  releaseYear: tracks.releaseYear,
+  coverBlobKey: tracks.coverBlobKey,
+  lifestyle: tracks.lifestyle,
+  energy: tracks.energy,
+  audioBlobKey: tracks.audioBlobKey,
+  audioFormat: tracks.audioFormat,
+  audioBitrateKbps: tracks.audioBitrateKbps,
+  audioSizeBytes: tracks.audioSizeBytes,
+  waveformBlobKey: tracks.waveformBlobKey,
+  createdAt: tracks.createdAt,
+};
+export type TrackDetailFields = Pick<TrackRow, keyof typeof detailFields>;
+
+/** The detail as it arrives: json keeps every field's value but the timestamp, which comes as text. */
+interface TrackDetailJson {
+  track: Omit<TrackDetailFields, 'createdAt'> & { createdAt: string | Date };
+  credits: CreditRow[];
+  hasLyrics: boolean;
+}
+
+/**
+ * The detail in one indexed query (`$id` a placeholder) and one json field: a select of 27 columns costs
+ * more CPU in node-postgres and Drizzle (a parser and a mapping per column, per row) than the query costs
+ * PostgreSQL; one json value is parsed natively (bench/README.md, HTTP).
+ */
+function trackDetailQuery(db: Db) {
+  const fields = sql.join(
+    Object.entries(detailFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
+    sql`, `,
+  );
+  return db
+    .select({
+      detail: sql<TrackDetailJson | string>`json_build_object(
+        'track', json_build_object(${fields}),
+        'credits', coalesce((
+          select json_agg(json_build_object('songwriter_id', s.id, 'name', s.name, 'ipi', s.ipi, 'role', c.role, 'split_pct', c.split_pct)
+                          order by c.split_pct desc, s.name)
+          from track_credits c join songwriters s on s.id = c.songwriter_id
+          where c.track_id = ${tracks.id}), '[]'::json),
+        'hasLyrics', exists (select 1 from lyrics l where l.track_id = ${tracks.id}))`,
+    })
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(and(eq(tracks.id, sql.placeholder('id')), eq(tracks.status, 'published')))
+    .limit(1);
+}
+
+/** A track row with its artist's name and slug (Object.assign: a spread with new keys is slow in V8, see catalog.service.ts). */
+function withArtist(row: { track: typeof tracks.$inferSelect; artistName: string; artistSlug: string }): TrackRow {
+  return Object.assign(row.track, { artistName: row.artistName, artistSlug: row.artistSlug });
+}
+
 export class CatalogRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * Track detail is the catalog's hottest read. Building the query with Drizzle cost more CPU than the
+   * query itself (bench/README.md, HTTP), so it is built once; on PostgreSQL it is also a named prepared
+   * statement, parsed and planned once per connection.
+   */
+  private readonly trackDetail: ReturnType<ReturnType<typeof trackDetailQuery>['prepare']>;
+
+  constructor(private readonly db: Db) {
+    this.trackDetail = trackDetailQuery(db).prepare('catalog_track_detail');
+  }
 
   private trackWhere(filter: TrackFilter): SQL | undefined {
     const conditions: (SQL | undefined)[] = [eq(tracks.status, 'published')];
@@ -65,7 +144,7 @@ export class CatalogRepository {
         .offset(offset),
       this.db.select({ total: count() }).from(tracks).innerJoin(artists, eq(artists.id, tracks.artistId)).where(where),
     ]);
-    return { rows: rows.map((r) => ({ ...r.track, artistName: r.artistName, artistSlug: r.artistSlug })), total };
+    return { rows: rows.map((r) => withArtist(r)), total };
   }
 
   async findTrack(id: string): Promise<TrackRow | null> {
@@ -73,33 +152,19 @@ export class CatalogRepository {
       .select(trackColumns)
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(eq(tracks.id, id), eq(tracks.status, 'published')))
+      .where(and(idEq(tracks.id, id), eq(tracks.status, 'published')))
       .limit(1);
-    return row ? { ...row.track, artistName: row.artistName, artistSlug: row.artistSlug } : null;
+    return row ? withArtist(row) : null;
   }
 
   /** A track with its credits and lyrics flag in one indexed query (the catalog's hottest read). */
   async findTrackDetail(id: string) {
-    const [row] = await this.db
-      .select({
-        ...trackColumns,
-        credits: sql<CreditRow[]>`coalesce((
-          select json_agg(json_build_object('songwriter_id', s.id, 'name', s.name, 'ipi', s.ipi, 'role', c.role, 'split_pct', c.split_pct)
-                          order by c.split_pct desc, s.name)
-          from track_credits c join songwriters s on s.id = c.songwriter_id
-          where c.track_id = ${tracks.id}), '[]'::json)`,
-        hasLyrics: sql<boolean>`exists (select 1 from lyrics l where l.track_id = ${tracks.id})`,
-      })
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(eq(tracks.id, id), eq(tracks.status, 'published')))
-      .limit(1);
+    if (!isUuid(id)) return null; // no uuid column can hold it: not found, without asking the database
+    const [row] = await this.trackDetail.execute({ id });
     if (!row) return null;
-    return {
-      track: { ...row.track, artistName: row.artistName, artistSlug: row.artistSlug } as TrackRow,
-      credits: (typeof row.credits === 'string' ? JSON.parse(row.credits) : row.credits) as CreditRow[],
-      hasLyrics: row.hasLyrics === true || (row.hasLyrics as unknown) === 't',
-    };
+    const detail: TrackDetailJson = typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail;
+    detail.track.createdAt = new Date(detail.track.createdAt);
+    return detail as { track: TrackDetailFields; credits: CreditRow[]; hasLyrics: boolean };
   }
 
   async listArtists(filter: ArtistFilter, limit: number, offset: number): Promise<{ rows: ArtistRow[]; total: number }> {

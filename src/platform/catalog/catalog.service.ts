@@ -1,7 +1,7 @@
 /** Catalog reads shaped for the API: signed media links, credits, discographies. */
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
-import { Errors } from '../../http/errors.js';
-import type { ArtistFilter, ArtistRow, CatalogRepository, TrackFilter, TrackRow } from './catalog.repository.js';
+import { Errors } from '../../errors.js';
+import type { ArtistFilter, ArtistRow, CatalogRepository, TrackDetailFields, TrackFilter } from './catalog.repository.js';
 
 /** Links handed out in catalog answers live a day; the stream redirect gets a short one. */
 const LIST_LINK_TTL_SEC = 24 * 3600;
@@ -13,6 +13,8 @@ const TRACK_CACHE_SIZE = 5_000;
 /** Publish a track id here after changing a track, so every instance drops its cached copy. */
 export const TRACK_CHANGED_CHANNEL = 'catalog.track_changed';
 
+/** The fields a track summary shows (a list row or a detail row has them all). */
+type TrackSummaryFields = Omit<TrackDetailFields, 'lifestyle' | 'energy' | 'audioBlobKey' | 'audioFormat' | 'audioBitrateKbps' | 'audioSizeBytes' | 'waveformBlobKey' | 'createdAt'>;
 type TrackDetailRow = NonNullable<Awaited<ReturnType<CatalogRepository['findTrackDetail']>>>;
 type TrackDetailView = ReturnType<CatalogService['detailView']>;
 
@@ -40,7 +42,7 @@ export class CatalogService {
     return key ? this.signer.sign(key, ttl).url : null;
   }
 
-  trackSummary(row: TrackRow) {
+  trackSummary(row: TrackSummaryFields) {
     return {
       id: row.id,
       slug: row.slug,
@@ -86,8 +88,9 @@ export class CatalogService {
   }
 
   private detailView({ track: row, credits, hasLyrics }: TrackDetailRow) {
-    return {
-      ...this.trackSummary(row),
+    // Object.assign onto the summary, not a spread: in V8 a spread followed by new keys builds the object's
+    // hidden class anew each time (about 1 µs a key, 20 µs for this view; bench/README.md, HTTP).
+    return Object.assign(this.trackSummary(row), {
       lifestyle: row.lifestyle,
       energy: row.energy,
       audio: row.audioBlobKey
@@ -97,7 +100,7 @@ export class CatalogService {
       has_lyrics: hasLyrics,
       credits: credits.map((c) => ({ ...c, split_pct: Number(c.split_pct) })),
       created_at: row.createdAt.toISOString(),
-    };
+    });
   }
 
   /** A short-lived signed link to the master, and a play event recorded for the listener. */

@@ -1,7 +1,8 @@
 /** GET /v1/tracks, /v1/tracks/{id}, /v1/tracks/{id}/stream, /v1/artists, /v1/artists/{slug}. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PageQuery, Paginated, Uuid, pageOf } from '../../http/schemas.js';
+import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
+import { pageOf } from '../../pagination.js';
 import type { CatalogService } from './catalog.service.js';
 import { ArtistProfile, ArtistSummary, TrackDetail, TrackSummary } from './schemas.js';
 
@@ -42,7 +43,7 @@ export function catalogRoutes(catalog: CatalogService) {
       '/v1/tracks/:id',
       {
         config: { scope: 'tracks:read' },
-        schema: { tags: ['tracks'], summary: 'Track detail with credits', params: Type.Object({ id: Uuid }), response: { 200: TrackDetail } },
+        schema: { tags: ['tracks'], summary: 'Track detail with credits', params: IdParams('id'), response: { 200: TrackDetail } },
       },
       async (request) => catalog.getTrack(request.params.id),
     );
@@ -54,7 +55,7 @@ export function catalogRoutes(catalog: CatalogService) {
         schema: {
           tags: ['tracks'],
           summary: 'Redirects to a signed, expiring link to the audio (which answers Range requests with 206)',
-          params: Type.Object({ id: Uuid }),
+          params: IdParams('id'),
           response: { 302: Type.Null({ description: 'Location: the signed audio URL' }) },
         },
       },
@@ -96,7 +97,7 @@ export function catalogRoutes(catalog: CatalogService) {
         schema: {
           tags: ['artists'],
           summary: 'Artist profile with discography',
-          params: Type.Object({ slug: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 120 }) }),
+          params: IdParams('slug'),
           response: { 200: ArtistProfile },
         },
       },

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
-import { AppError } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
+import { HttpError } from '../../http/errors.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   mp3: 'audio/mpeg',
@@ -17,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
 };
 
-const linkInvalid = () => new AppError(403, 'MEDIA_LINK_INVALID', 'This media link is invalid or has expired');
+const linkInvalid = () => new HttpError(403, 'MEDIA_LINK_INVALID', 'This media link is invalid or has expired');
 
 /** Parses a single-range "bytes=a-b" header; null when absent, 'unsatisfiable' when it cannot be served. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
@@ -53,10 +54,11 @@ export function mediaRoutes(blobs: BlobStore, signer: UrlSigner) {
         },
       },
       async (request, reply) => {
-        const key = decodeURIComponent((request.params as { '*': string })['*']);
+        // The router has decoded the path once already; decoding again would turn "%25" into a bad escape.
+        const key = (request.params as { '*': string })['*'];
         if (!signer.verify(key, request.query.exp, request.query.sig)) throw linkInvalid();
         const info = await blobs.stat(key);
-        if (!info) throw new AppError(404, 'NOT_FOUND', 'Media not found');
+        if (!info) throw Errors.notFound('Media');
         const extension = key.split('.').pop() ?? '';
         reply
           .header('Content-Type', CONTENT_TYPES[extension] ?? 'application/octet-stream')
@@ -65,7 +67,7 @@ export function mediaRoutes(blobs: BlobStore, signer: UrlSigner) {
         const range = parseRange(request.headers.range, info.size);
         if (range === 'unsatisfiable') {
           reply.header('Content-Range', `bytes */${info.size}`);
-          throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'The requested range cannot be served');
+          throw new HttpError(416, 'RANGE_NOT_SATISFIABLE', 'The requested range cannot be served');
         }
         if (range === null) {
           reply.header('Content-Length', info.size);

@@ -1,10 +1,14 @@
 /**
- * Sending: one POST per attempt, never following redirects, refusing anything but http(s), with a timeout.
+ * Sending: one POST per attempt under the egress policy (STATION_WEBHOOK_ALLOWED_HOSTS, checked against the
+ * addresses resolved for this attempt, the connection pinned to the checked one), never following redirects,
+ * refusing anything but http(s), with a timeout; failures are recorded as coarse kinds (DeliveryError).
  * The worker runs one queued job per attempt (jobs carry the attempt's id), records the outcome and, on a
  * non-2xx answer or a timeout, schedules the next attempt as a new row and a delayed job.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
+import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
+import { isHttpUrl, postPinned } from '../../infra/egress/pinned-post.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { familyOf, isWebhookEventName, type EventFamily } from './event-names.js';
 import type { WebhookRepository } from './repository.js';
@@ -46,52 +50,57 @@ export function deliveryHeaders(
 export function isDeliverableUrl(raw: string): boolean {
   try {
     const url = new URL(raw);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+    return isHttpUrl(url) && url.username === '' && url.password === '';
   } catch {
     return false;
   }
 }
 
+/**
+ * What a failed attempt records, shown to the webhook's owner: coarse kinds only, never OS error text or an
+ * address the owner did not give (the delivery log must not become a port scanner of our networks).
+ */
+export const DeliveryError = {
+  refusedByPolicy: 'refused_by_policy',
+  connectionFailed: 'connection_failed',
+  timeout: 'timeout',
+  http: (status: number) => `http_${status}`,
+  webhookDisabled: 'webhook_disabled',
+  internal: 'internal_error',
+} as const;
+
 export async function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; signal?: AbortSignal; now?: () => number },
+  options: { egress: EgressPolicy; timeoutMs: number; signal?: AbortSignal; now?: () => number },
 ): Promise<PostOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
   const elapsed = () => Math.max(0, Math.round(now() - started));
-  if (!isDeliverableUrl(url)) {
-    return { ok: false, responseStatus: null, error: 'refused: only http(s) URLs are delivered', durationMs: 0, interrupted: false };
+  const failed = (error: string, responseStatus: number | null = null, interrupted = false): PostOutcome => ({
+    ok: false,
+    responseStatus,
+    error,
+    durationMs: elapsed(),
+    interrupted,
+  });
+  if (!isDeliverableUrl(url)) return failed(DeliveryError.refusedByPolicy);
+  const outcome = await postPinned(options.egress, new URL(url), { body, headers, timeoutMs: options.timeoutMs, signal: options.signal });
+  switch (outcome.kind) {
+    case 'response':
+      if (outcome.status >= 200 && outcome.status < 300) return { ok: true, responseStatus: outcome.status, error: null, durationMs: elapsed(), interrupted: false };
+      // Redirects too: they are not followed, so a 3xx is a failed attempt.
+      return failed(DeliveryError.http(outcome.status), outcome.status);
+    case 'interrupted':
+      return failed('interrupted', null, true);
+    case 'refused_by_policy':
+      return failed(DeliveryError.refusedByPolicy);
+    case 'timeout':
+      return failed(DeliveryError.timeout);
+    case 'connection_failed':
+      return failed(DeliveryError.connectionFailed);
   }
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout.signal, options.signal]) : timeout.signal;
-  try {
-    const response = await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal });
-    // Only the status matters; drop the body without reading it.
-    await response.body?.cancel().catch(() => undefined);
-    const status = response.status;
-    if (status >= 200 && status < 300) return { ok: true, responseStatus: status, error: null, durationMs: elapsed(), interrupted: false };
-    const error = status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
-    return { ok: false, responseStatus: status, error, durationMs: elapsed(), interrupted: false };
-  } catch (error) {
-    if (options.signal?.aborted && !timeout.signal.aborted) {
-      return { ok: false, responseStatus: null, error: 'interrupted by shutdown', durationMs: elapsed(), interrupted: true };
-    }
-    if (timeout.signal.aborted) {
-      return { ok: false, responseStatus: null, error: `timed out after ${options.timeoutMs} ms`, durationMs: elapsed(), interrupted: false };
-    }
-    return { ok: false, responseStatus: null, error: describeNetworkError(error), durationMs: elapsed(), interrupted: false };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `network error: ${cause.code}`;
-  return `network error: ${cause?.message ?? (error instanceof Error ? error.message : String(error))}`;
 }
 
 /**
@@ -103,13 +112,17 @@ export async function sendSignedPost(
   event: string,
   data: Record<string, unknown>,
   secret: string | Buffer,
-  options: { timeoutMs?: number; clock?: Clock; signal?: AbortSignal } = {},
+  options: { egress: EgressPolicy; timeoutMs?: number; clock?: Clock; signal?: AbortSignal },
 ): Promise<PostOutcome & { webhookMessageId: string }> {
   const date = options.clock?.date() ?? new Date();
   const body = stationBody({ event, timestamp: date.toISOString(), data }, secret);
   const webhookMessageId = `msg_${randomUUID().replaceAll('-', '')}`;
   const headers = deliveryHeaders('station', webhookMessageId, Math.floor(date.getTime() / 1000), body, secret);
-  const outcome = await postWebhook(url, body, headers, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: options.signal });
+  const outcome = await postWebhook(url, body, headers, {
+    egress: options.egress,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: options.signal,
+  });
   return { ...outcome, webhookMessageId };
 }
 
@@ -125,6 +138,7 @@ export async function enqueueDelivery(queue: JobQueue, clock: Clock, attempt: { 
 }
 
 export interface DeliveryWorkerOptions {
+  egress: EgressPolicy;
   timeoutMs: number;
   retry: RetryPolicy;
 }
@@ -150,20 +164,22 @@ export class WebhookDeliveryWorker {
     const { delivery } = claimed;
     try {
       if (!claimed.active) {
-        await this.record(claimed.delivery, failure('the webhook is disabled', this.clock.date()), false);
+        await this.record(claimed.delivery, failure(DeliveryError.webhookDisabled, this.clock.date()), false);
         return;
       }
       let secret: string;
       try {
         secret = this.box.open(claimed.secretCiphertext, delivery.webhookId);
-      } catch (error) {
-        await this.record(delivery, failure(error instanceof Error ? error.message : String(error), this.clock.date()), true);
+      } catch {
+        // The secret does not open under this instance's key (DATA_DIR/webhook-secrets differs): ours to fix.
+        await this.record(delivery, failure(DeliveryError.internal, this.clock.date()), true);
         return;
       }
       const family = isWebhookEventName(delivery.event) ? familyOf(delivery.event) : 'platform';
       const attemptedAt = this.clock.date();
       const headers = deliveryHeaders(family, delivery.webhookMessageId, Math.floor(attemptedAt.getTime() / 1000), delivery.payload, secret);
       const outcome = await postWebhook(claimed.url, delivery.payload, headers, {
+        egress: this.options.egress,
         timeoutMs: this.options.timeoutMs,
         signal: this.shutdown.signal,
       });

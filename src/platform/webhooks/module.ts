@@ -8,6 +8,7 @@
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
+import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { DEFAULT_TIMEOUT_MS, WEBHOOK_QUEUE, WebhookDeliveryWorker } from './delivery.js';
@@ -33,6 +34,8 @@ export interface WebhookDeps {
   bus: EventBus;
   queue: JobQueue;
   clock: Clock;
+  /** STATION_WEBHOOK_ALLOWED_HOSTS applied: checked at registration and at every delivery. */
+  egress: EgressPolicy;
   /** Key material for secrets at rest: loadOrCreateSecret(dataDir, 'webhook-secrets', null). */
   secretKey: Buffer;
 }
@@ -41,9 +44,13 @@ export function createWebhooks(deps: WebhookDeps, options: WebhookOptions = {}) 
   const onError: WebhookErrorReporter = options.onError ?? ((message, error) => console.error(message, error));
   const repo = new WebhookRepository(deps.db);
   const box = new SecretBox(deps.secretKey);
-  const service = new WebhookService(repo, box);
+  const service = new WebhookService(repo, box, deps.egress);
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-  const worker = new WebhookDeliveryWorker(repo, box, deps.queue, deps.clock, { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry });
+  const worker = new WebhookDeliveryWorker(repo, box, deps.queue, deps.clock, {
+    egress: deps.egress,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry,
+  });
   const dispatcher = new WebhookDispatcher(repo, box, deps.queue, deps.clock, {
     sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
     onError,

@@ -2,6 +2,7 @@
 import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -45,13 +46,13 @@ export class WebhookRepository {
   }
 
   async findWebhook(id: string): Promise<WebhookRow | null> {
-    const [row] = await this.db.select().from(webhooks).where(eq(webhooks.id, id)).limit(1);
+    const [row] = await this.db.select().from(webhooks).where(idEq(webhooks.id, id)).limit(1);
     return row ?? null;
   }
 
   /** Removes the registration and, by cascade, its delivery history and pending attempts. */
   async deleteWebhook(id: string): Promise<boolean> {
-    const deleted = await this.db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
+    const deleted = await this.db.delete(webhooks).where(idEq(webhooks.id, id)).returning({ id: webhooks.id });
     return deleted.length > 0;
   }
 

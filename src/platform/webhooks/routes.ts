@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasScope } from '../../auth/principal.js';
-import { PageQuery, Paginated, Uuid, pageOf } from '../../http/schemas.js';
+import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
+import { pageOf } from '../../pagination.js';
 import { WEBHOOK_EVENT_NAMES } from './event-names.js';
 import { MAX_URL_LENGTH, type WebhookCaller, type WebhookService } from './service.js';
 
@@ -41,7 +42,14 @@ const DeliveryAttempt = Type.Object(
       description: 'pending: not sent yet; retrying: failed, another attempt follows; failed: failed, the last attempt',
     }),
     response_status: Nullable(Type.Integer()),
-    error: Nullable(Type.String()),
+    error: Nullable(
+      Type.String({
+        description:
+          'null when delivered; otherwise one of refused_by_policy (STATION_WEBHOOK_ALLOWED_HOSTS admits no address the host ' +
+          'resolves to), connection_failed, timeout, http_<status> (e.g. http_503, or http_307: redirects are not followed), ' +
+          'webhook_disabled, internal_error',
+      }),
+    ),
     duration_ms: Nullable(Type.Integer()),
     next_attempt_at: Type.String({ format: 'date-time', description: 'when this attempt is (or was) due' }),
     attempted_at: Nullable(Type.String({ format: 'date-time' })),
@@ -59,6 +67,11 @@ const DELIVERY_DESCRIPTION = [
   '`{"event","timestamp","data"}` exactly as the body starts; platform envelopes are `{"event","data","timestamp"}`.',
   'Redirects are not followed. A non-2xx answer, a redirect or no answer within 10 s is retried with exponential',
   'backoff and full jitter (base 30 s, doubling, capped at 6 h; 14 attempts over at most about a day).',
+  'Where deliveries may go is the operator\'s STATION_WEBHOOK_ALLOWED_HOSTS; by default (`external`) public',
+  'addresses only, never loopback, private (RFC 1918, fc00::/7), link-local (169.254.169.254), CGNAT, multicast',
+  'or unspecified addresses, nor their IPv4-mapped forms. A URL whose host is such an address, or a name',
+  'resolving only to such addresses, answers 400 VALIDATION_FAILED; every delivery checks the addresses the host',
+  'resolves to at that moment and connects only to one it admits (a refused attempt records refused_by_policy).',
 ].join(' ');
 
 function callerOf(request: FastifyRequest): WebhookCaller {
@@ -80,7 +93,11 @@ export function webhookRoutes(webhooks: WebhookService) {
           description: DELIVERY_DESCRIPTION,
           body: Type.Object(
             {
-              url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'absolute http(s) URL' }),
+              url: Type.String({
+                minLength: 1,
+                maxLength: MAX_URL_LENGTH,
+                description: 'absolute http(s) URL without credentials, on a host STATION_WEBHOOK_ALLOWED_HOSTS admits (public addresses by default)',
+              }),
               events: Type.Array(EventName, { minItems: 1, maxItems: WEBHOOK_EVENT_NAMES.length }),
             },
             { additionalProperties: false },
@@ -115,7 +132,7 @@ export function webhookRoutes(webhooks: WebhookService) {
         schema: {
           tags: ['webhooks'],
           summary: 'Removes a webhook with its delivery history; pending retries are dropped',
-          params: Type.Object({ id: Uuid }),
+          params: IdParams('id'),
           response: { 204: Type.Null() },
         },
       },
@@ -132,7 +149,7 @@ export function webhookRoutes(webhooks: WebhookService) {
         schema: {
           tags: ['webhooks'],
           summary: 'Lists delivery attempts, newest first (one row per attempt)',
-          params: Type.Object({ id: Uuid }),
+          params: IdParams('id'),
           querystring: Type.Composite([PageQuery], { additionalProperties: false }),
           response: { 200: Paginated(DeliveryAttempt, 'WebhookDeliveryList') },
         },

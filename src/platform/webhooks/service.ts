@@ -1,6 +1,7 @@
 /** Registering, listing and removing webhooks, and reading their delivery attempts. No HTTP, no SQL. */
 import { randomUUID } from 'node:crypto';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
+import { refusedDestinationDetail, type EgressPolicy } from '../../infra/egress/egress-policy.js';
 import { isDeliverableUrl } from './delivery.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
 import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
@@ -43,6 +44,7 @@ export class WebhookService {
   constructor(
     private readonly repo: WebhookRepository,
     private readonly box: SecretBox,
+    private readonly egress: Pick<EgressPolicy, 'screen'>,
   ) {}
 
   /** The secret is in this answer and nowhere else, ever. */
@@ -50,6 +52,9 @@ export class WebhookService {
     if (caller.userId === null) throw Errors.forbidden('webhooks belong to a user: use a user token or a user-owned API key');
     const url = endpointUrl(input.url);
     const events = knownEvents(input.events);
+    if ((await this.egress.screen(new URL(url).hostname)) === 'refused') {
+      throw Errors.validation(refusedDestinationDetail('url'), 'Invalid webhook URL');
+    }
     const id = randomUUID();
     const secret = newWebhookSecret();
     const row = await this.repo.insertWebhook({
@@ -116,6 +121,15 @@ function webhookView(row: WebhookRow): WebhookView {
   };
 }
 
+const COARSE_ERROR = /^(refused_by_policy|connection_failed|timeout|http_\d{3}|webhook_disabled|internal_error)$/;
+
+/** Rows written before errors were coarse may hold network error text: it is not shown as it is. */
+function coarseError(row: DeliveryRow): string | null {
+  if (row.error === null || COARSE_ERROR.test(row.error)) return row.error;
+  if (row.responseStatus !== null) return `http_${row.responseStatus}`;
+  return /timed out/i.test(row.error) ? 'timeout' : 'connection_failed';
+}
+
 function deliveryView(row: DeliveryRow): DeliveryView {
   return {
     id: row.id,
@@ -124,7 +138,7 @@ function deliveryView(row: DeliveryRow): DeliveryView {
     attempt: row.attempt,
     status: row.status,
     response_status: row.responseStatus,
-    error: row.error,
+    error: coarseError(row),
     duration_ms: row.durationMs,
     next_attempt_at: row.nextAttemptAt.toISOString(),
     attempted_at: row.attemptedAt?.toISOString() ?? null,

@@ -4,11 +4,11 @@
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { AppError, Errors } from '../../http/errors.js';
+import { DomainError, Errors } from '../../errors.js';
 import type { StationEvents } from '../events/station-events.js';
 import { RADIO_CONTROL_CHANNEL } from '../radio/now-playing.js';
 import type { ConfigRepository, StationConfigPatch, StationConfigRow } from './config.repository.js';
-import { FALLBACK_MODES, GENERATION_MODES, RATIO_SUM_TOLERANCE, STREAM_QUALITIES } from './schemas.js';
+import { FALLBACK_MODES, GENERATION_MODES, RATIO_SUM_TOLERANCE, REPORT_THRESHOLD_MAX, STREAM_QUALITIES } from './schemas.js';
 
 type GenerationMode = (typeof GENERATION_MODES)[number];
 type FallbackMode = (typeof FALLBACK_MODES)[number];
@@ -25,6 +25,8 @@ export interface StationConfigView {
   generation_lead_time: number;
   fallback_mode: FallbackMode;
   stream_quality: StreamQuality;
+  crossfade_sec: number;
+  report_threshold: number;
 }
 
 export type StationConfigChange = Partial<StationConfigView>;
@@ -32,7 +34,7 @@ export type StationConfigChange = Partial<StationConfigView>;
 /** Messages on RADIO_CONTROL_CHANNEL (the scheduler subscribes). */
 export type RadioControlMessage = { type: 'enable' } | { type: 'disable'; reason: string } | { type: 'config_changed'; fields: string[] };
 
-export const invalidConfig = (detail: string) => new AppError(400, 'INVALID_CONFIG', 'The configuration is not valid', detail);
+export const invalidConfig = (detail: string) => new DomainError('invalid', 'INVALID_CONFIG', 'The configuration is not valid', detail);
 
 export function configView(row: StationConfigRow): StationConfigView {
   return {
@@ -47,6 +49,8 @@ export function configView(row: StationConfigRow): StationConfigView {
     // The column shares the generation_mode enum; the API never stores ai_only there.
     fallback_mode: row.fallbackMode as FallbackMode,
     stream_quality: row.streamQuality,
+    crossfade_sec: row.crossfadeSec,
+    report_threshold: row.reportThreshold,
   };
 }
 
@@ -74,6 +78,12 @@ export function configViolations(config: StationConfigView): string[] {
   if (!Number.isInteger(config.generation_lead_time) || config.generation_lead_time < 10 || config.generation_lead_time > 3600) {
     problems.push('generation_lead_time must be an integer from 10 to 3600');
   }
+  if (!Number.isInteger(config.crossfade_sec) || config.crossfade_sec < 0 || config.crossfade_sec > 10) {
+    problems.push('crossfade_sec must be an integer from 0 to 10');
+  }
+  if (!Number.isInteger(config.report_threshold) || config.report_threshold < 1 || config.report_threshold > REPORT_THRESHOLD_MAX) {
+    problems.push(`report_threshold must be an integer from 1 to ${REPORT_THRESHOLD_MAX}`);
+  }
   return problems;
 }
 
@@ -88,6 +98,8 @@ function toPatch(change: StationConfigChange): StationConfigPatch {
   if (change.generation_lead_time !== undefined) patch.generationLeadTime = change.generation_lead_time;
   if (change.fallback_mode !== undefined) patch.fallbackMode = change.fallback_mode;
   if (change.stream_quality !== undefined) patch.streamQuality = change.stream_quality;
+  if (change.crossfade_sec !== undefined) patch.crossfadeSec = change.crossfade_sec;
+  if (change.report_threshold !== undefined) patch.reportThreshold = change.report_threshold;
   return patch;
 }
 
@@ -100,12 +112,19 @@ export interface RadioSwitchResult {
 }
 
 export class StationConfigService {
+  private reportThresholdListener: (threshold: number) => Promise<unknown> = async () => undefined;
+
   constructor(
     private readonly repo: ConfigRepository,
     private readonly events: StationEvents,
     private readonly bus: EventBus,
     private readonly clock: Clock,
   ) {}
+
+  /** Module G applies a changed report_threshold to the tracks already in its review queue. */
+  onReportThresholdChange(listener: (threshold: number) => Promise<unknown>): void {
+    this.reportThresholdListener = listener;
+  }
 
   async get(): Promise<StationConfigView> {
     return configView(await this.repo.get());
@@ -126,6 +145,7 @@ export class StationConfigService {
       return changedFields.length > 0 ? toPatch(change) : {};
     });
     if (changedFields.length > 0) await this.control({ type: 'config_changed', fields: changedFields });
+    if (changedFields.includes('report_threshold')) await this.reportThresholdListener(after.reportThreshold);
     return configView(after);
   }
 
@@ -133,7 +153,7 @@ export class StationConfigService {
   async enable(by: string | null): Promise<RadioSwitchResult> {
     const at = this.clock.date();
     const row = await this.repo.switchRadio(true, { at, by, reason: null });
-    if (!row) throw new AppError(409, 'RADIO_ALREADY_ENABLED', 'The radio is already enabled');
+    if (!row) throw new DomainError('conflict', 'RADIO_ALREADY_ENABLED', 'The radio is already enabled');
     await this.events.emit('station.radio.enabled', { enabled_by: by, at: at.toISOString() });
     await this.control({ type: 'enable' });
     return { radio_enabled: true, changed_at: at.toISOString(), changed_by: by, reason: null, effective: 'next_scheduler_cycle' };

@@ -4,7 +4,7 @@
  */
 import type { Engine, SafetyVerdict } from '../../engine/engine.js';
 import type { AudioFeatures } from '../../engine/types.js';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { ConfigRepository } from './config.repository.js';
 import type { StatusRepository } from './status.repository.js';

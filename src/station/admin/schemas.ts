@@ -9,6 +9,7 @@ export const FALLBACK_MODES = ['catalog_only', 'hybrid'] as const;
 export const STREAM_QUALITIES = ['128kbps', '192kbps', '320kbps'] as const;
 /** Both ratios must add up to 1.0 within this tolerance. */
 export const RATIO_SUM_TOLERANCE = 1e-9;
+export const REPORT_THRESHOLD_MAX = 1000;
 
 const configFields = {
   radio_enabled: Type.Boolean({
@@ -36,6 +37,19 @@ const configFields = {
       '(catalog tracks when there are none). ai_only is not accepted: it cannot work without the ML service.',
   }),
   stream_quality: StringEnum(STREAM_QUALITIES, { description: 'Bitrate of the radio stream' }),
+  crossfade_sec: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    description: 'Seconds of overlap between consecutive tracks on the live stream (0: no crossfade; default 3); applies from the next track change',
+  }),
+  report_threshold: Type.Integer({
+    minimum: 1,
+    maximum: REPORT_THRESHOLD_MAX,
+    description:
+      'Default 3. Distinct listeners whose flag_inappropriate reports withhold an AI track from playback before any admin review. ' +
+      'The first report puts the track in the safety review queue (it keeps airing); repeated reports by one listener count once. ' +
+      'Lowering it withholds tracks in the queue that already reach it; raising it releases nothing (an admin approves a withheld track).',
+  }),
 };
 
 export const StationConfigView = Type.Object(configFields, { title: 'StationConfig' });
@@ -123,7 +137,7 @@ export const SafetyTestBody = Type.Object(
         Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 10_000 }), { description: 'section name to text' }),
       ]),
     ),
-    audio_track_id: Type.Optional(Type.String({ format: 'uuid', description: 'a catalog track whose stored audio features are checked' })),
+    audio_track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'a catalog track whose stored audio features are checked' })),
     audio_features: Type.Optional(AudioFeaturesBody),
     explicit_allowed: Type.Optional(Type.Boolean({ description: 'defaults to the configured explicit_allowed' })),
   },

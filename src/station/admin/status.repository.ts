@@ -1,8 +1,9 @@
 /** The counts module A's status and safety test read from other modules' tables (read-only). */
-import { eq, gte, inArray, sql } from 'drizzle-orm';
+import { gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { generations, safetyFlags, trackFeatures } from '../../infra/db/schema/index.js';
 import type { AudioFeatures } from '../../engine/types.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export class StatusRepository {
   constructor(private readonly db: Db) {}
@@ -24,7 +25,7 @@ export class StatusRepository {
 
   /** The stored audio features of a catalog track, or null when it has none (or does not exist). */
   async trackFeatures(trackId: string): Promise<AudioFeatures | null> {
-    const [row] = await this.db.select({ features: trackFeatures.features }).from(trackFeatures).where(eq(trackFeatures.trackId, trackId)).limit(1);
+    const [row] = await this.db.select({ features: trackFeatures.features }).from(trackFeatures).where(idEq(trackFeatures.trackId, trackId)).limit(1);
     return row ? (row.features as AudioFeatures) : null;
   }
 }

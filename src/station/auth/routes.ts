@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService, IssuedLogin } from '../../auth/auth.service.js';
 import { REFRESH_TOKEN_TTL_SEC } from '../../auth/tokens.js';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
+import { clientKey } from '../../http/client-address.js';
 import { Email } from '../../http/schemas.js';
 
 const REFRESH_COOKIE = 'refresh_token';
@@ -60,17 +61,20 @@ export function staffAuthRoutes(auth: AuthService, secureCookies: boolean) {
     app.post(
       '/api/auth/admin/login',
       {
-        config: { public: true, csrfExempt: true, rateLimit: { max: 5, timeWindow: 15 * 60 * 1000, keyGenerator: (r) => r.ip } },
+        config: { public: true, csrfExempt: true, rateLimit: { max: 5, timeWindow: 15 * 60 * 1000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['station-auth'],
-          summary: 'Staff login: e-mail, password and TOTP code (5 per 15 minutes)',
+          summary: 'Staff login: e-mail, password and TOTP code (5 per 15 minutes per address)',
+          description:
+            'For the roles whose scopes need TOTP (developer, admin, super_admin). Every failure answers the same 401 STATION_INVALID_CREDENTIALS. ' +
+            'After 5 failures for one e-mail, further attempts are refused with 429 and Retry-After for a time that doubles with each failure (30 s up to 15 min).',
           body: LoginBody,
           response: { 200: LoginAnswer },
         },
       },
       async (request, reply) => {
         const { email, password, totp_code } = request.body;
-        const login = await auth.staffLogin(email, password, totp_code);
+        const login = await auth.staffLogin({ email, password, totpCode: totp_code }, clientKey(request.ip));
         setRefreshCookie(reply, login);
         return { ...tokenAnswer(login), user: { id: login.user.id, email: login.user.email, role: login.user.role } };
       },
@@ -79,7 +83,7 @@ export function staffAuthRoutes(auth: AuthService, secureCookies: boolean) {
     app.post(
       '/api/auth/refresh',
       {
-        config: { public: true, csrfExempt: true, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => r.ip } },
+        config: { public: true, csrfExempt: true, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['station-auth'],
           summary: 'Turns the refresh cookie into a new access token and rotates the cookie',

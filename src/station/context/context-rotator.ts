@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
+import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { ContextRepository, ContextRow } from './context.repository.js';
 import { musicContextOf, presetContextOf, timeOfDayAt, toView, type ContextService } from './context.service.js';
 import { choosePreset, nudge } from './rotation-path.js';
@@ -17,20 +18,24 @@ export interface ContextRotatorDeps {
   /** Whether this instance runs station-wide background work (the scheduler's leadership). */
   isLeader?: () => boolean | Promise<boolean>;
   intervalMs?: number;
+  /** The ticking timer; tests fire it by hand. Real (unref'd) timers by default. */
+  timers?: IntervalTimers;
   log?: Pick<FastifyBaseLogger, 'error' | 'info'>;
 }
 
 const DEFAULT_INTERVAL_MS = 5_000;
 
 export class ContextRotator {
-  private timer: NodeJS.Timeout | null = null;
+  private timer: unknown = null;
   private running: Promise<unknown> | null = null;
   private isLeader: () => boolean | Promise<boolean>;
   private log: ContextRotatorDeps['log'];
+  private readonly timers: IntervalTimers;
 
   constructor(private readonly deps: ContextRotatorDeps) {
     this.isLeader = deps.isLeader ?? (() => true);
     this.log = deps.log;
+    this.timers = deps.timers ?? systemTimers;
   }
 
   /** The scheduler hands in its leadership check here. */
@@ -64,19 +69,18 @@ export class ContextRotator {
   /** Ticks every few seconds (leader only) until stop(). */
   start(log?: ContextRotatorDeps['log']): void {
     if (log) this.log = log;
-    if (this.timer) return;
-    this.timer = setInterval(() => {
+    if (this.timer !== null) return;
+    this.timer = this.timers.setInterval(() => {
       if (this.running) return;
       this.running = this.guardedTick()
         .catch((error) => this.log?.error({ err: error }, 'context rotation failed'))
         .finally(() => (this.running = null));
     }, this.deps.intervalMs ?? DEFAULT_INTERVAL_MS);
-    this.timer.unref();
   }
 
   /** Stops the timer and waits for a tick in progress. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer !== null) this.timers.clearInterval(this.timer);
     this.timer = null;
     await this.running;
   }

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { contextPresets, generations, stationContexts } from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type ContextRow = typeof stationContexts.$inferSelect;
 export type ContextInsert = typeof stationContexts.$inferInsert;
@@ -126,8 +127,7 @@ export class ContextRepository {
   }
 
   async findPreset(presetId: string): Promise<PresetRow | null> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(presetId)) return null;
-    const [row] = await this.db.select().from(contextPresets).where(eq(contextPresets.presetId, presetId)).limit(1);
+    const [row] = await this.db.select().from(contextPresets).where(idEq(contextPresets.presetId, presetId)).limit(1);
     return row ?? null;
   }
 

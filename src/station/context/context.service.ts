@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
-import { Errors } from '../../http/errors.js';
-import { pageOf } from '../../http/schemas.js';
+import { Errors } from '../../errors.js';
+import { pageOf } from '../../pagination.js';
 import type { KeyPreference, Lifestyle, MusicContext } from '../../engine/types.js';
 import type { ContextRepository, ContextRow, PresetRow } from './context.repository.js';
 

@@ -1,5 +1,5 @@
 /** The demo station's context presets: one or two per part of day, so auto-rotation has a path to follow. */
-import { AppError } from '../../http/errors.js';
+import { DomainError } from '../../errors.js';
 import type { ContextService, PresetInput } from './context.service.js';
 
 export const DEMO_PRESETS: PresetInput[] = [
@@ -19,7 +19,7 @@ export async function seedDemoPresets(contexts: Pick<ContextService, 'createPres
       await contexts.createPreset(preset);
       created += 1;
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      if (!(error instanceof DomainError && error.code === 'CONFLICT')) throw error;
     }
   }
   return created;

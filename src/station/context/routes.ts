@@ -1,12 +1,12 @@
 /** Module D (context engine) endpoints. */
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PageQuery } from '../../http/schemas.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdParams, PageQuery } from '../../http/schemas.js';
 import type { ContextService } from './context.service.js';
 import { ContextPatchBody, ContextView, HistoryPage, PresetBody, PresetPage, PresetView } from './schemas.js';
 
 const TAGS = ['station-context'];
-const PresetId = Type.Object({ preset_id: Type.String({ minLength: 1, maxLength: 80 }) });
+const PresetId = IdParams('preset_id');
 
 export function contextRoutes(contexts: ContextService) {
   return async function register(fastify: FastifyInstance) {

@@ -1,10 +1,10 @@
 /** Module B's domain errors; the error handler adds the STATION_ prefix and renders the envelope. */
-import { AppError, Errors } from '../../http/errors.js';
+import { DomainError, Errors } from '../../errors.js';
 
 export const DatasetErrors = {
   /** Spec: an attempt to include content not owned by the platform in the training dataset. */
   violation: (detail: string) =>
-    new AppError(400, 'DATASET_VIOLATION', 'The training dataset may only hold platform-owned masters and lyrics by platform songwriters', detail),
+    new DomainError('invalid', 'DATASET_VIOLATION', 'The training dataset may only hold platform-owned masters and lyrics by platform songwriters', detail),
   artistNotFound: (artistId: string) => Errors.notFound('Dataset artist', artistId),
   snapshotNotFound: (snapshotId: string) => Errors.notFound('Dataset snapshot', snapshotId),
   /** A snapshot names items that can no longer be trained on exactly (deleted, or no longer platform-owned). */

@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
+import { isUuid } from '../../infra/db/ids.js';
 import {
   artists,
   datasetArtistAudit,
@@ -25,8 +26,6 @@ export type DatasetSnapshotRow = typeof datasetSnapshots.$inferSelect;
 export type ArtistAuditRow = typeof datasetArtistAudit.$inferSelect;
 
 const CHUNK = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 function chunks<T>(values: T[]): T[][] {
   const out: T[][] = [];

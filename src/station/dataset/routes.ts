@@ -1,7 +1,8 @@
 /** Module B (dataset manager) endpoints; every one needs station:train. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PageQuery, Paginated, pageOf } from '../../http/schemas.js';
+import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
+import { pageOf } from '../../pagination.js';
 import type { DatasetService } from './service.js';
 import {
   ArtistIdParams,
@@ -135,7 +136,7 @@ export function datasetRoutes(dataset: DatasetService) {
         schema: {
           tags: TAGS,
           summary: 'One snapshot with its frozen item ids',
-          params: Type.Object({ snapshot_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+          params: IdParams('snapshot_id'),
           response: { 200: SnapshotDetailView },
         },
       },

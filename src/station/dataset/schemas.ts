@@ -1,6 +1,6 @@
 /** Module B's request and response shapes: one schema validates, types and documents each. */
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery, StringEnum } from '../../http/schemas.js';
+import { IdParams, PageQuery, StringEnum } from '../../http/schemas.js';
 
 /** The only training sources there are; they are constants, not settings. */
 export const AUDIO_SOURCE = 'platform_owned_masters_only' as const;
@@ -144,7 +144,7 @@ export const DatasetArtistView = Type.Object(
 export type DatasetArtistView = Static<typeof DatasetArtistView>;
 
 export const DatasetArtistQuery = Type.Intersect([PageQuery, Type.Object({ status: Type.Optional(StringEnum(ARTIST_STATUSES)) })]);
-export const ArtistIdParams = Type.Object({ artist_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ArtistIdParams = IdParams('artist_id');
 export const ArtistStatusBody = Type.Object(
   { status: StringEnum(ARTIST_STATUSES), reason: Type.String({ minLength: 1, maxLength: 500 }) },
   { additionalProperties: false, title: 'DatasetArtistStatusChange' },

@@ -2,7 +2,7 @@
  * Module B's domain logic: the dataset configuration, the eligible set and its statistics, per-artist
  * statuses with their audit trail, snapshots, validation. No HTTP and no SQL here.
  */
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { DatasetErrors } from './errors.js';
 import {

@@ -3,24 +3,21 @@
  * as a content-addressed artifact. Items that are gone or no longer platform-owned are never dropped
  * silently: the snapshot is refused (409) so a run either trains on the frozen set or not at all.
  */
-import { eq } from 'drizzle-orm';
 import type { ArtifactRef } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { datasetSnapshots } from '../../infra/db/schema/index.js';
 import { DatasetErrors } from './errors.js';
 import { loadAudioItemsExactly, loadLyricsDocumentsExactly, publishDataset } from './training-data.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type DatasetSnapshotRow = typeof datasetSnapshots.$inferSelect;
 
 /** 'style_embedding' trains on the audio items; it is published under its own kind so provenance finds it. */
 export type SnapshotDatasetKind = 'audio' | 'lyrics' | 'style_embedding';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function findSnapshot(db: DbOrTx, snapshotId: string): Promise<DatasetSnapshotRow | null> {
-  if (!UUID.test(snapshotId)) return null;
-  const [row] = await db.select().from(datasetSnapshots).where(eq(datasetSnapshots.id, snapshotId)).limit(1);
+  const [row] = await db.select().from(datasetSnapshots).where(idEq(datasetSnapshots.id, snapshotId)).limit(1);
   return row ?? null;
 }
 

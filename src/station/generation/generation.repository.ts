@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { generations } from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGeneration = typeof generations.$inferInsert;
@@ -27,7 +28,7 @@ export class GenerationRepository {
   }
 
   async find(id: string): Promise<GenerationRow | null> {
-    const [row] = await this.db.select().from(generations).where(eq(generations.id, id)).limit(1);
+    const [row] = await this.db.select().from(generations).where(idEq(generations.id, id)).limit(1);
     return row ?? null;
   }
 
@@ -77,7 +78,7 @@ export class GenerationRepository {
     const [row] = await this.db
       .update(generations)
       .set({ status: 'cancelled', completedAt: at })
-      .where(and(eq(generations.id, id), eq(generations.status, 'pending')))
+      .where(and(idEq(generations.id, id), eq(generations.status, 'pending')))
       .returning();
     return row ?? null;
   }

@@ -7,7 +7,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
-import { AppError, Errors } from '../../http/errors.js';
+import { DomainError, Errors } from '../../errors.js';
 import type { AudioQuality } from '../../engine/types.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ContextOverride, ContextService } from '../context/context.service.js';
@@ -79,7 +79,7 @@ export class GenerationService {
     );
     if (!row) {
       const retryAfter = await this.estimatedFreeSlotSeconds();
-      throw new AppError(429, 'RATE_LIMITED', `At most ${MAX_CONCURRENT_GENERATIONS} generations may be in flight`, 'wait for a running generation to finish', retryAfter);
+      throw new DomainError('rate_limited', 'RATE_LIMITED', `At most ${MAX_CONCURRENT_GENERATIONS} generations may be in flight`, 'wait for a running generation to finish', retryAfter);
     }
     await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
     return generationView(row, this.signer);

@@ -1,12 +1,13 @@
 /** Module E (music generation) and module F (lyrics) endpoints. */
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LyricsService } from '../lyrics/lyrics.service.js';
 import type { GenerationService } from './generation.service.js';
+import { IdParams } from '../../http/schemas.js';
 import { GenerationRequestBody, GenerationView, LyricsRequestBody, LyricsView, QueueView, SafetyCheckView } from './schemas.js';
 
-const GenerationId = Type.Object({ generation_id: Type.String({ format: 'uuid' }) });
-const LyricId = Type.Object({ lyric_id: Type.String({ format: 'uuid' }) });
+const GenerationId = IdParams('generation_id');
+const LyricId = IdParams('lyric_id');
 const TAGS = ['station-generation'];
 
 export function generationRoutes(generations: GenerationService, lyrics: LyricsService) {

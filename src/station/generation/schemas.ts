@@ -104,7 +104,7 @@ export const LyricsRequestBody = Type.Object(
     structure: Type.Optional(Type.String({ pattern: '^[a-z]+(-[a-z]+)*$', maxLength: 200, examples: ['verse-chorus-verse-chorus-bridge-chorus'] })),
     style_artist_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 120 }), { maxItems: 5 })),
     model_version: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 120 }))),
-    generation_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+    generation_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'the audio generation these lyrics belong to' }))),
     seed: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2147483646 }))),
   },
   { additionalProperties: false, title: 'LyricsRequest' },

@@ -1,10 +1,10 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, generations, lyricGenerations } from '../../infra/db/schema/index.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
 
 export type LyricRow = typeof lyricGenerations.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class LyricsRepository {
   constructor(private readonly db: Db) {}
@@ -15,8 +15,7 @@ export class LyricsRepository {
   }
 
   async find(id: string): Promise<LyricRow | null> {
-    if (!UUID.test(id)) return null;
-    const [row] = await this.db.select().from(lyricGenerations).where(eq(lyricGenerations.id, id)).limit(1);
+    const [row] = await this.db.select().from(lyricGenerations).where(idEq(lyricGenerations.id, id)).limit(1);
     return row ?? null;
   }
 
@@ -26,15 +25,14 @@ export class LyricsRepository {
   }
 
   async generationExists(id: string): Promise<boolean> {
-    if (!UUID.test(id)) return false;
-    const [row] = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.id, id)).limit(1);
+    const [row] = await this.db.select({ id: generations.id }).from(generations).where(idEq(generations.id, id)).limit(1);
     return !!row;
   }
 
   /** Platform-owned artists named by id or slug, with their slugs (what the lyrics model knows them by). */
   async platformArtists(idsOrSlugs: string[]): Promise<{ id: string; slug: string }[]> {
     if (idsOrSlugs.length === 0) return [];
-    const ids = idsOrSlugs.filter((v) => UUID.test(v));
+    const ids = idsOrSlugs.filter(isUuid);
     return this.db
       .select({ id: artists.id, slug: artists.slug })
       .from(artists)

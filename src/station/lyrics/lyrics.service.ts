@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Engine, SafetyVerdict } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import { AppError, Errors } from '../../http/errors.js';
+import { DomainError, Errors } from '../../errors.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { StationEvents } from '../events/station-events.js';
 import { artifactRefOf } from '../models/blob-artifact-source.js';
@@ -28,7 +28,7 @@ export interface LyricsRequest {
 function toHttpError(error: unknown): Error {
   if (error instanceof EngineError) {
     if (['UNSUPPORTED_LANGUAGE', 'UNKNOWN_ARTIST', 'INVALID_INPUT'].includes(error.code)) return Errors.validation(error.message);
-    return new AppError(500, 'GENERATION_FAILED', 'Lyrics generation failed', error.message);
+    return new DomainError('failed', 'GENERATION_FAILED', 'Lyrics generation failed', error.message);
   }
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
 import type { ModelsRepository, ModelType, ModelVersionRow } from './models.repository.js';
 
 const CACHE_SIZE = 6;

@@ -2,6 +2,7 @@
 import { and, desc, eq, sql, count, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { modelVersions } from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type ModelVersionRow = typeof modelVersions.$inferSelect;
 export type ModelType = ModelVersionRow['modelType'];
@@ -20,8 +21,7 @@ export class ModelsRepository {
   }
 
   async findById(id: string): Promise<ModelVersionRow | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    const [row] = await this.db.select().from(modelVersions).where(eq(modelVersions.id, id)).limit(1);
+    const [row] = await this.db.select().from(modelVersions).where(idEq(modelVersions.id, id)).limit(1);
     return row ?? null;
   }
 

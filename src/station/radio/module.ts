@@ -5,7 +5,8 @@
  *        ^                         |
  *        +---- trackStarted() -----+  (on air: count the play, publish the now-playing card)
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { LiveAccess } from '../../auth/connection-guard.js';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
@@ -23,6 +24,7 @@ import type { GenerationService } from '../generation/generation.service.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { PlaysRepository } from '../registry/plays.repository.js';
+import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import { CardBuilder } from '../scheduler/cards.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
 import { RadioScheduler } from '../scheduler/scheduler.js';
@@ -30,7 +32,7 @@ import { SlotsRepository } from '../scheduler/slots.repository.js';
 import { RadioService, STREAM_PATH } from './radio.service.js';
 import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from './stream/broadcaster.js';
-import { streamRoute } from './stream/stream-route.js';
+import { streamRoute, type StreamGrant } from './stream/stream-route.js';
 import { StreamTickets } from './stream-tickets.js';
 import { Renditions } from './renditions.js';
 
@@ -53,6 +55,10 @@ export interface RadioModuleDeps {
   models: ModelStore;
   registry: RegistryService;
   plays: PlaysRepository;
+  /** Module G's safety review: listener reports go there. */
+  reviews: SafetyReviewService;
+  /** Resolves a listener ticket's credential and ends the stream when the credential does. */
+  access: LiveAccess;
 }
 
 function chooseLeader(config: Config): LeaderElection {
@@ -100,7 +106,16 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128 });
   broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
   const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
-  const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.events, config.publicBaseUrl);
+  const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl);
+
+  /** A valid ticket of a credential that still works and still holds station:read; the stream ends with it. */
+  async function authorizeListener(request: FastifyRequest): Promise<boolean | StreamGrant> {
+    const credentialId = tickets.verify((request.query as { ticket?: string }).ticket);
+    if (credentialId === null) return false;
+    const principal = await deps.access.principalOf(credentialId);
+    if (!principal?.scopes.has('station:read')) return false;
+    return { hold: (end) => deps.access.hold(principal, 'station:read', end) };
+  }
 
   return {
     scheduler,
@@ -118,7 +133,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     routes: async (app: FastifyInstance) => {
       await app.register(radioRoutes(radio, scheduler, deps.signer));
       await app.register(
-        streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: (request) => tickets.verify((request.query as { ticket?: string }).ticket) !== null }),
+        streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }),
       );
     },
     start: async (log: FastifyBaseLogger) => {

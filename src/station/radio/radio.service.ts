@@ -2,14 +2,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../infra/db/client.js';
-import { artists, generations, listenerFeedback, registryTracks, safetyFlags, tracks } from '../../infra/db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { artists, generations, listenerFeedback, registryTracks, tracks } from '../../infra/db/schema/index.js';
+import { DomainError } from '../../errors.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
-import type { StationEvents } from '../events/station-events.js';
+import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import type { CardBuilder } from '../scheduler/cards.js';
 import type { RadioScheduler } from '../scheduler/scheduler.js';
 import type { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { StreamTickets } from './stream-tickets.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export const STREAM_PATH = '/station/v1/radio/stream';
 const HISTORY_SIZE = 20;
@@ -28,14 +29,14 @@ export class RadioService {
     private readonly cards: CardBuilder,
     private readonly config: ConfigRepository,
     private readonly tickets: StreamTickets,
-    private readonly events: StationEvents,
+    private readonly reviews: Pick<SafetyReviewService, 'report' | 'announce'>,
     private readonly publicBaseUrl: string,
   ) {}
 
   async streamInfo(principal: Principal) {
     const config = await this.config.get();
     const nowPlaying = await this.scheduler.nowPlaying();
-    const ticket = this.tickets.issue(principal.userId ?? principal.credentialId);
+    const ticket = this.tickets.issue(principal.credentialId);
     const wsBase = this.publicBaseUrl.replace(/^http/, 'ws');
     return {
       stream_url: `${this.publicBaseUrl}${STREAM_PATH}?ticket=${encodeURIComponent(ticket)}`,
@@ -52,7 +53,7 @@ export class RadioService {
 
   async nowPlaying() {
     const card = await this.scheduler.nowPlaying();
-    if (!card) throw new AppError(404, 'NOT_FOUND', 'Nothing is on air', 'the radio is off or has not started a track yet');
+    if (!card) throw new DomainError('not_found', 'NOT_FOUND', 'Nothing is on air', 'the radio is off or has not started a track yet');
     return card;
   }
 
@@ -104,33 +105,31 @@ export class RadioService {
     return { data, session_id: sessionId ?? null };
   }
 
-  /** Stores a rating; a flag on an AI track also puts it in the safety review queue. */
+  /**
+   * Stores a rating. flag_inappropriate on an AI track is a report (module G's safety review): stored with
+   * the feedback in one transaction; it puts the track in the review queue, and withholds it once
+   * report_threshold distinct listeners reported it.
+   */
   async feedback(principal: Principal, input: FeedbackInput) {
     const aiTrack = await this.findAiTrack(input.station_track_id);
     if (!aiTrack && !(await this.catalogTrackExists(input.station_track_id))) {
-      throw new AppError(404, 'TRACK_NOT_FOUND', 'station_track_id does not exist', `no track ${input.station_track_id}`);
+      throw new DomainError('not_found', 'TRACK_NOT_FOUND', 'station_track_id does not exist', `no track ${input.station_track_id}`);
     }
-    const [row] = await this.db
-      .insert(listenerFeedback)
-      .values({
-        userId: principal.userId,
-        apiKeyId: principal.apiKeyId,
-        stationTrackId: input.station_track_id,
-        rating: input.rating,
-        flagInappropriate: input.flag_inappropriate ?? false,
-      })
-      .returning();
-    if (aiTrack && row.flagInappropriate) {
-      await this.db.update(registryTracks).set({ flagForReview: true }).where(eq(registryTracks.stationTrackId, aiTrack));
-      await this.db.insert(safetyFlags).values({
-        stationTrackId: aiTrack,
-        flagType: 'listener_report',
-        safetyScore: 0,
-        detail: { feedback_id: row.id },
-        createdBy: principal.userId,
-      });
-      await this.events.emit('station.safety.flag_raised', { station_track_id: aiTrack, flag_type: 'listener_report', safety_score: null });
-    }
+    const { row, report } = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(listenerFeedback)
+        .values({
+          userId: principal.userId,
+          apiKeyId: principal.apiKeyId,
+          stationTrackId: input.station_track_id,
+          rating: input.rating,
+          flagInappropriate: input.flag_inappropriate ?? false,
+        })
+        .returning();
+      const report = aiTrack && row.flagInappropriate ? await this.reviews.report(tx, aiTrack, principal, row.id) : null;
+      return { row, report };
+    });
+    await this.reviews.announce(report);
     return {
       feedback_id: row.id,
       station_track_id: row.stationTrackId,
@@ -146,12 +145,11 @@ export class RadioService {
   }
 
   private async catalogTrackExists(id: string): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
     const [row] = await this.db
       .select({ id: tracks.id })
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(eq(tracks.id, id), eq(tracks.status, 'published')))
+      .where(and(idEq(tracks.id, id), eq(tracks.status, 'published')))
       .limit(1);
     return !!row;
   }

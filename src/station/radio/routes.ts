@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
 import { StringEnum } from '../../http/schemas.js';
 import type { RadioScheduler } from '../scheduler/scheduler.js';
 import type { RadioService } from './radio.service.js';

@@ -1,7 +1,9 @@
 /**
  * Listener tickets for stream_url. A browser's <audio> element cannot send an Authorization header, so
  * stream-info hands out a URL carrying a short-lived, HMAC-signed ticket for the caller instead of the
- * bearer token itself (which would then sit in logs and histories).
+ * bearer token itself (which would then sit in logs and histories). The ticket names the caller's
+ * credential (login session or API key), so it stops working when that credential is revoked, and the
+ * stream it opened ends then too (radio/module.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
@@ -18,6 +20,7 @@ export class StreamTickets {
     return createHmac('sha256', this.key).update(`stream:${payload}`).digest('base64url');
   }
 
+  /** A ticket for `credentialId` (Principal.credentialId). */
   issue(subject: string): string {
     const exp = Math.floor(this.clock.now() / 1000) + STREAM_TICKET_TTL_SEC;
     const payload = `${exp}.${Buffer.from(subject).toString('base64url')}`;

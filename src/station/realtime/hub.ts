@@ -13,6 +13,9 @@ export type Channel = (typeof CHANNELS)[number];
 
 /** Close code for a client that does not read what it is sent (4000-4999: application codes). */
 export const SLOW_CONSUMER_CLOSE = 4008;
+/** Close codes of a client whose credential ended (revoked, banned) or lost the channel's scope (contract.md). */
+export const CREDENTIAL_REVOKED_CLOSE = 4401;
+export const SCOPE_LOST_CLOSE = 4403;
 export const GOING_AWAY_CLOSE = 1001;
 export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 export const DEFAULT_HEARTBEAT_MS = 30_000;
@@ -189,6 +192,18 @@ export class ChannelHub {
       }
       socket.terminate();
     }
+  }
+
+  /** Closes one client with `code` (its credential ended); the socket is destroyed if the close frame does not go out in time. */
+  disconnect(socket: WebSocket, code: number, reason: string): void {
+    if (!this.channelOf.has(socket)) return;
+    this.remove(socket);
+    try {
+      socket.close(code, reason);
+    } catch {
+      // Already closing.
+    }
+    setTimeout(() => socket.terminate(), this.closeGraceMs).unref();
   }
 
   private deliver(socket: WebSocket, { frame, payload }: Frame): boolean {

@@ -13,11 +13,15 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { LiveAccess } from '../../auth/connection-guard.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Scope } from '../../auth/scopes.js';
 import type { Clock } from '../../infra/clock/clock.js';
+import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { GENERATION_PROGRESS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../events/station-events.js';
 import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../radio/now-playing.js';
-import { ChannelHub, type Channel, type ChannelHubOptions } from './hub.js';
+import { CREDENTIAL_REVOKED_CLOSE, ChannelHub, SCOPE_LOST_CLOSE, type Channel, type ChannelHubOptions } from './hub.js';
 import { ListenerCounter } from './listener-counter.js';
 
 export type CurrentCardProvider = () => NowPlayingCard | null | Promise<NowPlayingCard | null>;
@@ -26,6 +30,16 @@ export interface RealtimeDeps {
   bus: EventBus;
   clock: Clock;
   listenerBroadcastSec: number;
+  /** Drives the listener_count broadcast (tests fire it by hand); real timers by default. */
+  timers?: IntervalTimers;
+  /** Closes a client when its credential is revoked, its user banned or its role loses the channel's scope. */
+  access: Pick<LiveAccess, 'hold'>;
+}
+
+/** Who opened a connection and the scope its channel needs. */
+export interface ConnectionGrant {
+  principal: Principal;
+  scope: Scope;
 }
 
 export interface RealtimeOptions extends ChannelHubOptions {
@@ -45,13 +59,15 @@ export class StationRealtime {
   private cardProvider: CurrentCardProvider | null = null;
   private streamListeners: () => number = () => 0;
   private unsubscribes: Array<() => Promise<void>> = [];
-  private countTimer: NodeJS.Timeout | null = null;
+  private readonly timers: IntervalTimers;
+  private countTimer: unknown = null;
   private log: FastifyBaseLogger | null = null;
 
   constructor(
     private readonly deps: RealtimeDeps,
     options: RealtimeOptions = {},
   ) {
+    this.timers = deps.timers ?? systemTimers;
     this.hub = new ChannelHub({
       ...options,
       onDrop: (channel, reason) => {
@@ -110,13 +126,12 @@ export class StationRealtime {
       }),
     );
     await this.counter.start();
-    this.countTimer = setInterval(() => this.broadcastCount(), this.deps.listenerBroadcastSec * 1000);
-    this.countTimer.unref();
+    this.countTimer = this.timers.setInterval(() => this.broadcastCount(), this.deps.listenerBroadcastSec * 1000);
     this.hub.startHeartbeat();
   }
 
   async stop(): Promise<void> {
-    if (this.countTimer) clearInterval(this.countTimer);
+    if (this.countTimer !== null) this.timers.clearInterval(this.countTimer);
     this.countTimer = null;
     this.hub.closeAll();
     const unsubscribes = this.unsubscribes;
@@ -126,8 +141,15 @@ export class StationRealtime {
   }
 
   /** A client passed authentication: register it and send what a newcomer needs. */
-  async connect(channel: Channel, socket: WebSocket): Promise<void> {
+  async connect(channel: Channel, socket: WebSocket, grant: ConnectionGrant | null): Promise<void> {
     if (!this.hub.add(channel, socket)) return;
+    if (grant) {
+      const release = this.deps.access.hold(grant.principal, grant.scope, (reason) => {
+        const code = reason === 'revoked' ? CREDENTIAL_REVOKED_CLOSE : SCOPE_LOST_CLOSE;
+        this.hub.disconnect(socket, code, reason === 'revoked' ? 'credential revoked' : 'scope withdrawn');
+      });
+      socket.once('close', release);
+    }
     if (channel === 'listeners') {
       this.hub.send(socket, this.countMessage());
     } else if (channel === 'now-playing') {

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import { Type } from '@sinclair/typebox';
 import type { Scope } from '../../auth/scopes.js';
-import { AppError } from '../../http/errors.js';
+import { HttpError } from '../../http/errors.js';
 import { SLOW_CONSUMER_CLOSE, type Channel } from './hub.js';
 import type { StationRealtime } from './realtime.js';
 
@@ -39,6 +39,7 @@ const CONNECTION_NOTES = [
   'WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426.',
   'Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`).',
   'A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403.',
+  'An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope.',
   'The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops',
   `reading is closed with ${SLOW_CONSUMER_CLOSE} (slow consumer). Reconnect with exponential backoff.`,
 ].join(' ');
@@ -117,9 +118,10 @@ export function realtimeRoutes(realtime: StationRealtime) {
         },
         // Plain HTTP (no upgrade) lands here; `wsHandler` rather than `websocket: true` keeps the route documented.
         handler: async () => {
-          throw new AppError(426, 'UPGRADE_REQUIRED', 'This is a WebSocket channel', 'connect with a WebSocket client');
+          throw new HttpError(426, 'UPGRADE_REQUIRED', 'This is a WebSocket channel', 'connect with a WebSocket client');
         },
-        wsHandler: (socket) => realtime.connect(channel, socket),
+        wsHandler: (socket, request) =>
+          realtime.connect(channel, socket, request.principal ? { principal: request.principal, scope: CHANNEL_SCOPES[channel] } : null),
       });
     }
   };

@@ -1,5 +1,5 @@
 /** The registry's date_from / date_to query values, as a half-open generated_at range. */
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
 import type { GeneratedRange } from './registry.repository.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

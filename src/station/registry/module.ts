@@ -1,7 +1,7 @@
 /**
  * Module G assembled from the station's infrastructure: modules.ts calls this once and registers
- * `routes`. `plays` is the port the scheduler records plays through; module I reads `repo`, `lineage`
- * and `audit`.
+ * `routes`. `plays` is the port the scheduler records plays through; module I reads `repo`, `lineage`,
+ * `audit` and `reviewsRepo`; module H files listener reports through `reviews`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
@@ -16,6 +16,8 @@ import { PlaysRepository } from './plays.repository.js';
 import { RegistryAdminService } from './registry-admin.service.js';
 import { RegistryRepository } from './registry.repository.js';
 import { registryRoutes } from './routes.js';
+import { SafetyReviewRepository } from './safety-review.repository.js';
+import { SafetyReviewService } from './safety-review.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { TrackRegistrationService } from './track-registration.js';
 
@@ -34,8 +36,10 @@ export function buildRegistryModule({ db, generations, blobs, events, clock }: R
   const plays = new PlaysRepository(db);
   const lineage = new ModelLineageRepository(db);
   const lyrics = new LyricsRepository(db);
-  const audit = new ChainAuditService(repo);
-  const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, events, clock });
+  const audit = new ChainAuditService(repo, clock);
+  const reviewsRepo = new SafetyReviewRepository(db);
+  const reviews = new SafetyReviewService({ reviews: reviewsRepo, events, clock });
+  const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, reviews, clock });
   const registration = new TrackRegistrationService({ registry: repo, generations, lyrics, models: lineage, blobs, clock });
   return {
     repo,
@@ -44,6 +48,8 @@ export function buildRegistryModule({ db, generations, blobs, events, clock }: R
     admin,
     registration,
     audit,
+    reviews,
+    reviewsRepo,
     routes: async (app: FastifyInstance) => {
       await app.register(registryRoutes({ admin, registration, audit }));
     },

@@ -1,6 +1,7 @@
 /** Module G's data access: append to the chain, read, and the few permitted updates. */
 import { and, asc, count, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import { idEq } from '../../infra/db/ids.js';
 import { registryTracks, safetyFlags } from '../../infra/db/schema/index.js';
 import { GENESIS_HASH, recordHash, type ChainedFields } from './hash-chain.js';
 
@@ -22,11 +23,6 @@ export interface RegistryFilter extends GeneratedRange {
   modelVersion?: string;
   reuseEligible?: boolean;
   flagForReview?: boolean;
-}
-
-export interface ReviewFlag {
-  flaggedBy: string | null;
-  detail: Record<string, unknown>;
 }
 
 function rangeConditions(range: GeneratedRange): SQL[] {
@@ -66,7 +62,7 @@ export class RegistryRepository {
   }
 
   async findByGeneration(generationId: string): Promise<RegistryRow | null> {
-    const [row] = await this.db.select().from(registryTracks).where(eq(registryTracks.generationId, generationId)).limit(1);
+    const [row] = await this.db.select().from(registryTracks).where(idEq(registryTracks.generationId, generationId)).limit(1);
     return row ?? null;
   }
 
@@ -79,9 +75,14 @@ export class RegistryRepository {
     return row ?? null;
   }
 
-  async count(): Promise<number> {
-    const [{ total }] = await this.db.select({ total: count() }).from(registryTracks);
-    return total;
+  /** The last record and the number of records, read in one statement (so one snapshot): null while empty. */
+  async headWithCount(): Promise<{ seq: number; recordHash: string; count: number } | null> {
+    const [row] = await this.db
+      .select({ seq: registryTracks.seq, recordHash: registryTracks.recordHash, count: sql<number | string>`(select count(*) from ${registryTracks})` })
+      .from(registryTracks)
+      .orderBy(desc(registryTracks.seq))
+      .limit(1);
+    return row ? { seq: row.seq, recordHash: row.recordHash, count: Number(row.count) } : null;
   }
 
   /**
@@ -130,38 +131,6 @@ export class RegistryRepository {
       .where(eq(registryTracks.stationTrackId, stationTrackId))
       .returning();
     return row ?? null;
-  }
-
-  /**
-   * Changes the two admin-mutable fields. When flag_for_review turns on, a `manual_review` safety flag is
-   * written in the same transaction (the review queue); `raised` says whether that happened.
-   */
-  async setAdminFlags(
-    stationTrackId: string,
-    changes: { reuseEligible?: boolean; flagForReview?: boolean },
-    review: ReviewFlag,
-  ): Promise<{ row: RegistryRow; raised: SafetyFlagRow | null } | null> {
-    return this.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(registryTracks).where(eq(registryTracks.stationTrackId, stationTrackId)).for('update');
-      if (!before) return null;
-      const [row] = await tx.update(registryTracks).set(changes).where(eq(registryTracks.stationTrackId, stationTrackId)).returning();
-      let raised: SafetyFlagRow | null = null;
-      if (changes.flagForReview === true && !before.flagForReview) {
-        [raised] = await tx
-          .insert(safetyFlags)
-          .values({
-            stationTrackId,
-            generationId: before.generationId,
-            lyricId: before.lyricId,
-            flagType: 'manual_review',
-            safetyScore: before.safetyScore,
-            detail: review.detail,
-            createdBy: review.flaggedBy,
-          })
-          .returning();
-      }
-      return { row, raised };
-    });
   }
 
   async safetyFlagsOf(stationTrackId: string): Promise<SafetyFlagRow[]> {

@@ -1,15 +1,16 @@
 /** Module G: every AI track is recorded here, append-only and hash-chained, before it may play. */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
-import { AppError } from '../../http/errors.js';
+import { DomainError } from '../../errors.js';
 import type { NewRegistryRecord, RegistryRepository, RegistryRow } from './registry.repository.js';
+import type { ReviewState, SafetyReviewRepository, WithheldReason } from './safety-review.repository.js';
 
 export function newStationTrackId(): string {
   return `stn_${randomBytes(12).toString('base64url')}`;
 }
 
 export const trackNotFound = (id: string) =>
-  new AppError(404, 'TRACK_NOT_FOUND', 'station_track_id does not exist in the registry', `no registry record ${id}`);
+  new DomainError('not_found', 'TRACK_NOT_FOUND', 'station_track_id does not exist in the registry', `no registry record ${id}`);
 
 export type RegisterInput = Omit<NewRegistryRecord, 'trackType'> & { trackType?: 'ai_generated' };
 
@@ -17,6 +18,7 @@ export class RegistryService {
   constructor(
     private readonly repo: RegistryRepository,
     private readonly clock: Clock,
+    private readonly reviews: Pick<SafetyReviewRepository, 'state'>,
   ) {}
 
   register(input: RegisterInput): Promise<RegistryRow> {
@@ -35,8 +37,20 @@ export class RegistryService {
     return row;
   }
 
-  /** The record as the API shows it. */
-  static toRecord(row: RegistryRow) {
+  /**
+   * Why the track may not be played, or null when it may: the safety filter's verdict, an admin's flag, or
+   * report_threshold distinct listeners' reports. A track merely in the review queue still plays.
+   */
+  async withheldReason(stationTrackId: string): Promise<WithheldReason | null> {
+    return (await this.reviews.state(stationTrackId))?.withheldReason ?? null;
+  }
+
+  async isWithheld(stationTrackId: string): Promise<boolean> {
+    return (await this.withheldReason(stationTrackId)) !== null;
+  }
+
+  /** The record as the API shows it, with its review state (undefined: the track was never reviewed). */
+  static toRecord(row: RegistryRow, review: ReviewState | undefined) {
     return {
       station_track_id: row.stationTrackId,
       generation_id: row.generationId,
@@ -52,6 +66,9 @@ export class RegistryService {
       playback_count: row.playbackCount,
       reuse_eligible: row.reuseEligible,
       flag_for_review: row.flagForReview,
+      withheld: (review?.withheldReason ?? null) !== null,
+      withheld_reason: review?.withheldReason ?? null,
+      listener_reports: review?.listenerReports ?? 0,
       safety_score: row.safetyScore,
       title: row.title,
       genre: row.genre,

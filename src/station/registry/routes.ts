@@ -3,14 +3,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery, Paginated } from '../../http/schemas.js';
-import type { ChainAuditService, ExportFormat } from './chain-audit.js';
+import { anchorOf, type ChainAuditService, type ExportFormat } from './chain-audit.js';
 import { generatedRange } from './date-range.js';
 import type { RegistryAdminService } from './registry-admin.service.js';
-import { RegistryService } from './registry.service.js';
 import {
   AuditExportQuery,
   ChainHead,
   ChainVerification,
+  ChainVerifyQuery,
   PlaybackBody,
   PlaybackResult,
   RegisterTrackBody,
@@ -59,9 +59,7 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
       },
       async (request, reply) => {
         const { row, created } = await registration.register(request.body);
-        return reply
-          .status(created ? 201 : 200)
-          .send({ station_track_id: row.stationTrackId, created, record: RegistryService.toRecord(row) });
+        return reply.status(created ? 201 : 200).send({ station_track_id: row.stationTrackId, created, record: await admin.recordView(row) });
       },
     );
 
@@ -147,26 +145,32 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
         config: { scope: 'station:admin' },
         schema: {
           tags: TAGS,
-          summary: 'The full audit log, streamed in chain order: format=json (array, default), csv (RFC 4180, header row) or ndjson',
+          summary: 'The full audit log, streamed in chain order: format=json (default), csv (RFC 4180, header row) or ndjson',
           description:
             'Every stored field of every record in the generated_at range, including seq, prev_hash and record_hash so each hash can be ' +
-            'recomputed. X-Registry-Head-Seq / X-Registry-Head-Hash name the chain head the export stops at.',
+            'recomputed. The export is cut at the chain head read when it starts (records appended meanwhile are left out) and carries that ' +
+            'head ({seq, record_hash, count, computed_at}) so that any copy can later be checked against the registry: ' +
+            'json is an object {"chain_head": {...}, "records": [...]}; ndjson ends with a line {"chain_head": {...}} after the records; ' +
+            'csv ends with a trailer row whose first cell is #chain_head, followed by the head\'s seq, record_hash, count and computed_at ' +
+            '(the other cells empty). Without a date range the last record\'s record_hash equals the head\'s. ' +
+            'The headers X-Registry-Head-Seq, X-Registry-Head-Hash and X-Registry-Head-Computed-At repeat it. ' +
+            'In csv only, a cell starting with =, +, -, @, a tab or a carriage return gets a leading single quote so that spreadsheets do not ' +
+            'run it as a formula; recompute hashes from json or ndjson, which are exact.',
           querystring: AuditExportQuery,
         },
       },
       async (request, reply) => {
         const format = request.query.format ?? 'json';
-        const range = generatedRange(request.query);
-        const head = await audit.head();
-        const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '').replace('T', '-');
-        const extension = format === 'ndjson' ? 'ndjson' : format;
+        const { head, chunks } = await audit.export(format, generatedRange(request.query));
+        const stamp = head.computed_at.slice(0, 19).replaceAll(':', '').replace('T', '-');
         reply
           .header('content-type', EXPORT_TYPES[format])
-          .header('content-disposition', `attachment; filename="station-registry-audit-${stamp}.${extension}"`)
+          .header('content-disposition', `attachment; filename="station-registry-audit-${stamp}.${format}"`)
           .header('cache-control', 'no-store')
           .header('x-registry-head-seq', String(head.seq ?? 0))
-          .header('x-registry-head-hash', head.record_hash);
-        return reply.send(Readable.from(audit.export(format, range, head.seq ?? 0), { objectMode: false }));
+          .header('x-registry-head-hash', head.record_hash)
+          .header('x-registry-head-computed-at', head.computed_at);
+        return reply.send(Readable.from(chunks, { objectMode: false }));
       },
     );
 
@@ -174,7 +178,11 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
       '/station/v1/registry/chain/head',
       {
         config: { scope: 'station:admin' },
-        schema: { tags: TAGS, summary: 'The hash chain head: last seq, its record_hash, number of records', response: { 200: ChainHead } },
+        schema: {
+          tags: TAGS,
+          summary: 'The hash chain head: last seq, its record_hash, number of records, when read (also public in GET /station/v1/transparency/station)',
+          response: { 200: ChainHead },
+        },
       },
       async () => audit.head(),
     );
@@ -186,10 +194,15 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
         schema: {
           tags: TAGS,
           summary: 'Recomputes every record_hash and checks every prev_hash link; names the first record that fails',
+          description:
+            'With anchor_seq and anchor_hash (a chain head published earlier, e.g. kept from the transparency statement or an export), ' +
+            'also checks that the record at that seq still has that hash: a chain rewritten and re-hashed from some record on passes the ' +
+            'other checks but fails this one (reason anchor_mismatch).',
+          querystring: ChainVerifyQuery,
           response: { 200: ChainVerification },
         },
       },
-      async () => audit.verify(),
+      async (request) => audit.verify(anchorOf(request.query)),
     );
   };
 }

@@ -1,6 +1,7 @@
 /** Module G's request and response shapes (TypeBox: one schema validates, types and documents). */
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery, StringEnum } from '../../http/schemas.js';
+import { IdParams, PageQuery, StringEnum } from '../../http/schemas.js';
+import { WITHHELD_REASONS } from './safety-review.repository.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -13,7 +14,7 @@ export const IsoDateOrDateTime = Type.String({
   examples: ['2026-03-01', '2026-03-01T12:00:00Z'],
 });
 
-export const StationTrackIdParams = Type.Object({ station_track_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const StationTrackIdParams = IdParams('station_track_id');
 
 export const InfluencedBy = Type.Array(
   Type.Object({ track_id: Type.String(), title: Type.String(), artist: Type.String(), similarity: Type.Number() }),
@@ -35,7 +36,16 @@ export const RegistryRecord = Type.Object(
     first_played_at: Nullable(Type.String({ format: 'date-time' })),
     playback_count: Type.Integer(),
     reuse_eligible: Type.Boolean(),
-    flag_for_review: Type.Boolean(),
+    flag_for_review: Type.Boolean({ description: 'in the safety review queue (an admin flag, or a listener report); it still plays unless withheld' }),
+    withheld: Type.Boolean({ description: 'withheld from playback (see withheld_reason)' }),
+    withheld_reason: Nullable(
+      StringEnum(WITHHELD_REASONS, {
+        description:
+          'safety_filter: the safety filter blocked it when generated (final); admin_flag: an admin set flag_for_review; ' +
+          'listener_reports: report_threshold distinct listeners reported it. An admin setting flag_for_review false approves it (except safety_filter).',
+      }),
+    ),
+    listener_reports: Type.Integer({ description: 'distinct listeners who reported it (flag_inappropriate) since it was last approved' }),
     safety_score: Type.Number(),
     title: Type.String(),
     genre: Type.String(),
@@ -54,7 +64,7 @@ export const RegistryRecord = Type.Object(
 
 export const RegisterTrackBody = Type.Object(
   {
-    generation_id: Type.String({ format: 'uuid', description: 'an existing generation whose audio exists' }),
+    generation_id: Type.String({ minLength: 1, maxLength: 200, description: 'an existing generation whose audio exists' }),
     session_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 120 }))),
     radio_only: Type.Optional(Type.Boolean({ default: true })),
     model_version: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
@@ -120,6 +130,30 @@ export const SafetyFlagView = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+export const SafetyReviewView = Type.Object(
+  {
+    in_review: Type.Boolean({ description: 'equals flag_for_review' }),
+    withheld: Type.Boolean(),
+    withheld_reason: Nullable(StringEnum(WITHHELD_REASONS)),
+    withheld_at: Nullable(Type.String({ format: 'date-time', description: 'when an admin flag or the reports withheld it (null for the safety filter)' })),
+    round: Type.Integer({ description: 'review round: each approval closes one; listener reports count within the open one' }),
+    listener_reports: Type.Integer({ description: 'distinct listeners who reported it in this round' }),
+    report_threshold: Type.Integer({ description: 'the configured threshold (station config report_threshold)' }),
+    reports: Type.Array(
+      Type.Object({
+        reporter: Type.String({ description: 'user:<id> or api_key:<id>' }),
+        user_id: Nullable(Type.String()),
+        feedback_id: Nullable(Type.String()),
+        reported_at: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'the reports of this round, newest first (at most 100)' },
+    ),
+    last_approved_at: Nullable(Type.String({ format: 'date-time' })),
+    last_approved_by: Nullable(Type.String({ description: 'user or API key id' })),
+  },
+  { title: 'SafetyReview' },
+);
+
 export const RegistryDetail = Type.Composite(
   [
     RegistryRecord,
@@ -144,6 +178,7 @@ export const RegistryDetail = Type.Composite(
       }),
       model_lineage: Type.Array(ModelLineage),
       safety_flags: Type.Array(SafetyFlagView),
+      review: SafetyReviewView,
     }),
   ],
   { title: 'RegistryRecordDetail' },
@@ -152,7 +187,13 @@ export const RegistryDetail = Type.Composite(
 export const RegistryPatchBody = Type.Object(
   {
     reuse_eligible: Type.Optional(Type.Boolean()),
-    flag_for_review: Type.Optional(Type.Boolean({ description: 'true puts the track in the safety review queue' })),
+    flag_for_review: Type.Optional(
+      Type.Boolean({
+        description:
+          'true withholds the track from playback at once and puts it in the safety review queue; false approves it: it leaves the queue, ' +
+          'plays again (unless the safety filter blocked it) and listener reports count afresh',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1, title: 'RegistryPatch' },
 );
@@ -205,23 +246,41 @@ export type AuditExportQuery = Static<typeof AuditExportQuery>;
 
 export const ChainHead = Type.Object(
   {
-    seq: Nullable(Type.Integer()),
-    record_hash: Type.String({ description: 'the genesis hash while the registry is empty' }),
+    seq: Nullable(Type.Integer({ description: 'seq of the last record; null while the registry is empty' })),
+    record_hash: Type.String({ description: 'record_hash of the last record; the genesis hash while the registry is empty' }),
     count: Type.Integer(),
+    computed_at: Type.String({ format: 'date-time', description: 'when this head was read' }),
   },
-  { title: 'RegistryChainHead' },
+  {
+    title: 'RegistryChainHead',
+    description:
+      'An anchor to keep: every later head must extend it. GET /station/v1/registry/chain/verify?anchor_seq=&anchor_hash= checks that ' +
+      'the record at that seq still has that hash; an audit export lets anyone recompute the chain up to it.',
+  },
 );
+
+export const ChainVerifyQuery = Type.Object(
+  {
+    anchor_seq: Type.Optional(Type.Integer({ minimum: 1, description: 'seq of a chain head published earlier (with anchor_hash)' })),
+    anchor_hash: Type.Optional(Type.String({ pattern: '^sha256:[0-9a-f]{64}$', description: 'record_hash of that head' })),
+  },
+  { additionalProperties: false, description: 'anchor_seq and anchor_hash go together' },
+);
+export type ChainVerifyQuery = Static<typeof ChainVerifyQuery>;
 
 export const ChainVerification = Type.Object(
   {
     valid: Type.Boolean(),
     checked: Type.Integer(),
     head: Nullable(Type.Object({ seq: Type.Integer(), record_hash: Type.String() })),
+    anchor: Nullable(
+      Type.Object({ seq: Type.Integer(), record_hash: Type.String(), matches: Type.Boolean() }, { description: 'the anchor given, and whether the chain still passes through it' }),
+    ),
     first_invalid: Nullable(
       Type.Object({
         seq: Type.Integer(),
-        station_track_id: Type.String(),
-        reason: StringEnum(['record_hash_mismatch', 'prev_hash_mismatch']),
+        station_track_id: Nullable(Type.String({ description: 'null when no record has that seq (anchor_mismatch)' })),
+        reason: StringEnum(['record_hash_mismatch', 'prev_hash_mismatch', 'anchor_mismatch']),
         detail: Type.String(),
       }),
     ),

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
 import type { GenerationRow } from '../generation/generation.repository.js';
 import type { LyricRow } from '../lyrics/lyrics.repository.js';
 import type { ModelLineageRepository } from './model-lineage.repository.js';

@@ -10,6 +10,7 @@
  *   stream starts it -> mark on air, count the play, publish the card
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { isDomainError } from '../../errors.js';
 import type { Engine } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
@@ -209,7 +210,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
           await this.deps.slots.update(slot.id, { generationId: generation.generation_id });
         } catch (error) {
           // At the in-flight limit: try again next cycle. Anything else is logged; the slot falls back at play time.
-          if ((error as { httpStatus?: number }).httpStatus === 429) break;
+          if (isDomainError(error, 'RATE_LIMITED')) break;
           this.deps.log.warn({ err: error, slot: slot.id }, 'could not start generation for AI slot');
         }
       }
@@ -259,7 +260,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       const generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
       if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
         const record = await this.deps.registry.get(generation.stationTrackId);
-        if (!record.flagForReview) {
+        if (!(await this.deps.registry.isWithheld(record.stationTrackId))) {
           const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec });
           return cued ? this.source(cued, record.audioBlobKey, Number.parseInt(generation.quality, 10), record.title, config) : null;
         }

@@ -1,11 +1,11 @@
 /** Module C's domain errors; the error handler adds the STATION_ prefix and renders the envelope. */
-import { AppError, Errors } from '../../http/errors.js';
+import { DomainError, Errors } from '../../errors.js';
 
 export const TrainingErrors = {
   /** Spec: a new job while one of the same model type is queued, running or paused. */
   inProgress: (modelType: string, jobId: string | null) =>
-    new AppError(
-      409,
+    new DomainError(
+      'conflict',
       'TRAINING_IN_PROGRESS',
       `A ${modelType} training job is already queued, running or paused`,
       jobId ? `job ${jobId} holds the ${modelType} model type; wait for it, or DELETE it` : '',

@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
+import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { StationEvents } from '../events/station-events.js';
@@ -26,12 +27,14 @@ export interface TrainingModuleDeps {
   modelsRepo: ModelsRepository;
   clock: Clock;
   webhookSecret: Buffer;
+  /** Where notify_webhook may be delivered: screened at job creation, checked again when sent. */
+  egress: EgressPolicy;
 }
 
 export function buildTrainingModule(deps: TrainingModuleDeps) {
   const repo = new TrainingJobsRepository(deps.db);
   const snapshots = snapshotSource(deps.db, deps.blobs);
-  const service = new TrainingService({ repo, snapshots, modelsRepo: deps.modelsRepo, queue: deps.queue, bus: deps.bus, blobs: deps.blobs, clock: deps.clock });
+  const service = new TrainingService({ repo, snapshots, modelsRepo: deps.modelsRepo, queue: deps.queue, bus: deps.bus, blobs: deps.blobs, clock: deps.clock, egress: deps.egress });
   let runner: TrainingRunner | null = null;
 
   return {

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { trainingJobs, type LossCurvePoint } from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type TrainingJobRow = typeof trainingJobs.$inferSelect;
 export type NewTrainingJob = typeof trainingJobs.$inferInsert;
@@ -44,8 +45,7 @@ export class TrainingJobsRepository {
   }
 
   async find(id: string): Promise<TrainingJobRow | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    const [row] = await this.db.select().from(trainingJobs).where(eq(trainingJobs.id, id)).limit(1);
+    const [row] = await this.db.select().from(trainingJobs).where(idEq(trainingJobs.id, id)).limit(1);
     return row ?? null;
   }
 

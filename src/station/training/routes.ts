@@ -1,7 +1,7 @@
 /** Module C endpoints: training jobs and model versions. */
 import type { FastifyInstance } from 'fastify';
-import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Paginated } from '../../http/schemas.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdParams, Paginated } from '../../http/schemas.js';
 import type { TrainingService } from './service.js';
 import {
   CancelledJob,
@@ -14,8 +14,8 @@ import {
   TrainingJobView,
 } from './schemas.js';
 
-const JobId = Type.Object({ job_id: Type.String({ format: 'uuid' }) });
-const ModelId = Type.Object({ model_id: Type.String({ format: 'uuid' }) });
+const JobId = IdParams('job_id');
+const ModelId = IdParams('model_id');
 const TAGS = ['station-training'];
 
 export function trainingRoutes(training: TrainingService) {

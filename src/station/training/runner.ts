@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactRef, Engine, TrainableModel, TrainingEpoch, TrainingHyperparams } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { LossCurvePoint } from '../../infra/db/schema/index.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
@@ -52,6 +53,8 @@ export interface TrainingRunnerDeps {
   clock: Clock;
   /** Signs notify_webhook calls (STATION_WEBHOOK_SECRET, or generated and kept in DATA_DIR). */
   webhookSecret: Buffer;
+  /** STATION_WEBHOOK_ALLOWED_HOSTS, checked again at every send (the name may resolve elsewhere by now). */
+  egress: EgressPolicy;
   log: FastifyBaseLogger;
 }
 
@@ -315,7 +318,12 @@ export class TrainingRunner {
 
   private async notify(url: string, event: StationEventName, data: Record<string, unknown>): Promise<void> {
     for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
-      const outcome = await sendSignedPost(url, event, data, this.deps.webhookSecret, { clock: this.deps.clock, signal: this.shutdown.signal, timeoutMs: 10_000 });
+      const outcome = await sendSignedPost(url, event, data, this.deps.webhookSecret, {
+        egress: this.deps.egress,
+        clock: this.deps.clock,
+        signal: this.shutdown.signal,
+        timeoutMs: 10_000,
+      });
       if (outcome.ok || outcome.interrupted) return;
       this.deps.log.warn({ url, event, attempt, error: outcome.error }, 'notify_webhook delivery failed');
       if (attempt < WEBHOOK_ATTEMPTS) await sleep(1_000 * 4 ** (attempt - 1), this.shutdown.signal);

@@ -21,10 +21,10 @@ export const Hyperparams = Type.Object(
 export const TrainingJobRequest = Type.Object(
   {
     model_type: StringEnum(MODEL_TYPES),
-    dataset_snapshot_id: Type.String({ format: 'uuid', description: 'a snapshot from POST /dataset/snapshot' }),
-    base_model_id: Type.Optional(Nullable(Type.String({ format: 'uuid', description: 'model_id of a version of the same type to fine-tune; null: from scratch' }))),
+    dataset_snapshot_id: Type.String({ minLength: 1, maxLength: 200, description: 'a snapshot from POST /dataset/snapshot' }),
+    base_model_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'model_id of a version of the same type to fine-tune; null: from scratch' }))),
     hyperparams: Type.Optional(Hyperparams),
-    notify_webhook: Type.Optional(Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'receives a signed POST (X-Station-Signature) when the job completes or fails' }))),
+    notify_webhook: Type.Optional(Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'receives a signed POST (X-Station-Signature) when the job completes or fails; its host must be one STATION_WEBHOOK_ALLOWED_HOSTS admits (public addresses by default), or the request answers 400' }))),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483646, description: 'default: random' })),
   },
   { additionalProperties: false, title: 'TrainingJobRequest' },

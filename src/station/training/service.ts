@@ -12,7 +12,9 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
-import { Errors } from '../../http/errors.js';
+import { Errors } from '../../errors.js';
+import { refusedDestinationDetail, type EgressPolicy } from '../../infra/egress/egress-policy.js';
+import { isDeliverableUrl } from '../../platform/webhooks/delivery.js';
 import { DEFAULT_HYPERPARAMS } from '../models/default-hyperparams.js';
 import type { ModelsRepository } from '../models/models.repository.js';
 import type { TrainingStatusSource } from '../admin/status-ports.js';
@@ -38,6 +40,7 @@ export interface TrainingServiceDeps {
   bus: EventBus;
   blobs: BlobStore;
   clock: Clock;
+  egress: Pick<EgressPolicy, 'screen'>;
 }
 
 export function modelTypeOf(filter: string | undefined): JobModelType | undefined {
@@ -57,6 +60,8 @@ export class TrainingService implements TrainingStatusSource {
     const { repo, snapshots, modelsRepo, clock } = this.deps;
     const type = request.model_type;
     const hyperparams = resolveHyperparams(type, request.hyperparams ?? {});
+    const notifyWebhook = request.notify_webhook ?? null;
+    if (notifyWebhook !== null) await this.screenNotifyWebhook(notifyWebhook);
     const snapshot = await snapshots.find(request.dataset_snapshot_id);
     if (!snapshot) throw Errors.notFound('Dataset snapshot', request.dataset_snapshot_id);
     if (itemCountFor(snapshot, type) === 0) {
@@ -75,7 +80,7 @@ export class TrainingService implements TrainingStatusSource {
       baseModelId: baseId,
       hyperparams: hyperparams as unknown as Record<string, number>,
       seed: request.seed ?? randomInt(0, 2 ** 31 - 1),
-      notifyWebhook: request.notify_webhook ?? null,
+      notifyWebhook,
       totalEpochs: hyperparams.epochs,
       requestedBy,
       createdAt: now,
@@ -172,6 +177,14 @@ export class TrainingService implements TrainingStatusSource {
   /** Module A's training_status. */
   status() {
     return this.deps.repo.stationStatus();
+  }
+
+  /** Refuses at once what could never be delivered: credentials in the URL, or a destination the policy refuses. */
+  private async screenNotifyWebhook(url: string): Promise<void> {
+    if (!isDeliverableUrl(url)) throw Errors.validation('notify_webhook must be an absolute http(s) URL without credentials', 'Invalid notify_webhook URL');
+    if ((await this.deps.egress.screen(new URL(url).hostname)) === 'refused') {
+      throw Errors.validation(refusedDestinationDetail('notify_webhook'), 'Invalid notify_webhook URL');
+    }
   }
 
   /** Best effort: without it the worker still sees the request at its next poll (500 ms). */

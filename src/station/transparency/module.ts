@@ -11,7 +11,7 @@ import { TransparencyService } from './transparency.service.js';
 export interface TransparencyModuleDeps {
   db: Db;
   blobs: BlobStore;
-  registry: Pick<RegistryModule, 'repo' | 'lineage' | 'audit'>;
+  registry: Pick<RegistryModule, 'repo' | 'lineage' | 'audit' | 'reviewsRepo'>;
   clock: Clock;
   publicBaseUrl: string;
 }
@@ -22,6 +22,7 @@ export function buildTransparencyModule({ db, blobs, registry, clock, publicBase
     models: registry.lineage,
     provenance: new DatasetProvenance(db, blobs),
     chain: registry.audit,
+    reviews: registry.reviewsRepo,
     clock,
     publicBaseUrl,
   });

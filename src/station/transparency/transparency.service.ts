@@ -11,6 +11,7 @@ import type { ModelLineageRepository } from '../registry/model-lineage.repositor
 import { LYRICS_SOURCE_STATEMENT } from '../registry/registry-admin.service.js';
 import type { RegistryRepository, SafetyFlagRow } from '../registry/registry.repository.js';
 import { trackNotFound } from '../registry/registry.service.js';
+import type { SafetyReviewRepository } from '../registry/safety-review.repository.js';
 import type { DatasetProvenance, DatasetVerdict } from './dataset-provenance.js';
 import { LEGAL_COMPLIANCE, POLICY_PATH, SYSTEM_DESCRIPTION, TRAINING_DATA_POLICY, trainingDataStatement } from './policy.js';
 
@@ -28,6 +29,7 @@ export interface TransparencyDeps {
   models: Pick<ModelLineageRepository, 'findByVersion' | 'production'>;
   provenance: Pick<DatasetProvenance, 'verdict'>;
   chain: Pick<ChainAuditService, 'head'>;
+  reviews: Pick<SafetyReviewRepository, 'state'>;
   clock: Clock;
   publicBaseUrl: string;
 }
@@ -55,10 +57,11 @@ export class TransparencyService {
     const { registry, models, provenance } = this.deps;
     const row = await registry.find(stationTrackId);
     if (!row) throw trackNotFound(stationTrackId);
-    const [audioModel, lyricsModel, flags] = await Promise.all([
+    const [audioModel, lyricsModel, flags, review] = await Promise.all([
       models.findByVersion(row.modelVersion),
       row.lyricsModelVersion ? models.findByVersion(row.lyricsModelVersion) : Promise.resolve(null),
       registry.safetyFlagsOf(stationTrackId),
+      this.deps.reviews.state(stationTrackId),
     ]);
     const [audioVerdict, lyricsVerdict] = await Promise.all([
       provenance.verdict('audio', row.trainingDatasetHash),
@@ -85,6 +88,7 @@ export class TransparencyService {
       generated_at: row.generatedAt.toISOString(),
       policy_url: this.policyUrl,
       radio_only: row.radioOnly,
+      withheld: (review?.withheldReason ?? null) !== null,
       training_dataset_summary: {
         audio: datasetSummary(audioModel, audioVerdict, row.trainingDatasetHash),
         lyrics: lyricsModel ? datasetSummary(lyricsModel, lyricsVerdict, lyricsModel.datasetHash) : null,

@@ -1,6 +1,9 @@
 /**
- * End to end, in real time over real HTTP: the stream route on a Fastify server, listeners on loopback.
- * About 5 s of wall time: three 2 s tones in a loop, listeners joining at different moments.
+ * End to end over real HTTP: the stream route on a Fastify server, listeners on loopback, the broadcaster
+ * on a hand-driven clock. After every tick each listener holds exactly the program's bytes from where its
+ * lead began to the live edge of stream time: paced (never behind, never ahead), gapless across tracks, and
+ * the same bytes for the same position whoever listens. How it keeps pace on the real clock, with many
+ * listeners, is measured by bench/stream-listeners.ts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,48 +12,95 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../../../src/http/error-handler.js';
 import { StreamBroadcaster } from '../../../src/station/radio/stream/broadcaster.js';
-import { parseMp3 } from '../../../src/station/radio/stream/mp3-frames.js';
+import { icyMetadataBlock } from '../../../src/station/radio/stream/icy-metadata.js';
+import { parseMp3, type Mp3Frame } from '../../../src/station/radio/stream/mp3-frames.js';
 import { streamRoute } from '../../../src/station/radio/stream/stream-route.js';
-import { ListSource, audioBytes, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
+import { FakeTimers, ListSource, audioBytes, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
 
 const PATH = '/station/v1/radio/stream';
-const BYTES_PER_SEC = 128_000 / 8;
 const LEAD_MS = 1500;
+const MAX_BACKLOG_MS = 3000;
+const TICK_MS = 200;
 
 interface Reception {
   response: http.IncomingMessage;
-  connectedAt: number;
   chunks: Buffer[];
-  arrivals: { at: number; total: number }[];
   request: http.ClientRequest;
+  bytes(): Buffer;
 }
 
 let app: FastifyInstance;
 let broadcaster: StreamBroadcaster;
+let timers: FakeTimers;
 let tracks: TestTrack[];
 let baseUrl: string;
+let program: Buffer;
+let frames: Mp3Frame[];
+let startedAt: number;
 const counts: number[] = [];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 function listen(options: { read: boolean; headers?: Record<string, string> }): Promise<Reception> {
   return new Promise((resolve, reject) => {
     const request = http.get(`${baseUrl}${PATH}`, { headers: options.headers }, (response) => {
-      const reception: Reception = { response, connectedAt: performance.now(), chunks: [], arrivals: [], request };
-      if (options.read) {
-        let total = 0;
-        response.on('data', (chunk: Buffer) => {
-          reception.chunks.push(chunk);
-          total += chunk.length;
-          reception.arrivals.push({ at: performance.now(), total });
-        });
-      } else {
-        response.pause();
-      }
+      const chunks: Buffer[] = [];
+      if (options.read) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      else response.pause();
       response.on('error', () => {});
-      resolve(reception);
+      resolve({ response, chunks, request, bytes: () => Buffer.concat(chunks) });
     });
     request.on('error', reject);
   });
+}
+
+/**
+ * The program's frames the broadcaster has sent by stream time `ms`: at its last tick, every frame whose
+ * start had come, with start times summed frame by frame as the broadcaster sums them.
+ */
+function sentBy(ms: number): number {
+  const lastTick = Math.floor(ms / TICK_MS) * TICK_MS;
+  let count = 0;
+  for (let start = 0; count < frames.length && lastTick >= start; count++) start += frames[count].durationMs;
+  return lastTick === 0 ? 0 : count;
+}
+
+/** The first frame of the lead a listener joining at stream time `ms` gets: those ending after edge - lead. */
+function leadStartAt(ms: number): number {
+  const sent = sentBy(ms);
+  let edge = 0;
+  for (let i = 0; i < sent; i++) edge += frames[i].durationMs;
+  let end = 0;
+  for (let i = 0; i < sent; i++) {
+    end += frames[i].durationMs;
+    if (end > edge - LEAD_MS) return i;
+  }
+  return sent;
+}
+
+/** What a listener that joined at stream time `joinedMs` must hold at stream time `nowMs`. */
+function expectedBytes(joinedMs: number, nowMs: number): Buffer {
+  const first = frames[leadStartAt(joinedMs)];
+  const last = frames[sentBy(nowMs) - 1];
+  return program.subarray(first.offset, last.offset + last.length);
+}
+
+const streamTime = () => timers.now() - startedAt;
+
+/** One tick of the clock, then every reading listener has been sent exactly what it should hold. */
+async function tick(listeners: { reception: Reception; joinedMs: number }[]): Promise<void> {
+  await timers.advance(TICK_MS);
+  for (const { reception, joinedMs } of listeners) {
+    const expected = expectedBytes(joinedMs, streamTime());
+    await until(`a listener holds ${expected.length} bytes`, () => reception.chunks.reduce((sum, c) => sum + c.length, 0) >= expected.length);
+    expect(reception.bytes().equals(expected)).toBe(true);
+  }
 }
 
 beforeAll(async () => {
@@ -59,7 +109,11 @@ beforeAll(async () => {
     { id: 'two', title: 'Tone two', file: tagged(await toneMp3(440, 2), 'two') },
     { id: 'three', title: 'Tone three', file: tagged(await toneMp3(660, 2), 'three') },
   ];
-  broadcaster = new StreamBroadcaster(new ListSource(tracks, true), { leadMs: LEAD_MS, maxBacklogMs: 3000 });
+  const audio = tracks.map((track) => audioBytes(track.file));
+  program = Buffer.concat([...audio, ...audio]); // the source loops
+  frames = parseMp3(program).frames;
+  timers = new FakeTimers();
+  broadcaster = new StreamBroadcaster(new ListSource(tracks, true), { timers, tickMs: TICK_MS, leadMs: LEAD_MS, maxBacklogMs: MAX_BACKLOG_MS });
   broadcaster.onListenerCountChange((count) => counts.push(count));
   app = Fastify();
   registerErrorHandling(app);
@@ -73,7 +127,7 @@ afterAll(async () => {
   await app.close();
 });
 
-describe('GET stream (real time, real HTTP)', () => {
+describe('GET stream (real HTTP, hand-driven clock)', () => {
   it('refuses a listener that authorize() turns away, with the error envelope', async () => {
     const reply = await app.inject({ method: 'GET', url: PATH, headers: { 'x-test-listener': 'banned' } });
     expect(reply.statusCode).toBe(401);
@@ -85,10 +139,11 @@ describe('GET stream (real time, real HTTP)', () => {
   });
 
   it('streams paced, gapless, identical MP3 frames to every listener and drops the one that never reads', async () => {
-    const startedAt = performance.now();
+    startedAt = timers.now();
     await broadcaster.start();
-    await sleep(300);
+    await timers.advance(300);
     const a = await listen({ read: true });
+    const joinedA = streamTime();
     expect(a.response.statusCode).toBe(200);
     expect(a.response.headers['content-type']).toBe('audio/mpeg');
     expect(a.response.headers['cache-control']).toBe('no-cache, no-store');
@@ -96,84 +151,68 @@ describe('GET stream (real time, real HTTP)', () => {
     expect(a.response.headers['icy-br']).toBe('128');
     expect(a.response.headers['icy-name']).toBe('Station Test');
     expect(a.response.headers['content-length']).toBeUndefined();
-    const leadOfA = Math.min(LEAD_MS, a.connectedAt - startedAt) / 1000;
+    // At once: everything sent so far, at the tick of 200 ms (the lead is longer than the stream has run).
+    const lead = expectedBytes(joinedA, joinedA);
+    await until('A has its lead', () => a.bytes().length >= lead.length);
+    expect(a.bytes().equals(lead)).toBe(true);
 
-    await sleep(2000); // later than the lead: B starts further into the stream than A
+    // Past the end of the first track: "one"'s last frame is followed by "two"'s first.
+    for (let i = 0; i < 10; i++) await tick([{ reception: a, joinedMs: joinedA }]);
+
     const b = await listen({ read: true });
+    const joinedB = streamTime();
     const paused = await listen({ read: false }); // an HTTP client that never reads: the kernel buffers ~4 MB first
     let stuckClosed = false;
     const stuck = new Writable({ highWaterMark: 1024, write: () => {} }); // never acknowledges a write
     stuck.on('close', () => (stuckClosed = true));
     broadcaster.addListener(stuck);
     expect(broadcaster.listenerCount()).toBe(4);
+    // B's lead is the full 1.5 s, the end of what A already has, byte for byte.
+    const leadOfB = expectedBytes(joinedB, joinedB);
+    expect(parseMp3(leadOfB).durationMs).toBeGreaterThanOrEqual(LEAD_MS);
+    await until('B has its lead', () => b.bytes().length >= leadOfB.length);
+    expect(b.bytes().equals(leadOfB)).toBe(true);
+    expect(a.bytes().subarray(a.bytes().length - leadOfB.length).equals(leadOfB)).toBe(true);
 
-    await sleep(2200);
-    const endedAt = performance.now();
-    const aBytes = Buffer.concat(a.chunks);
-    const bBytes = Buffer.concat(b.chunks);
-    for (const reception of [a, b, paused]) reception.request.destroy();
-
-    // The stuck listener was dropped once it held 3 s of audio; the others were never held up.
-    expect(stuckClosed).toBe(true);
-    expect(stuck.destroyed).toBe(true);
-
-    // Bytes ≈ bitrate × time (plus the lead each got at connect), within 20 %.
-    const expectedA = BYTES_PER_SEC * ((endedAt - a.connectedAt) / 1000 + leadOfA);
-    expect(Math.abs(aBytes.length - expectedA) / expectedA).toBeLessThan(0.2);
-    const expectedB = BYTES_PER_SEC * ((endedAt - b.connectedAt) / 1000 + LEAD_MS / 1000);
-    expect(Math.abs(bBytes.length - expectedB) / expectedB).toBeLessThan(0.2);
-
-    // On time throughout: A never falls more than half a second behind real time, and never waits long.
-    for (const { at, total } of a.arrivals) {
-      const heldSec = total / BYTES_PER_SEC - (at - a.connectedAt) / 1000;
-      expect(heldSec).toBeGreaterThan(leadOfA - 0.5);
-      expect(heldSec).toBeLessThan(leadOfA + 0.5);
+    // The stuck listener is dropped once it holds more than 3 s of audio; nobody else is held up meanwhile.
+    const listening = [
+      { reception: a, joinedMs: joinedA },
+      { reception: b, joinedMs: joinedB },
+    ];
+    while (!stuckClosed) {
+      expect(streamTime() - joinedB).toBeLessThan(MAX_BACKLOG_MS); // it held the lead plus what came since
+      await tick(listening);
     }
-    const gaps = a.arrivals.slice(1).map((arrival, i) => arrival.at - a.arrivals[i].at);
-    expect(Math.max(...gaps)).toBeLessThan(600);
+    expect(stuck.destroyed).toBe(true);
+    for (let i = 0; i < 2; i++) await tick(listening);
 
-    // Every byte is an MPEG-1 Layer III audio frame: no tags, no Info frame, no garbage.
-    for (const bytes of [aBytes, bBytes]) {
+    // Every byte is an MPEG-1 Layer III audio frame of the tracks: no tags, no Info frame, no garbage.
+    for (const bytes of [a.bytes(), b.bytes()]) {
       const parsed = parseMp3(bytes);
       expect(parsed.skipped).toEqual({ id3v2Bytes: 0, id3v1: false, infoFrame: null, garbageBytes: 0 });
       expect(parsed.frames.every((f) => f.bitrateKbps === 128 && f.sampleRate === 44100)).toBe(true);
     }
-
-    // The stream is the tracks' audio frames back to back: the last frame of "one" is followed by the first of "two".
-    const audio = tracks.map((track) => audioBytes(track.file));
-    const program = Buffer.concat([...audio, ...audio]);
-    const offsetA = program.indexOf(aBytes);
-    const offsetB = program.indexOf(bBytes);
-    expect(offsetA).toBeGreaterThanOrEqual(0);
-    expect(offsetB).toBeGreaterThan(offsetA);
-    const boundary = audio[0].length;
-    expect(offsetA).toBeLessThan(boundary);
-    expect(offsetA + aBytes.length).toBeGreaterThan(boundary + 10_000);
-    const oneFrames = parseMp3(audio[0]).frames;
-    const lastOfOne = audio[0].subarray(oneFrames.at(-1)!.offset);
-    const firstOfTwo = audio[1].subarray(0, parseMp3(audio[1]).frames[0].length);
-    expect(aBytes.indexOf(Buffer.concat([lastOfOne, firstOfTwo]))).toBe(boundary - lastOfOne.length - offsetA);
-
-    // Listeners that joined two seconds apart got the same bytes for the same stream positions.
-    const overlap = offsetA + aBytes.length - offsetB;
-    expect(overlap).toBeGreaterThan(BYTES_PER_SEC * 2);
-    expect(bBytes.subarray(0, overlap).equals(aBytes.subarray(offsetB - offsetA))).toBe(true);
+    const boundary = audioBytes(tracks[0].file).length;
+    expect(a.bytes().length).toBeGreaterThan(boundary + 10_000);
 
     // Counts went up to four and back to zero as clients left.
-    for (let waited = 0; broadcaster.listenerCount() > 0 && waited < 2000; waited += 50) await sleep(50);
-    expect(broadcaster.listenerCount()).toBe(0);
+    for (const reception of [a, b, paused]) reception.request.destroy();
+    await until('every listener is gone', () => broadcaster.listenerCount() === 0);
     expect(counts.slice(0, 4)).toEqual([1, 2, 3, 4]);
     expect(counts.at(-1)).toBe(0);
   });
 
   it('interleaves ICY metadata (StreamTitle) for a player that sends Icy-MetaData: 1', async () => {
     const reception = await listen({ read: true, headers: { 'Icy-MetaData': '1' } });
-    await sleep(600); // the 1.5 s lead alone is 24,000 bytes, past one metaint of 16,000
-    reception.request.destroy();
     expect(reception.response.headers['icy-metaint']).toBe('16000');
-    const { audio, blocks } = deinterleave(Buffer.concat(reception.chunks), 16_000);
-    expect(blocks.length).toBeGreaterThanOrEqual(1);
+    // The 1.5 s lead alone is 24,000 bytes, past one metaint of 16,000: its first block comes with it.
+    const lead = expectedBytes(streamTime(), streamTime());
+    const block = icyMetadataBlock(broadcaster.currentTitle()!);
+    await until('the lead and its metadata block arrive', () => reception.bytes().length >= lead.length + block.length);
+    reception.request.destroy();
+    const { audio, blocks } = deinterleave(reception.bytes(), 16_000);
+    expect(audio.equals(lead)).toBe(true);
+    expect(blocks).toHaveLength(1);
     expect(blocks[0].text).toMatch(/^StreamTitle='Tone (one|two|three)';$/);
-    expect(parseMp3(audio).skipped).toEqual({ id3v2Bytes: 0, id3v1: false, infoFrame: null, garbageBytes: 0 });
   });
 });

@@ -1,25 +1,31 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const userRole = pgEnum('user_role', ['listener', 'artist', 'developer', 'admin', 'super_admin']);
 export const userStatus = pgEnum('user_status', ['active', 'banned']);
 export const sessionKind = pgEnum('session_kind', ['staff', 'platform']);
 export const apiKeyEnvironment = pgEnum('api_key_environment', ['live', 'test']);
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  // Stored lower-cased; the unique index is what stops two sign-ups racing for one address.
-  email: text('email').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
-  role: userRole('role').notNull().default('listener'),
-  status: userStatus('status').notNull().default('active'),
-  displayName: text('display_name').notNull(),
-  totpSecret: text('totp_secret'),
-  // The last TOTP time step accepted: a code from this step or an earlier one is a replay.
-  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // Stored lower-cased; the unique index is what stops two sign-ups racing for one address.
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    role: userRole('role').notNull().default('listener'),
+    status: userStatus('status').notNull().default('active'),
+    displayName: text('display_name').notNull(),
+    // Sealed with the DATA_DIR key (src/auth/totp-secrets.ts): 'v1.<iv>.<tag>.<ciphertext>'.
+    totpSecret: text('totp_secret'),
+    // The last TOTP time step accepted: a code from this step or an earlier one is a replay.
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Secrets an older version stored in clear, sealed at start; the partial index keeps that check free.
+  (t) => [index('users_totp_secret_clear_idx').on(t.id).where(sql`${t.totpSecret} IS NOT NULL AND ${t.totpSecret} NOT LIKE 'v1.%'`)],
+);
 
 /** One login: the refresh tokens of a login form a rotation family that is revoked as a whole. */
 export const authSessions = pgTable(
@@ -34,6 +40,8 @@ export const authSessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
+    // Whether this login passed TOTP: without it the session never holds TOTP-only scopes (src/auth/scopes.ts).
+    secondFactor: boolean('second_factor').notNull().default(false),
   },
   (t) => [index('auth_sessions_user_idx').on(t.userId)],
 );

@@ -137,7 +137,8 @@ export const lyrics = pgTable(
     sections: jsonb('sections').$type<{ name: string; lines: string[] }[]>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('lyrics_language_format', sql`${t.language} ~ '^[a-z]{2}$'`)],
+  // The track detail asks whether a track has lyrics on every read.
+  (t) => [check('lyrics_language_format', sql`${t.language} ~ '^[a-z]{2}$'`), index('lyrics_track_idx').on(t.trackId)],
 );
 
 export const playEvents = pgTable(

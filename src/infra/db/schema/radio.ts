@@ -24,6 +24,10 @@ export const stationConfig = pgTable(
     /** The API accepts catalog_only and hybrid only (ai_only makes no sense while the ML service is down). */
     fallbackMode: generationMode('fallback_mode').notNull().default('catalog_only'),
     streamQuality: streamQuality('stream_quality').notNull().default('128kbps'),
+    /** Seconds of overlap between consecutive tracks on air. */
+    crossfadeSec: integer('crossfade_sec').notNull().default(3),
+    /** Distinct listeners whose flag_inappropriate reports withhold an AI track before any admin review. */
+    reportThreshold: integer('report_threshold').notNull().default(3),
     disabledReason: text('disabled_reason'),
     /** When and by whom the radio was last switched on or off (POST /admin/radio/enable|disable). */
     radioChangedAt: timestamp('radio_changed_at', { withTimezone: true }),
@@ -35,6 +39,8 @@ export const stationConfig = pgTable(
     check('station_config_ratio_range', sql`${t.catalogRatio} BETWEEN 0 AND 1 AND ${t.aiGenerationRatio} BETWEEN 0 AND 1`),
     check('station_config_ratio_sum', sql`abs(${t.catalogRatio} + ${t.aiGenerationRatio} - 1) < 1e-6`),
     check('station_config_track_length', sql`${t.maxTrackLengthSec} BETWEEN 10 AND 900`),
+    check('station_config_crossfade', sql`${t.crossfadeSec} BETWEEN 0 AND 10`),
+    check('station_config_report_threshold', sql`${t.reportThreshold} BETWEEN 1 AND 1000`),
   ],
 );
 

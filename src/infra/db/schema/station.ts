@@ -151,18 +151,75 @@ export const registryTracks = pgTable(
   ],
 );
 
-/** Safety verdicts that withhold a registered track from playback (module G's review queue reads these too). */
-export const safetyFlags = pgTable('safety_flags', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  stationTrackId: text('station_track_id'),
-  generationId: uuid('generation_id'),
-  lyricId: uuid('lyric_id'),
-  flagType: text('flag_type').notNull(),
-  safetyScore: real('safety_score').notNull(),
-  detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-});
+/**
+ * The safety log of tracks and lyrics: the safety filter's verdicts (which withhold a track), and the
+ * review records of module G (manual_review, listener_report, listener_reports_threshold).
+ */
+export const safetyFlags = pgTable(
+  'safety_flags',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stationTrackId: text('station_track_id'),
+    generationId: uuid('generation_id'),
+    lyricId: uuid('lyric_id'),
+    flagType: text('flag_type').notNull(),
+    safetyScore: real('safety_score').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('safety_flags_station_track_idx').on(t.stationTrackId)],
+);
+
+/** What safety_reviews stores; the safety filter's verdicts withhold through safety_flags instead. */
+export const REVIEW_WITHHELD_REASONS = ['admin_flag', 'listener_reports'] as const;
+
+/**
+ * Module G's safety review of a registered AI track, one row per track once anyone flagged it. `round`
+ * counts review rounds: an admin approval closes one, and listener reports count within the open one.
+ * A track is withheld from playback while `withheld_reason` is set (the safety filter's own verdicts
+ * withhold through safety_flags). The registry row's flag_for_review says whether it is in the queue.
+ */
+export const safetyReviews = pgTable(
+  'safety_reviews',
+  {
+    stationTrackId: text('station_track_id')
+      .primaryKey()
+      .references(() => registryTracks.stationTrackId, { onDelete: 'restrict' }),
+    round: integer('round').notNull().default(1),
+    withheldReason: text('withheld_reason', { enum: REVIEW_WITHHELD_REASONS }),
+    withheldAt: timestamp('withheld_at', { withTimezone: true }),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    approvedBy: text('approved_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('safety_reviews_reason', sql`${t.withheldReason} IS NULL OR ${t.withheldReason} IN ('admin_flag', 'listener_reports')`),
+    check('safety_reviews_withheld_at', sql`(${t.withheldReason} IS NULL) = (${t.withheldAt} IS NULL)`),
+    check('safety_reviews_round', sql`${t.round} >= 1`),
+  ],
+);
+
+/**
+ * Listener reports (flag_inappropriate) of AI tracks: at most one per reporter per review round, so the
+ * distinct reporters of a round are one count over the unique index, and a repeated report is a no-op.
+ */
+export const safetyReports = pgTable(
+  'safety_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stationTrackId: text('station_track_id')
+      .notNull()
+      .references(() => registryTracks.stationTrackId, { onDelete: 'restrict' }),
+    round: integer('round').notNull(),
+    /** `user:<id>` or `api_key:<id>`: who reported, kept even if the account goes. */
+    reporter: text('reporter').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    feedbackId: uuid('feedback_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('safety_reports_one_per_reporter').on(t.stationTrackId, t.round, t.reporter)],
+);
 
 export const playOrigin = pgEnum('play_origin', ['catalog', 'ai_generated']);
 

@@ -5,16 +5,22 @@
  * the current track title interleaved every `icy-metaint` bytes.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { Errors } from '../../../http/errors.js';
+import { Errors } from '../../../errors.js';
 import type { StreamBroadcaster } from './broadcaster.js';
 import { ICY_METAINT, IcyMetadataSink } from './icy-metadata.js';
+
+/** What `authorize` may grant instead of plain true: a listener that must end when its access does. */
+export interface StreamGrant {
+  /** Called once the listener is on air with the function that ends its stream; returns what to call when it ends by itself. */
+  hold(end: () => void): () => void;
+}
 
 export interface StreamRouteOptions {
   path: string;
   /** Sent as icy-name. */
   name?: string;
   /** false answers 401 through the app's error handler (an <audio> element cannot send headers: use a query token). */
-  authorize?(request: FastifyRequest): boolean | Promise<boolean>;
+  authorize?(request: FastifyRequest): boolean | StreamGrant | Promise<boolean | StreamGrant>;
 }
 
 export function streamRoute(
@@ -31,7 +37,8 @@ export function streamRoute(
         schema: { tags: ['station-radio'], summary: 'The live radio stream (audio/mpeg, Icecast style); stream_url of stream-info' },
       },
       async (request, reply) => {
-      if (options.authorize && !(await options.authorize(request))) throw Errors.authRequired('the stream needs a listener token');
+      const granted = options.authorize ? await options.authorize(request) : true;
+      if (!granted) throw Errors.authRequired('the stream needs a listener token');
       const icy = request.headers['icy-metadata'] === '1';
       reply.hijack();
       const response = reply.raw;
@@ -51,6 +58,7 @@ export function streamRoute(
       response.flushHeaders();
       response.socket?.setNoDelay(true);
       broadcaster.addListener(icy ? new IcyMetadataSink(response, () => broadcaster.currentTitle() ?? name) : response);
+      if (typeof granted === 'object') response.once('close', granted.hold(() => response.destroy()));
       },
     );
   };

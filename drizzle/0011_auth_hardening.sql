@@ -1,0 +1,2 @@
+ALTER TABLE "auth_sessions" ADD COLUMN "second_factor" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "users_totp_secret_clear_idx" ON "users" USING btree ("id") WHERE "users"."totp_secret" IS NOT NULL AND "users"."totp_secret" NOT LIKE 'v1.%';

@@ -1,0 +1,1 @@
+CREATE INDEX "lyrics_track_idx" ON "lyrics" USING btree ("track_id");

@@ -1,0 +1,106 @@
+/**
+ * Presented credential -> Principal. A bearer JWT only proves which login session it belongs to: the
+ * user's role, status and whether the login passed TOTP are read from the database (through the session
+ * cache, which the event bus keeps current on every instance), never from the token's claims. So a banned
+ * or demoted user loses rights at once, and a session that did not pass TOTP never holds TOTP-only scopes.
+ */
+import type { Clock } from '../infra/clock/clock.js';
+import { Errors } from '../errors.js';
+import type { SessionState } from './auth-events.js';
+import type { ApiKeyWithOwner, AuthRepository } from './auth.repository.js';
+import type { Principal } from './principal.js';
+import { isScope, sessionScopes, type Role, type Scope } from './scopes.js';
+import type { SessionCache } from './session-cache.js';
+import { TokenError, type TokenService, sha256Hex } from './tokens.js';
+
+const API_KEY_CREDENTIAL = 'key:';
+
+export class CredentialResolver {
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly tokens: TokenService,
+    private readonly sessions: SessionCache,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Turns a bearer JWT into a principal, or throws AUTH_REQUIRED. */
+  async authenticateBearer(token: string): Promise<Principal> {
+    let claims;
+    try {
+      claims = await this.tokens.verify(token, 'access');
+    } catch (error) {
+      const reason = error instanceof TokenError && error.reason === 'expired' ? 'token expired' : 'token invalid';
+      throw Errors.authRequired(reason);
+    }
+    const state = await this.sessionState(claims.sessionId);
+    if (!state?.valid || state.userId !== claims.userId) throw Errors.authRequired('this login was revoked');
+    return userPrincipal(claims.sessionId, state);
+  }
+
+  async authenticateApiKey(key: string): Promise<Principal> {
+    const row = await this.repo.findApiKeyByHash(sha256Hex(key));
+    if (!row || !usable(row)) throw Errors.authRequired('API key not recognised');
+    return servicePrincipal(row);
+  }
+
+  /**
+   * The principal of a credential id (a login session's id, or `key:<id>` of an API key) as it is now;
+   * null when it was revoked, expired or its user banned. `fresh` reads the database past the cache.
+   * Stream tickets and connection watchers hold credential ids rather than principals.
+   */
+  async principalOf(credentialId: string, options: { fresh?: boolean } = {}): Promise<Principal | null> {
+    if (credentialId.startsWith(API_KEY_CREDENTIAL)) {
+      const row = await this.repo.findApiKeyById(credentialId.slice(API_KEY_CREDENTIAL.length));
+      return row && usable(row) ? servicePrincipal(row) : null;
+    }
+    const state = await this.sessionState(credentialId, options.fresh);
+    return state?.valid ? userPrincipal(credentialId, state) : null;
+  }
+
+  private async sessionState(sessionId: string, fresh = false): Promise<SessionState | null> {
+    if (!fresh) {
+      const cached = this.sessions.get(sessionId);
+      if (cached !== undefined) return cached;
+    }
+    const state = await this.repo.sessionState(sessionId, this.clock.now());
+    this.sessions.set(sessionId, state);
+    return state;
+  }
+}
+
+function usable(row: ApiKeyWithOwner): boolean {
+  return !row.revokedAt && (row.ownerStatus === null || row.ownerStatus === 'active');
+}
+
+/** One set per (role, TOTP passed): built once, shared read-only by every principal (this is the hot path). */
+const scopeSets = new Map<string, ReadonlySet<Scope>>();
+function scopeSetOf(role: Role, secondFactor: boolean): ReadonlySet<Scope> {
+  const key = `${role}:${secondFactor}`;
+  let set = scopeSets.get(key);
+  if (!set) scopeSets.set(key, (set = new Set(sessionScopes(role, secondFactor))));
+  return set;
+}
+
+function userPrincipal(sessionId: string, state: SessionState): Principal {
+  return {
+    kind: 'user',
+    userId: state.userId,
+    role: state.role,
+    scopes: scopeSetOf(state.role, state.secondFactor),
+    credentialId: sessionId,
+    sessionId,
+    apiKeyId: null,
+  };
+}
+
+function servicePrincipal(row: ApiKeyWithOwner): Principal {
+  return {
+    kind: 'service',
+    userId: row.ownerUserId,
+    role: null,
+    scopes: new Set(row.scopes.filter(isScope)),
+    credentialId: `${API_KEY_CREDENTIAL}${row.id}`,
+    sessionId: null,
+    apiKeyId: row.id,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Domain errors: what went wrong, in the specification's words, with no transport in them. Services throw
+ * these with the spec's code *without* the API prefix ("NOT_FOUND", "RADIO_ALREADY_ENABLED"); the HTTP error
+ * handler (src/http/error-handler.ts) is the one place that turns a kind into a status code, adds STATION_ or
+ * PLATFORM_ by path and renders the contract's envelope. Messages here are safe to show to a client.
+ */
+export type ErrorKind =
+  /** The request does not fit what the operation accepts. */
+  | 'invalid'
+  /** No valid credential was presented. */
+  | 'unauthenticated'
+  /** The caller is known but may not do this. */
+  | 'forbidden'
+  | 'not_found'
+  /** The current state forbids the action. */
+  | 'conflict'
+  | 'rate_limited'
+  /** Our own failure in doing the work (generation, safety block); the caller did nothing wrong. */
+  | 'failed'
+  /** A dependency is down or the product is not ready; retrying later may work. */
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly detail = '',
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function isDomainError(error: unknown, code?: string): error is DomainError {
+  return error instanceof DomainError && (code === undefined || error.code === code);
+}
+
+export const Errors = {
+  validation: (detail: string, message = 'The request does not fit the schema') => new DomainError('invalid', 'VALIDATION_FAILED', message, detail),
+  authRequired: (detail = '') =>
+    new DomainError('unauthenticated', 'AUTH_REQUIRED', 'Authentication required: token missing, invalid or expired', detail),
+  invalidCredentials: () => new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The credentials are not valid'),
+  insufficientScope: (scope: string) =>
+    new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'The token lacks the required scope', `required scope: ${scope}`),
+  forbidden: (detail: string) => new DomainError('forbidden', 'FORBIDDEN', 'This action is not allowed for the caller', detail),
+  csrfInvalid: () =>
+    new DomainError('forbidden', 'CSRF_INVALID', 'Missing or invalid X-CSRF-Token header', 'send the csrf_token issued with your credential'),
+  notFound: (what: string, id?: string) =>
+    new DomainError('not_found', 'NOT_FOUND', `${what} not found`, id === undefined ? '' : `${what} ${id} does not exist`),
+  conflict: (message: string, detail = '') => new DomainError('conflict', 'CONFLICT', message, detail),
+  rateLimited: (retryAfterSec: number, message = 'Too many requests') =>
+    new DomainError('rate_limited', 'RATE_LIMITED', message, `retry after ${retryAfterSec} s`, retryAfterSec),
+};

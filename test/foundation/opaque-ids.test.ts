@@ -1,0 +1,87 @@
+/**
+ * Ids are opaque strings (contract.md): a path id that names nothing answers 404 with the *_NOT_FOUND code
+ * (STATION_TRACK_NOT_FOUND for registry tracks), whatever its shape; never a validation error, never a 500.
+ * Every route with a path parameter is found from the OpenAPI document, so a new route is covered the day
+ * it is added.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, buildTestStation, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+
+let station: TestStation;
+let admin: Credentials;
+let operations: { method: string; path: string }[] = [];
+
+/** Shapes a client might send: words, numbers, near-UUIDs, a nil UUID, very long, encoded, punctuation. */
+const ODD_IDS = [
+  'nope',
+  '1',
+  '-1',
+  '00000000-0000-0000-0000-000000000000',
+  '6f1c2b1e-4b8a-4c59-9f7e-0c1d2e3f4a5g',
+  'str_0123456789abcdef',
+  'x'.repeat(300),
+  encodeURIComponent("it's ; drop table"),
+  encodeURIComponent('a b'),
+  '%25',
+  encodeURIComponent('é'),
+];
+
+/** A body each route with a required body accepts, so that only the id can be wrong. */
+const BODIES: Record<string, unknown> = {
+  'PATCH /station/v1/registry/tracks/{station_track_id}': { flag_for_review: true },
+  'PATCH /station/v1/dataset/artists/{artist_id}': { status: 'excluded', reason: 'test' },
+  'POST /station/v1/generate/lyrics/{lyric_id}/safety-check': {},
+  'POST /station/v1/training/models/{model_id}/deploy': {},
+  'POST /station/v1/generate/track/{generation_id}/regenerate': {},
+};
+
+/** Routes whose missing resource has its own code. */
+const CODES: Record<string, string> = {
+  '/station/v1/registry/tracks/{station_track_id}': 'STATION_TRACK_NOT_FOUND',
+  '/station/v1/registry/tracks/{station_track_id}/playback': 'STATION_TRACK_NOT_FOUND',
+  '/station/v1/transparency/{station_track_id}': 'STATION_TRACK_NOT_FOUND',
+};
+
+beforeAll(async () => {
+  station = await buildTestStation();
+  admin = await staffLogin(station);
+  const spec = (await station.http.inject({ method: 'GET', url: '/openapi.json' })).json();
+  for (const [path, methods] of Object.entries<Record<string, unknown>>(spec.paths)) {
+    if (!/\{[a-z_]+\}/.test(path)) continue;
+    for (const method of Object.keys(methods)) if (method !== 'head') operations.push({ method: method.toUpperCase(), path });
+  }
+});
+afterAll(async () => {
+  await station?.destroy();
+});
+
+function expectedCode(path: string): string {
+  return CODES[path] ?? `${path.startsWith('/station') ? 'STATION' : 'PLATFORM'}_NOT_FOUND`;
+}
+
+describe('ids are opaque', () => {
+  it('finds the routes with path ids', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('answers 404 with the *_NOT_FOUND code for an id of any shape on every route', async () => {
+    const wrong: string[] = [];
+    for (const { method, path } of operations) {
+      for (const id of ODD_IDS) {
+        const url = path.replace(/\{[a-z_]+\}/g, id);
+        const body = BODIES[`${method} ${path}`];
+        const response = await station.http.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...authHeaders(admin), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          payload: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const code = response.statusCode === 404 ? response.json().error?.code : undefined;
+        if (response.statusCode !== 404 || code !== expectedCode(path)) {
+          wrong.push(`${method} ${url.slice(0, 80)} -> ${response.statusCode} ${response.body.slice(0, 160)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
