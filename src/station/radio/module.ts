@@ -29,6 +29,8 @@ import { CardBuilder } from '../scheduler/cards.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
 import { RadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
+import type { RadioControlMessage } from '../admin/config.service.js';
+import { RADIO_CONTROL_CHANNEL } from './now-playing.js';
 import { RadioService, STREAM_PATH } from './radio.service.js';
 import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from './stream/broadcaster.js';
@@ -75,6 +77,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const catalog = new CatalogRepository(db);
   let listeners: () => Promise<number> = async () => broadcaster.listenerCount();
   let onLeaderCycle: () => Promise<void> = async () => undefined;
+  let stopControl: (() => Promise<void> | void) | null = null;
 
   const scheduler = new RadioScheduler({
     slots,
@@ -138,11 +141,21 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     },
     start: async (log: FastifyBaseLogger) => {
       scheduler.useLog(log);
+      // Every instance's stream hears a switch-off: the track on air completes, the one loaded ahead is
+      // dropped, and the leader puts its slot back in the plan (again on switch-on, for a load that raced).
+      stopControl = await deps.bus.subscribe(RADIO_CONTROL_CHANNEL, (message) => {
+        const type = (message as Partial<RadioControlMessage>).type;
+        if (type === 'disable') broadcaster.dropUpcoming();
+        if ((type === 'disable' || type === 'enable') && leader.isLeader()) {
+          void slots.returnCued().catch((error) => log.error({ err: error }, 'could not return the cued slot to the plan'));
+        }
+      });
       await scheduler.start();
       // The first track may not exist yet (a fresh demo is still rendering): the stream plays silence and asks again.
       void broadcaster.start().catch((error) => log.error({ err: error }, 'stream failed to start'));
     },
     stop: async () => {
+      await stopControl?.();
       broadcaster.stop();
       await scheduler.stop();
     },

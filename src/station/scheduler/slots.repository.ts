@@ -81,6 +81,11 @@ export class SlotsRepository {
   /** After a restart nothing is on air: started slots are done, cued ones go back to the front of the plan. */
   async resetAfterRestart(now: Date): Promise<void> {
     await this.db.update(radioSlots).set({ status: 'played', endedAt: now }).where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt)));
+    await this.returnCued();
+  }
+
+  /** Slots handed to the stream but never started go back to the front of the plan. */
+  async returnCued(): Promise<void> {
     await this.db.update(radioSlots).set({ status: 'planned' }).where(and(eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt)));
   }
 

@@ -99,6 +99,25 @@ describe('StreamBroadcaster', () => {
     expect(source.calls).toBe(2);
   });
 
+  it('dropUpcoming() lets the track on air finish and forgets the one loaded ahead', async () => {
+    const tracks: TestTrack[] = [low, high];
+    const { timers, source, broadcaster } = setup(tracks, { prefetchMs: 5000, retryMs: 500 });
+    await broadcaster.start();
+    const sink = new MemorySink();
+    broadcaster.addListener(sink);
+    await timers.advance(200);
+    expect(source.calls).toBe(2); // 'high' is loaded ahead: 'low' has less than prefetchMs left
+    broadcaster.dropUpcoming();
+    tracks.length = 0; // the source has nothing more (the radio is off)
+    await timers.advance(3000);
+    expect(broadcaster.position().trackId).toBe(null);
+    // Everything 'low' had, nothing of 'high', then silence.
+    const sent = sink.bytes();
+    expect(sent.subarray(0, audioBytes(low.file).length).equals(audioBytes(low.file))).toBe(true);
+    expect(sent.includes(audioBytes(high.file).subarray(0, 4096))).toBe(false);
+    expect(source.calls).toBeGreaterThan(2); // asked again once it had nothing ahead
+  });
+
   it('plays silent frames of the current bitrate when there is nothing to play, asks again, then resumes', async () => {
     const tracks: TestTrack[] = [loud192];
     const { timers, source, broadcaster } = setup(tracks, { retryMs: 500 });

@@ -126,7 +126,7 @@ export class StreamBroadcaster {
   private upcoming: LoadedTrack | null = null;
   private loading: Promise<void> | null = null;
   private retryAt = 0;
-  private generation = 0; // bumped by stop(): late loads of a stopped run are ignored
+  private generation = 0; // bumped by stop() and dropUpcoming(): late loads of an earlier run are ignored
   private readonly ring: SentFrame[] = [];
   private readonly listeners = new Set<Listener>();
   private readonly trackStartCallbacks = new Set<TrackStartCallback>();
@@ -191,6 +191,17 @@ export class StreamBroadcaster {
     if (chunk.length > 0) this.broadcast(chunk.length === 1 ? chunk[0] : Buffer.concat(chunk));
     for (const [trackId, streamMs] of starts) this.emitTrackStart(trackId, this.epoch + streamMs);
     this.prefetch(now);
+  }
+
+  /**
+   * Forgets the track loaded ahead (and any load in progress) without touching the one on air: used when
+   * the radio is switched off, so the current track completes and nothing follows it. The source is asked
+   * again at the next prefetch.
+   */
+  dropUpcoming(): void {
+    this.generation++;
+    this.upcoming = null;
+    this.loading = null;
   }
 
   /** The track at the live edge and how far into it the stream is (listeners hear it about leadMs later). */
