@@ -30,6 +30,7 @@ import pg from 'pg';
 import { createStation } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { artists, tracks } from '../src/infra/db/schema/index.js';
+import { scratchDatabase } from './support/scratch-database.js';
 
 const TARGET_RATIO = 0.35;
 const TARGET_UNCACHED_RATIO_POSTGRES = 0.15;
@@ -136,21 +137,11 @@ async function bareQueryFloor(url: string, databaseCpu?: DatabaseCpu): Promise<R
   }
 }
 
-/** A fresh PostgreSQL database when DATABASE_URL is set (dropped afterwards); otherwise the embedded PGlite. */
+/** A scratch database (see support/scratch-database.ts) and, on PostgreSQL, a reading of its backends' CPU. */
 async function benchDatabaseUrl(): Promise<{ url: string | undefined; drop: () => Promise<void>; cpu?: DatabaseCpu }> {
-  const server = process.env.DATABASE_URL;
-  if (!server) return { url: undefined, drop: async () => undefined };
-  const name = `station_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`), cpu: () => backendCpuSeconds(server, name) };
+  const scratch = await scratchDatabase('station_bench');
+  const { server, name } = scratch;
+  return server && name ? { ...scratch, cpu: () => backendCpuSeconds(server, name) } : scratch;
 }
 
 /** CPU seconds of each backend connected to one database, read from /proc (Linux, server on this machine); else null. */

@@ -34,8 +34,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { report, type CpuSample, type LagSample, type Sample } from './latency-report.js';
+import { scratchDatabase } from './support/scratch-database.js';
 
 const TARGET_P99_MS = 1000;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -80,22 +80,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh PostgreSQL database when DATABASE_URL is set (dropped afterwards); otherwise the embedded PGlite. */
-async function benchDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
-  const server = process.env.DATABASE_URL;
-  if (!server) return { url: undefined, drop: async () => undefined };
-  const name = `station_load_${randomUUID().replaceAll('-', '')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
 
 function startStation(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
   const nodeArgs = ['--import', 'tsx'];
@@ -327,7 +311,7 @@ function startLoad(port: number, tokens: string[], trackId: string): () => Promi
 
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'station-load-'));
-const database = await benchDatabase();
+const database = await scratchDatabase('station_load');
 console.log(`station on ${database.url ? 'PostgreSQL' : 'PGlite'}, demo tracks of ${args['track-sec']} s; ${args['login-rate']} logins/s, ${args['read-rate']} req/s per listener route`);
 setPhase('startup');
 const child = startStation(port, dataDir, database.url);

@@ -55,7 +55,7 @@ export async function buildHttpServer(
     },
     trustProxy: fastifyTrustProxy(deps.trustProxy),
     // Ids are opaque: a long one is still an id that names nothing (404 from the lookup), not a router error.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     // The router's own failures (a malformed percent-encoding, a parameter past maxParamLength) get the envelope too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, toErrorResponse(error)),
   });
