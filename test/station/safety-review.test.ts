@@ -12,6 +12,7 @@ import { listenerFeedback, registryTracks, safetyFlags, safetyReports, safetyRev
 import { MIGRATIONS_FOLDER } from '../../src/infra/db/client.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
+import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 
 let counter = 0;
@@ -222,6 +223,22 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     await patch(id, { flag_for_review: true });
     await patch(id, { flag_for_review: false });
     expect(await station.station.registry.withheldReason(id)).toBe('safety_filter');
+  });
+
+  it('a withheld track is never reused as a fallback stand-in, even when marked reuse_eligible', async () => {
+    const slots = new SlotsRepository(db());
+    const filtered = await newTrack();
+    const [row] = await db().select().from(registryTracks).where(eq(registryTracks.stationTrackId, filtered));
+    await db().insert(safetyFlags).values({ stationTrackId: filtered, generationId: row.generationId, flagType: 'audio_duplicate', safetyScore: 0.4, detail: {} });
+    expect((await patch(filtered, { reuse_eligible: true })).statusCode).toBe(200);
+    const clean = await newTrack();
+    expect((await patch(clean, { reuse_eligible: true })).statusCode).toBe(200);
+    // Every other reuse-eligible track is avoided, so the only candidates are these two.
+    const others = (await db().select({ id: registryTracks.stationTrackId }).from(registryTracks).where(eq(registryTracks.reuseEligible, true)))
+      .map((r) => r.id)
+      .filter((id) => id !== filtered && id !== clean);
+    expect((await slots.reusableAiTrack(others))?.stationTrackId).toBe(clean);
+    expect(await slots.reusableAiTrack([...others, clean])).toBeNull();
   });
 
   it('a flag on a catalog track is stored as feedback and reviews nothing', async () => {

@@ -16,6 +16,14 @@ export type WithheldReason = (typeof WITHHELD_REASONS)[number];
 /** safety_flags rows that record review steps; every other flag type is a safety filter verdict. */
 export const REVIEW_FLAG_TYPES = ['manual_review', 'listener_report', 'listener_reports_threshold'] as const;
 
+/** SQL: the safety filter gave the registry track in the outer query a verdict (withheld for good). */
+export const safetyFilteredSql = () =>
+  sql<boolean>`exists (select 1 from ${safetyFlags} where ${safetyFlags.stationTrackId} = ${registryTracks.stationTrackId} and ${notInArray(safetyFlags.flagType, [...REVIEW_FLAG_TYPES])})`;
+
+/** SQL: the registry track in the outer query may be played (no filter verdict, not withheld by a review). */
+export const notWithheldSql = () =>
+  sql<boolean>`not ${safetyFilteredSql()} and not exists (select 1 from ${safetyReviews} where ${safetyReviews.stationTrackId} = ${registryTracks.stationTrackId} and ${safetyReviews.withheldReason} is not null)`;
+
 /** Used while no configuration row exists yet (the contract's default). */
 const DEFAULT_REPORT_THRESHOLD = 3;
 
@@ -241,7 +249,7 @@ export class SafetyReviewRepository {
         approvedAt: safetyReviews.approvedAt,
         approvedBy: safetyReviews.approvedBy,
         listenerReports: sql<number | string>`(select count(*) from ${safetyReports} where ${safetyReports.stationTrackId} = ${registryTracks.stationTrackId} and ${safetyReports.round} = coalesce(${safetyReviews.round}, 1))`,
-        filtered: sql<boolean>`exists (select 1 from ${safetyFlags} where ${safetyFlags.stationTrackId} = ${registryTracks.stationTrackId} and ${notInArray(safetyFlags.flagType, [...REVIEW_FLAG_TYPES])})`,
+        filtered: safetyFilteredSql(),
       })
       .from(registryTracks)
       .leftJoin(safetyReviews, eq(safetyReviews.stationTrackId, registryTracks.stationTrackId))

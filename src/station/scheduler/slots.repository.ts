@@ -4,6 +4,7 @@ import { and, asc, desc, eq, isNotNull, isNull, ne, notInArray, sql } from 'driz
 import type { Db } from '../../infra/db/client.js';
 import { artists, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
+import { notWithheldSql } from '../registry/safety-review.repository.js';
 
 export type SlotRow = typeof radioSlots.$inferSelect;
 
@@ -118,6 +119,7 @@ export class SlotsRepository {
         and(
           eq(registryTracks.reuseEligible, true),
           eq(registryTracks.flagForReview, false),
+          notWithheldSql(),
           avoid.length ? notInArray(registryTracks.stationTrackId, avoid) : undefined,
         ),
       )
