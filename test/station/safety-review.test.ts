@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { listenerFeedback, registryTracks, safetyFlags, safetyReports, safetyReviews } from '../../src/infra/db/schema/index.js';
+import { generations, listenerFeedback, radioSlots, registryTracks, safetyFlags, safetyReports, safetyReviews } from '../../src/infra/db/schema/index.js';
 import { MIGRATIONS_FOLDER } from '../../src/infra/db/client.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
@@ -239,6 +239,35 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
       .filter((id) => id !== filtered && id !== clean);
     expect((await slots.reusableAiTrack(others))?.stationTrackId).toBe(clean);
     expect(await slots.reusableAiTrack([...others, clean])).toBeNull();
+  });
+
+  it('an AI slot whose finished track is withheld falls back with that reason, not as a failed generation', async () => {
+    const input = recordInput();
+    const id = (await station.station.registry.register(input)).stationTrackId;
+    await db().insert(generations).values({
+      id: input.generationId,
+      status: 'complete',
+      request: {},
+      context: {},
+      seed: 1,
+      quality: '128kbps',
+      maxDurationSec: 150,
+      modelVersion: input.modelVersion,
+      stationTrackId: id,
+      audioBlobKey: input.audioBlobKey,
+      completedAt: new Date(),
+    });
+    expect((await patch(id, { flag_for_review: true })).statusCode).toBe(200);
+    expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
+    const slots = new SlotsRepository(db());
+    await db().update(radioSlots).set({ status: 'played' }).where(eq(radioSlots.status, 'planned'));
+    const slot = await slots.insert({ origin: 'ai_generated', sessionId: 'session-review', durationSec: 150, generationId: input.generationId });
+    await station.station.radio.scheduler.next();
+    const [after] = await db().select().from(radioSlots).where(eq(radioSlots.id, slot.id));
+    expect(after.replacedReason).toBe('the generated track is withheld (admin_flag)');
+    await settleEvents();
+    expect(events.filter((e) => e.event === 'station.track.generation_failed' && e.data.generation_id === input.generationId)).toEqual([]);
+    await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/disable', headers: admin, payload: { reason: 'test over' } });
   });
 
   it('a flag on a catalog track is stored as feedback and reviews nothing', async () => {

@@ -260,12 +260,16 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       const generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
       if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
         const record = await this.deps.registry.get(generation.stationTrackId);
-        if (!(await this.deps.registry.isWithheld(record.stationTrackId))) {
+        const withheld = await this.deps.registry.withheldReason(record.stationTrackId);
+        if (!withheld) {
           const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec });
           return cued ? this.source(cued, record.audioBlobKey, Number.parseInt(generation.quality, 10), record.title, config) : null;
         }
+        // The generation succeeded; the review keeps its track off air (and already raised its own event).
+        await this.deps.slots.update(slot.id, { replacedReason: `the generated track is withheld (${withheld})` });
+      } else {
+        await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
       }
-      await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
       if (this.fallback && config.fallbackMode === 'hybrid') {
         const reused = await this.reuseAiTrack(slot, config);
         if (reused) return reused;
