@@ -75,7 +75,7 @@ const jobFields = {
       minimum: 0,
       maximum: 100,
       description:
-        'CPU use of the process that trains the job over the last epoch\'s wall time, as % of all the machine\'s cores (CPU time / (wall time x cores)); 0 when the job is not running; null when it cannot be measured here (the engine trains in another process, the ML service)',
+        'CPU use of the process that trains the job over the last epoch\'s wall time, as % of all the machine\'s cores (CPU time / (wall time x cores)); 0 when the job is not running; null while running before its first measured epoch, or when it cannot be measured here (the engine trains in another process, the ML service)',
     }),
   ),
   compute_device: StringEnum(['cpu', 'gpu'], { description: 'the device the job trains on' }),
