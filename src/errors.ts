@@ -53,3 +53,42 @@ export const Errors = {
   rateLimited: (retryAfterSec: number, message = 'Too many requests') =>
     new DomainError('rate_limited', 'RATE_LIMITED', message, `retry after ${retryAfterSec} s`, retryAfterSec),
 };
+
+/**
+ * What a client, a stored status field or an outgoing webhook may say about a failure. Every place that keeps
+ * a failure for clients (a job's error message) or sends it out (an event, a webhook payload) goes through
+ * `publicFailure`; nothing else turns an exception into text for the outside.
+ */
+export interface PublicFailure {
+  /** A code without the API prefix, as DomainError codes are ('TRAINING_FAILED', 'INTERNAL_ERROR'). */
+  code: string;
+  message: string;
+}
+
+/** What anything that is not a DomainError becomes: the real error is logged, never shown. */
+export const INTERNAL_FAILURE: PublicFailure = Object.freeze({ code: 'INTERNAL_ERROR', message: 'Internal error; it was logged on the server' });
+
+/** Where publicFailure logs the real error (a pino/Fastify logger fits). */
+export interface FailureLog {
+  error(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The public face of any failure. A DomainError's message is written for clients and passes as it is; anything
+ * else (a library's, the OS's, the database's or the engine's own text, which may carry paths, addresses,
+ * SQL or tokens) becomes `fallback`, a fixed coarse message with its code. With a `log`, the real error is
+ * logged server-side with `context` (the job id...), so the coarse answer can be traced.
+ */
+export function publicFailure(
+  error: unknown,
+  options: { fallback?: PublicFailure; log?: FailureLog; context?: Record<string, unknown> } = {},
+): PublicFailure {
+  const fallback = options.fallback ?? INTERNAL_FAILURE;
+  if (error instanceof DomainError) {
+    options.log?.warn({ ...options.context, err: error, code: error.code }, 'failure shown to clients');
+    return { code: error.code, message: error.message };
+  }
+  options.log?.error({ ...options.context, err: error, public_code: fallback.code }, 'internal failure; clients see a coarse message');
+  return { code: fallback.code, message: fallback.message };
+}

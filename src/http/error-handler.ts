@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { DomainError, type ErrorKind } from '../errors.js';
+import { DomainError, INTERNAL_FAILURE, type ErrorKind } from '../errors.js';
 import { HttpError } from './errors.js';
 import { apiFamilyOf } from './types.js';
 
@@ -73,9 +73,12 @@ export function toErrorResponse(error: FastifyError | Error): ErrorResponse {
   if (status === 429) return response(429, 'RATE_LIMITED', 'Too many requests', '', 60);
   if (status >= 400 && status < 500) {
     if (error instanceof SyntaxError) return response(400, 'VALIDATION_FAILED', 'The body is not valid JSON');
-    return response(status, 'VALIDATION_FAILED', 'The request could not be processed', fastifyError.message);
+    // Fastify's own messages describe the request; another library's 4xx may carry a path or its internals.
+    const ownMessage = typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_');
+    return response(status, 'VALIDATION_FAILED', 'The request could not be processed', ownMessage ? fastifyError.message : '');
   }
-  return response(500, 'INTERNAL_ERROR', 'Internal server error', 'the failure was logged with this request_id');
+  // Anything else is ours and unexpected: its text (SQL, paths, addresses, stack) stays in the log.
+  return response(500, INTERNAL_FAILURE.code, 'Internal server error', 'the failure was logged with this request_id');
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, failure: ErrorResponse) {
@@ -100,7 +103,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addSchema(ErrorEnvelope);
   app.setErrorHandler((error, request, reply) => {
     const failure = toErrorResponse(error as FastifyError);
-    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (failure.status >= 500) request.log.error({ err: error, code: failure.code }, 'request failed');
     return sendError(request, reply, failure);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -32,6 +32,22 @@ export function engineHttpStatus(error: EngineError): number {
   return ENGINE_STATUS[error.code] ?? 500;
 }
 
+/**
+ * Engine codes whose message is an exception's own text (an engine bug, a worker's crash): a path, an address or
+ * a library's words may be in it. It is logged here and replaced on the wire; the code, stage and details
+ * (which the station acts on) stay.
+ */
+const OPAQUE_ENGINE_CODES: ReadonlySet<EngineErrorCode> = new Set(['INTERNAL', 'CRASHED']);
+
+/** An engine error as it may leave the service (a JSON error envelope, or an NDJSON stream's error line). */
+export function wireEngineError(error: EngineError, requestId: string): EngineErrorJson {
+  const json = error.toJSON();
+  if (!OPAQUE_ENGINE_CODES.has(error.code)) return json;
+  const what = error.code === 'CRASHED' ? 'an engine worker stopped unexpectedly' : 'an internal error in the engine';
+  const during = error.stage ? ` during ${error.stage}` : '';
+  return { code: json.code, stage: json.stage, details: json.details, message: `ML service: ${what}${during}; logged with request_id ${requestId}` };
+}
+
 export const MlErrors = {
   authRequired: () => new DomainError('unauthenticated', 'AUTH_REQUIRED', 'Authentication required: send the service key in X-API-Key'),
   invalidKey: () => new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The API key is not valid'),
@@ -64,7 +80,8 @@ export function registerMlErrorHandling(app: FastifyInstance): void {
       const engineError = toEngineError(error);
       const status = engineHttpStatus(engineError);
       if (status >= 500) request.log.error({ err: error }, 'engine call failed');
-      return send(request, reply, status, engineError.code, engineError.message, engineError.stage ? `engine stage: ${engineError.stage}` : '', engineError.code === 'SHUTDOWN' ? 5 : null, engineError.toJSON());
+      const wire = wireEngineError(engineError, String(request.id));
+      return send(request, reply, status, engineError.code, wire.message, engineError.stage ? `engine stage: ${engineError.stage}` : '', engineError.code === 'SHUTDOWN' ? 5 : null, wire);
     }
     const failure = toErrorResponse(error as FastifyError);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');

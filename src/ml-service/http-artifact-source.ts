@@ -142,10 +142,16 @@ export async function fetchUrlBytes(url: string, limits: { timeoutMs: number; ma
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > limits.maxBytes) throw new Error(`it is larger than ${limits.maxBytes} bytes`);
-    chunks.push(Buffer.from(chunk));
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > limits.maxBytes) throw new Error(`it is larger than ${limits.maxBytes} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (error) {
+    // Our own words only: a socket's error text does not travel on in an error message.
+    if (size > limits.maxBytes) throw error;
+    throw new Error(`the download from ${parsed.host} was interrupted`);
   }
   return Buffer.concat(chunks, size);
 }

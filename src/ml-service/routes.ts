@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Engine, TrackResult } from '../engine/engine.js';
-import { EngineError, toEngineError } from '../engine/errors.js';
+import { EngineError, toEngineError, type EngineErrorJson } from '../engine/errors.js';
 import {
   AudioFeaturesSchema,
   CheckAudioBody,
@@ -31,7 +31,7 @@ import {
   type TrainLine,
   type WireTrackResult,
 } from '../engine/remote/protocol.js';
-import { MlErrors } from './errors.js';
+import { MlErrors, wireEngineError } from './errors.js';
 import { fetchUrlBytes } from './http-artifact-source.js';
 import { NdjsonStream } from './ndjson-stream.js';
 import type { TrainingRuns } from './training-runs.js';
@@ -80,7 +80,7 @@ export function mlRoutes(deps: MlRouteDeps) {
         engine
           .generateTrack(request.body, (pct, eta) => stream.write({ type: 'progress', pct, eta }))
           .then((track) => stream.end({ type: 'result', result: encodeTrack(track) }))
-          .catch((error) => stream.end({ type: 'error', error: logged(request.log, toEngineError(error, 'generateTrack')).toJSON() }));
+          .catch((error) => stream.end({ type: 'error', error: logged(request, toEngineError(error, 'generateTrack')) }));
         stream.send();
       },
     );
@@ -172,7 +172,7 @@ export function mlRoutes(deps: MlRouteDeps) {
           })
           .then((result) => stream.end({ type: 'result', result }))
           .catch((error) => {
-            if (!stream.aborted) stream.end({ type: 'error', error: logged(request.log, toEngineError(error, 'train')).toJSON() });
+            if (!stream.aborted) stream.end({ type: 'error', error: logged(request, toEngineError(error, 'train')) });
           })
           .finally(() => runs.finish(run));
         stream.send();
@@ -228,7 +228,8 @@ async function fetchAudio(url: string, limits: { timeoutMs: number; maxBytes: nu
   });
 }
 
-function logged(log: { error(obj: object, msg: string): void }, error: EngineError): EngineError {
-  if (['INTERNAL', 'CRASHED', 'GENERATION_FAILED', 'TIMEOUT'].includes(error.code)) log.error({ err: error }, 'engine stream failed');
-  return error;
+/** A stream's error line: the real error logged, its wire form (no exception text for opaque codes) sent. */
+function logged(request: { id: unknown; log: { error(obj: object, msg: string): void } }, error: EngineError): EngineErrorJson {
+  if (['INTERNAL', 'CRASHED', 'GENERATION_FAILED', 'TIMEOUT'].includes(error.code)) request.log.error({ err: error }, 'engine stream failed');
+  return wireEngineError(error, String(request.id));
 }

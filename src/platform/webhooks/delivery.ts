@@ -57,6 +57,19 @@ export function isDeliverableUrl(raw: string): boolean {
 }
 
 /**
+ * A webhook address as logs may show it: origin and path only. The query string and fragment (where
+ * receivers often put a token) and any credentials are dropped; what is not a URL is shown as a placeholder.
+ */
+export function loggableUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname}${url.search || url.hash ? ' (query redacted)' : ''}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
  * What a failed attempt records, shown to the webhook's owner: coarse kinds only, never OS error text or an
  * address the owner did not give (the delivery log must not become a port scanner of our networks).
  */

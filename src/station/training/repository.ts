@@ -1,8 +1,13 @@
 /**
  * Module C's data access: training jobs and their state machine. Every transition is one conditional
  * UPDATE (... WHERE status = <from>), so two instances, or a request racing the worker, cannot both win.
+ *
+ * DELETE is "cancelled and deleted" for the API, but no row is removed: the job becomes status cancelled
+ * with deleted_at set, which every read the API makes (`findVisible`, `list`) leaves out. The row stays as
+ * the audit trail (what ran, on which snapshot, how far, why it failed), and the model versions earlier
+ * jobs produced keep their lineage.
  */
-import { and, count, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { trainingJobs, type LossCurvePoint } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
@@ -44,8 +49,19 @@ export class TrainingJobsRepository {
     }
   }
 
+  /** Any row, deleted ones included (the worker's view). */
   async find(id: string): Promise<TrainingJobRow | null> {
     const [row] = await this.db.select().from(trainingJobs).where(idEq(trainingJobs.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  /** A job the API may show: null for an unknown id and for a deleted (cancelled) job alike. */
+  async findVisible(id: string): Promise<TrainingJobRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(trainingJobs)
+      .where(and(idEq(trainingJobs.id, id), isNull(trainingJobs.deletedAt)))
+      .limit(1);
     return row ?? null;
   }
 
@@ -59,10 +75,10 @@ export class TrainingJobsRepository {
   }
 
   async list(filter: { type?: JobModelType; status?: TrainingJobStatus }, limit: number, offset: number) {
-    const conditions: SQL[] = [];
+    const conditions: SQL[] = [isNull(trainingJobs.deletedAt)];
     if (filter.type) conditions.push(eq(trainingJobs.modelType, filter.type));
     if (filter.status) conditions.push(eq(trainingJobs.status, filter.status));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const where = and(...conditions);
     const [rows, [{ total }]] = await Promise.all([
       this.db.select().from(trainingJobs).where(where).orderBy(desc(trainingJobs.createdAt), desc(trainingJobs.id)).limit(limit).offset(offset),
       this.db.select({ total: count() }).from(trainingJobs).where(where),
@@ -214,26 +230,38 @@ export class TrainingJobsRepository {
     return row ?? null;
   }
 
-  /** running -> cancelled: the worker stops at its next check and deletes the job. */
+  /**
+   * DELETE of a running job: cancelled and deleted for the API at once; its worker sees the cancel at its next
+   * check, stops, and lets the row go (`releaseCancelled`).
+   */
   async requestCancel(id: string, now: Date): Promise<TrainingJobRow | null> {
     const [row] = await this.db
       .update(trainingJobs)
-      .set({ status: 'cancelled', cancelRequested: true, etaSeconds: null, updatedAt: now })
-      .where(and(eq(trainingJobs.id, id), eq(trainingJobs.status, 'running')))
+      .set({ status: 'cancelled', cancelRequested: true, pauseRequested: false, etaSeconds: null, deletedAt: now, updatedAt: now })
+      .where(and(eq(trainingJobs.id, id), eq(trainingJobs.status, 'running'), isNull(trainingJobs.deletedAt)))
       .returning();
     return row ?? null;
   }
 
-  /** Deletes a job no worker holds (queued, paused, failed, cancelled); null when it is running or completed. */
-  async deleteIdle(id: string): Promise<TrainingJobRow | null> {
+  /**
+   * DELETE of a job no worker holds (queued, paused, failed): cancelled and deleted at once. null when it is
+   * running, completed or already deleted. The checkpoint key stays in the row for the record; the caller
+   * deletes the blob.
+   */
+  async deleteIdle(id: string, now: Date): Promise<TrainingJobRow | null> {
+    const t = trainingJobs;
     const [row] = await this.db
-      .delete(trainingJobs)
-      .where(and(eq(trainingJobs.id, id), inArray(trainingJobs.status, ['queued', 'paused', 'failed', 'cancelled'])))
+      .update(t)
+      .set({ status: 'cancelled', cancelRequested: true, pauseRequested: false, etaSeconds: null, workerId: null, heartbeatAt: null, deletedAt: now, updatedAt: now })
+      .where(and(eq(t.id, id), inArray(t.status, ['queued', 'paused', 'failed']), isNull(t.deletedAt)))
       .returning();
     return row ?? null;
   }
 
-  /** Running jobs whose worker stopped beating go back to the queue; cancelled ones left behind are deleted. */
+  /**
+   * Running jobs whose worker stopped beating go back to the queue; cancelled ones whose worker died before
+   * letting them go are let go here, and their checkpoints answered for deletion.
+   */
   async recoverStale(staleBefore: Date, now: Date): Promise<{ requeued: string[]; orphanCheckpoints: string[] }> {
     const t = trainingJobs;
     const stale = sql`${staleBefore.toISOString()}::timestamptz`;
@@ -242,17 +270,21 @@ export class TrainingJobsRepository {
       .set({ status: 'queued', workerId: null, heartbeatAt: null, restarts: sql`${t.restarts} + 1`, updatedAt: now })
       .where(and(eq(t.status, 'running'), or(lt(t.heartbeatAt, stale), sql`${t.heartbeatAt} is null`)));
     const dropped = await this.db
-      .delete(t)
-      .where(and(eq(t.status, 'cancelled'), or(lt(t.heartbeatAt, stale), sql`${t.heartbeatAt} is null`)))
+      .update(t)
+      .set({ workerId: null, heartbeatAt: null, updatedAt: now })
+      .where(and(eq(t.status, 'cancelled'), isNotNull(t.workerId), or(lt(t.heartbeatAt, stale), sql`${t.heartbeatAt} is null`)))
       .returning({ key: t.checkpointBlobKey });
     const queued = await this.db.select({ id: t.id }).from(t).where(eq(t.status, 'queued')).orderBy(t.createdAt);
     return { requeued: queued.map((r) => r.id), orphanCheckpoints: dropped.map((r) => r.key).filter((k): k is string => k !== null) };
   }
 
-  async deleteHeld(id: string, workerId: string): Promise<TrainingJobRow | null> {
+  /** The worker of a cancelled job stopped: it lets the row go (kept, deleted for the API, as the audit trail). */
+  async releaseCancelled(id: string, workerId: string, now: Date): Promise<TrainingJobRow | null> {
+    const t = trainingJobs;
     const [row] = await this.db
-      .delete(trainingJobs)
-      .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId)))
+      .update(t)
+      .set({ workerId: null, heartbeatAt: null, updatedAt: now })
+      .where(and(eq(t.id, id), eq(t.workerId, workerId), eq(t.status, 'cancelled')))
       .returning();
     return row ?? null;
   }
@@ -260,8 +292,8 @@ export class TrainingJobsRepository {
   /** running (or queued) > paused > failed (if the latest finished job failed) > idle. */
   async stationStatus(): Promise<'idle' | 'running' | 'paused' | 'failed'> {
     const t = trainingJobs;
-    const active = await this.db.select({ status: t.status }).from(t).where(inArray(t.status, ['running', 'paused', 'queued', 'cancelled']));
-    // A queued job is about to run (or resumes); a cancelled one is still stopping its worker.
+    // A queued job is about to run (or resumes). A cancelled job is deleted: it counts for nothing.
+    const active = await this.db.select({ status: t.status }).from(t).where(inArray(t.status, ['running', 'paused', 'queued']));
     if (active.some((r) => r.status !== 'paused')) return 'running';
     if (active.some((r) => r.status === 'paused')) return 'paused';
     const [latest] = await this.db

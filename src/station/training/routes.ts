@@ -90,7 +90,8 @@ export function trainingRoutes(training: TrainingService) {
         config: { scope: 'station:admin' },
         schema: {
           tags: TAGS,
-          summary: 'Cancels and deletes a job that is not completed, with its checkpoint (a running job stops at its next check first: deleted false until then). Completed: 409',
+          summary:
+            'Cancels and deletes a job that is not completed, with its checkpoint: from this answer on GET answers 404 STATION_NOT_FOUND and the list leaves it out (a running job\'s worker stops at its next check). Completed: 409 STATION_CONFLICT',
           params: JobId,
           response: { 200: CancelledJob },
         },

@@ -5,13 +5,16 @@
  *     -> engine.train: every epoch -> loss curve, progress, ETA, CPU, training-progress channel
  *                      every checkpoint -> blob, recorded BEFORE the worker goes on
  *     -> save model version (ready, not deployed) -> completed + station.training.job_completed + notify_webhook
- *   pause -> paused at the checkpoint; cancel -> deleted; shutdown -> queued again (resumes from the checkpoint)
+ *   pause -> paused at the checkpoint; shutdown -> queued again (resumes from the checkpoint)
+ *   cancel (DELETE) -> the worker stops, the checkpoints are deleted, the row stays (deleted for the API) as the record
  *   any failure -> failed with error_stage + station.training.job_failed + notify_webhook (production untouched)
  *
  * A worker that dies stops beating; its job is put back on the queue by any instance's sweep and resumes
  * from the last checkpoint, so at most the running epoch is lost.
  */
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactRef, Engine, TrainableModel, TrainingEpoch, TrainingHyperparams } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
@@ -21,11 +24,13 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { LossCurvePoint } from '../../infra/db/schema/index.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { Job, JobQueue } from '../../infra/queue/job-queue.js';
-import { sendSignedPost } from '../../platform/webhooks/delivery.js';
+import { loggableUrl, sendSignedPost } from '../../platform/webhooks/delivery.js';
 import { TRAINING_PROGRESS_CHANNEL, type StationEventName, type StationEvents } from '../events/station-events.js';
 import { artifactRefOf } from '../models/blob-artifact-source.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { ModelsRepository, ModelVersionRow } from '../models/models.repository.js';
+import { publicFailure } from '../../errors.js';
+import { internalTrainingFailure, trainingFailureOf, TrainingErrors } from './errors.js';
 import { JobControl } from './job-control.js';
 import type { TrainingJobRow, TrainingJobsRepository } from './repository.js';
 import { enqueueTraining, TRAINING_CONTROL_CHANNEL } from './service.js';
@@ -189,17 +194,17 @@ export class TrainingRunner {
 
     const curve: LossCurvePoint[] = [...row.lossCurve];
     let epochStarted = clock.now();
-    let cpuAtStart = process.cpuUsage();
+    // In-process, the engine's worker threads are this process's: its CPU time is the training's (with what
+    // else the process does meanwhile). A remote engine trains in another process, which is not measured here.
+    const cpuMeter = engine.kind === 'local' ? new CpuMeter() : null;
     let lastEpoch = row.checkpointEpoch;
     const hyperparams = row.hyperparams as unknown as TrainingHyperparams;
 
     const onEpoch = async (e: TrainingEpoch) => {
       const now = clock.now();
       const seconds = Math.max(0.001, (now - epochStarted) / 1000);
-      const cpu = process.cpuUsage(cpuAtStart);
-      const cpuPct = Math.min(100, Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100));
+      const cpuPct = cpuMeter?.lap() ?? null;
       epochStarted = now;
-      cpuAtStart = process.cpuUsage();
       lastEpoch = e.epoch;
       const point: LossCurvePoint = {
         epoch: e.epoch,
@@ -231,7 +236,7 @@ export class TrainingRunner {
     };
 
     epochStarted = clock.now();
-    cpuAtStart = process.cpuUsage();
+    cpuMeter?.lap();
     const result = await step('train', () =>
       engine.train({ modelType: type, dataset: dataset.ref, hyperparams, base, resumeFrom, seed: row.seed }, { onEpoch, onCheckpoint, shouldStop }),
     );
@@ -266,7 +271,7 @@ export class TrainingRunner {
   private async baseRef(baseModelId: string | null): Promise<ArtifactRef | null> {
     if (!baseModelId) return null;
     const base = await this.deps.modelsRepo.findById(baseModelId);
-    if (!base) throw new Error(`base model ${baseModelId} no longer exists`);
+    if (!base) throw TrainingErrors.baseModelGone(baseModelId);
     return artifactRefOf(base);
   }
 
@@ -286,19 +291,24 @@ export class TrainingRunner {
     });
   }
 
+  /** Failed: the job and its announcements carry the public face of the failure; the real error is only logged. */
   private async fail(row: TrainingJobRow, error: unknown): Promise<void> {
     const stage = stageOf(error);
     const cause = error instanceof StageError ? error.origin : error;
-    const message = publicMessage(cause);
-    this.deps.log.warn({ err: cause, jobId: row.id, stage }, 'training job failed');
+    const { message } = publicFailure(trainingFailureOf(cause), {
+      fallback: internalTrainingFailure(stage),
+      log: this.deps.log,
+      context: { jobId: row.id, stage },
+    });
     const failed = await this.deps.repo.fail(row.id, this.workerId, stage, message, this.deps.clock.date());
     if (!failed) return;
     await this.announce(failed, 'station.training.job_failed', { job_id: row.id, error_stage: stage, message });
   }
 
+  /** The job was deleted while running: its worker has stopped; the checkpoints go, the row stays as the record. */
   private async finishCancelled(row: TrainingJobRow): Promise<void> {
-    const deleted = await this.deps.repo.deleteHeld(row.id, this.workerId);
-    if (deleted) await this.deleteCheckpoints(row.id, deleted.checkpointEpoch);
+    const released = await this.deps.repo.releaseCancelled(row.id, this.workerId, this.deps.clock.date());
+    if (released) await this.deleteCheckpoints(row.id, released.checkpointEpoch);
   }
 
   private async deleteCheckpoints(jobId: string, lastEpoch: number): Promise<void> {
@@ -325,7 +335,8 @@ export class TrainingRunner {
         timeoutMs: 10_000,
       });
       if (outcome.ok || outcome.interrupted) return;
-      this.deps.log.warn({ url, event, attempt, error: outcome.error }, 'notify_webhook delivery failed');
+      // Origin and path only: a notify_webhook's query string may carry the receiver's token.
+      this.deps.log.warn({ url: loggableUrl(url), event, attempt, error: outcome.error }, 'notify_webhook delivery failed');
       if (attempt < WEBHOOK_ATTEMPTS) await sleep(1_000 * 4 ** (attempt - 1), this.shutdown.signal);
       if (this.shutdown.signal.aborted) return;
     }
@@ -347,13 +358,6 @@ function stageOf(error: unknown): string {
   return error.stage;
 }
 
-/** Engine internals stay in the logs; the job shows what a client can act on. */
-function publicMessage(cause: unknown): string {
-  if (cause instanceof EngineError && cause.code === 'INTERNAL') return 'internal error in the training engine';
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return message.slice(0, 500);
-}
-
 /** The model version's metrics: the job's final numbers under stable names, and the trainer's own scores. */
 function modelMetrics(type: TrainableModel, engineMetrics: Record<string, unknown>, curve: LossCurvePoint[]): Record<string, unknown> {
   const { lossCurve: _curve, ...rest } = engineMetrics;
@@ -365,6 +369,29 @@ function modelMetrics(type: TrainableModel, engineMetrics: Record<string, unknow
     perplexity: type === 'lyrics' ? (typeof rest.perplexity === 'number' ? rest.perplexity : (last?.perplexity ?? null)) : null,
     epochs: last?.epoch ?? 0,
   };
+}
+
+/**
+ * This process's CPU use between two laps, as an integer % of all the machine's cores: CPU time (user + system,
+ * every thread) / (wall time x cores). Wall time is measured, not read from the injectable clock: it is the
+ * denominator of a measurement, not a schedule.
+ */
+export class CpuMeter {
+  private cpu = process.cpuUsage();
+  private wall = performance.now();
+
+  constructor(private readonly cores = availableParallelism()) {}
+
+  /** The % since the last lap (or since construction), and starts the next lap. */
+  lap(): number {
+    const cpu = process.cpuUsage(this.cpu);
+    const wall = performance.now() - this.wall;
+    this.cpu = process.cpuUsage();
+    this.wall = performance.now();
+    if (wall <= 0) return 0;
+    const pct = ((cpu.user + cpu.system) / 1000 / (wall * this.cores)) * 100;
+    return Math.max(0, Math.min(100, Math.round(pct)));
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

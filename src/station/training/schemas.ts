@@ -5,7 +5,8 @@ import { PageQuery, StringEnum } from '../../http/schemas.js';
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const MODEL_TYPES = ['audio', 'lyrics', 'style_embedding'] as const;
-export const JOB_STATUSES = ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
+/** What the API shows. DELETE leaves a job cancelled and deleted: from then on it answers 404 and is listed nowhere. */
+export const JOB_STATUSES = ['queued', 'running', 'paused', 'completed', 'failed'] as const;
 
 export const Hyperparams = Type.Object(
   {
@@ -55,7 +56,7 @@ const LossPoint = Type.Object({
 const jobFields = {
   job_id: Type.String(),
   model_type: StringEnum(MODEL_TYPES),
-  status: StringEnum(JOB_STATUSES, { description: 'cancelled only between a DELETE and the worker stopping; the job is then deleted' }),
+  status: StringEnum(JOB_STATUSES, { description: 'a job cancelled with DELETE is gone: GET answers 404 STATION_NOT_FOUND and the list leaves it out' }),
   current_epoch: Type.Integer(),
   total_epochs: Type.Integer(),
   progress_pct: Type.Integer(),
@@ -64,11 +65,20 @@ const jobFields = {
   perplexity: Nullable(Type.Number({ description: 'lyrics model only: held-out perplexity of the last epoch' })),
   eta_minutes: Nullable(Type.Integer({ description: 'mean measured epoch time x epochs left, rounded up' })),
   eta_seconds: Nullable(Type.Integer()),
-  gpu_utilization_pct: Nullable(
-    Type.Integer({ description: 'utilisation of the device the worker trains on; with no GPU (compute_device cpu) the worker\'s CPU use over the last epoch, % of one core' }),
+  gpu_utilization_pct: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    description: 'GPU utilisation of the job, %; 0 where no GPU serves the job (this engine trains on the CPU: compute_device cpu)',
+  }),
+  cpu_utilization_pct: Nullable(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description:
+        'CPU use of the process that trains the job over the last epoch\'s wall time, as % of all the machine\'s cores (CPU time / (wall time x cores)); 0 when the job is not running; null while running before its first measured epoch, or when it cannot be measured here (the engine trains in another process, the ML service)',
+    }),
   ),
-  cpu_utilization_pct: Nullable(Type.Integer()),
-  compute_device: StringEnum(['cpu', 'gpu']),
+  compute_device: StringEnum(['cpu', 'gpu'], { description: 'the device the job trains on' }),
   dataset_hash: Type.String({ description: 'the snapshot\'s sha256:<hex> fingerprint' }),
   dataset_snapshot_id: Type.String(),
   base_model_id: Nullable(Type.String()),
@@ -113,7 +123,14 @@ export const TrainingJobDetails = Type.Object(
   { title: 'TrainingJobDetails' },
 );
 
-export const CancelledJob = Type.Object({ job_id: Type.String(), status: Type.Literal('cancelled'), deleted: Type.Boolean() }, { title: 'CancelledTrainingJob' });
+export const CancelledJob = Type.Object(
+  {
+    job_id: Type.String(),
+    status: Type.Literal('cancelled'),
+    deleted: Type.Boolean({ description: 'always true: from this answer on GET answers 404 and the list leaves the job out; a running job\'s worker stops at its next check' }),
+  },
+  { title: 'CancelledTrainingJob' },
+);
 
 export const ModelListQuery = Type.Composite(
   [PageQuery, Type.Object({ model: Type.Optional(StringEnum(['audio', 'lyrics', 'style', 'style_embedding'])) })],

@@ -122,8 +122,10 @@ export class TrainingService implements TrainingStatusSource {
   }
 
   /**
-   * Cancel and delete (spec): a job no worker holds is deleted at once with its checkpoint; a running one is
-   * marked cancelled, and its worker stops at the next check and deletes it. A completed job answers 409.
+   * Cancel and delete (spec). From this answer on the job is gone: GET answers 404 and the list leaves it out
+   * (the row stays, status cancelled with deleted_at, as the internal audit trail). A job no worker holds
+   * loses its checkpoint at once; a running one's worker stops at its next check and deletes its checkpoints.
+   * A completed job answers 409: the model version it produced keeps its lineage.
    */
   async cancel(jobId: string) {
     const { repo, clock } = this.deps;
@@ -133,11 +135,11 @@ export class TrainingService implements TrainingStatusSource {
       if (row.status === 'running') {
         if (await repo.requestCancel(jobId, clock.date())) {
           await this.nudge(jobId);
-          return { job_id: jobId, status: 'cancelled' as const, deleted: false };
+          return { job_id: jobId, status: 'cancelled' as const, deleted: true };
         }
         continue; // it changed state meanwhile: look again
       }
-      const deleted = await repo.deleteIdle(jobId);
+      const deleted = await repo.deleteIdle(jobId, clock.date());
       if (deleted) {
         if (deleted.checkpointBlobKey) await this.deps.blobs.delete(deleted.checkpointBlobKey).catch(() => undefined);
         return { job_id: jobId, status: 'cancelled' as const, deleted: true };
@@ -193,7 +195,7 @@ export class TrainingService implements TrainingStatusSource {
   }
 
   private async require(jobId: string): Promise<TrainingJobRow> {
-    const row = await this.deps.repo.find(jobId);
+    const row = await this.deps.repo.findVisible(jobId);
     if (!row) throw TrainingErrors.jobNotFound(jobId);
     return row;
   }

@@ -15,12 +15,15 @@ export function hyperparamsView(h: Record<string, number>) {
   };
 }
 
+/** The statuses the API shows: a cancelled job is deleted, so no visible row has that status. */
+export type VisibleJobStatus = Exclude<TrainingJobRow['status'], 'cancelled'>;
+
 export function jobView(row: TrainingJobRow) {
   const running = row.status === 'running';
   return {
     job_id: row.id,
     model_type: row.modelType,
-    status: row.status,
+    status: row.status as VisibleJobStatus,
     current_epoch: row.currentEpoch,
     total_epochs: row.totalEpochs,
     progress_pct: row.progressPct,
@@ -29,9 +32,9 @@ export function jobView(row: TrainingJobRow) {
     perplexity: row.modelType === 'lyrics' ? row.perplexity : null,
     eta_minutes: running && row.etaSeconds !== null ? Math.ceil(row.etaSeconds / 60) : row.status === 'completed' ? 0 : null,
     eta_seconds: running ? row.etaSeconds : row.status === 'completed' ? 0 : null,
-    // No GPU in this engine: the device the worker trains on is the CPU, and that is what is measured.
-    gpu_utilization_pct: running ? row.cpuUtilizationPct : null,
-    cpu_utilization_pct: running ? row.cpuUtilizationPct : null,
+    // No GPU serves a job in this engine: 0. The CPU the job trains on is measured on its own (runner.ts).
+    gpu_utilization_pct: 0,
+    cpu_utilization_pct: running ? row.cpuUtilizationPct : 0,
     compute_device: 'cpu' as const,
     dataset_hash: row.datasetHash,
     dataset_snapshot_id: row.snapshotId,

@@ -4,8 +4,8 @@ import { modelType, modelVersions } from './station.js';
 import { datasetSnapshots } from './training.js';
 
 /**
- * Module C's job states. `cancelled` is transient: a DELETE of a running job marks it so, the worker stops at
- * its next check and then deletes the row and its checkpoint ("cancelled and deleted").
+ * Module C's job states. `cancelled` is what a DELETE leaves: the job is gone from the API at once (deleted_at
+ * is set), a running one's worker stops at its next check and lets it go, and the row stays as the audit trail.
  */
 export const trainingJobStatus = pgEnum('training_job_status', ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled']);
 
@@ -67,6 +67,11 @@ export const trainingJobs = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     pausedAt: timestamp('paused_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * Set by DELETE ("cancelled and deleted"): from then on the API answers 404 and lists it nowhere; the row
+     * stays (status cancelled, its error and loss curve kept) as the internal audit trail.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
