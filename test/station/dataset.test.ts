@@ -545,6 +545,8 @@ describe('module B: dataset manager', () => {
         ]),
       );
       expect(report.problems).toHaveLength(3);
+      // Coarse reasons in our own words: no storage keys, no decoder text.
+      for (const problem of report.problems as Json[]) expect(problem.detail).not.toMatch(/catalog\/|Error|frame|sync/i);
       const dup = report.problems.find((p: Json) => p.problem === 'near_duplicate_of_non_platform_audio');
       expect(dup.detail).toContain(outside.trackIds[0]);
       expect(dup.title).toEqual(expect.any(String));

@@ -102,17 +102,18 @@ export class DatasetValidator {
       if (!track.hasFeatures) report('track', id, 'features_missing', 'the master has no extracted style features to train on', track.title);
       if (!track.audioBlobKey) return void report('track', id, 'master_missing', 'the track has no master', track.title);
       const info = await this.deps.blobs.stat(track.audioBlobKey).catch(() => null);
-      if (!info) return void report('track', id, 'master_missing', `master ${track.audioBlobKey} is not in blob storage`, track.title);
+      if (!info) return void report('track', id, 'master_missing', 'the master file is not in storage', track.title);
       const format = track.audioFormat === 'wav' ? 'wav' : track.audioFormat === 'mp3' || track.audioFormat === null ? 'mp3' : null;
-      if (!format) return void report('track', id, 'master_undecodable', `unsupported master format ${track.audioFormat}`, track.title);
+      if (!format) return void report('track', id, 'master_undecodable', `the master's format (${track.audioFormat}) cannot be decoded for training`, track.title);
       try {
         const end = Math.min(info.size, DECODE_PREFIX_BYTES) - 1;
         if (end < 0) throw new Error('the file is empty');
         const bytes = await readPrefix(this.deps.blobs.stream(track.audioBlobKey, { start: 0, end }), end + 1);
         const decoded = (await decode(bytes, format)) as { pcm?: Float32Array } | undefined;
         if (decoded?.pcm && decoded.pcm.length === 0) throw new Error('no audio samples');
-      } catch (error) {
-        report('track', id, 'master_undecodable', `master ${track.audioBlobKey} does not decode as ${format}: ${(error as Error).message}`, track.title);
+      } catch {
+        // The decoder's own words (and our storage key) stay on the server: the report says what is wrong.
+        report('track', id, 'master_undecodable', `the master does not decode as ${format}`, track.title);
       }
     });
   }
