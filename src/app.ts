@@ -48,6 +48,7 @@ import type { Engine } from './engine/engine.js';
 import { LocalEngine } from './engine/local-engine.js';
 import { RemoteEngine } from './engine/remote/remote-engine.js';
 import { BlobArtifactSource } from './station/models/blob-artifact-source.js';
+import { createStore, type StripeEndpoint } from './platform/store/module.js';
 
 export interface StationOptions {
   clock?: Clock;
@@ -64,6 +65,8 @@ export interface StationOptions {
   resolveHost?: HostResolver;
   /** Password hashing; argon2id by default (tests wrap it to count hashes). */
   passwords?: PasswordHasher;
+  /** Where the Stripe API is (tests run a local stand-in); api.stripe.com by default. */
+  stripeEndpoint?: StripeEndpoint;
 }
 
 export interface Station {
@@ -158,6 +161,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     options.webhooks,
   );
   // ---- end webhooks ----
+  const store = createStore({ config, database, bus, signer, clock, stripeEndpoint: options.stripeEndpoint });
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
   const engine =
     options.engine ??
@@ -189,6 +193,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
+      await app.register(store.routes);
       await station.routes(app);
     },
   );

@@ -43,6 +43,8 @@ export interface Config {
   ml: MlServiceLink | null;
   /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
+  stripe: { secretKey: string; webhookSecret: string } | null;
 }
 
 /**
@@ -174,6 +176,19 @@ function mlServiceLink(env: Env): MlServiceLink | null {
   return { url: mlUrl, apiKey };
 }
 
+function stripe(env: Env): Config['stripe'] {
+  const secretKey = text(env, 'STRIPE_SECRET_KEY');
+  const webhookSecret = text(env, 'STRIPE_WEBHOOK_SECRET');
+  if (secretKey === null && webhookSecret === null) return null;
+  if (secretKey === null || !/^(sk|rk)_(test|live)_\S+$/.test(secretKey)) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'a Stripe secret key (sk_test_..., sk_live_... or rk_...), set with STRIPE_WEBHOOK_SECRET', '<hidden>');
+  }
+  if (webhookSecret === null || !webhookSecret.startsWith('whsec_')) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'the endpoint signing secret (whsec_...), set with STRIPE_SECRET_KEY', '<hidden>');
+  }
+  return { secretKey, webhookSecret };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
@@ -218,5 +233,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     metricsToken: text(env, 'METRICS_TOKEN'),
     ml: mlServiceLink(env),
     trustProxy: trustProxy(env),
+    stripe: stripe(env),
   };
 }

@@ -1,0 +1,422 @@
+/**
+ * The store's routes: GET/POST /v1/store/products, GET/PATCH /v1/store/products/{id}, POST /v1/checkout (alias
+ * POST /api/checkout), GET /v1/store/orders, GET /v1/store/downloads/{id}, POST /v1/connect/onboard (alias
+ * POST /api/connect/onboard), GET /v1/payouts, the Stripe webhook and the sandbox processor's pages.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { hasScope } from '../../auth/principal.js';
+import { DomainError, Errors } from '../../errors.js';
+import { IdParams, Nullable, OpaqueId, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
+import { pageOf } from '../../pagination.js';
+import { SANDBOX_PAGE_PREFIX } from '../../infra/payments/sandbox-processor.js';
+import { WebhookVerificationError } from '../../infra/payments/processor.js';
+import { CURRENCIES, MAX_PRODUCT_TRACKS, PRODUCT_TYPES, centsToPrice, type StoreCaller, type StoreService } from './store.service.js';
+
+const SPLIT_NOTE =
+  'Money is integer cents. A sale splits into platform_fee_cents = floor(amount_cents x 15 / 100) and artist_share_cents = ' +
+  'the rest (the artist gets at least 85%). The artist share is divided equally among the product’s tracks, and each track’s ' +
+  'part among its songwriter credits in proportion to split_pct, by largest remainder: every part is rounded down and the ' +
+  'cents left over go one each to the largest fractional remainders, so the parts always sum to the whole. A track without ' +
+  'credits is kept by the artist (songwriter_id null).';
+
+const Product = Type.Object(
+  {
+    id: Type.String(),
+    type: StringEnum(PRODUCT_TYPES),
+    title: Type.String(),
+    artist_id: Type.String(),
+    artist_slug: Type.String(),
+    artist: Type.String({ description: 'artist name' }),
+    price: Type.Number({ description: 'in currency units, e.g. 9.99' }),
+    price_cents: Type.Integer(),
+    currency: Type.String(),
+    status: StringEnum(['active', 'archived'] as const),
+    tracks: Type.Array(
+      Type.Object({ id: Type.String(), title: Type.String(), duration: Type.Integer({ description: 'seconds' }), position: Type.Integer() }),
+    ),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'StoreProduct' },
+);
+
+const Price = Type.Number({ minimum: 0.5, maximum: 1_000_000, description: 'in currency units with at most two decimals (9.99)' });
+const TrackIds = Type.Array(OpaqueId, { minItems: 1, maxItems: MAX_PRODUCT_TRACKS, description: 'the artist’s published tracks, in order' });
+const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+
+const CheckoutSession = Type.Object(
+  {
+    session_id: Type.String({ description: 'the payment processor’s checkout session id' }),
+    checkout_url: Type.String({ format: 'uri', description: 'the page where the buyer pays' }),
+    processor: StringEnum(['sandbox', 'stripe'] as const),
+    product_id: Type.String(),
+    amount: Type.Number(),
+    amount_cents: Type.Integer(),
+    currency: Type.String(),
+    status: StringEnum(['open', 'completed'] as const),
+  },
+  { title: 'CheckoutSession' },
+);
+
+const Order = Type.Object(
+  {
+    id: Type.String(),
+    product_id: Type.String(),
+    user_id: Type.String(),
+    amount: Type.Number(),
+    amount_cents: Type.Integer(),
+    currency: Type.String(),
+    processor: StringEnum(['sandbox', 'stripe'] as const),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Order' },
+);
+
+const Payout = Type.Object(
+  {
+    order_id: Type.String(),
+    product_id: Type.String(),
+    artist_id: Type.String(),
+    sold_at: Type.String({ format: 'date-time' }),
+    currency: Type.String(),
+    amount_cents: Type.Integer(),
+    platform_fee_cents: Type.Integer({ description: '15%, rounded down' }),
+    artist_share_cents: Type.Integer({ description: 'amount_cents - platform_fee_cents' }),
+    splits: Type.Array(
+      Type.Object({
+        track_id: Type.String(),
+        track_title: Type.String(),
+        songwriter_id: Nullable(Type.String()),
+        songwriter_name: Nullable(Type.String()),
+        split_pct: Type.Number({ description: 'the credit’s share of the track' }),
+        amount_cents: Type.Integer(),
+      }),
+      { description: 'the artist share divided; the amounts sum to artist_share_cents' },
+    ),
+  },
+  { title: 'Payout' },
+);
+
+const OnboardingLink = Type.Object(
+  {
+    url: Type.String({ format: 'uri', description: 'where the artist sets up their payout account' }),
+    artist_id: Type.String(),
+    processor: StringEnum(['sandbox', 'stripe'] as const),
+    expires_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { title: 'OnboardingLink' },
+);
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+function callerOf(request: FastifyRequest): StoreCaller {
+  const principal = request.principal!;
+  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), apiKeyId: principal.apiKeyId };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}
+.note{color:#666;font-size:.9rem}button{font-size:1.1rem;padding:.6rem 1.6rem;cursor:pointer}</style></head>
+<body>${body}<p class="note">Sandbox payment processor: no real money moves.</p></body></html>`;
+}
+
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+
+export function storeRoutes(store: StoreService) {
+  return async function register(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get(
+      '/v1/store/products',
+      {
+        config: { scope: 'tracks:read' },
+        schema: {
+          tags: ['store'],
+          summary: 'Albums, EPs and singles for sale, newest first',
+          querystring: Type.Composite(
+            [
+              PageQuery,
+              Type.Object({
+                artist: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'artist slug or id' })),
+                type: Type.Optional(StringEnum(PRODUCT_TYPES)),
+              }),
+            ],
+            { additionalProperties: false },
+          ),
+          response: { 200: Paginated(Product, 'StoreProductList') },
+        },
+      },
+      async (request) => {
+        const { page, limit, offset } = pageOf(request.query);
+        return { ...(await store.listProducts({ artist: request.query.artist, type: request.query.type }, limit, offset)), page, limit };
+      },
+    );
+
+    app.get(
+      '/v1/store/products/:id',
+      {
+        config: { scope: 'tracks:read' },
+        schema: { tags: ['store'], summary: 'A product (an archived one only for its artist and admins)', params: IdParams('id'), response: { 200: Product } },
+      },
+      async (request) => store.getProduct(request.params.id, callerOf(request)),
+    );
+
+    app.post(
+      '/v1/store/products',
+      {
+        config: { scope: 'artist' },
+        schema: {
+          tags: ['store'],
+          summary: 'Puts an album, EP or single of the artist’s tracks on sale at the artist’s price',
+          description:
+            'artist_id (id or slug) is needed only by admins and by accounts that manage several artists. Every track must be the ' +
+            'artist’s and published, and its songwriter credits must sum to 100% (or be absent): otherwise 409 PLATFORM_SPLITS_INVALID.',
+          body: Type.Object(
+            {
+              title: Title,
+              type: StringEnum(PRODUCT_TYPES),
+              price: Price,
+              currency: Type.Optional(StringEnum(CURRENCIES, { default: 'usd' })),
+              track_ids: TrackIds,
+              artist_id: Type.Optional(OpaqueId),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: Product },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await store.createProduct(callerOf(request), request.body)),
+    );
+
+    app.patch(
+      '/v1/store/products/:id',
+      {
+        config: { scope: 'artist' },
+        schema: {
+          tags: ['store'],
+          summary: 'Changes a product’s title, price, tracks or status (its artist or an admin only; 403 for others)',
+          params: IdParams('id'),
+          body: Type.Object(
+            {
+              title: Type.Optional(Title),
+              price: Type.Optional(Price),
+              status: Type.Optional(StringEnum(['active', 'archived'] as const)),
+              track_ids: Type.Optional(TrackIds),
+            },
+            { additionalProperties: false, minProperties: 1 },
+          ),
+          response: { 200: Product },
+        },
+      },
+      async (request) => store.updateProduct(callerOf(request), request.params.id, request.body),
+    );
+
+    const checkoutSchema = {
+      tags: ['store'],
+      summary: 'Opens a checkout session at the payment processor for a product',
+      description:
+        'The server sets the price: a `price` other than the product’s answers 409 PLATFORM_PRICE_MISMATCH, and `user_id` must be ' +
+        'the caller (403). With an `Idempotency-Key` header (1 to 255 printable characters), the same key and body answer the same ' +
+        'session and one order at most is ever made of it; the same key with another body answers 409 ' +
+        'PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; otherwise Stripe when the server is ' +
+        'configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). The buyer pays at ' +
+        '`checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.',
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,255}$' })) }),
+      body: Type.Object(
+        { product_id: OpaqueId, price: Type.Number({ minimum: 0 }), user_id: OpaqueId },
+        { additionalProperties: false },
+      ),
+      response: { 200: CheckoutSession },
+    };
+    for (const url of ['/v1/checkout', '/api/checkout']) {
+      app.post(url, { schema: checkoutSchema }, async (request) => {
+        const key = request.headers['idempotency-key'];
+        const idempotencyKey = typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? key : null;
+        return store.checkout(callerOf(request), request.body, idempotencyKey);
+      });
+    }
+
+    app.get(
+      '/v1/store/orders',
+      {
+        schema: {
+          tags: ['store'],
+          summary: 'The caller’s orders, newest first',
+          querystring: Type.Composite([PageQuery], { additionalProperties: false }),
+          response: { 200: Paginated(Order, 'OrderList') },
+        },
+      },
+      async (request) => {
+        const { page, limit, offset } = pageOf(request.query);
+        return { ...(await store.orders(callerOf(request), limit, offset)), page, limit };
+      },
+    );
+
+    app.get(
+      '/v1/store/downloads/:id',
+      {
+        schema: {
+          tags: ['store'],
+          summary: 'A signed, expiring download link to a purchased track (the id is the track’s)',
+          description: 'Only for a user who bought a product with this track: anyone else gets 404. The link is valid about 15 minutes.',
+          params: IdParams('id'),
+          response: {
+            200: Type.Object(
+              { track_id: Type.String(), order_id: Type.String(), title: Type.String(), url: Type.String({ format: 'uri' }), expires_at: Type.String({ format: 'date-time' }) },
+              { title: 'Download' },
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return store.download(callerOf(request), request.params.id);
+      },
+    );
+
+    const onboardSchema = {
+      tags: ['store'],
+      summary: 'An onboarding link for the calling artist’s payout account (Stripe Connect Express, or the sandbox)',
+      body: Type.Optional(Type.Object({ artist_id: Type.Optional(OpaqueId) }, { additionalProperties: false })),
+      response: { 200: OnboardingLink },
+    };
+    for (const url of ['/v1/connect/onboard', '/api/connect/onboard']) {
+      app.post(url, { config: { scope: 'artist' }, schema: onboardSchema }, async (request) =>
+        store.onboard(callerOf(request), request.body?.artist_id),
+      );
+    }
+
+    app.get(
+      '/v1/payouts',
+      {
+        config: { scope: 'artist' },
+        schema: {
+          tags: ['store'],
+          summary: 'The artist’s payout history: each sale’s 85/15 split, then the artist share by songwriter credits',
+          description: `${SPLIT_NOTE} Admins see every artist (or one with \`artist\`); test keys see sandbox sales only, other callers live sales only.`,
+          querystring: Type.Composite(
+            [PageQuery, Type.Object({ artist: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'artist id or slug' })) })],
+            { additionalProperties: false },
+          ),
+          response: { 200: Paginated(Payout, 'PayoutList') },
+        },
+      },
+      async (request) => {
+        const { page, limit, offset } = pageOf(request.query);
+        return { ...(await store.payouts(callerOf(request), request.query.artist, limit, offset)), page, limit };
+      },
+    );
+
+    // ---- Stripe webhook: the raw body is what Stripe signed, so this route reads it unparsed ----
+    await app.register(async (raw) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+      raw.post(
+        '/v1/store/webhooks/stripe',
+        {
+          config: { public: true, csrfExempt: true },
+          schema: {
+            tags: ['store'],
+            summary: 'Stripe events (checkout.session.completed creates the order)',
+            description:
+              'Verified with Stripe-Signature (HMAC-SHA256 with STRIPE_WEBHOOK_SECRET) at most 300 s old; anything else answers 400 ' +
+              'PLATFORM_WEBHOOK_SIGNATURE_INVALID and changes nothing. 404 when Stripe is not configured.',
+            response: { 200: Type.Object({ received: Type.Boolean(), order_id: Nullable(Type.String()) }) },
+          },
+        },
+        async (request) => {
+          const signature = request.headers['stripe-signature'];
+          try {
+            return await store.stripeWebhook(request.body as Buffer, typeof signature === 'string' ? signature : undefined, request.log);
+          } catch (error) {
+            if (error instanceof WebhookVerificationError) {
+              request.log.warn({ reason: error.message }, 'stripe webhook refused');
+              throw new DomainError('invalid', 'WEBHOOK_SIGNATURE_INVALID', 'The webhook signature does not verify', error.message);
+            }
+            throw error;
+          }
+        },
+      );
+    });
+
+    // ---- the sandbox processor's pages (public: the signed token in the link is the capability) ----
+    await app.register(async (pages) => {
+      pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
+        done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+      const Params = IdParams('session_id');
+      pages.get(
+        `${SANDBOX_PAGE_PREFIX}/checkout/:session_id`,
+        {
+          config: { public: true },
+          schema: {
+            tags: ['store'],
+            summary: 'Sandbox processor: the checkout page a buyer visits (HTML, with a Pay button)',
+            params: Params,
+            querystring: Type.Object({ token: Type.Optional(Type.String()) }),
+            produces: ['text/html'],
+          },
+        },
+        async (request, reply) => {
+          const { session_id: id } = request.params as { session_id: string };
+          const token = (request.query as { token?: string }).token;
+          const { session, view } = await store.sandboxCheckoutPage(id, token);
+          const amount = `${centsToPrice(session.amountCents).toFixed(2)} ${session.currency.toUpperCase()}`;
+          const body =
+            session.status === 'completed'
+              ? `<h1>Already paid</h1><p>${escapeHtml(view.product.title)} — ${amount}</p>`
+              : `<h1>${escapeHtml(view.product.title)}</h1><p>by ${escapeHtml(view.artist.name)}</p><p><strong>${amount}</strong></p>
+<form method="post" action="${SANDBOX_PAGE_PREFIX}/checkout/${encodeURIComponent(id)}/pay"><input type="hidden" name="token" value="${escapeHtml(token ?? '')}"><button type="submit">Pay</button></form>`;
+          return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(page('Checkout', body));
+        },
+      );
+      pages.post(
+        `${SANDBOX_PAGE_PREFIX}/checkout/:session_id/pay`,
+        {
+          config: { public: true, csrfExempt: true },
+          schema: {
+            tags: ['store'],
+            summary: 'Sandbox processor: pays the checkout (the form of the checkout page; token from its link)',
+            params: Params,
+            body: Type.Object({ token: Type.String({ maxLength: 200 }) }),
+            produces: ['text/html'],
+          },
+        },
+        async (request, reply) => {
+          const { session_id: id } = request.params as { session_id: string };
+          const order = await store.payInSandbox(id, (request.body as { token: string }).token);
+          const body = `<h1>Payment complete</h1><p>Order <code>${escapeHtml(order.id)}</code>: ${centsToPrice(order.amountCents).toFixed(2)} ${order.currency.toUpperCase()}.</p>`;
+          return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(page('Paid', body));
+        },
+      );
+      pages.get(
+        `${SANDBOX_PAGE_PREFIX}/onboarding/:account_id`,
+        {
+          config: { public: true },
+          schema: {
+            tags: ['store'],
+            summary: 'Sandbox processor: the payout onboarding page (the sandbox account is ready at once)',
+            params: IdParams('account_id'),
+            querystring: Type.Object({ token: Type.Optional(Type.String()) }),
+            produces: ['text/html'],
+          },
+        },
+        async (request, reply) => {
+          const { account_id: id } = request.params as { account_id: string };
+          if (!store.sandbox.verify('onboarding', id, (request.query as { token?: string }).token)) {
+            throw Errors.forbidden('this onboarding link is invalid or has expired');
+          }
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('Content-Security-Policy', PAGE_CSP)
+            .send(page('Payout account', `<h1>Payout account ready</h1><p>Sandbox account <code>${escapeHtml(id)}</code> receives 85% of each sale.</p>`));
+        },
+      );
+    });
+  };
+}

@@ -1,0 +1,370 @@
+/** Store data: products and their tracks, checkout sessions, orders with their payout lines, payout accounts. */
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
+import {
+  apiKeys,
+  artists,
+  songwriters,
+  storeCheckoutSessions,
+  storeOrders,
+  storePayoutAccounts,
+  storePayoutLines,
+  storeProductTracks,
+  storeProducts,
+  trackCredits,
+  tracks,
+} from '../../infra/db/schema/index.js';
+import type { ProcessorName } from '../../infra/payments/processor.js';
+import { basisPoints, payoutLines, type TrackCredits } from './split.js';
+
+export type ProductRow = typeof storeProducts.$inferSelect;
+export type CheckoutRow = typeof storeCheckoutSessions.$inferSelect;
+export type OrderRow = typeof storeOrders.$inferSelect;
+export type ArtistRef = { id: string; slug: string; name: string; ownerUserId: string | null };
+
+export interface ProductTrack {
+  id: string;
+  title: string;
+  durationSec: number;
+  position: number;
+  audioBlobKey: string | null;
+}
+
+export interface ProductView {
+  product: ProductRow;
+  artist: ArtistRef;
+  tracks: ProductTrack[];
+}
+
+export interface ProductFilter {
+  /** An artist's id or slug. */
+  artist?: string;
+  type?: ProductRow['type'];
+  /** Archived products too (an owner's or admin's own listing). */
+  statuses: ProductRow['status'][];
+}
+
+export interface PayoutLineView {
+  trackId: string;
+  trackTitle: string;
+  songwriterId: string | null;
+  songwriterName: string | null;
+  splitBasisPoints: number;
+  amountCents: number;
+}
+
+const artistRef = { id: artists.id, slug: artists.slug, name: artists.name, ownerUserId: artists.ownerUserId };
+
+export class StoreRepository {
+  constructor(private readonly db: Db) {}
+
+  // ---- artists and tracks ----
+
+  async artistByIdOrSlug(value: string): Promise<ArtistRef | null> {
+    const [row] = await this.db
+      .select(artistRef)
+      .from(artists)
+      .where(isUuid(value) ? or(eq(artists.id, value), eq(artists.slug, value)) : eq(artists.slug, value))
+      .limit(1);
+    return row ?? null;
+  }
+
+  artistsOwnedBy(userId: string): Promise<ArtistRef[]> {
+    return this.db.select(artistRef).from(artists).where(eq(artists.ownerUserId, userId)).orderBy(asc(artists.slug));
+  }
+
+  /** The given tracks that are the artist's and published. */
+  async publishedTracksOf(artistId: string, trackIds: string[]): Promise<string[]> {
+    const ids = trackIds.filter(isUuid);
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .where(and(inArray(tracks.id, ids), eq(tracks.artistId, artistId), eq(tracks.status, 'published')));
+    return rows.map((r) => r.id);
+  }
+
+  /** Each track's credits by songwriter, in basis points (a songwriter with two roles has one summed entry). */
+  async creditsOf(trackIds: string[], db: DbOrTx = this.db): Promise<Map<string, { songwriterId: string; basisPoints: number }[]>> {
+    const result = new Map<string, { songwriterId: string; basisPoints: number }[]>(trackIds.map((id) => [id, []]));
+    if (trackIds.length === 0) return result;
+    const rows = await db
+      .select({ trackId: trackCredits.trackId, songwriterId: trackCredits.songwriterId, splitPct: trackCredits.splitPct })
+      .from(trackCredits)
+      .where(inArray(trackCredits.trackId, trackIds))
+      .orderBy(asc(trackCredits.trackId), asc(trackCredits.songwriterId));
+    for (const row of rows) {
+      const list = result.get(row.trackId)!;
+      const last = list[list.length - 1];
+      if (last?.songwriterId === row.songwriterId) last.basisPoints += basisPoints(row.splitPct);
+      else list.push({ songwriterId: row.songwriterId, basisPoints: basisPoints(row.splitPct) });
+    }
+    return result;
+  }
+
+  // ---- products ----
+
+  private productWhere(filter: ProductFilter, artistId: string | null): SQL | undefined {
+    const conditions: SQL[] = [inArray(storeProducts.status, filter.statuses)];
+    if (filter.type) conditions.push(eq(storeProducts.type, filter.type));
+    if (artistId) conditions.push(eq(storeProducts.artistId, artistId));
+    return and(...conditions);
+  }
+
+  async listProducts(filter: ProductFilter, limit: number, offset: number): Promise<{ rows: ProductView[]; total: number }> {
+    let artistId: string | null = null;
+    if (filter.artist) {
+      const artist = await this.artistByIdOrSlug(filter.artist);
+      if (!artist) return { rows: [], total: 0 };
+      artistId = artist.id;
+    }
+    const where = this.productWhere(filter, artistId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select({ product: storeProducts, artist: artistRef })
+        .from(storeProducts)
+        .innerJoin(artists, eq(artists.id, storeProducts.artistId))
+        .where(where)
+        .orderBy(desc(storeProducts.createdAt), asc(storeProducts.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ total: count() }).from(storeProducts).where(where),
+    ]);
+    const trackMap = await this.tracksOfProducts(rows.map((r) => r.product.id));
+    return { rows: rows.map((r) => ({ ...r, tracks: trackMap.get(r.product.id) ?? [] })), total };
+  }
+
+  async product(id: string, db: DbOrTx = this.db): Promise<ProductView | null> {
+    const [row] = await db
+      .select({ product: storeProducts, artist: artistRef })
+      .from(storeProducts)
+      .innerJoin(artists, eq(artists.id, storeProducts.artistId))
+      .where(idEq(storeProducts.id, id))
+      .limit(1);
+    if (!row) return null;
+    const trackMap = await this.tracksOfProducts([row.product.id], db);
+    return { ...row, tracks: trackMap.get(row.product.id) ?? [] };
+  }
+
+  private async tracksOfProducts(ids: string[], db: DbOrTx = this.db): Promise<Map<string, ProductTrack[]>> {
+    const map = new Map<string, ProductTrack[]>();
+    if (ids.length === 0) return map;
+    const rows = await db
+      .select({
+        productId: storeProductTracks.productId,
+        id: tracks.id,
+        title: tracks.title,
+        durationSec: tracks.durationSec,
+        position: storeProductTracks.position,
+        audioBlobKey: tracks.audioBlobKey,
+      })
+      .from(storeProductTracks)
+      .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+      .where(inArray(storeProductTracks.productId, ids))
+      .orderBy(asc(storeProductTracks.productId), asc(storeProductTracks.position));
+    for (const { productId, ...track } of rows) {
+      let list = map.get(productId);
+      if (!list) map.set(productId, (list = []));
+      list.push(track);
+    }
+    return map;
+  }
+
+  async insertProduct(values: typeof storeProducts.$inferInsert, trackIds: string[]): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(storeProducts).values(values).returning({ id: storeProducts.id });
+      await tx.insert(storeProductTracks).values(trackIds.map((trackId, position) => ({ productId: row.id, trackId, position })));
+      return row.id;
+    });
+  }
+
+  async updateProduct(id: string, values: Partial<typeof storeProducts.$inferInsert>, trackIds: string[] | undefined, now: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(storeProducts)
+        .set({ ...values, updatedAt: now })
+        .where(eq(storeProducts.id, id));
+      if (trackIds) {
+        await tx.delete(storeProductTracks).where(eq(storeProductTracks.productId, id));
+        await tx.insert(storeProductTracks).values(trackIds.map((trackId, position) => ({ productId: id, trackId, position })));
+      }
+    });
+  }
+
+  // ---- payout accounts ----
+
+  async payoutAccount(artistId: string, processor: ProcessorName): Promise<string | null> {
+    const [row] = await this.db
+      .select({ accountId: storePayoutAccounts.accountId })
+      .from(storePayoutAccounts)
+      .where(and(eq(storePayoutAccounts.artistId, artistId), eq(storePayoutAccounts.processor, processor)));
+    return row?.accountId ?? null;
+  }
+
+  async savePayoutAccount(artistId: string, processor: ProcessorName, accountId: string): Promise<void> {
+    await this.db.insert(storePayoutAccounts).values({ artistId, processor, accountId }).onConflictDoNothing();
+  }
+
+  // ---- checkout sessions ----
+
+  /** Inserts a session; with an idempotency key already used by this user, inserts nothing and answers null. */
+  async insertCheckout(values: typeof storeCheckoutSessions.$inferInsert): Promise<CheckoutRow | null> {
+    const rows = await this.db.insert(storeCheckoutSessions).values(values).onConflictDoNothing().returning();
+    return rows[0] ?? null;
+  }
+
+  async checkoutByKey(userId: string, idempotencyKey: string): Promise<CheckoutRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(storeCheckoutSessions)
+      .where(and(eq(storeCheckoutSessions.userId, userId), eq(storeCheckoutSessions.idempotencyKey, idempotencyKey)));
+    return row ?? null;
+  }
+
+  async checkout(id: string): Promise<CheckoutRow | null> {
+    const [row] = await this.db.select().from(storeCheckoutSessions).where(idEq(storeCheckoutSessions.id, id));
+    return row ?? null;
+  }
+
+  async checkoutByProcessorId(processorSessionId: string): Promise<CheckoutRow | null> {
+    const [row] = await this.db.select().from(storeCheckoutSessions).where(eq(storeCheckoutSessions.processorSessionId, processorSessionId));
+    return row ?? null;
+  }
+
+  async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<CheckoutRow> {
+    const [row] = await this.db
+      .update(storeCheckoutSessions)
+      .set({ processorSessionId, checkoutUrl })
+      .where(eq(storeCheckoutSessions.id, id))
+      .returning();
+    return row;
+  }
+
+  // ---- orders ----
+
+  /**
+   * Turns a paid session into its order, once: the order's unique checkout_session_id makes a second
+   * completion (a webhook delivered twice, a page posted twice, two instances at once) insert nothing.
+   * The payout lines are computed from the credits as they are now and kept with the order.
+   */
+  async completeCheckout(session: CheckoutRow, reference: string, now: Date): Promise<{ order: OrderRow; created: boolean }> {
+    return this.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(storeOrders)
+        .values({
+          checkoutSessionId: session.id,
+          userId: session.userId,
+          productId: session.productId,
+          artistId: session.artistId,
+          amountCents: session.amountCents,
+          platformFeeCents: session.platformFeeCents,
+          artistShareCents: session.amountCents - session.platformFeeCents,
+          currency: session.currency,
+          processor: session.processor,
+          livemode: session.livemode,
+          processorReference: reference,
+          createdAt: now,
+        })
+        .onConflictDoNothing({ target: storeOrders.checkoutSessionId })
+        .returning();
+      if (inserted.length === 0) {
+        const [existing] = await tx.select().from(storeOrders).where(eq(storeOrders.checkoutSessionId, session.id));
+        return { order: existing, created: false };
+      }
+      const order = inserted[0];
+      const productTracks = await tx
+        .select({ trackId: storeProductTracks.trackId })
+        .from(storeProductTracks)
+        .where(eq(storeProductTracks.productId, session.productId))
+        .orderBy(asc(storeProductTracks.position));
+      const credits = await this.creditsOf(
+        productTracks.map((t) => t.trackId),
+        tx,
+      );
+      const input: TrackCredits[] = productTracks.map((t) => ({ trackId: t.trackId, credits: credits.get(t.trackId) ?? [] }));
+      const lines = payoutLines(order.artistShareCents, input);
+      await tx.insert(storePayoutLines).values(lines.map((line) => ({ orderId: order.id, ...line })));
+      await tx
+        .update(storeCheckoutSessions)
+        .set({ status: 'completed', completedAt: now })
+        .where(eq(storeCheckoutSessions.id, session.id));
+      return { order, created: true };
+    });
+  }
+
+  async ordersOf(userId: string, limit: number, offset: number): Promise<{ rows: OrderRow[]; total: number }> {
+    const where = eq(storeOrders.userId, userId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(storeOrders).where(where).orderBy(desc(storeOrders.createdAt), asc(storeOrders.id)).limit(limit).offset(offset),
+      this.db.select({ total: count() }).from(storeOrders).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** The buyer's latest order whose product holds this track, with the track's audio; null when none. */
+  async purchasedTrack(userId: string, trackId: string): Promise<{ orderId: string; trackId: string; title: string; audioBlobKey: string | null } | null> {
+    if (!isUuid(trackId)) return null;
+    const [row] = await this.db
+      .select({ orderId: storeOrders.id, trackId: tracks.id, title: tracks.title, audioBlobKey: tracks.audioBlobKey })
+      .from(storeOrders)
+      .innerJoin(storeProductTracks, eq(storeProductTracks.productId, storeOrders.productId))
+      .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+      .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId)))
+      .orderBy(desc(storeOrders.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /** Sales of these artists (all artists when null), newest first, each with its payout lines. */
+  async payouts(
+    artistIds: string[] | null,
+    livemode: boolean,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: (OrderRow & { lines: PayoutLineView[] })[]; total: number }> {
+    const conditions: SQL[] = [eq(storeOrders.livemode, livemode)];
+    if (artistIds) conditions.push(artistIds.length > 0 ? inArray(storeOrders.artistId, artistIds) : sql`false`);
+    const where = and(...conditions);
+    const [orders, [{ total }]] = await Promise.all([
+      this.db.select().from(storeOrders).where(where).orderBy(desc(storeOrders.createdAt), asc(storeOrders.id)).limit(limit).offset(offset),
+      this.db.select({ total: count() }).from(storeOrders).where(where),
+    ]);
+    if (orders.length === 0) return { rows: [], total };
+    const lines = await this.db
+      .select({
+        orderId: storePayoutLines.orderId,
+        trackId: storePayoutLines.trackId,
+        trackTitle: tracks.title,
+        songwriterId: storePayoutLines.songwriterId,
+        songwriterName: songwriters.name,
+        splitBasisPoints: storePayoutLines.splitBasisPoints,
+        amountCents: storePayoutLines.amountCents,
+      })
+      .from(storePayoutLines)
+      .innerJoin(tracks, eq(tracks.id, storePayoutLines.trackId))
+      .leftJoin(songwriters, eq(songwriters.id, storePayoutLines.songwriterId))
+      .where(
+        inArray(
+          storePayoutLines.orderId,
+          orders.map((o) => o.id),
+        ),
+      )
+      .orderBy(asc(storePayoutLines.orderId), asc(storePayoutLines.trackId), desc(storePayoutLines.amountCents), asc(storePayoutLines.songwriterId));
+    const byOrder = new Map<string, PayoutLineView[]>();
+    for (const { orderId, ...line } of lines) {
+      let list = byOrder.get(orderId);
+      if (!list) byOrder.set(orderId, (list = []));
+      list.push(line);
+    }
+    return { rows: orders.map((o) => ({ ...o, lines: byOrder.get(o.id) ?? [] })), total };
+  }
+
+  // ---- callers ----
+
+  /** Whether an API key is a test key (its requests use the sandbox). */
+  async isTestKey(apiKeyId: string): Promise<boolean> {
+    const [row] = await this.db.select({ environment: apiKeys.environment }).from(apiKeys).where(idEq(apiKeys.id, apiKeyId));
+    return row?.environment === 'test';
+  }
+}
