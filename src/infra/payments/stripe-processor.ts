@@ -112,7 +112,8 @@ export class StripeProcessor implements PaymentProcessor {
         this.options.webhookSecret,
         STRIPE_WEBHOOK_TOLERANCE_SEC,
         undefined,
-        Math.floor(this.options.clock.now() / 1000),
+        // receivedAt is in milliseconds (the SDK divides by 1000); our clock, so tests can drive it.
+        this.options.clock.now(),
       );
     } catch {
       throw new WebhookVerificationError('the Stripe-Signature does not verify, or its timestamp is outside the 300 s tolerance');
