@@ -212,6 +212,10 @@ export function storeRoutes(store: StoreService) {
           ),
           response: { 200: Product },
         },
+        // An id that names nothing is 404 whatever the body (contract: ids are opaque).
+        preValidation: async (request) => {
+          await store.getProduct((request.params as { id: string }).id, callerOf(request));
+        },
       },
       async (request) => store.updateProduct(callerOf(request), request.params.id, request.body),
     );
@@ -386,6 +390,12 @@ export function storeRoutes(store: StoreService) {
             body: Type.Object({ token: Type.String({ maxLength: 200 }) }),
             produces: ['text/html'],
           },
+          // A link that names no session, or a token that does not verify, is 404 whatever the body.
+          preValidation: async (request) => {
+            const { session_id: id } = request.params as { session_id: string };
+            const token = (request.body as { token?: unknown } | undefined)?.token;
+            if (!store.sandbox.verify('checkout', id, typeof token === 'string' ? token : undefined)) throw Errors.notFound('Checkout session', id);
+          },
         },
         async (request, reply) => {
           const { session_id: id } = request.params as { session_id: string };
@@ -409,7 +419,7 @@ export function storeRoutes(store: StoreService) {
         async (request, reply) => {
           const { account_id: id } = request.params as { account_id: string };
           if (!store.sandbox.verify('onboarding', id, (request.query as { token?: string }).token)) {
-            throw Errors.forbidden('this onboarding link is invalid or has expired');
+            throw Errors.notFound('Onboarding link', id);
           }
           return reply
             .type('text/html; charset=utf-8')

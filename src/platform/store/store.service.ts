@@ -275,9 +275,8 @@ export class StoreService {
 
   /** The sandbox page's "Pay": completes the session its signed token names. */
   async payInSandbox(processorSessionId: string, token: string | undefined) {
-    if (!this.processors.sandbox.verify('checkout', processorSessionId, token)) {
-      throw Errors.forbidden('this checkout link is invalid or has expired');
-    }
+    // An invalid or expired token says nothing about whether the session exists.
+    if (!this.processors.sandbox.verify('checkout', processorSessionId, token)) throw Errors.notFound('Checkout session', processorSessionId);
     const session = await this.repo.checkoutByProcessorId(processorSessionId);
     if (!session || session.processor !== 'sandbox') throw Errors.notFound('Checkout session', processorSessionId);
     return this.complete(session, processorSessionId);
@@ -285,9 +284,8 @@ export class StoreService {
 
   /** What the sandbox page shows before paying. */
   async sandboxCheckoutPage(processorSessionId: string, token: string | undefined) {
-    if (!this.processors.sandbox.verify('checkout', processorSessionId, token)) {
-      throw Errors.forbidden('this checkout link is invalid or has expired');
-    }
+    // An invalid or expired token says nothing about whether the session exists.
+    if (!this.processors.sandbox.verify('checkout', processorSessionId, token)) throw Errors.notFound('Checkout session', processorSessionId);
     const session = await this.repo.checkoutByProcessorId(processorSessionId);
     if (!session) throw Errors.notFound('Checkout session', processorSessionId);
     const view = await this.repo.product(session.productId);
