@@ -30,6 +30,7 @@ export function openApiDocument(baseUrl: string) {
       { name: 'tracks', description: 'Platform catalog: tracks' },
       { name: 'artists', description: 'Platform catalog: artists' },
       { name: 'webhooks', description: 'Webhook registry (station and platform events) and delivery log' },
+      { name: 'store', description: 'Store: products priced by artists, checkout (sandbox or Stripe), orders, downloads, payouts' },
       { name: 'station-admin', description: 'Module A: station control (configuration, radio on/off, status, safety test)' },
       { name: 'station-dataset', description: 'Module B: the training dataset (sources, filters, quality gate, artists, snapshots, validation)' },
       { name: 'station-training', description: 'Module C: training jobs (audio, lyrics, style embedding) and model versions (deploy)' },
