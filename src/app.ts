@@ -11,6 +11,7 @@ import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import type { PasswordHasher } from './auth/passwords.js';
+import type { QuotaLimits } from './auth/api-quota.js';
 import { TOTP_KEY_FILE, TotpSecrets } from './auth/totp-secrets.js';
 import type { CounterStore } from './infra/counters/counter-store.js';
 import { InProcessCounterStore } from './infra/counters/in-process-counter-store.js';
@@ -41,6 +42,7 @@ import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalo
 import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
+import { developerRoutes } from './platform/developer/routes.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
 import { buildStationModules, type StationModules } from './station/modules.js';
@@ -64,6 +66,8 @@ export interface StationOptions {
   resolveHost?: HostResolver;
   /** Password hashing; argon2id by default (tests wrap it to count hashes). */
   passwords?: PasswordHasher;
+  /** Developer-key quotas (tests lower them); platform-api.md's limits by default. */
+  apiQuotas?: Partial<QuotaLimits>;
 }
 
 export interface Station {
@@ -142,6 +146,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     throttle: new LoginThrottle(counters, clock),
     totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
     passwords: options.passwords,
+    quotas: options.apiQuotas,
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
@@ -186,6 +191,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth));
+      await app.register(developerRoutes(auth));
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);

@@ -1,5 +1,5 @@
 /** Data access for users, login sessions, refresh tokens and API keys. */
-import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
 import { apiKeys, authSessions, refreshTokens, users } from '../infra/db/schema/index.js';
@@ -9,8 +9,8 @@ import type { Role } from './scopes.js';
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
-/** An API key with its owner's status: a banned owner's keys stop working with the rest of their access. */
-export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null };
+/** An API key with its owner's status and role: a banned owner's keys stop working with the rest of their access. */
+export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null };
 
 export class AuthRepository {
   constructor(private readonly db: DbOrTx) {}
@@ -188,11 +188,32 @@ export class AuthRepository {
 
   private async findApiKey(condition: SQL): Promise<ApiKeyWithOwner | null> {
     const [row] = await this.db
-      .select({ key: apiKeys, ownerStatus: users.status })
+      .select({ key: apiKeys, ownerStatus: users.status, ownerRole: users.role })
       .from(apiKeys)
       .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
       .where(condition)
       .limit(1);
-    return row ? { ...row.key, ownerStatus: row.ownerStatus } : null;
+    return row ? { ...row.key, ownerStatus: row.ownerStatus, ownerRole: row.ownerRole } : null;
   }
+
+  /** A user's keys that are not revoked, newest first. */
+  async listApiKeys(ownerUserId: string, page: { limit: number; offset: number }): Promise<{ rows: ApiKeyRow[]; total: number }> {
+    const where = and(eq(apiKeys.ownerUserId, ownerUserId), isNull(apiKeys.revokedAt));
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(page.limit).offset(page.offset),
+      this.db.select({ total: count() }).from(apiKeys).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** Revokes a key that is not revoked yet; `ownerUserId` null means any owner (admins). False when nothing matched. */
+  async revokeApiKey(id: string, ownerUserId: string | null): Promise<boolean> {
+    const rows = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(idEq(apiKeys.id, id), isNull(apiKeys.revokedAt), ownerUserId === null ? undefined : eq(apiKeys.ownerUserId, ownerUserId)))
+      .returning({ id: apiKeys.id });
+    return rows.length === 1;
+  }
+
 }

@@ -15,8 +15,10 @@ import type { CounterStore } from '../infra/counters/counter-store.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
 import { Errors } from '../errors.js';
 import { CredentialResolver } from './access.js';
+import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
-import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
+import { AuthRepository, type ApiKeyRow, type UserRow, type UserStatus } from './auth.repository.js';
+import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
@@ -53,6 +55,32 @@ export interface AuthServiceDeps {
   throttle: LoginThrottle;
   totpSecrets: TotpSecrets;
   passwords?: PasswordHasher;
+  /** Developer-key quotas; platform-api.md's limits by default (tests lower them). */
+  quotas?: Partial<QuotaLimits>;
+}
+
+/** A developer key as its owner sees it: never the secret, which only the creation answer shows. */
+export interface PublicApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  environment: 'live' | 'test';
+  created_at: string;
+}
+
+/** Who may create developer keys: developers, and admins (whose roles hold every scope a key can carry). */
+export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
+
+function publicApiKey(row: ApiKeyRow): PublicApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.keyPrefix,
+    scopes: row.scopes,
+    environment: row.environment,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 /** Codes a temp_token may be tried with; the next try finds it dead. */
@@ -71,16 +99,19 @@ export class AuthService {
   readonly csrf: CsrfTokens;
   /** Credential -> principal, for the HTTP hooks, stream tickets and connection watchers. */
   readonly credentials: CredentialResolver;
+  /** Monthly quota and burst of developer keys, across instances. */
+  readonly quota: ApiQuota;
 
   constructor(private readonly deps: AuthServiceDeps) {
+    this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
     this.passwords = deps.passwords ?? argon2Passwords;
     this.csrf = deps.csrf;
     this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
   }
 
-  authenticateBearer(token: string): Promise<Principal> {
-    return this.credentials.authenticateBearer(token);
+  authenticateBearer(token: string, apiKey?: string): Promise<Principal> {
+    return this.credentials.authenticateBearer(token, apiKey);
   }
 
   authenticateApiKey(key: string): Promise<Principal> {
@@ -210,6 +241,60 @@ export class AuthService {
     });
     if (!row) throw Errors.conflict('This API key is already registered');
     return { id: row.id, key };
+  }
+
+  /**
+   * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user creates keys (a
+   * key never mints keys), and the scopes asked for must all be held by that session now: a key is never
+   * wider than its owner's own rights (400 otherwise). The key is returned once; only its SHA-256 is kept.
+   */
+  async createDeveloperKey(
+    caller: Principal,
+    input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' },
+  ): Promise<PublicApiKey & { key: string }> {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are created from a login session, not with another key');
+    if (!caller.role || !KEY_CREATOR_ROLES.includes(caller.role)) throw Errors.forbidden('only developer and admin accounts create API keys');
+    const scopes = [...new Set(input.scopes)];
+    const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
+    if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
+    const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
+    const row = await this.repo.insertApiKey({
+      name: input.name,
+      keyHash: sha256Hex(key),
+      keyPrefix: key.slice(0, 16),
+      scopes,
+      environment: input.environment,
+      ownerUserId: caller.userId,
+    });
+    if (!row) throw Errors.conflict('This API key is already registered');
+    return { ...publicApiKey(row), key };
+  }
+
+  async listDeveloperKeys(caller: Principal, page: { page: number; limit: number; offset: number }) {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are managed from a login session');
+    const { rows, total } = await this.repo.listApiKeys(caller.userId, page);
+    return { data: rows.map(publicApiKey), total, page: page.page, limit: page.limit };
+  }
+
+  /** Revokes a key at once (every instance reads keys from the database on use). Another user's key is 404; admins revoke any. */
+  async revokeDeveloperKey(caller: Principal, keyId: string): Promise<void> {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are managed from a login session');
+    const isAdmin = caller.scopes.has('platform:admin');
+    if (!(await this.repo.revokeApiKey(keyId, isAdmin ? null : caller.userId))) throw Errors.notFound('API key', keyId);
+    await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId: `${API_KEY_CREDENTIAL}${keyId}` });
+  }
+
+  /**
+   * POST /v1/auth/token: a 15-minute JWT for a developer key, carrying the owner as subject and role claim
+   * and the key as its session; it holds the key's scopes and environment and dies with the key.
+   */
+  async exchangeApiKey(apiKey: string): Promise<{ token: string; expiresIn: number; csrfToken: string }> {
+    const row = await this.credentials.usableApiKey(apiKey);
+    // The bootstrap service key has no owner to name in the token; it authenticates with X-API-Key directly.
+    if (!row || !row.ownerUserId || !row.ownerRole) throw Errors.invalidCredentials();
+    const credentialId = `${API_KEY_CREDENTIAL}${row.id}`;
+    const token = await this.deps.tokens.issue({ userId: row.ownerUserId, role: row.ownerRole, sessionId: credentialId });
+    return { token, expiresIn: ACCESS_TOKEN_TTL_SEC, csrfToken: this.csrf.forCredential(credentialId) };
   }
 
   /**

@@ -106,6 +106,36 @@ export function platformAuthRoutes(auth: AuthService) {
     );
 
     app.post(
+      '/v1/auth/token',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Exchanges a developer API key for a JWT (15 minutes) with the key\'s scopes and environment',
+          description:
+            'Later requests send `Authorization: Bearer <token>` and `X-API-Key: <key>`; when both are sent the key must be the one the token was issued for. ' +
+            'The token dies with the key: a revoked key or a banned owner stops it at once. The bootstrap service key (STATION_SERVICE_API_KEY) has no owner ' +
+            'and is not exchanged: it authenticates with X-API-Key. An unknown, revoked or ownerless key answers 401 PLATFORM_INVALID_CREDENTIALS.',
+          body: Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+          response: {
+            200: Type.Object(
+              {
+                token: Type.String(),
+                expires_in: Type.Integer({ description: 'seconds' }),
+                csrf_token: Type.String({ description: 'X-CSRF-Token for state-changing calls with this key or token' }),
+              },
+              { title: 'ApiKeyToken' },
+            ),
+          },
+        },
+      },
+      async (request) => {
+        const issued = await auth.exchangeApiKey(request.body.api_key);
+        return { token: issued.token, expires_in: issued.expiresIn, csrf_token: issued.csrfToken };
+      },
+    );
+
+    app.post(
       '/v1/auth/refresh',
       {
         config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
