@@ -43,6 +43,9 @@ import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
 import { developerRoutes } from './platform/developer/routes.js';
+import { usersRoutes } from './platform/users/routes.js';
+import { UsersService } from './platform/users/users.service.js';
+import { UsersRepository } from './platform/users/users.repository.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
 import { buildStationModules, type StationModules } from './station/modules.js';
@@ -192,6 +195,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth));
       await app.register(developerRoutes(auth));
+      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);

@@ -8,3 +8,4 @@ export * from './playout.js';
 export * from './training.js';
 export * from './dataset.js';
 export * from './training-jobs.js';
+export * from './accounts.js';
