@@ -150,6 +150,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
     passwords: options.passwords,
     quotas: options.apiQuotas,
+    mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail failed') },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
@@ -225,6 +226,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     async close() {
       ready = false;
       await http.close();
+      await auth.drain();
       await station.stop();
       await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
       await queue.close();

@@ -2,7 +2,7 @@
 import { and, count, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
-import { apiKeys, authSessions, refreshTokens, users } from '../infra/db/schema/index.js';
+import { apiKeys, authSessions, passwordResetTokens, refreshTokens, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 
@@ -83,6 +83,35 @@ export class AuthRepository {
       .update(users)
       .set({ totpSecret: replacement })
       .where(and(eq(users.id, userId), current === null ? isNull(users.totpSecret) : eq(users.totpSecret, current)));
+  }
+
+  async insertResetToken(userId: string, tokenHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
+    await this.db.insert(passwordResetTokens).values({ userId, tokenHash, createdAt, expiresAt });
+  }
+
+  /**
+   * Spends a reset token: marks it used if it is unused and unexpired, in one statement (two concurrent
+   * uses cannot both win); returns its user, or null.
+   */
+  async spendResetToken(tokenHash: string, now: Date): Promise<string | null> {
+    const [row] = await this.db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > ${now}`))
+      .returning({ userId: passwordResetTokens.userId });
+    return row?.userId ?? null;
+  }
+
+  /** Every other outstanding link of the user dies with a successful reset. */
+  async spendUserResetTokens(userId: string, now: Date): Promise<void> {
+    await this.db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  }
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
   }
 
   async insertSession(userId: string, kind: 'staff' | 'platform', expiresAt: Date, secondFactor: boolean): Promise<string> {

@@ -15,6 +15,8 @@ import type { CounterStore } from '../infra/counters/counter-store.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
 import { Errors } from '../errors.js';
 import { CredentialResolver } from './access.js';
+import type { Mailer } from '../infra/mail/mailer.js';
+import { PasswordReset } from './password-reset.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
 import { AuthRepository, type ApiKeyRow, type UserRow, type UserStatus } from './auth.repository.js';
@@ -57,6 +59,8 @@ export interface AuthServiceDeps {
   passwords?: PasswordHasher;
   /** Developer-key quotas; platform-api.md's limits by default (tests lower them). */
   quotas?: Partial<QuotaLimits>;
+  /** Password-reset mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
+  mail?: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
 }
 
 /** A developer key as its owner sees it: never the secret, which only the creation answer shows. */
@@ -101,11 +105,24 @@ export class AuthService {
   readonly credentials: CredentialResolver;
   /** Monthly quota and burst of developer keys, across instances. */
   readonly quota: ApiQuota;
+  private readonly reset: PasswordReset | null;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
     this.passwords = deps.passwords ?? argon2Passwords;
+    this.reset = deps.mail
+      ? new PasswordReset({
+          repo: this.repo,
+          mailer: deps.mail.mailer,
+          clock: deps.clock,
+          counters: deps.counters,
+          passwords: this.passwords,
+          publicBaseUrl: deps.mail.publicBaseUrl,
+          endSessions: (userId) => this.endAllSessions(userId, 'password reset'),
+          onError: deps.mail.onError,
+        })
+      : null;
     this.csrf = deps.csrf;
     this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
   }
@@ -203,6 +220,29 @@ export class AuthService {
     await this.repo.revokeSession(sessionId, reason);
     this.deps.sessions.drop(sessionId);
     await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
+  }
+
+  /** POST /v1/auth/reset-password: the same for any address; a mail with a 1-hour single-use link follows for an active account. */
+  async requestPasswordReset(email: string): Promise<void> {
+    if (!this.reset) throw new Error('password reset needs a mailer');
+    await this.reset.request(email);
+  }
+
+  /** Sets the new password from a reset link and ends every session of the user. */
+  async confirmPasswordReset(token: string, password: string): Promise<void> {
+    if (!this.reset) throw new Error('password reset needs a mailer');
+    await this.reset.confirm(token, password);
+  }
+
+  /** Waits for reset mails still being written (shutdown). */
+  async drain(): Promise<void> {
+    await this.reset?.drain();
+  }
+
+  /** Revokes every login of the user (refresh families included) and closes their connections on every instance. */
+  async endAllSessions(userId: string, reason: string): Promise<void> {
+    await this.repo.revokeUserSessions(userId, reason);
+    await this.userChanged(userId);
   }
 
   /** A new role applies to the user's sessions at once, on every instance (their scopes follow the role). */

@@ -150,6 +150,47 @@ export function platformAuthRoutes(auth: AuthService) {
     );
 
     app.post(
+      '/v1/auth/reset-password',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 5, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Mails a password-reset link; always 202, whether or not the address has an account',
+          description:
+            'An active account gets a mail (SMTP with SMTP_URL, otherwise the database outbox) with `{PUBLIC_BASE_URL}/reset-password?token=...`: ' +
+            'valid 1 hour, usable once; only its hash is stored. At most 3 links per address per hour (later requests still answer 202). ' +
+            'The answer and its timing are the same whether the address exists or not: the mail is written after the answer.',
+          body: Type.Object({ email: Email }, { additionalProperties: false }),
+          response: { 202: Type.Object({ status: Type.Literal('accepted') }, { title: 'ResetRequested' }) },
+        },
+      },
+      async (request, reply) => {
+        await auth.requestPasswordReset(request.body.email);
+        return reply.status(202).send({ status: 'accepted' as const });
+      },
+    );
+
+    app.post(
+      '/v1/auth/reset-password/confirm',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Sets a new password from a reset link and ends every session of the account',
+          description:
+            'Every login of the account is revoked (refresh tokens included) and its WebSocket clients and streams are closed. ' +
+            'An unknown, used or expired token answers 400 PLATFORM_RESET_TOKEN_INVALID.',
+          body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }), password: Password }, { additionalProperties: false }),
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        await auth.confirmPasswordReset(request.body.token, request.body.password);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
       '/v1/auth/revoke',
       {
         schema: {
