@@ -48,6 +48,7 @@ import { UsersService } from './platform/users/users.service.js';
 import { UsersRepository } from './platform/users/users.repository.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
+import { PlatformEvents } from './platform/webhooks/platform-events.js';
 import { buildStationModules, type StationModules } from './station/modules.js';
 import type { Engine } from './engine/engine.js';
 import { LocalEngine } from './engine/local-engine.js';
@@ -150,7 +151,8 @@ export async function createStation(config: Config, options: StationOptions = {}
     totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
     passwords: options.passwords,
     quotas: options.apiQuotas,
-    mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail failed') },
+    events: new PlatformEvents(bus, clock),
+    mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed') },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.

@@ -59,6 +59,8 @@ export interface AuthServiceDeps {
   passwords?: PasswordHasher;
   /** Developer-key quotas; platform-api.md's limits by default (tests lower them). */
   quotas?: Partial<QuotaLimits>;
+  /** Platform events (user.signup); none in unit setups. */
+  events?: { emit(event: 'user.signup', data: Record<string, unknown>): Promise<void> };
   /** Password-reset mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
   mail?: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
 }
@@ -145,7 +147,17 @@ export class AuthService {
       displayName: input.displayName,
     });
     if (!user) throw Errors.conflict('An account with this e-mail already exists');
-    return this.startSession(user, 'platform', false);
+    const login = await this.startSession(user, 'platform', false);
+    await this.announceSignup(user);
+    return login;
+  }
+
+  /** Event user.signup (platform-api.md): every account starts on the free plan. Delivered by the webhook engine. */
+  private async announceSignup(user: UserRow): Promise<void> {
+    // The account exists either way: a bus failure is logged, not turned into a failed sign-up.
+    await this.deps.events
+      ?.emit('user.signup', { user_id: user.id, role: user.role, email: user.email, plan: 'free' })
+      .catch((error: unknown) => this.deps.mail?.onError(error));
   }
 
   /**
