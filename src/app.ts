@@ -44,6 +44,9 @@ import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
 import { developerRoutes } from './platform/developer/routes.js';
 import { usersRoutes } from './platform/users/routes.js';
+import { adminRoutes } from './platform/admin/routes.js';
+import { AdminUsersService } from './platform/admin/admin-users.service.js';
+import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
 import { UsersService } from './platform/users/users.service.js';
 import { UsersRepository } from './platform/users/users.repository.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
@@ -199,6 +202,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(platformAuthRoutes(auth));
       await app.register(developerRoutes(auth));
       await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
+      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
