@@ -155,6 +155,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     passwords: options.passwords,
     quotas: options.apiQuotas,
     events: new PlatformEvents(bus, clock),
+    oidc: config.oidc,
     mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed') },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);

@@ -2,7 +2,7 @@
 import { and, count, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
-import { apiKeys, authSessions, passwordResetTokens, refreshTokens, users } from '../infra/db/schema/index.js';
+import { apiKeys, authSessions, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 
@@ -83,6 +83,23 @@ export class AuthRepository {
       .update(users)
       .set({ totpSecret: replacement })
       .where(and(eq(users.id, userId), current === null ? isNull(users.totpSecret) : eq(users.totpSecret, current)));
+  }
+
+  /** The user an OpenID Connect identity (issuer, subject) is linked to. */
+  async findUserByIdentity(issuer: string, subject: string): Promise<UserRow | null> {
+    const [row] = await this.db
+      .select({ user: users })
+      .from(userIdentities)
+      .innerJoin(users, eq(users.id, userIdentities.userId))
+      .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)))
+      .limit(1);
+    return row?.user ?? null;
+  }
+
+  /** Links an identity to a user; false when the identity is linked already (to anyone). */
+  async linkIdentity(issuer: string, subject: string, userId: string): Promise<boolean> {
+    const rows = await this.db.insert(userIdentities).values({ issuer, subject, userId }).onConflictDoNothing().returning({ userId: userIdentities.userId });
+    return rows.length === 1;
   }
 
   async insertResetToken(userId: string, tokenHash: string, createdAt: Date, expiresAt: Date): Promise<void> {

@@ -17,6 +17,8 @@ import { Errors } from '../errors.js';
 import { CredentialResolver } from './access.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import { PasswordReset } from './password-reset.js';
+import { OidcSignIn, identityRefused, type AuthorizationResponse, type OidcSettings, type VerifiedIdentity } from './oidc.js';
+import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
 import { AuthRepository, type ApiKeyRow, type UserRow, type UserStatus } from './auth.repository.js';
@@ -59,6 +61,8 @@ export interface AuthServiceDeps {
   passwords?: PasswordHasher;
   /** Developer-key quotas; platform-api.md's limits by default (tests lower them). */
   quotas?: Partial<QuotaLimits>;
+  /** The OpenID Connect provider of POST /v1/auth/google (OIDC_*); none when not configured. */
+  oidc?: OidcSettings | null;
   /** Platform events (user.signup); none in unit setups. */
   events?: { emit(event: 'user.signup', data: Record<string, unknown>): Promise<void> };
   /** Password-reset mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
@@ -89,6 +93,9 @@ function publicApiKey(row: ApiKeyRow): PublicApiKey {
   };
 }
 
+/** The password hash of an account created through an identity provider: no password verifies against it. */
+const NO_PASSWORD = '!no-password';
+
 /** Codes a temp_token may be tried with; the next try finds it dead. */
 export const MFA_MAX_ATTEMPTS = 5;
 /** Counted past the budget when a temp_token completes, so it cannot open a second session. */
@@ -108,11 +115,13 @@ export class AuthService {
   /** Monthly quota and burst of developer keys, across instances. */
   readonly quota: ApiQuota;
   private readonly reset: PasswordReset | null;
+  private readonly oidc: OidcSignIn | null;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
     this.passwords = deps.passwords ?? argon2Passwords;
+    this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
     this.reset = deps.mail
       ? new PasswordReset({
           repo: this.repo,
@@ -158,6 +167,53 @@ export class AuthService {
     await this.deps.events
       ?.emit('user.signup', { user_id: user.id, role: user.role, email: user.email, plan: 'free' })
       .catch((error: unknown) => this.deps.mail?.onError(error));
+  }
+
+  /**
+   * POST /v1/auth/google: sign-in with an identity the OpenID Connect provider verified. A linked identity
+   * signs its user in; otherwise an account with the same e-mail is linked only when the provider says the
+   * e-mail is verified; otherwise a listener account is created (event user.signup) with no usable
+   * password (a password can be set later through reset-password). A banned account is refused, and a
+   * role whose scopes need TOTP gets the 2FA answer, as on /v1/auth/login.
+   */
+  async signInWithProvider(response: AuthorizationResponse) {
+    if (!this.oidc) {
+      throw new DomainError('unavailable', 'IDENTITY_PROVIDER_NOT_CONFIGURED', 'Sign-in with an identity provider is not configured', 'the operator sets OIDC_ISSUER and OIDC_CLIENT_ID');
+    }
+    return this.signInWithIdentity(await this.oidc.redeem(response));
+  }
+
+  async signInWithIdentity(identity: VerifiedIdentity): Promise<(IssuedLogin & { created: boolean }) | { mfaToken: string }> {
+    let user = await this.repo.findUserByIdentity(identity.issuer, identity.subject);
+    let created = false;
+    if (!user) {
+      if (!identity.email) throw identityRefused('the provider shared no e-mail address');
+      const existing = await this.repo.findUserByEmail(identity.email);
+      if (existing && !identity.emailVerified) throw Errors.conflict('An account with this e-mail exists; the provider has not verified the address');
+      user = existing;
+      if (!user) {
+        user = await this.repo.insertUser({
+          email: identity.email,
+          passwordHash: NO_PASSWORD,
+          role: 'listener',
+          displayName: identity.name ?? identity.email.split('@')[0].slice(0, 80),
+        });
+        created = user !== null;
+        user ??= await this.repo.findUserByEmail(identity.email); // a concurrent sign-up took the address
+        if (!user) throw Errors.conflict('An account with this e-mail already exists');
+      }
+      if (!(await this.repo.linkIdentity(identity.issuer, identity.subject, user.id))) {
+        user = await this.repo.findUserByIdentity(identity.issuer, identity.subject); // a concurrent first sign-in linked it
+        if (!user) throw identityRefused('the identity could not be linked');
+      }
+    }
+    if (user.status !== 'active') throw Errors.invalidCredentials();
+    if (roleNeedsSecondFactor(user.role) && this.deps.totpSecrets.open(user.id, user.totpSecret) !== null) {
+      return { mfaToken: await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId: 'mfa' }, 'mfa') };
+    }
+    const login = await this.startSession(user, 'platform', false);
+    if (created) await this.announceSignup(user);
+    return { ...login, created };
   }
 
   /**

@@ -106,6 +106,45 @@ export function platformAuthRoutes(auth: AuthService) {
     );
 
     app.post(
+      '/v1/auth/google',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 20, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Signs in with the OpenID Connect provider (OIDC_ISSUER): redeems an authorization code obtained with PKCE',
+          description: [
+            'The client sends the user to the provider\'s authorization endpoint (response_type=code, scope "openid email profile",',
+            'code_challenge_method=S256, its own redirect_uri, state and nonce), then posts here what came back with the PKCE verifier.',
+            'The server redeems the code with OIDC_CLIENT_ID / OIDC_CLIENT_SECRET and verifies the ID token (signature, issuer, audience, expiry, nonce).',
+            'A known identity signs its account in; a new one is linked to the account with the same e-mail only if the provider marks it verified',
+            '(otherwise 409 PLATFORM_CONFLICT), or gets a new listener account (`created: true`, event user.signup).',
+            'Answers like /v1/auth/login (roles needing TOTP get requires_2fa). A refused code or token: 401 PLATFORM_INVALID_CREDENTIALS;',
+            'not configured: 503 PLATFORM_IDENTITY_PROVIDER_NOT_CONFIGURED; provider unreachable: 503 PLATFORM_IDENTITY_PROVIDER_UNAVAILABLE.',
+          ].join(' '),
+          body: Type.Object(
+            {
+              code: Type.String({ minLength: 1, maxLength: 2048 }),
+              redirect_uri: Type.String({ format: 'uri', maxLength: 2048, description: 'the redirect_uri of the authorization request' }),
+              code_verifier: Type.String({ minLength: 43, maxLength: 128, description: 'PKCE verifier (S256)' }),
+              state: Type.Optional(Type.String({ maxLength: 512 })),
+              nonce: Type.Optional(Type.String({ maxLength: 512, description: 'the nonce of the authorization request, checked in the ID token' })),
+              iss: Type.Optional(Type.String({ maxLength: 2048, description: 'the authorization response\'s iss parameter (RFC 9207), when there was one' })),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Type.Union([Type.Composite([SessionAnswer, Type.Object({ created: Type.Boolean({ description: 'a new account was created' }) })], { title: 'ProviderSession' }), TwoFactorAnswer]),
+          },
+        },
+      },
+      async (request) => {
+        const { code, redirect_uri, code_verifier, state, nonce, iss } = request.body;
+        const result = await auth.signInWithProvider({ code, redirectUri: redirect_uri, codeVerifier: code_verifier, state, nonce, iss });
+        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : { ...sessionAnswer(result), created: result.created };
+      },
+    );
+
+    app.post(
       '/v1/auth/token',
       {
         config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
