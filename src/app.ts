@@ -11,6 +11,7 @@ import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import type { PasswordHasher } from './auth/passwords.js';
+import type { QuotaLimits } from './auth/api-quota.js';
 import { TOTP_KEY_FILE, TotpSecrets } from './auth/totp-secrets.js';
 import type { CounterStore } from './infra/counters/counter-store.js';
 import { InProcessCounterStore } from './infra/counters/in-process-counter-store.js';
@@ -41,8 +42,16 @@ import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalo
 import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
+import { developerRoutes } from './platform/developer/routes.js';
+import { usersRoutes } from './platform/users/routes.js';
+import { adminRoutes } from './platform/admin/routes.js';
+import { AdminUsersService } from './platform/admin/admin-users.service.js';
+import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
+import { UsersService } from './platform/users/users.service.js';
+import { UsersRepository } from './platform/users/users.repository.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
+import { PlatformEvents } from './platform/webhooks/platform-events.js';
 import { buildStationModules, type StationModules } from './station/modules.js';
 import type { Engine } from './engine/engine.js';
 import { LocalEngine } from './engine/local-engine.js';
@@ -67,6 +76,8 @@ export interface StationOptions {
   passwords?: PasswordHasher;
   /** Where the Stripe API is (tests run a local stand-in); api.stripe.com by default. */
   stripeEndpoint?: StripeEndpoint;
+  /** Developer-key quotas (tests lower them); platform-api.md's limits by default. */
+  apiQuotas?: Partial<QuotaLimits>;
 }
 
 export interface Station {
@@ -145,6 +156,10 @@ export async function createStation(config: Config, options: StationOptions = {}
     throttle: new LoginThrottle(counters, clock),
     totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
     passwords: options.passwords,
+    quotas: options.apiQuotas,
+    events: new PlatformEvents(bus, clock),
+    oidc: config.oidc,
+    mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed') },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
@@ -190,6 +205,9 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth));
+      await app.register(developerRoutes(auth));
+      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
+      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
@@ -220,6 +238,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     async close() {
       ready = false;
       await http.close();
+      await auth.drain();
       await station.stop();
       await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
       await queue.close();

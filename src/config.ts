@@ -31,6 +31,8 @@ export interface Config {
   webhookAllowedHosts: AllowList;
   jwtSecret: string | null;
   smtpUrl: string | null;
+  /** The OpenID Connect provider behind POST /v1/auth/google (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET). */
+  oidc: { issuer: string; clientId: string; clientSecret: string | null } | null;
   mailFrom: string;
   demo: boolean;
   demoTrackSec: number;
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webhookAllowedHosts: allowList(env, 'STATION_WEBHOOK_ALLOWED_HOSTS'),
     jwtSecret,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    oidc: oidcProvider(env),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Station <no-reply@station.local>',
     demo: boolean(env, 'STATION_DEMO', true),
     demoTrackSec: integer(env, 'STATION_DEMO_TRACK_SEC', 150, 4, 600),
@@ -235,4 +238,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy(env),
     stripe: stripe(env),
   };
+}
+
+function oidcProvider(env: Env): Config['oidc'] {
+  const issuer = url(env, 'OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = text(env, 'OIDC_CLIENT_ID');
+  if (issuer === null && clientId === null) return null;
+  if (issuer === null || clientId === null) throw new ConfigError(issuer === null ? 'OIDC_ISSUER' : 'OIDC_CLIENT_ID', 'set together with the other', '<unset>');
+  return { issuer, clientId, clientSecret: text(env, 'OIDC_CLIENT_SECRET') };
 }

@@ -9,11 +9,11 @@ import { Errors } from '../errors.js';
 import type { SessionState } from './auth-events.js';
 import type { ApiKeyWithOwner, AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
-import { isScope, sessionScopes, type Role, type Scope } from './scopes.js';
+import { isScope, scopesOfRole, sessionScopes, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
 import { TokenError, type TokenService, sha256Hex } from './tokens.js';
 
-const API_KEY_CREDENTIAL = 'key:';
+export const API_KEY_CREDENTIAL = 'key:';
 
 export class CredentialResolver {
   constructor(
@@ -23,14 +23,26 @@ export class CredentialResolver {
     private readonly clock: Clock,
   ) {}
 
-  /** Turns a bearer JWT into a principal, or throws AUTH_REQUIRED. */
-  async authenticateBearer(token: string): Promise<Principal> {
+  /**
+   * Turns a bearer JWT into a principal, or throws AUTH_REQUIRED. A JWT exchanged for an API key
+   * (POST /v1/auth/token) names the key as its session (`key:<id>`): the key is read as it is now, so a
+   * revoked key or a banned owner stops its JWTs at once. When the request also carries X-API-Key (as the
+   * platform's API key flow says it does), that key must be the one the JWT was issued for.
+   */
+  async authenticateBearer(token: string, apiKey?: string): Promise<Principal> {
     let claims;
     try {
       claims = await this.tokens.verify(token, 'access');
     } catch (error) {
       const reason = error instanceof TokenError && error.reason === 'expired' ? 'token expired' : 'token invalid';
       throw Errors.authRequired(reason);
+    }
+    if (claims.sessionId.startsWith(API_KEY_CREDENTIAL)) {
+      const keyId = claims.sessionId.slice(API_KEY_CREDENTIAL.length);
+      const row = await this.repo.findApiKeyById(keyId);
+      if (!row || !usable(row) || row.ownerUserId !== claims.userId) throw Errors.authRequired('this API key was revoked');
+      if (apiKey !== undefined && sha256Hex(apiKey) !== row.keyHash) throw Errors.authRequired('X-API-Key is not the key this token was issued for');
+      return keyPrincipal(row);
     }
     const state = await this.sessionState(claims.sessionId);
     if (!state?.valid || state.userId !== claims.userId) throw Errors.authRequired('this login was revoked');
@@ -40,7 +52,13 @@ export class CredentialResolver {
   async authenticateApiKey(key: string): Promise<Principal> {
     const row = await this.repo.findApiKeyByHash(sha256Hex(key));
     if (!row || !usable(row)) throw Errors.authRequired('API key not recognised');
-    return servicePrincipal(row);
+    return keyPrincipal(row);
+  }
+
+  /** The key row behind a presented API key, when it is usable now (POST /v1/auth/token). */
+  async usableApiKey(key: string): Promise<ApiKeyWithOwner | null> {
+    const row = await this.repo.findApiKeyByHash(sha256Hex(key));
+    return row && usable(row) ? row : null;
   }
 
   /**
@@ -51,7 +69,7 @@ export class CredentialResolver {
   async principalOf(credentialId: string, options: { fresh?: boolean } = {}): Promise<Principal | null> {
     if (credentialId.startsWith(API_KEY_CREDENTIAL)) {
       const row = await this.repo.findApiKeyById(credentialId.slice(API_KEY_CREDENTIAL.length));
-      return row && usable(row) ? servicePrincipal(row) : null;
+      return row && usable(row) ? keyPrincipal(row) : null;
     }
     const state = await this.sessionState(credentialId, options.fresh);
     return state?.valid ? userPrincipal(credentialId, state) : null;
@@ -90,17 +108,27 @@ function userPrincipal(sessionId: string, state: SessionState): Principal {
     credentialId: sessionId,
     sessionId,
     apiKeyId: null,
+    environment: 'live',
+    metered: false,
   };
 }
 
-function servicePrincipal(row: ApiKeyWithOwner): Principal {
+/**
+ * An API key's principal. A developer key holds the scopes chosen at its creation that its owner's role
+ * still grants: demoting the owner narrows the key at once. The bootstrap service key (no owner) holds
+ * its stored scopes and is not metered.
+ */
+function keyPrincipal(row: ApiKeyWithOwner): Principal {
+  const granted = row.ownerRole ? new Set<string>(scopesOfRole(row.ownerRole)) : null;
   return {
     kind: 'service',
     userId: row.ownerUserId,
     role: null,
-    scopes: new Set(row.scopes.filter(isScope)),
+    scopes: new Set(row.scopes.filter((scope): scope is Scope => isScope(scope) && (granted === null || granted.has(scope)))),
     credentialId: `${API_KEY_CREDENTIAL}${row.id}`,
     sessionId: null,
     apiKeyId: row.id,
+    environment: row.environment,
+    metered: row.ownerUserId !== null,
   };
 }

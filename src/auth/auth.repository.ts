@@ -1,16 +1,16 @@
 /** Data access for users, login sessions, refresh tokens and API keys. */
-import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
-import { apiKeys, authSessions, refreshTokens, users } from '../infra/db/schema/index.js';
+import { apiKeys, authSessions, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
-/** An API key with its owner's status: a banned owner's keys stop working with the rest of their access. */
-export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null };
+/** An API key with its owner's status and role: a banned owner's keys stop working with the rest of their access. */
+export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null };
 
 export class AuthRepository {
   constructor(private readonly db: DbOrTx) {}
@@ -83,6 +83,52 @@ export class AuthRepository {
       .update(users)
       .set({ totpSecret: replacement })
       .where(and(eq(users.id, userId), current === null ? isNull(users.totpSecret) : eq(users.totpSecret, current)));
+  }
+
+  /** The user an OpenID Connect identity (issuer, subject) is linked to. */
+  async findUserByIdentity(issuer: string, subject: string): Promise<UserRow | null> {
+    const [row] = await this.db
+      .select({ user: users })
+      .from(userIdentities)
+      .innerJoin(users, eq(users.id, userIdentities.userId))
+      .where(and(eq(userIdentities.issuer, issuer), eq(userIdentities.subject, subject)))
+      .limit(1);
+    return row?.user ?? null;
+  }
+
+  /** Links an identity to a user; false when the identity is linked already (to anyone). */
+  async linkIdentity(issuer: string, subject: string, userId: string): Promise<boolean> {
+    const rows = await this.db.insert(userIdentities).values({ issuer, subject, userId }).onConflictDoNothing().returning({ userId: userIdentities.userId });
+    return rows.length === 1;
+  }
+
+  async insertResetToken(userId: string, tokenHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
+    await this.db.insert(passwordResetTokens).values({ userId, tokenHash, createdAt, expiresAt });
+  }
+
+  /**
+   * Spends a reset token: marks it used if it is unused and unexpired, in one statement (two concurrent
+   * uses cannot both win); returns its user, or null.
+   */
+  async spendResetToken(tokenHash: string, now: Date): Promise<string | null> {
+    const [row] = await this.db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > ${now}`))
+      .returning({ userId: passwordResetTokens.userId });
+    return row?.userId ?? null;
+  }
+
+  /** Every other outstanding link of the user dies with a successful reset. */
+  async spendUserResetTokens(userId: string, now: Date): Promise<void> {
+    await this.db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  }
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
   }
 
   async insertSession(userId: string, kind: 'staff' | 'platform', expiresAt: Date, secondFactor: boolean): Promise<string> {
@@ -188,11 +234,32 @@ export class AuthRepository {
 
   private async findApiKey(condition: SQL): Promise<ApiKeyWithOwner | null> {
     const [row] = await this.db
-      .select({ key: apiKeys, ownerStatus: users.status })
+      .select({ key: apiKeys, ownerStatus: users.status, ownerRole: users.role })
       .from(apiKeys)
       .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
       .where(condition)
       .limit(1);
-    return row ? { ...row.key, ownerStatus: row.ownerStatus } : null;
+    return row ? { ...row.key, ownerStatus: row.ownerStatus, ownerRole: row.ownerRole } : null;
   }
+
+  /** A user's keys that are not revoked, newest first. */
+  async listApiKeys(ownerUserId: string, page: { limit: number; offset: number }): Promise<{ rows: ApiKeyRow[]; total: number }> {
+    const where = and(eq(apiKeys.ownerUserId, ownerUserId), isNull(apiKeys.revokedAt));
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(page.limit).offset(page.offset),
+      this.db.select({ total: count() }).from(apiKeys).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** Revokes a key that is not revoked yet; `ownerUserId` null means any owner (admins). False when nothing matched. */
+  async revokeApiKey(id: string, ownerUserId: string | null): Promise<boolean> {
+    const rows = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(idEq(apiKeys.id, id), isNull(apiKeys.revokedAt), ownerUserId === null ? undefined : eq(apiKeys.ownerUserId, ownerUserId)))
+      .returning({ id: apiKeys.id });
+    return rows.length === 1;
+  }
+
 }

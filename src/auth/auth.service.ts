@@ -15,8 +15,14 @@ import type { CounterStore } from '../infra/counters/counter-store.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
 import { Errors } from '../errors.js';
 import { CredentialResolver } from './access.js';
+import type { Mailer } from '../infra/mail/mailer.js';
+import { PasswordReset } from './password-reset.js';
+import { OidcSignIn, identityRefused, type AuthorizationResponse, type OidcSettings, type VerifiedIdentity } from './oidc.js';
+import { DomainError } from '../errors.js';
+import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
-import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
+import { AuthRepository, type ApiKeyRow, type UserRow, type UserStatus } from './auth.repository.js';
+import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
@@ -53,7 +59,42 @@ export interface AuthServiceDeps {
   throttle: LoginThrottle;
   totpSecrets: TotpSecrets;
   passwords?: PasswordHasher;
+  /** Developer-key quotas; platform-api.md's limits by default (tests lower them). */
+  quotas?: Partial<QuotaLimits>;
+  /** The OpenID Connect provider of POST /v1/auth/google (OIDC_*); none when not configured. */
+  oidc?: OidcSettings | null;
+  /** Platform events (user.signup); none in unit setups. */
+  events?: { emit(event: 'user.signup', data: Record<string, unknown>): Promise<void> };
+  /** Password-reset mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
+  mail?: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
 }
+
+/** A developer key as its owner sees it: never the secret, which only the creation answer shows. */
+export interface PublicApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  environment: 'live' | 'test';
+  created_at: string;
+}
+
+/** Who may create developer keys: developers, and admins (whose roles hold every scope a key can carry). */
+export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
+
+function publicApiKey(row: ApiKeyRow): PublicApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.keyPrefix,
+    scopes: row.scopes,
+    environment: row.environment,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The password hash of an account created through an identity provider: no password verifies against it. */
+const NO_PASSWORD = '!no-password';
 
 /** Codes a temp_token may be tried with; the next try finds it dead. */
 export const MFA_MAX_ATTEMPTS = 5;
@@ -71,16 +112,34 @@ export class AuthService {
   readonly csrf: CsrfTokens;
   /** Credential -> principal, for the HTTP hooks, stream tickets and connection watchers. */
   readonly credentials: CredentialResolver;
+  /** Monthly quota and burst of developer keys, across instances. */
+  readonly quota: ApiQuota;
+  private readonly reset: PasswordReset | null;
+  private readonly oidc: OidcSignIn | null;
 
   constructor(private readonly deps: AuthServiceDeps) {
+    this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
     this.passwords = deps.passwords ?? argon2Passwords;
+    this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
+    this.reset = deps.mail
+      ? new PasswordReset({
+          repo: this.repo,
+          mailer: deps.mail.mailer,
+          clock: deps.clock,
+          counters: deps.counters,
+          passwords: this.passwords,
+          publicBaseUrl: deps.mail.publicBaseUrl,
+          endSessions: (userId) => this.endAllSessions(userId, 'password reset'),
+          onError: deps.mail.onError,
+        })
+      : null;
     this.csrf = deps.csrf;
     this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
   }
 
-  authenticateBearer(token: string): Promise<Principal> {
-    return this.credentials.authenticateBearer(token);
+  authenticateBearer(token: string, apiKey?: string): Promise<Principal> {
+    return this.credentials.authenticateBearer(token, apiKey);
   }
 
   authenticateApiKey(key: string): Promise<Principal> {
@@ -97,7 +156,64 @@ export class AuthService {
       displayName: input.displayName,
     });
     if (!user) throw Errors.conflict('An account with this e-mail already exists');
-    return this.startSession(user, 'platform', false);
+    const login = await this.startSession(user, 'platform', false);
+    await this.announceSignup(user);
+    return login;
+  }
+
+  /** Event user.signup (platform-api.md): every account starts on the free plan. Delivered by the webhook engine. */
+  private async announceSignup(user: UserRow): Promise<void> {
+    // The account exists either way: a bus failure is logged, not turned into a failed sign-up.
+    await this.deps.events
+      ?.emit('user.signup', { user_id: user.id, role: user.role, email: user.email, plan: 'free' })
+      .catch((error: unknown) => this.deps.mail?.onError(error));
+  }
+
+  /**
+   * POST /v1/auth/google: sign-in with an identity the OpenID Connect provider verified. A linked identity
+   * signs its user in; otherwise an account with the same e-mail is linked only when the provider says the
+   * e-mail is verified; otherwise a listener account is created (event user.signup) with no usable
+   * password (a password can be set later through reset-password). A banned account is refused, and a
+   * role whose scopes need TOTP gets the 2FA answer, as on /v1/auth/login.
+   */
+  async signInWithProvider(response: AuthorizationResponse) {
+    if (!this.oidc) {
+      throw new DomainError('unavailable', 'IDENTITY_PROVIDER_NOT_CONFIGURED', 'Sign-in with an identity provider is not configured', 'the operator sets OIDC_ISSUER and OIDC_CLIENT_ID');
+    }
+    return this.signInWithIdentity(await this.oidc.redeem(response));
+  }
+
+  async signInWithIdentity(identity: VerifiedIdentity): Promise<(IssuedLogin & { created: boolean }) | { mfaToken: string }> {
+    let user = await this.repo.findUserByIdentity(identity.issuer, identity.subject);
+    let created = false;
+    if (!user) {
+      if (!identity.email) throw identityRefused('the provider shared no e-mail address');
+      const existing = await this.repo.findUserByEmail(identity.email);
+      if (existing && !identity.emailVerified) throw Errors.conflict('An account with this e-mail exists; the provider has not verified the address');
+      user = existing;
+      if (!user) {
+        user = await this.repo.insertUser({
+          email: identity.email,
+          passwordHash: NO_PASSWORD,
+          role: 'listener',
+          displayName: identity.name ?? identity.email.split('@')[0].slice(0, 80),
+        });
+        created = user !== null;
+        user ??= await this.repo.findUserByEmail(identity.email); // a concurrent sign-up took the address
+        if (!user) throw Errors.conflict('An account with this e-mail already exists');
+      }
+      if (!(await this.repo.linkIdentity(identity.issuer, identity.subject, user.id))) {
+        user = await this.repo.findUserByIdentity(identity.issuer, identity.subject); // a concurrent first sign-in linked it
+        if (!user) throw identityRefused('the identity could not be linked');
+      }
+    }
+    if (user.status !== 'active') throw Errors.invalidCredentials();
+    if (roleNeedsSecondFactor(user.role) && this.deps.totpSecrets.open(user.id, user.totpSecret) !== null) {
+      return { mfaToken: await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId: 'mfa' }, 'mfa') };
+    }
+    const login = await this.startSession(user, 'platform', false);
+    if (created) await this.announceSignup(user);
+    return { ...login, created };
   }
 
   /**
@@ -174,6 +290,29 @@ export class AuthService {
     await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
   }
 
+  /** POST /v1/auth/reset-password: the same for any address; a mail with a 1-hour single-use link follows for an active account. */
+  async requestPasswordReset(email: string): Promise<void> {
+    if (!this.reset) throw new Error('password reset needs a mailer');
+    await this.reset.request(email);
+  }
+
+  /** Sets the new password from a reset link and ends every session of the user. */
+  async confirmPasswordReset(token: string, password: string): Promise<void> {
+    if (!this.reset) throw new Error('password reset needs a mailer');
+    await this.reset.confirm(token, password);
+  }
+
+  /** Waits for reset mails still being written (shutdown). */
+  async drain(): Promise<void> {
+    await this.reset?.drain();
+  }
+
+  /** Revokes every login of the user (refresh families included) and closes their connections on every instance. */
+  async endAllSessions(userId: string, reason: string): Promise<void> {
+    await this.repo.revokeUserSessions(userId, reason);
+    await this.userChanged(userId);
+  }
+
   /** A new role applies to the user's sessions at once, on every instance (their scopes follow the role). */
   async setUserRole(userId: string, role: Role): Promise<PublicUser> {
     const user = await this.repo.updateUser(userId, { role });
@@ -210,6 +349,60 @@ export class AuthService {
     });
     if (!row) throw Errors.conflict('This API key is already registered');
     return { id: row.id, key };
+  }
+
+  /**
+   * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user creates keys (a
+   * key never mints keys), and the scopes asked for must all be held by that session now: a key is never
+   * wider than its owner's own rights (400 otherwise). The key is returned once; only its SHA-256 is kept.
+   */
+  async createDeveloperKey(
+    caller: Principal,
+    input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' },
+  ): Promise<PublicApiKey & { key: string }> {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are created from a login session, not with another key');
+    if (!caller.role || !KEY_CREATOR_ROLES.includes(caller.role)) throw Errors.forbidden('only developer and admin accounts create API keys');
+    const scopes = [...new Set(input.scopes)];
+    const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
+    if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
+    const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
+    const row = await this.repo.insertApiKey({
+      name: input.name,
+      keyHash: sha256Hex(key),
+      keyPrefix: key.slice(0, 16),
+      scopes,
+      environment: input.environment,
+      ownerUserId: caller.userId,
+    });
+    if (!row) throw Errors.conflict('This API key is already registered');
+    return { ...publicApiKey(row), key };
+  }
+
+  async listDeveloperKeys(caller: Principal, page: { page: number; limit: number; offset: number }) {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are managed from a login session');
+    const { rows, total } = await this.repo.listApiKeys(caller.userId, page);
+    return { data: rows.map(publicApiKey), total, page: page.page, limit: page.limit };
+  }
+
+  /** Revokes a key at once (every instance reads keys from the database on use). Another user's key is 404; admins revoke any. */
+  async revokeDeveloperKey(caller: Principal, keyId: string): Promise<void> {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are managed from a login session');
+    const isAdmin = caller.scopes.has('platform:admin');
+    if (!(await this.repo.revokeApiKey(keyId, isAdmin ? null : caller.userId))) throw Errors.notFound('API key', keyId);
+    await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId: `${API_KEY_CREDENTIAL}${keyId}` });
+  }
+
+  /**
+   * POST /v1/auth/token: a 15-minute JWT for a developer key, carrying the owner as subject and role claim
+   * and the key as its session; it holds the key's scopes and environment and dies with the key.
+   */
+  async exchangeApiKey(apiKey: string): Promise<{ token: string; expiresIn: number; csrfToken: string }> {
+    const row = await this.credentials.usableApiKey(apiKey);
+    // The bootstrap service key has no owner to name in the token; it authenticates with X-API-Key directly.
+    if (!row || !row.ownerUserId || !row.ownerRole) throw Errors.invalidCredentials();
+    const credentialId = `${API_KEY_CREDENTIAL}${row.id}`;
+    const token = await this.deps.tokens.issue({ userId: row.ownerUserId, role: row.ownerRole, sessionId: credentialId });
+    return { token, expiresIn: ACCESS_TOKEN_TTL_SEC, csrfToken: this.csrf.forCredential(credentialId) };
   }
 
   /**

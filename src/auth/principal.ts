@@ -10,6 +10,14 @@ export interface Principal {
   credentialId: string;
   sessionId: string | null;
   apiKeyId: string | null;
+  /**
+   * The data space the request acts in. A test key (and the JWT exchanged for it) acts in 'test', the
+   * sandbox; every other credential in 'live'. Rule for every module that keeps data: rows written in one
+   * environment are never read, listed, changed or counted from the other (src/platform/developer/README.md).
+   */
+  environment: 'live' | 'test';
+  /** Developer keys (owned by a user) count against the monthly quota and the burst; the bootstrap service key does not. */
+  metered: boolean;
 }
 
 export function hasScope(principal: Principal, scope: Scope): boolean {

@@ -19,22 +19,30 @@ function bearerOf(request: FastifyRequest): string | null {
 export function registerAuthHooks(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('principal', null);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return;
     const config = request.routeOptions.config;
     let failure: DomainError | null = null;
     const bearer = bearerOf(request);
     const apiKey = request.headers['x-api-key'];
     try {
-      if (bearer !== null) request.principal = await auth.authenticateBearer(bearer);
+      if (bearer !== null) request.principal = await auth.authenticateBearer(bearer, typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined);
       else if (typeof apiKey === 'string' && apiKey !== '') request.principal = await auth.authenticateApiKey(apiKey);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       failure = error;
     }
+    const principal = request.principal;
+    if (principal?.metered && principal.apiKeyId) {
+      // Every answer to a developer key's request carries its quota, whatever the route (src/auth/api-quota.ts).
+      const quota = await auth.quota.take(principal.apiKeyId, principal.environment);
+      reply.header('x-ratelimit-limit', quota.limit);
+      reply.header('x-ratelimit-remaining', quota.remaining);
+      reply.header('x-ratelimit-reset', quota.resetSec);
+      if (!quota.allowed) throw Errors.rateLimited(quota.resetSec, 'The request quota of this API key is spent; see Retry-After');
+    }
     if (config.public) return;
     if (failure) throw failure;
-    const principal = request.principal;
     if (!principal) throw Errors.authRequired('send Authorization: Bearer <token> or X-API-Key');
     if (config.scope && !hasScope(principal, config.scope)) throw Errors.insufficientScope(config.scope);
     if (UNSAFE_METHODS.has(request.method) && !config.csrfExempt) {

@@ -33,6 +33,7 @@ const BODIES: Record<string, unknown> = {
   'POST /station/v1/generate/lyrics/{lyric_id}/safety-check': {},
   'POST /station/v1/training/models/{model_id}/deploy': {},
   'POST /station/v1/generate/track/{generation_id}/regenerate': {},
+  'PATCH /v1/admin/users/{id}/status': { status: 'active' },
 };
 
 /** Routes whose missing resource has its own code. */

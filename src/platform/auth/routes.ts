@@ -106,6 +106,75 @@ export function platformAuthRoutes(auth: AuthService) {
     );
 
     app.post(
+      '/v1/auth/google',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 20, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Signs in with the OpenID Connect provider (OIDC_ISSUER): redeems an authorization code obtained with PKCE',
+          description: [
+            'The client sends the user to the provider\'s authorization endpoint (response_type=code, scope "openid email profile",',
+            'code_challenge_method=S256, its own redirect_uri, state and nonce), then posts here what came back with the PKCE verifier.',
+            'The server redeems the code with OIDC_CLIENT_ID / OIDC_CLIENT_SECRET and verifies the ID token (signature, issuer, audience, expiry, nonce).',
+            'A known identity signs its account in; a new one is linked to the account with the same e-mail only if the provider marks it verified',
+            '(otherwise 409 PLATFORM_CONFLICT), or gets a new listener account (`created: true`, event user.signup).',
+            'Answers like /v1/auth/login (roles needing TOTP get requires_2fa). A refused code or token: 401 PLATFORM_INVALID_CREDENTIALS;',
+            'not configured: 503 PLATFORM_IDENTITY_PROVIDER_NOT_CONFIGURED; provider unreachable: 503 PLATFORM_IDENTITY_PROVIDER_UNAVAILABLE.',
+          ].join(' '),
+          body: Type.Object(
+            {
+              code: Type.String({ minLength: 1, maxLength: 2048 }),
+              redirect_uri: Type.String({ format: 'uri', maxLength: 2048, description: 'the redirect_uri of the authorization request' }),
+              code_verifier: Type.String({ minLength: 43, maxLength: 128, description: 'PKCE verifier (S256)' }),
+              state: Type.Optional(Type.String({ maxLength: 512 })),
+              nonce: Type.Optional(Type.String({ maxLength: 512, description: 'the nonce of the authorization request, checked in the ID token' })),
+              iss: Type.Optional(Type.String({ maxLength: 2048, description: 'the authorization response\'s iss parameter (RFC 9207), when there was one' })),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Type.Union([Type.Composite([SessionAnswer, Type.Object({ created: Type.Boolean({ description: 'a new account was created' }) })], { title: 'ProviderSession' }), TwoFactorAnswer]),
+          },
+        },
+      },
+      async (request) => {
+        const { code, redirect_uri, code_verifier, state, nonce, iss } = request.body;
+        const result = await auth.signInWithProvider({ code, redirectUri: redirect_uri, codeVerifier: code_verifier, state, nonce, iss });
+        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : { ...sessionAnswer(result), created: result.created };
+      },
+    );
+
+    app.post(
+      '/v1/auth/token',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Exchanges a developer API key for a JWT (15 minutes) with the key\'s scopes and environment',
+          description:
+            'Later requests send `Authorization: Bearer <token>` and `X-API-Key: <key>`; when both are sent the key must be the one the token was issued for. ' +
+            'The token dies with the key: a revoked key or a banned owner stops it at once. The bootstrap service key (STATION_SERVICE_API_KEY) has no owner ' +
+            'and is not exchanged: it authenticates with X-API-Key. An unknown, revoked or ownerless key answers 401 PLATFORM_INVALID_CREDENTIALS.',
+          body: Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+          response: {
+            200: Type.Object(
+              {
+                token: Type.String(),
+                expires_in: Type.Integer({ description: 'seconds' }),
+                csrf_token: Type.String({ description: 'X-CSRF-Token for state-changing calls with this key or token' }),
+              },
+              { title: 'ApiKeyToken' },
+            ),
+          },
+        },
+      },
+      async (request) => {
+        const issued = await auth.exchangeApiKey(request.body.api_key);
+        return { token: issued.token, expires_in: issued.expiresIn, csrf_token: issued.csrfToken };
+      },
+    );
+
+    app.post(
       '/v1/auth/refresh',
       {
         config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
@@ -117,6 +186,47 @@ export function platformAuthRoutes(auth: AuthService) {
         },
       },
       async (request) => sessionAnswer(await auth.refresh(request.body.refresh_token, 'platform')),
+    );
+
+    app.post(
+      '/v1/auth/reset-password',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 5, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Mails a password-reset link; always 202, whether or not the address has an account',
+          description:
+            'An active account gets a mail (SMTP with SMTP_URL, otherwise the database outbox) with `{PUBLIC_BASE_URL}/reset-password?token=...`: ' +
+            'valid 1 hour, usable once; only its hash is stored. At most 3 links per address per hour (later requests still answer 202). ' +
+            'The answer and its timing are the same whether the address exists or not: the mail is written after the answer.',
+          body: Type.Object({ email: Email }, { additionalProperties: false }),
+          response: { 202: Type.Object({ status: Type.Literal('accepted') }, { title: 'ResetRequested' }) },
+        },
+      },
+      async (request, reply) => {
+        await auth.requestPasswordReset(request.body.email);
+        return reply.status(202).send({ status: 'accepted' as const });
+      },
+    );
+
+    app.post(
+      '/v1/auth/reset-password/confirm',
+      {
+        config: { ...credentialCreating, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['platform-auth'],
+          summary: 'Sets a new password from a reset link and ends every session of the account',
+          description:
+            'Every login of the account is revoked (refresh tokens included) and its WebSocket clients and streams are closed. ' +
+            'An unknown, used or expired token answers 400 PLATFORM_RESET_TOKEN_INVALID.',
+          body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }), password: Password }, { additionalProperties: false }),
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        await auth.confirmPasswordReset(request.body.token, request.body.password);
+        return reply.status(204).send(null);
+      },
     );
 
     app.post(

@@ -1,0 +1,50 @@
+/** The admin's view of users: filtered, searched and paged. */
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../infra/db/client.js';
+import { idEq } from '../../infra/db/ids.js';
+import { users } from '../../infra/db/schema/index.js';
+import type { Role } from '../../auth/scopes.js';
+
+export type AdminUserRow = Pick<typeof users.$inferSelect, 'id' | 'email' | 'role' | 'status' | 'displayName' | 'createdAt'>;
+
+export interface UserFilter {
+  role?: Role;
+  status?: 'active' | 'banned';
+  search?: string;
+}
+
+const columns = {
+  id: users.id,
+  email: users.email,
+  role: users.role,
+  status: users.status,
+  displayName: users.displayName,
+  createdAt: users.createdAt,
+};
+
+/** `%text%` for ILIKE with the pattern characters of the text itself escaped. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class AdminUsersRepository {
+  constructor(private readonly db: DbOrTx) {}
+
+  async list(filter: UserFilter, page: { limit: number; offset: number }): Promise<{ rows: AdminUserRow[]; total: number }> {
+    const conditions: SQL[] = [];
+    if (filter.role) conditions.push(eq(users.role, filter.role));
+    if (filter.status) conditions.push(eq(users.status, filter.status));
+    if (filter.search) conditions.push(or(ilike(users.email, containing(filter.search)), ilike(users.displayName, containing(filter.search)))!);
+    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select(columns).from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(page.limit).offset(page.offset),
+      this.db.select({ total: count() }).from(users).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async find(id: string): Promise<AdminUserRow | null> {
+    const [row] = await this.db.select(columns).from(users).where(idEq(users.id, id)).limit(1);
+    return row ?? null;
+  }
+}

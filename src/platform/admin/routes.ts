@@ -1,0 +1,74 @@
+/** Platform administration of users: GET /v1/admin/users, PATCH /v1/admin/users/{id}/status (scope platform:admin). */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ROLES } from '../../auth/scopes.js';
+import { IdParams, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
+import { pageOf } from '../../pagination.js';
+import type { AdminUsersService } from './admin-users.service.js';
+
+const Status = StringEnum(['active', 'banned'] as const);
+
+const AdminUser = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    role: Type.String({ enum: [...ROLES] }),
+    status: Type.String({ enum: ['active', 'banned'] }),
+    display_name: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'AdminUser' },
+);
+
+export function adminRoutes(users: AdminUsersService) {
+  return async function register(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get(
+      '/v1/admin/users',
+      {
+        config: { scope: 'platform:admin' },
+        schema: {
+          tags: ['admin'],
+          summary: 'Lists users, newest first, by role, status and a search in e-mail and display name',
+          querystring: Type.Composite(
+            [
+              PageQuery,
+              Type.Object({
+                role: Type.Optional(StringEnum(ROLES)),
+                status: Type.Optional(Status),
+                search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the e-mail or display name, case-insensitive' })),
+              }),
+            ],
+            { additionalProperties: false },
+          ),
+          response: { 200: Paginated(AdminUser, 'AdminUserList') },
+        },
+      },
+      async (request) => {
+        const { role, status, search } = request.query;
+        return users.list({ role, status, search }, pageOf(request.query));
+      },
+    );
+
+    app.patch(
+      '/v1/admin/users/:id/status',
+      {
+        config: { scope: 'platform:admin' },
+        schema: {
+          tags: ['admin'],
+          summary: 'Bans or restores a user',
+          description:
+            "A ban takes effect at once on every instance: the user's logins and refresh tokens are revoked, their API keys and the JWTs " +
+            'exchanged for them answer 401, and their WebSocket clients and audio streams are closed. A restore lets them log in again ' +
+            'and their keys work again. Nobody changes their own status (409 PLATFORM_CONFLICT); only a super_admin bans or restores an ' +
+            'admin (403 PLATFORM_FORBIDDEN). An unknown id answers 404 PLATFORM_NOT_FOUND.',
+          params: IdParams('id'),
+          body: Type.Object({ status: Status }, { additionalProperties: false }),
+          response: { 200: AdminUser },
+        },
+      },
+      async (request) => users.setStatus(request.principal!, request.params.id, request.body.status),
+    );
+  };
+}

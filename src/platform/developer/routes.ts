@@ -1,0 +1,99 @@
+/**
+ * Developer keys, the platform's "API key management" (contract.md): POST/GET /v1/developer/keys and
+ * DELETE /v1/developer/keys/{id}. Keys are managed from a login session of a developer or admin account;
+ * the rules (scopes, environments, quotas, the sandbox) are in README.md beside this file.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AuthService } from '../../auth/auth.service.js';
+import { PLATFORM_SCOPES, STATION_SCOPES } from '../../auth/scopes.js';
+import { IdParams, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
+import { pageOf } from '../../pagination.js';
+import { QUOTA_DESCRIPTION } from '../../auth/api-quota.js';
+
+const ScopeName = StringEnum([...PLATFORM_SCOPES, ...STATION_SCOPES], { description: 'A platform or station scope' });
+const Environment = StringEnum(['live', 'test'] as const, {
+  description: 'live: production data; test: the sandbox (its own data space on the same paths, never live data)',
+});
+
+const ApiKeyFields = {
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
+  scopes: Type.Array(Type.String()),
+  environment: Type.String({ enum: ['live', 'test'] }),
+  created_at: Type.String({ format: 'date-time' }),
+};
+const ApiKey = Type.Object(ApiKeyFields, { title: 'ApiKey' });
+const CreatedApiKey = Type.Object(
+  { ...ApiKeyFields, key: Type.String({ description: 'The key itself: shown in this answer only, stored hashed, never shown again' }) },
+  { title: 'CreatedApiKey' },
+);
+
+const MANAGEMENT =
+  'Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). ' +
+  'Creating one needs a developer, admin or super_admin account.';
+
+export function developerRoutes(auth: AuthService) {
+  return async function register(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/v1/developer/keys',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: 'Creates an API key with chosen scopes; answers the key once',
+          description: [
+            MANAGEMENT,
+            "The scopes must all be held by the caller's session now (a key is never wider than its owner): otherwise 400 PLATFORM_VALIDATION_FAILED.",
+            "A key's rights also follow its owner afterwards: scopes the owner's role loses leave the key at once, and a banned owner's keys stop working.",
+            'Use: send it as `X-API-Key`, or exchange it at POST /v1/auth/token for a JWT and send both.',
+            QUOTA_DESCRIPTION,
+          ].join(' '),
+          body: Type.Object(
+            {
+              name: Type.String({ minLength: 1, maxLength: 100 }),
+              scopes: Type.Array(ScopeName, { minItems: 1, maxItems: PLATFORM_SCOPES.length + STATION_SCOPES.length }),
+              environment: Environment,
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: CreatedApiKey },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await auth.createDeveloperKey(request.principal!, request.body)),
+    );
+
+    app.get(
+      '/v1/developer/keys',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: "The caller's API keys that are not revoked, newest first (never the key itself)",
+          description: MANAGEMENT,
+          querystring: Type.Composite([PageQuery], { additionalProperties: false }),
+          response: { 200: Paginated(ApiKey, 'ApiKeyList') },
+        },
+      },
+      async (request) => auth.listDeveloperKeys(request.principal!, pageOf(request.query)),
+    );
+
+    app.delete(
+      '/v1/developer/keys/:id',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: 'Revokes an API key at once: the key and the JWTs exchanged for it stop working',
+          description: `${MANAGEMENT} Another user's key answers 404 PLATFORM_NOT_FOUND (admins with platform:admin may revoke any key).`,
+          params: IdParams('id'),
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        await auth.revokeDeveloperKey(request.principal!, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}
