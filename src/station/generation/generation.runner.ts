@@ -85,7 +85,7 @@ export class GenerationRunner {
     const { engine, models, events, clock } = this.deps;
     const context = row.context as unknown as MusicContext;
     const config = await this.deps.config.get();
-    const audioModel = await models.requireVersion('audio', row.modelVersion);
+    const audioModel = await models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs
     const stationTrackId = newStationTrackId();
 
     const lyric = row.includeLyrics && row.lyricsModelVersion
