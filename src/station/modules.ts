@@ -198,7 +198,7 @@ export function buildStationModules(infra: StationInfra) {
       modelWaiter.start();
       if (config.demo) {
         demo = new DemoSeeder(
-          { db, blobs, engine, models, modelsRepo, stationConfig, contexts, safetyReference, log },
+          { db, blobs, engine, models, modelsRepo, stationConfig, contexts, safetyReference, log, clock },
           config.demoTrackSec,
         );
         await demo.start();

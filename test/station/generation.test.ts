@@ -10,6 +10,7 @@ import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { renderDemoMasters } from '../../src/demo/seed-audio.js';
 import { trainDemoModels } from '../../src/demo/seed-models.js';
 import { buildTestStation } from '../helpers/station.js';
+import { DEMO_SEED_GRACE_MS } from '../../src/station/models/model-availability.js';
 import { parseMp3Frames } from '../engine/music/helpers.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
@@ -281,7 +282,12 @@ describe('modules E and F before the first model is deployed (issue 8, item 9)',
     await seedInProgress(60, { audio: 90 });
     const accepted = await generate({ max_duration_sec: 10 });
     expect(accepted.statusCode).toBe(202);
-    await seedInProgress(-1, { audio: 90 }); // the seeding instance died and nobody took over
+    // The seeding instance dies; within one more lease period (it may be restarting) the work keeps waiting...
+    await seedInProgress(-1, { audio: 90 });
+    await station.station.modelWaiter!.tick();
+    expect((await poll(accepted.json().generation_id)).json().status).toBe('pending');
+    // ...after that nobody resumed the seed: nothing is coming.
+    clock.advance(DEMO_SEED_GRACE_MS);
     await station.station.modelWaiter!.tick();
     const failed = (await poll(accepted.json().generation_id)).json();
     expect(failed.status).toBe('failed');

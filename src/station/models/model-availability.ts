@@ -19,6 +19,9 @@ export type Availability =
   | { state: 'coming'; source: 'training' | 'demo_seed'; etaSeconds: number | null }
   | { state: 'none'; awaitingDeploy: ModelVersionRow | null };
 
+/** How long after its lease lapsed the demo seed still counts as coming (its instance may be restarting). */
+export const DEMO_SEED_GRACE_MS = 30_000;
+
 const TYPE_LABEL: Record<ModelType, string> = { audio: 'audio', lyrics: 'lyrics', style_embedding: 'style embedding' };
 
 /** What a caller should do when no model of the type exists and none is coming (the 409's message). */
@@ -74,13 +77,18 @@ export class ModelAvailability {
     return { state: 'coming', source: 'training', etaSeconds };
   }
 
-  /** The demo seed, while an instance holds its lease and it still expects to deploy the type. */
+  /**
+   * The demo seed, while it still expects to deploy the type and an instance holds its lease (or held it
+   * within one more lease period: a restarting instance takes it up again; only a seed nobody resumes stops
+   * counting as coming).
+   */
   private async fromDemoSeed(type: ModelType): Promise<Availability | null> {
     const now = this.clock.date();
+    const graceStart = new Date(now.getTime() - DEMO_SEED_GRACE_MS);
     const [seed] = await this.db
       .select({ expected: demoSeed.expected })
       .from(demoSeed)
-      .where(and(eq(demoSeed.id, 1), isNull(demoSeed.completedAt), gt(demoSeed.leaseExpiresAt, now)))
+      .where(and(eq(demoSeed.id, 1), isNull(demoSeed.completedAt), gt(demoSeed.leaseExpiresAt, graceStart)))
       .limit(1);
     if (!seed || !(type in seed.expected)) return null;
     const at = seed.expected[type];
