@@ -49,11 +49,14 @@ export async function renderDemoMasters(
   trackSec: number,
   shouldStop: () => boolean,
   onRendered: (trackId: string) => void,
+  /** Awaited before each master (the seeder gives way to the radio's own generations there). */
+  beforeEach: () => Promise<void> = async () => undefined,
 ): Promise<number> {
   await backfillFeatures(deps);
   const model = await untrainedAudioModel(deps.blobs);
   let rendered = 0;
   for (const { track, artistName } of await tracksToRender(deps.db)) {
+    await beforeEach();
     if (shouldStop()) break;
     await renderMaster(deps, model, track, artistName, trackSec, '');
     rendered += 1;
@@ -71,6 +74,7 @@ export async function lengthenDemoMasters(
   trackSec: number,
   shouldStop: () => boolean,
   onRendered: (trackId: string) => void,
+  beforeEach: () => Promise<void> = async () => undefined,
 ): Promise<number> {
   const model = await untrainedAudioModel(deps.blobs);
   const short = await deps.db
@@ -81,6 +85,7 @@ export async function lengthenDemoMasters(
     .orderBy(asc(tracks.releaseYear), asc(tracks.slug));
   let rendered = 0;
   for (const { track, artistName } of short) {
+    await beforeEach();
     if (shouldStop()) break;
     await renderMaster(deps, model, track, artistName, trackSec, `.${trackSec}s`);
     rendered += 1;

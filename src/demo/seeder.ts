@@ -2,13 +2,18 @@
  * The demo seed of a fresh station (STATION_DEMO=true). Catalog rows at once; then, in the background, the
  * order that puts an AI track on air soonest:
  *
- *   1. a few masters, short (EARLY_SEC): the radio plays within seconds, and they are enough to learn from
- *   2. the lyrics model (it needs no audio)
- *   3. the audio model, trained on the masters ready so far, and deployed: AI slots can be filled now
+ *   1. a third of the masters, short (EARLY_SEC): the radio plays the first within seconds, and together they
+ *      are enough to learn from (a model learned from only two or three masters copies them, and the safety
+ *      filter blocks what it makes as duplicates)
+ *   2. the audio model, trained on those (a second or two), and deployed: AI slots can be filled now
+ *   3. the lyrics model (it needs no audio)
  *   4. the other masters, short too, retraining (and deploying) the audio model as their number grows
  *   5. the style model (influences shown on AI tracks)
  *   6. every short master rendered again at full length (STATION_DEMO_TRACK_SEC), and the audio and style
  *      models retrained on the full masters
+ *
+ * While the radio's own generations render, the seed waits before its next master: on a small machine the
+ * AI track due on air comes first.
  *
  * Every step is resumable after a restart (each looks at what the database already holds). If several
  * instances start on one database, one seeds: it holds a lease in demo_seed, renewed while it works; another
@@ -22,7 +27,7 @@ import type { Engine, TrainableModel } from '../engine/engine.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import { systemClock, type Clock } from '../infra/clock/clock.js';
 import type { Db } from '../infra/db/client.js';
-import { trackFeatures, tracks } from '../infra/db/schema/index.js';
+import { generations, trackFeatures, tracks } from '../infra/db/schema/index.js';
 import type { ConfigRepository } from '../station/admin/config.repository.js';
 import type { ContextService } from '../station/context/context.service.js';
 import type { ModelStore } from '../station/models/model-store.js';
@@ -35,12 +40,14 @@ import { trainDemoModels } from './seed-models.js';
 import { DemoSeedState, SEED_LEASE_MS } from './seed-state.js';
 
 /** Masters rendered before anything else: the radio plays at once, and the first audio model learns from them. */
-const EARLY_MASTERS = 3;
+const EARLY_MASTERS = 10;
 /** Length of the first rendering of every master (seconds); each is rendered again at full length at the end. */
 const EARLY_SEC = 30;
 /** The audio model is trained again each time the masters ready reach this multiple of what it learned from. */
 const RETRAIN_GROWTH = 3;
 const RENEW_MS = SEED_LEASE_MS / 3;
+/** The longest the seed waits for the radio's generations before its next master. */
+const GIVE_WAY_MAX_MS = 180_000;
 /** Before anything was measured: seconds to train a model of each type (a first, honest guess for the ETA). */
 const GUESS_TRAIN_SEC: Record<TrainableModel, number> = { lyrics: 20, audio: 15, style_embedding: 15 };
 
@@ -140,7 +147,9 @@ export class DemoSeeder {
     const early = Math.min(EARLY_SEC, this.trackSec);
 
     // 1. A few short masters.
-    await this.publish('early masters', EARLY_MASTERS - (await this.mastersReady()));
+    const readyAtStart = await this.mastersReady();
+    this.earlyCount = readyAtStart;
+    await this.publish('early masters', EARLY_MASTERS - readyAtStart);
     const started = this.clock.now();
     const first = await renderDemoMasters(this.deps, early, () => shouldStop() || this.earlyDone, () => {
       this.earlyCount += 1;
@@ -149,12 +158,12 @@ export class DemoSeeder {
     if (first > 0) this.renderSec = (this.clock.now() - started) / 1000 / first;
     if (this.halted) return;
 
-    // 2. Lyrics, 3. audio on what is ready.
-    await this.publish('lyrics model', 0);
-    await trainDemoModels(this.deps, ['lyrics'], log, shouldStop);
-    if (this.halted) return;
+    // 2. Audio on what is ready, 3. lyrics.
     await this.publish('audio model', 0);
     await trainDemoModels(this.deps, ['audio'], log, shouldStop);
+    if (this.halted) return;
+    await this.publish('lyrics model', 0);
+    await trainDemoModels(this.deps, ['lyrics'], log, shouldStop);
     if (this.halted) return;
 
     // 4. The other masters (short), retraining the audio model as they grow.
@@ -168,10 +177,17 @@ export class DemoSeeder {
       await trainDemoModels(this.deps, ['audio'], log, shouldStop, {}, { retrain: true });
     };
     let pendingRetrain: Promise<void> = Promise.resolve();
-    rendered += await renderDemoMasters(this.deps, early, shouldStop, () => {
-      onRendered();
-      pendingRetrain = pendingRetrain.then(retrainWhenGrown);
-    });
+    const giveWay = () => this.giveWayToGenerations();
+    rendered += await renderDemoMasters(
+      this.deps,
+      early,
+      shouldStop,
+      () => {
+        onRendered();
+        pendingRetrain = pendingRetrain.then(retrainWhenGrown);
+      },
+      giveWay,
+    );
     await pendingRetrain;
     if (rendered > 0) log('demo masters rendered', { rendered });
     if (this.halted) return;
@@ -185,12 +201,22 @@ export class DemoSeeder {
     if (this.halted) return;
 
     // 6. Full-length masters, and the models again on them.
-    const lengthened = await lengthenDemoMasters(this.deps, this.trackSec, shouldStop, onRendered);
+    const lengthened = await lengthenDemoMasters(this.deps, this.trackSec, shouldStop, onRendered, giveWay);
     if (this.halted) return;
     if (lengthened > 0) {
       log('demo masters rendered at full length', { rendered: lengthened });
       await trainDemoModels(this.deps, ['audio', 'style_embedding'], log, shouldStop, {}, { retrain: true });
       this.deps.safetyReference.invalidate();
+    }
+  }
+
+  /** Waits (up to GIVE_WAY_MAX_MS) while a generation is rendering. */
+  private async giveWayToGenerations(): Promise<void> {
+    const until = this.clock.now() + GIVE_WAY_MAX_MS;
+    while (!this.halted && this.clock.now() < until) {
+      const [{ rendering }] = await this.deps.db.select({ rendering: count() }).from(generations).where(eq(generations.status, 'in_progress'));
+      if (rendering === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
 
@@ -213,8 +239,8 @@ export class DemoSeeder {
    * it: the masters still to render before it, at the measured (or guessed) rate, plus the trainings before it.
    */
   private async publish(step: string, mastersBefore: number): Promise<void> {
-    // The types generation waits for; the style model only adds the "influenced by" list.
-    const order: TrainableModel[] = ['lyrics', 'audio'];
+    // The types generation waits for, in the seed's order; the style model only adds the "influenced by" list.
+    const order: TrainableModel[] = ['audio', 'lyrics'];
     const perMaster = this.renderSec ?? Math.max(2, Math.min(EARLY_SEC, this.trackSec) / 5);
     let seconds = Math.max(0, mastersBefore) * perMaster;
     const expected: Record<string, Date | null> = {};

@@ -131,6 +131,12 @@ export class GenerationRepository {
     return rows.map((r) => ({ wallMs: r.completedAt!.getTime() - r.startedAt!.getTime(), durationSec: r.durationSec ?? 0 }));
   }
 
+  /** The generation started to replace this one (a safety block's new seed), if any. */
+  async replacementOf(id: string): Promise<GenerationRow | null> {
+    const [row] = await this.db.select().from(generations).where(eq(generations.regeneratedFrom, id)).orderBy(desc(generations.createdAt)).limit(1);
+    return row ?? null;
+  }
+
   /** After a restart: jobs that were running lost their worker; put them back to pending. */
   async requeueInterrupted(): Promise<string[]> {
     await this.db.update(generations).set({ status: 'pending', startedAt: null, progressPct: 0 }).where(eq(generations.status, 'in_progress'));

@@ -288,7 +288,14 @@ export class RadioScheduler implements RadioStatus, TrackSource {
 
   private async resolve(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
     if (slot.origin === 'ai_generated') {
-      const generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
+      let generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
+      // A safety block starts a replacement with another seed: the slot follows it.
+      for (let hops = 0; generation?.status === 'failed' && hops < 8; hops++) {
+        const replacement = await this.deps.generationRepo.replacementOf(generation.id);
+        if (!replacement) break;
+        generation = replacement;
+        await this.deps.slots.update(slot.id, { generationId: replacement.id });
+      }
       if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
         const record = await this.deps.registry.get(generation.stationTrackId);
         if (!(await this.deps.registry.isWithheld(record.stationTrackId))) {
