@@ -5,7 +5,7 @@
  * Resumable: only tracks without a master are rendered.
  */
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { ArtifactRef, Engine } from '../engine/engine.js';
 import { emptyAudioModel, serialiseAudioModel } from '../engine/music/audio-model.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
@@ -49,55 +49,99 @@ export async function renderDemoMasters(
   trackSec: number,
   shouldStop: () => boolean,
   onRendered: (trackId: string) => void,
+  /** Awaited before each master (the seeder gives way to the radio's own generations there). */
+  beforeEach: () => Promise<void> = async () => undefined,
 ): Promise<number> {
   await backfillFeatures(deps);
   const model = await untrainedAudioModel(deps.blobs);
   let rendered = 0;
   for (const { track, artistName } of await tracksToRender(deps.db)) {
+    await beforeEach();
     if (shouldStop()) break;
-    const bpm = track.bpm ?? 100;
-    const result = await deps.engine.generateTrack({
-      context: {
-        genre: track.genre,
-        subgenre: track.subgenre,
-        mood: track.mood,
-        lifestyle: (track.lifestyle ?? 'chill') as 'chill',
-        tempo_range: [bpm, bpm],
-        key_preference: track.mode ?? 'any',
-        energy_level: track.energy ?? 0.5,
-      },
-      seed: seedOf(track.slug),
-      maxDurationSec: trackSec,
-      quality: MASTER_QUALITY,
-      audioModel: model,
-      stationName: artistName,
-    });
-    const keys = { audio: `catalog/${track.id}.mp3`, waveform: `catalog/${track.id}.waveform.json`, cover: `catalog/${track.id}.png` };
-    await deps.blobs.put(keys.audio, result.mp3);
-    await deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(result.waveform)));
-    await deps.blobs.put(keys.cover, result.coverPng);
-    // Playable from here on; the metadata now describes the audio as rendered (the composer picks the key
-    // within the asked mode).
-    await deps.db
-      .update(tracks)
-      .set({
-        durationSec: result.durationSec,
-        bpm: result.bpm,
-        musicalKey: result.key,
-        mode: result.mode,
-        audioBlobKey: keys.audio,
-        audioFormat: 'mp3',
-        audioBitrateKbps: Number.parseInt(MASTER_QUALITY, 10),
-        audioSizeBytes: result.mp3.length,
-        coverBlobKey: keys.cover,
-        waveformBlobKey: keys.waveform,
-      })
-      .where(eq(tracks.id, track.id));
-    await storeFeatures(deps, track.id, result.mp3);
+    await renderMaster(deps, model, track, artistName, trackSec, '');
     rendered += 1;
     onRendered(track.id);
   }
   return rendered;
+}
+
+/**
+ * Masters first rendered short (so the radio and the first models had something at once) rendered again at
+ * full length, under new blob keys (the short one may be on air). Resumable: only masters still short.
+ */
+export async function lengthenDemoMasters(
+  deps: { db: Db; blobs: BlobStore; engine: Engine },
+  trackSec: number,
+  shouldStop: () => boolean,
+  onRendered: (trackId: string) => void,
+  beforeEach: () => Promise<void> = async () => undefined,
+): Promise<number> {
+  const model = await untrainedAudioModel(deps.blobs);
+  const short = await deps.db
+    .select({ track: tracks, artistName: artists.name })
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(and(isNotNull(tracks.audioBlobKey), lt(tracks.durationSec, trackSec * 0.8)))
+    .orderBy(asc(tracks.releaseYear), asc(tracks.slug));
+  let rendered = 0;
+  for (const { track, artistName } of short) {
+    await beforeEach();
+    if (shouldStop()) break;
+    await renderMaster(deps, model, track, artistName, trackSec, `.${trackSec}s`);
+    rendered += 1;
+    onRendered(track.id);
+  }
+  return rendered;
+}
+
+async function renderMaster(
+  deps: { db: Db; blobs: BlobStore; engine: Engine },
+  model: ArtifactRef,
+  track: typeof tracks.$inferSelect,
+  artistName: string,
+  trackSec: number,
+  keySuffix: string,
+): Promise<void> {
+  const bpm = track.bpm ?? 100;
+  const result = await deps.engine.generateTrack({
+    context: {
+      genre: track.genre,
+      subgenre: track.subgenre,
+      mood: track.mood,
+      lifestyle: (track.lifestyle ?? 'chill') as 'chill',
+      tempo_range: [bpm, bpm],
+      key_preference: track.mode ?? 'any',
+      energy_level: track.energy ?? 0.5,
+    },
+    seed: seedOf(track.slug),
+    maxDurationSec: trackSec,
+    quality: MASTER_QUALITY,
+    audioModel: model,
+    stationName: artistName,
+  });
+  const base = `catalog/${track.id}${keySuffix}`;
+  const keys = { audio: `${base}.mp3`, waveform: `${base}.waveform.json`, cover: `${base}.png` };
+  await deps.blobs.put(keys.audio, result.mp3);
+  await deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(result.waveform)));
+  await deps.blobs.put(keys.cover, result.coverPng);
+  // Playable from here on; the metadata now describes the audio as rendered (the composer picks the key
+  // within the asked mode).
+  await deps.db
+    .update(tracks)
+    .set({
+      durationSec: result.durationSec,
+      bpm: result.bpm,
+      musicalKey: result.key,
+      mode: result.mode,
+      audioBlobKey: keys.audio,
+      audioFormat: 'mp3',
+      audioBitrateKbps: Number.parseInt(MASTER_QUALITY, 10),
+      audioSizeBytes: result.mp3.length,
+      coverBlobKey: keys.cover,
+      waveformBlobKey: keys.waveform,
+    })
+    .where(eq(tracks.id, track.id));
+  await storeFeatures(deps, track.id, result.mp3);
 }
 
 async function storeFeatures(deps: { db: Db; engine: Engine }, trackId: string, mp3: Buffer): Promise<void> {

@@ -1,7 +1,9 @@
 /**
  * Step 3 of the demo seed: the first model of each type, trained on the seeded catalog (platform-owned
  * audio features, platform songwriters' lyrics) and deployed, so the first AI track is possible at once.
- * Resumable: a type that already has a production model is skipped.
+ * Resumable: a type that already has a production model is skipped, unless `retrain` is set and the model
+ * was trained on fewer items than are ready now (the seed trains on what is ready, then again as more arrives;
+ * each retrained version is deployed too).
  */
 import type { Engine, TrainableModel, TrainingHyperparams } from '../engine/engine.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
@@ -17,13 +19,16 @@ export async function trainDemoModels(
   log: (message: string, detail?: Record<string, unknown>) => void,
   shouldStop: () => boolean = () => false,
   hyperparams: Partial<Record<TrainableModel, TrainingHyperparams>> = {},
+  options: { retrain?: boolean } = {},
 ): Promise<void> {
   for (const type of types) {
     if (shouldStop()) return;
-    if (await deps.models.production(type)) continue;
+    const current = await deps.models.production(type);
+    if (current && !options.retrain) continue;
     const items = type === 'lyrics' ? await loadLyricsDocuments(deps.db) : await loadAudioItems(deps.db);
     if (items.length === 0) continue;
     const dataset = await publishDataset(deps.blobs, type, items);
+    if (current?.datasetHash === dataset.datasetHash) continue;
     const started = Date.now();
     const result = await deps.engine.train(
       { modelType: type, dataset: dataset.ref, hyperparams: hyperparams[type] ?? DEFAULT_HYPERPARAMS[type], base: null, resumeFrom: null, seed: 1 },
@@ -38,6 +43,6 @@ export async function trainDemoModels(
       lineage: { source: 'demo-seed', snapshot_id: null, job_id: null, base_model_id: null, dataset_hash: dataset.datasetHash, items: items.length },
     });
     await deps.modelsRepo.deploy(saved.id);
-    log(`demo ${type} model trained and deployed`, { version: saved.version, seconds: Math.round((Date.now() - started) / 1000), items: items.length });
+    log(`demo ${type} model ${current ? 're' : ''}trained and deployed`, { version: saved.version, seconds: Math.round((Date.now() - started) / 1000), items: items.length });
   }
 }

@@ -32,6 +32,8 @@ import { LyricsRepository } from './lyrics/lyrics.repository.js';
 import { LyricsService } from './lyrics/lyrics.service.js';
 import { ModelStore } from './models/model-store.js';
 import { ModelsRepository } from './models/models.repository.js';
+import { ModelAvailability } from './models/model-availability.js';
+import { ModelWaiter } from './generation/model-waiter.js';
 import { RegistryRepository } from './registry/registry.repository.js';
 import { RegistryService } from './registry/registry.service.js';
 import { SafetyReviewRepository } from './registry/safety-review.repository.js';
@@ -74,11 +76,12 @@ export function buildStationModules(infra: StationInfra) {
   const contexts = new ContextService(new ContextRepository(db), clock, config.contextRotationSec);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
+  const availability = new ModelAvailability(db, modelsRepo, clock);
   const safetyReference = new SafetyReferenceStore(db, blobs);
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
-  const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock);
+  const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock, availability);
   const generationRepo = new GenerationRepository(db);
-  const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock);
+  const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock, availability);
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
@@ -117,10 +120,16 @@ export function buildStationModules(infra: StationInfra) {
   // ---- end radio ----
 
   let demo: DemoSeeder | null = null;
+  let modelWaiter: ModelWaiter | null = null;
 
   return {
     events,
     modelsRepo,
+    availability,
+    /** Runs work that waited for a model; tests call `modelWaiter.tick()` instead of waiting for its timer. */
+    get modelWaiter() {
+      return modelWaiter;
+    },
     /** The demo seeder when STATION_DEMO is on; `demo.done` resolves when its background work ends. */
     get demo() {
       return demo;
@@ -184,9 +193,12 @@ export function buildStationModules(infra: StationInfra) {
       for (const generationId of await generationRepo.requeueInterrupted()) {
         await queue.add(GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
       }
+      // Generations and lyrics accepted while the first model of their type was on its way start when it is deployed.
+      modelWaiter = new ModelWaiter(generations, lyrics, log, infra.timers);
+      modelWaiter.start();
       if (config.demo) {
         demo = new DemoSeeder(
-          { db, blobs, engine, models, modelsRepo, stationConfig, contexts, safetyReference, log },
+          { db, blobs, engine, models, modelsRepo, stationConfig, contexts, safetyReference, log, clock },
           config.demoTrackSec,
         );
         await demo.start();
@@ -196,6 +208,7 @@ export function buildStationModules(infra: StationInfra) {
 
     /** Stops background work before the infrastructure closes. */
     stop: async () => {
+      await modelWaiter?.stop();
       await training.stop();
       await radioModule.stop();
       await contextRotator.stop();

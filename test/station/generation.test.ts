@@ -1,14 +1,25 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { id3TagLength } from '../../src/engine/music/id3.js';
 import { GENERATION_PROGRESS_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
-import { artists } from '../../src/infra/db/schema/index.js';
+import { artists, demoSeed } from '../../src/infra/db/schema/index.js';
+import { ManualClock } from '../../src/infra/clock/clock.js';
+import { ManualTimers } from '../../src/infra/clock/timers.js';
+import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
+import { renderDemoMasters } from '../../src/demo/seed-audio.js';
+import { trainDemoModels } from '../../src/demo/seed-models.js';
+import { buildTestStation } from '../helpers/station.js';
+import { DEMO_SEED_GRACE_MS } from '../../src/station/models/model-availability.js';
 import { parseMp3Frames } from '../engine/music/helpers.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 
+/** Moves only when a test moves it: expiries and timestamps are asserted exactly. */
+const POLL_MS = 200;
+
 describe('modules E and F: generation and lyrics endpoints', () => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
   let station: TestStation;
   let service: Record<string, string>;
   let admin: Record<string, string>;
@@ -16,7 +27,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   const progress: { generation_id: string; progress_pct: number }[] = [];
 
   beforeAll(async () => {
-    station = await buildTrainedStation();
+    station = await buildTrainedStation({}, { clock });
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
     admin = authHeaders(await staffLogin(station));
@@ -29,13 +40,17 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     station.http.inject({ method: 'POST', url: '/station/v1/generate/track', headers, payload });
   const poll = (id: string, headers = service) => station.http.inject({ url: `/station/v1/generate/track/${id}`, headers });
 
+  /** Polls until the generation reaches one of `statuses`; the station's clock moves one poll interval per poll. */
   async function waitFor(id: string, statuses = ['complete', 'failed', 'cancelled']) {
-    for (let i = 0; i < 600; i++) {
-      const body = (await poll(id)).json();
-      if (statuses.includes(body.status)) return body;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`generation ${id} did not finish`);
+    return vi.waitFor(
+      async () => {
+        clock.advance(POLL_MS);
+        const body = (await poll(id)).json();
+        if (!statuses.includes(body.status)) throw new Error(`generation ${id} is ${body.status}`);
+        return body;
+      },
+      { timeout: 120_000, interval: POLL_MS },
+    );
   }
 
   async function mediaBytes(url: string): Promise<Buffer> {
@@ -52,8 +67,11 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect(done).toMatchObject({ status: 'complete', track_origin: 'ai_generated', duration_sec: 10, session_id: 'session-e2e' });
     expect(done.station_track_id).toMatch(/^stn_/);
     expect(done.title.length).toBeGreaterThan(0);
-    expect(done.duration_ms).toBeGreaterThan(0);
-    expect(new Date(done.stream_url_expires).getTime() - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+    expect(done.duration_ms).toBe(Date.parse(done.completed_at) - Date.parse(done.started_at));
+    // Signed when the view is built, at the station's (fixed) now: 24 hours from then, rounded up to the
+    // signer's 10-minute step (links stay stable, and cacheable, within a step).
+    const step = 600_000;
+    expect(done.stream_url_expires).toBe(new Date(Math.ceil((clock.now() + 24 * 3600 * 1000) / step) * step).toISOString());
 
     const mp3 = await mediaBytes(done.stream_url);
     const frames = parseMp3Frames(mp3);
@@ -125,7 +143,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   });
 
   it('allows 4 generations in flight, refuses the 5th with 429, cancels pending ones only', async () => {
-    const accepted = [];
+    const accepted: string[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await generate({ max_duration_sec: 30, seed: 100 + i });
       expect(response.statusCode).toBe(202);
@@ -145,12 +163,13 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect((await station.http.inject({ url: '/station/v1/generate/queue', headers: service })).statusCode).toBe(403);
 
     // Wait until one is running; cancel it -> 409; cancel the pending others -> cancelled.
-    let running: string | undefined;
-    for (let i = 0; i < 300 && !running; i++) {
-      for (const id of accepted) if ((await poll(id)).json().status === 'in_progress') running = id;
-      if (!running) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(running).toBeDefined();
+    const running = await vi.waitFor(
+      async () => {
+        for (const id of accepted) if ((await poll(id)).json().status === 'in_progress') return id;
+        throw new Error('none is running yet');
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     const conflict = await station.http.inject({ method: 'DELETE', url: `/station/v1/generate/track/${running}`, headers: service });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().error.code).toBe('STATION_CONFLICT');
@@ -215,4 +234,123 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       await station.station.stationConfig.update({ lyricsGeneration: true });
     });
   });
+});
+
+describe('modules E and F before the first model is deployed (issue 8, item 9)', () => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
+  const timers = new ManualTimers();
+  let station: TestStation;
+  let service: Record<string, string>;
+
+  beforeAll(async () => {
+    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock, timers });
+    const db = station.database.db;
+    await seedDemoCatalog(db);
+    let rendered = 0;
+    await renderDemoMasters({ db, blobs: station.blobs, engine: station.engine }, 4, () => rendered >= 3, () => (rendered += 1));
+    const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
+    service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
+  }, 240_000);
+  afterAll(() => station.destroy());
+
+  const generate = (payload: Record<string, unknown>) => station.http.inject({ method: 'POST', url: '/station/v1/generate/track', headers: service, payload });
+  const lyrics = (payload: Record<string, unknown>) => station.http.inject({ method: 'POST', url: '/station/v1/generate/lyrics', headers: service, payload });
+  const poll = (id: string) => station.http.inject({ url: `/station/v1/generate/track/${id}`, headers: service });
+  const pollLyrics = (id: string) => station.http.inject({ url: `/station/v1/generate/lyrics/${id}`, headers: service });
+  /** The demo seed as another instance would leave it: lease held until `leaseSec` from now, models expected at the given offsets. */
+  const seedInProgress = async (leaseSec: number, expectedSec: Record<string, number>) => {
+    const expected = Object.fromEntries(Object.entries(expectedSec).map(([type, sec]) => [type, new Date(clock.now() + sec * 1000).toISOString()]));
+    const row = { id: 1, holder: 'other-instance', leaseExpiresAt: new Date(clock.now() + leaseSec * 1000), step: 'rendering', expected };
+    await station.database.db.insert(demoSeed).values(row).onConflictDoUpdate({ target: demoSeed.id, set: row });
+  };
+
+  it('answers 409 STATION_CONFLICT saying what to do when no model exists and none is coming; an unknown version stays 404', async () => {
+    const track = await generate({ max_duration_sec: 10 });
+    expect(track.statusCode).toBe(409);
+    expect(track.json().error.code).toBe('STATION_CONFLICT');
+    expect(track.json().error.message).toContain('POST /station/v1/training/jobs');
+    expect(track.json().error.message).toContain('deploy');
+    const lyric = await lyrics({ mood: ['calm'], theme: 'rain', language: 'en' });
+    expect(lyric.statusCode).toBe(409);
+    expect(lyric.json().error.code).toBe('STATION_CONFLICT');
+    expect(lyric.json().error.message).toContain('lyrics');
+    expect((await generate({ max_duration_sec: 10, model_version: 'audio-v0' })).statusCode).toBe(404);
+    expect((await lyrics({ mood: ['calm'], theme: 'rain', language: 'en', model_version: 'lyrics-v0' })).statusCode).toBe(404);
+  });
+
+  it('fails a waiting generation with STATION_CONFLICT when the model it waited for stops coming', async () => {
+    await seedInProgress(60, { audio: 90 });
+    const accepted = await generate({ max_duration_sec: 10 });
+    expect(accepted.statusCode).toBe(202);
+    // The seeding instance dies; within one more lease period (it may be restarting) the work keeps waiting...
+    await seedInProgress(-1, { audio: 90 });
+    await station.station.modelWaiter!.tick();
+    expect((await poll(accepted.json().generation_id)).json().status).toBe('pending');
+    // ...after that nobody resumed the seed: nothing is coming.
+    clock.advance(DEMO_SEED_GRACE_MS);
+    await station.station.modelWaiter!.tick();
+    const failed = (await poll(accepted.json().generation_id)).json();
+    expect(failed.status).toBe('failed');
+    expect(failed.error.code).toBe('STATION_CONFLICT');
+  });
+
+  it('accepts work while the seed trains the first models, keeps it pending with an honest ETA, and runs it once they are deployed', async () => {
+    await seedInProgress(60, { lyrics: 30, audio: 90 });
+    const accepted = await generate({ max_duration_sec: 10, seed: 4, include_lyrics: true });
+    expect(accepted.statusCode).toBe(202);
+    // 90 s until the model, plus the render itself (10 s of audio at the assumed 8x real time: 1 s).
+    expect(accepted.json()).toMatchObject({ status: 'pending', model_version: null, waiting_for_model: true, eta_seconds: 91 });
+    const id = accepted.json().generation_id as string;
+
+    const pendingLyrics = await lyrics({ mood: ['hopeful'], theme: 'the sea', language: 'en', structure: 'verse-chorus', seed: 3 });
+    expect(pendingLyrics.statusCode).toBe(202);
+    expect(pendingLyrics.json()).toMatchObject({ status: 'pending', model_version: null, structure: null, eta_seconds: 31 });
+    const lyricId = pendingLyrics.json().lyric_id as string;
+    const check = await station.http.inject({ method: 'POST', url: `/station/v1/generate/lyrics/${lyricId}/safety-check`, headers: service });
+    expect(check.statusCode).toBe(409);
+
+    // Time passes; the ETA follows the seed's expectation. Nothing runs before a model is deployed.
+    clock.advance(20_000);
+    await station.station.modelWaiter!.tick();
+    expect((await poll(id)).json()).toMatchObject({ status: 'pending', eta_seconds: 71 });
+    expect((await pollLyrics(lyricId)).json()).toMatchObject({ status: 'pending', eta_seconds: 11 });
+
+    const db = station.database.db;
+    await trainDemoModels(
+      { db, blobs: station.blobs, engine: station.engine, models: station.station.models, modelsRepo: station.station.modelsRepo },
+      ['lyrics', 'audio'],
+      () => undefined,
+      () => false,
+      { lyrics: { epochs: 1, learningRate: 0.01, batchSize: 64, warmupSteps: 5 }, audio: { epochs: 3, learningRate: 0.05, batchSize: 4, warmupSteps: 1 } },
+    );
+    const audioModel = await station.station.models.production('audio');
+    const lyricsModel = await station.station.models.production('lyrics');
+    await station.station.modelWaiter!.tick();
+
+    const lyricDone = (await pollLyrics(lyricId)).json();
+    expect(lyricDone).toMatchObject({ status: 'complete', model_version: lyricsModel!.version, eta_seconds: 0 });
+    expect(Object.keys(lyricDone.structure).sort()).toEqual(['chorus', 'verse_1']);
+
+    const done = await vi.waitFor(
+      async () => {
+        const body = (await poll(id)).json();
+        if (body.status !== 'complete' && body.status !== 'failed') throw new Error(`still ${body.status}`);
+        return body;
+      },
+      { timeout: 120_000, interval: 200 },
+    );
+    expect(done).toMatchObject({ status: 'complete', model_version: audioModel!.version, lyrics_model_version: lyricsModel!.version });
+    expect(done.waiting_for_model).toBeUndefined();
+
+    // With a production model, new work binds it at once and lyrics answer synchronously again.
+    const now = await generate({ max_duration_sec: 10 });
+    expect(now.json().model_version).toBe(audioModel!.version);
+    expect((await lyrics({ mood: ['calm'], theme: 'rain', language: 'en' })).statusCode).toBe(201);
+    await vi.waitFor(
+      async () => {
+        if (['pending', 'in_progress'].includes((await poll(now.json().generation_id)).json().status)) throw new Error('running');
+      },
+      { timeout: 120_000, interval: 200 },
+    );
+  }, 240_000);
 });

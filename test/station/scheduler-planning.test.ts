@@ -85,3 +85,42 @@ describe('catalog picker', () => {
     expect(pickCatalogTrack([], context, recent)).toBeNull();
   });
 });
+
+describe('catalog picker while few masters are playable (issue 8, item 9)', () => {
+  const context: MusicContext = {
+    genre: 'synthwave',
+    subgenre: '',
+    mood: ['euphoric'],
+    lifestyle: 'party',
+    tempo_range: [110, 120],
+    key_preference: 'any',
+    energy_level: 0.7,
+  };
+  const a: CatalogCandidate = { id: 'a', artistId: 'x', genre: 'synthwave', subgenre: '', mood: ['euphoric'], bpm: 115, durationSec: 120 };
+  const b: CatalogCandidate = { id: 'b', artistId: 'y', genre: 'jazz', subgenre: '', mood: ['warm'], bpm: 90, durationSec: 120 };
+
+  it('never chooses an excluded neighbour while another track exists, however well it matches', () => {
+    for (const r of [0, 0.3, 0.6, 0.99]) {
+      expect(pickCatalogTrack([a, b], context, { trackIds: [], artistIds: [] }, () => r, { exclude: ['a'] })!.id).toBe('b');
+    }
+  });
+
+  it('when planning, answers nothing rather than queue a track again', () => {
+    expect(pickCatalogTrack([a], context, { trackIds: ['a'], artistIds: ['x'] }, () => 0, { exclude: ['a'], strict: true })).toBeNull();
+    expect(pickCatalogTrack([a, b], context, { trackIds: [], artistIds: [] }, () => 0, { exclude: ['a', 'b'], strict: true })).toBeNull();
+  });
+
+  it('at play time a one-track catalog repeats rather than falls silent', () => {
+    expect(pickCatalogTrack([a], context, { trackIds: ['a'], artistIds: ['x'] }, () => 0, { exclude: ['a'] })!.id).toBe('a');
+  });
+
+  it('alternates two tracks instead of repeating the better match', () => {
+    const played: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const last = played[played.length - 1];
+      const next = pickCatalogTrack([a, b], context, { trackIds: [...played].reverse(), artistIds: [] }, () => 0, { exclude: last ? [last] : [] })!;
+      played.push(next.id);
+    }
+    expect(played).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b', 'a', 'b']);
+  });
+});

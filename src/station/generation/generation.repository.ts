@@ -1,5 +1,5 @@
 /** Module E's data access: generation jobs and their state machine, guarded by conditional updates. */
-import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { generations } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
@@ -41,11 +41,40 @@ export class GenerationRepository {
       .where(
         and(
           eq(generations.id, id),
+          // A job still waiting for its model is not runnable: the model waiter binds one and enqueues it.
+          isNotNull(generations.modelVersion),
           or(eq(generations.status, 'pending'), and(eq(generations.status, 'in_progress'), lt(generations.startedAt, sql`${staleBefore}::timestamptz`))),
         ),
       )
       .returning();
     return row ?? null;
+  }
+
+  /** Pending jobs admitted before any production audio model existed, oldest first. */
+  async waitingForModel(): Promise<GenerationRow[]> {
+    return this.db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.status, 'pending'), isNull(generations.modelVersion)))
+      .orderBy(asc(generations.createdAt), asc(generations.id));
+  }
+
+  /** Binds a waiting job to the model deployed now; null when another instance bound it or it was cancelled. */
+  async bindModel(id: string, modelVersion: string, lyricsModelVersion: string | null, etaSeconds: number): Promise<GenerationRow | null> {
+    const [row] = await this.db
+      .update(generations)
+      .set({ modelVersion, lyricsModelVersion, etaSeconds })
+      .where(and(eq(generations.id, id), eq(generations.status, 'pending'), isNull(generations.modelVersion)))
+      .returning();
+    return row ?? null;
+  }
+
+  async setWaitingEta(ids: string[], etaSeconds: number | null): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(generations)
+      .set({ etaSeconds })
+      .where(and(inArray(generations.id, ids), eq(generations.status, 'pending'), isNull(generations.modelVersion)));
   }
 
   async progress(id: string, pct: number, etaSeconds: number): Promise<void> {
@@ -100,6 +129,12 @@ export class GenerationRepository {
       .orderBy(desc(generations.completedAt))
       .limit(limit);
     return rows.map((r) => ({ wallMs: r.completedAt!.getTime() - r.startedAt!.getTime(), durationSec: r.durationSec ?? 0 }));
+  }
+
+  /** The generation started to replace this one (a safety block's new seed), if any. */
+  async replacementOf(id: string): Promise<GenerationRow | null> {
+    const [row] = await this.db.select().from(generations).where(eq(generations.regeneratedFrom, id)).orderBy(desc(generations.createdAt)).limit(1);
+    return row ?? null;
   }
 
   /** After a restart: jobs that were running lost their worker; put them back to pending. */

@@ -32,8 +32,11 @@ import { STREAM_LINK_TTL_SEC } from './generation.view.js';
 export const STATION_NAME = 'Station';
 const PROGRESS_WRITE_INTERVAL_MS = 2_000;
 const INFLUENCES_LISTED = 3;
-/** A blocked track is replaced; a chain of replacements stops after this many. */
-const MAX_SAFETY_RETRIES = 2;
+/**
+ * A blocked track is replaced; a chain of replacements stops after this many. The radio's AI slot follows
+ * the chain (src/station/scheduler/scheduler.ts), so each replacement is another chance for that slot.
+ */
+const MAX_SAFETY_RETRIES = 4;
 
 const THEME_BY_LIFESTYLE: Record<MusicContext['lifestyle'], string> = {
   focus: 'late-night studying',
@@ -85,7 +88,7 @@ export class GenerationRunner {
     const { engine, models, events, clock } = this.deps;
     const context = row.context as unknown as MusicContext;
     const config = await this.deps.config.get();
-    const audioModel = await models.requireVersion('audio', row.modelVersion);
+    const audioModel = await models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs
     const stationTrackId = newStationTrackId();
 
     const lyric = row.includeLyrics && row.lyricsModelVersion

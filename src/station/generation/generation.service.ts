@@ -13,6 +13,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { ContextOverride, ContextService } from '../context/context.service.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { ModelStore } from '../models/model-store.js';
+import { noModelMessage, type ModelAvailability } from '../models/model-availability.js';
 import type { GenerationRepository, GenerationRow } from './generation.repository.js';
 import { generationView } from './generation.view.js';
 
@@ -45,6 +46,7 @@ export class GenerationService {
     private readonly signer: UrlSigner,
     private readonly engine: Engine,
     private readonly clock: Clock,
+    private readonly availability: ModelAvailability,
   ) {}
 
   async create(request: GenerationRequest, requestedBy: string | null, regeneratedFrom: string | null = null) {
@@ -53,11 +55,22 @@ export class GenerationService {
       throw Errors.validation(`max_duration_sec ${request.max_duration_sec} exceeds max_track_length_sec ${config.maxTrackLengthSec}`);
     }
     const { contextId, context } = await this.contexts.resolveForGeneration(request.context_id ?? null, request.context_override ?? null);
-    const model = request.model_version
-      ? await this.models.requireVersion('audio', request.model_version)
-      : await this.models.requireProduction('audio');
+    // An explicit version must exist. Without one: the production model; or, while the first one is being
+    // trained or seeded, no model yet (the job waits, pending, and is bound when one is deployed); or 409.
+    let modelVersion: string | null;
+    let etaSeconds: number | null = null;
+    if (request.model_version) {
+      modelVersion = (await this.models.requireVersion('audio', request.model_version)).version;
+    } else {
+      const availability = await this.availability.of('audio');
+      if (availability.state === 'none') throw Errors.conflict(noModelMessage('audio', availability));
+      modelVersion = availability.state === 'production' ? availability.model.version : null;
+      if (availability.state === 'coming') {
+        etaSeconds = availability.etaSeconds === null ? null : availability.etaSeconds + (await this.renderSeconds(request.max_duration_sec));
+      }
+    }
     const includeLyrics = request.include_lyrics ?? false;
-    const lyricsModel = includeLyrics && config.lyricsGeneration ? await this.models.production('lyrics') : null;
+    const lyricsModel = includeLyrics && config.lyricsGeneration && modelVersion ? await this.models.production('lyrics') : null;
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
     const row = await this.repo.admit(
       {
@@ -69,8 +82,9 @@ export class GenerationService {
         maxDurationSec: request.max_duration_sec,
         includeLyrics,
         sessionId: request.session_id ?? null,
-        modelVersion: model.version,
+        modelVersion,
         lyricsModelVersion: lyricsModel?.version ?? null,
+        etaSeconds,
         regeneratedFrom,
         requestedBy,
         createdAt: this.clock.date(),
@@ -81,8 +95,52 @@ export class GenerationService {
       const retryAfter = await this.estimatedFreeSlotSeconds();
       throw new DomainError('rate_limited', 'RATE_LIMITED', `At most ${MAX_CONCURRENT_GENERATIONS} generations may be in flight`, 'wait for a running generation to finish', retryAfter);
     }
-    await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
+    if (row.modelVersion) await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
     return generationView(row, this.signer);
+  }
+
+  /**
+   * Jobs waiting for the first production audio model: bound to it and queued once one is deployed (by
+   * whichever instance gets there first), given a fresh ETA while it is still coming, failed with a
+   * conflict when it no longer is (the training failed or was cancelled, the seed stopped).
+   */
+  async wakeWaiting(): Promise<number> {
+    const waiting = await this.repo.waitingForModel();
+    if (waiting.length === 0) return 0;
+    const availability = await this.availability.of('audio');
+    if (availability.state === 'production') {
+      const config = await this.config.get();
+      const lyricsModel = config.lyricsGeneration ? await this.models.production('lyrics') : null;
+      let started = 0;
+      for (const row of waiting) {
+        const bound = await this.repo.bindModel(
+          row.id,
+          availability.model.version,
+          row.includeLyrics ? (lyricsModel?.version ?? null) : null,
+          await this.renderSeconds(row.maxDurationSec),
+        );
+        if (!bound) continue;
+        await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
+        started += 1;
+      }
+      return started;
+    }
+    if (availability.state === 'coming') {
+      for (const row of waiting) {
+        const eta = availability.etaSeconds === null ? null : availability.etaSeconds + (await this.renderSeconds(row.maxDurationSec));
+        await this.repo.setWaitingEta([row.id], eta);
+      }
+      return 0;
+    }
+    if (availability.awaitingDeploy) return 0; // trained, only the admin's deploy is missing: keep waiting
+    const message = noModelMessage('audio', availability);
+    for (const row of waiting) await this.repo.fail(row.id, 'STATION_CONFLICT', message, this.clock.date());
+    return 0;
+  }
+
+  /** Estimated wall seconds to render a track of this length (measured real-time factor). */
+  private async renderSeconds(maxDurationSec: number): Promise<number> {
+    return Math.max(1, Math.round(maxDurationSec * (await this.measuredCostPerSecond())));
   }
 
   async get(id: string) {

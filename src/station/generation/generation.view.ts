@@ -19,6 +19,7 @@ export function generationView(row: GenerationRow, signer: UrlSigner) {
     include_lyrics: row.includeLyrics,
     session_id: row.sessionId,
     model_version: row.modelVersion,
+    ...(row.status === 'pending' && row.modelVersion === null ? { waiting_for_model: true } : {}),
     regenerated_from: row.regeneratedFrom,
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,

@@ -22,7 +22,8 @@ export function generationRoutes(generations: GenerationService, lyrics: LyricsS
         config: { scope: 'station:generate' },
         schema: {
           tags: TAGS,
-          summary: 'Starts a music generation; answers at once with generation_id (at most 4 in flight, else 429)',
+          summary:
+            'Starts a music generation; answers at once with generation_id (at most 4 in flight, else 429). While the first audio model is still being trained it stays pending (waiting_for_model, eta_seconds) until one is deployed; no model and none coming: 409',
           body: GenerationRequestBody,
           response: { 202: GenerationView },
         },
@@ -75,12 +76,16 @@ export function generationRoutes(generations: GenerationService, lyrics: LyricsS
         config: { scope: 'station:generate' },
         schema: {
           tags: TAGS,
-          summary: 'Generates lyrics synchronously in the requested structure, with their safety score',
+          summary:
+            'Generates lyrics synchronously in the requested structure, with their safety score (201). While the first lyrics model is still being trained the request is accepted pending (202) and generated when it is deployed; poll GET /generate/lyrics/{lyric_id}. No model and none coming: 409',
           body: LyricsRequestBody,
-          response: { 201: LyricsView },
+          response: { 201: LyricsView, 202: LyricsView },
         },
       },
-      async (request, reply) => reply.status(201).send(await lyrics.create(request.body, caller(request))),
+      async (request, reply) => {
+        const view = await lyrics.create(request.body, caller(request));
+        return reply.status(view.status === 'complete' ? 201 : 202).send(view);
+      },
     );
 
     app.get(

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, generations, lyricGenerations } from '../../infra/db/schema/index.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
@@ -17,6 +17,32 @@ export class LyricsRepository {
   async find(id: string): Promise<LyricRow | null> {
     const [row] = await this.db.select().from(lyricGenerations).where(idEq(lyricGenerations.id, id)).limit(1);
     return row ?? null;
+  }
+
+  /** Requests waiting for the first production lyrics model, oldest first. */
+  async waitingForModel(): Promise<LyricRow[]> {
+    return this.db
+      .select()
+      .from(lyricGenerations)
+      .where(and(eq(lyricGenerations.status, 'pending'), isNull(lyricGenerations.modelVersion)))
+      .orderBy(asc(lyricGenerations.createdAt), asc(lyricGenerations.id));
+  }
+
+  /** pending -> complete (or failed) with the generated fields; null when another instance finished it first. */
+  async finishWaiting(id: string, fields: Partial<typeof lyricGenerations.$inferInsert>): Promise<LyricRow | null> {
+    const [row] = await this.db
+      .update(lyricGenerations)
+      .set(fields)
+      .where(and(eq(lyricGenerations.id, id), eq(lyricGenerations.status, 'pending')))
+      .returning();
+    return row ?? null;
+  }
+
+  async setWaitingEta(id: string, etaSeconds: number | null): Promise<void> {
+    await this.db
+      .update(lyricGenerations)
+      .set({ etaSeconds })
+      .where(and(eq(lyricGenerations.id, id), eq(lyricGenerations.status, 'pending')));
   }
 
   async updateSafety(id: string, fields: Pick<LyricRow, 'safetyScore' | 'explicitDetected' | 'safety' | 'safetyCheckedAt'>): Promise<LyricRow> {

@@ -8,6 +8,8 @@ import type { ConfigRepository } from '../admin/config.repository.js';
 import type { StationEvents } from '../events/station-events.js';
 import { artifactRefOf } from '../models/blob-artifact-source.js';
 import type { ModelStore } from '../models/model-store.js';
+import { noModelMessage, type ModelAvailability } from '../models/model-availability.js';
+import type { ModelVersionRow } from '../models/models.repository.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { LyricRow, LyricsRepository } from './lyrics.repository.js';
 
@@ -42,6 +44,7 @@ export class LyricsService {
     private readonly config: ConfigRepository,
     private readonly events: StationEvents,
     private readonly clock: Clock,
+    private readonly availability: ModelAvailability,
   ) {}
 
   async create(request: LyricsRequest, requestedBy: string | null) {
@@ -54,7 +57,7 @@ export class LyricsService {
     if (request.generation_id && !(await this.repo.generationExists(request.generation_id))) {
       throw Errors.notFound('Generation', request.generation_id);
     }
-    const row = await this.generate({
+    const input = {
       modelVersion: request.model_version ?? null,
       mood: request.mood,
       theme: request.theme,
@@ -65,9 +68,74 @@ export class LyricsService {
       generationId: request.generation_id ?? null,
       explicitAllowed: config.explicitAllowed,
       requestedBy,
-      request: request as unknown as Record<string, unknown>,
-    });
-    return this.view(row);
+      request: { ...request, style_artist_slugs: known.map((a) => a.slug) } as unknown as Record<string, unknown>,
+    };
+    if (!input.modelVersion) {
+      const availability = await this.availability.of('lyrics');
+      if (availability.state === 'none') throw Errors.conflict(noModelMessage('lyrics', availability));
+      if (availability.state === 'coming') {
+        // Accepted, not answered: stored pending and generated when the first lyrics model is deployed
+        // (the route answers 202; GET /generate/lyrics/{lyric_id} shows it complete then).
+        const pending = await this.repo.insert({
+          status: 'pending',
+          request: input.request,
+          theme: input.theme,
+          language: input.language,
+          mood: input.mood,
+          seed: input.seed,
+          generationId: input.generationId,
+          etaSeconds: availability.etaSeconds === null ? null : availability.etaSeconds + 1,
+          requestedBy,
+          createdAt: this.clock.date(),
+        });
+        return this.view(pending);
+      }
+    }
+    return this.view(await this.generate(input));
+  }
+
+  /**
+   * Requests waiting for the first production lyrics model: generated once one is deployed (by whichever
+   * instance gets there first), given a fresh ETA while it is still coming, failed with a conflict when it
+   * no longer is. Generation writes nothing until it is finished, so a restart simply tries again.
+   */
+  async wakeWaiting(): Promise<number> {
+    const waiting = await this.repo.waitingForModel();
+    if (waiting.length === 0) return 0;
+    const availability = await this.availability.of('lyrics');
+    if (availability.state === 'coming') {
+      for (const row of waiting) await this.repo.setWaitingEta(row.id, availability.etaSeconds === null ? null : availability.etaSeconds + 1);
+      return 0;
+    }
+    if (availability.state === 'none') {
+      if (availability.awaitingDeploy) return 0;
+      const message = noModelMessage('lyrics', availability);
+      for (const row of waiting) await this.repo.finishWaiting(row.id, { status: 'failed', errorCode: 'STATION_CONFLICT', errorMessage: message, completedAt: this.clock.date() });
+      return 0;
+    }
+    const config = await this.config.get();
+    let done = 0;
+    for (const row of waiting) {
+      const request = row.request as unknown as LyricsRequest & { style_artist_slugs?: string[] };
+      try {
+        const fields = await this.generateFields(availability.model, {
+          mood: row.mood,
+          theme: row.theme,
+          language: row.language,
+          structure: request.structure ?? DEFAULT_STRUCTURE,
+          styleArtistSlugs: request.style_artist_slugs ?? [],
+          seed: row.seed,
+          explicitAllowed: config.explicitAllowed,
+        });
+        const finished = await this.repo.finishWaiting(row.id, { ...fields, status: 'complete', etaSeconds: 0, completedAt: this.clock.date() });
+        if (finished && !(fields.safety.verdict as SafetyVerdict).playable) await this.flag(finished, fields.safety.verdict as SafetyVerdict);
+        if (finished) done += 1;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await this.repo.finishWaiting(row.id, { status: 'failed', errorCode: 'STATION_GENERATION_FAILED', errorMessage: message, completedAt: this.clock.date() });
+      }
+    }
+    return done;
   }
 
   /** Lyrics for an AI track being generated (module E calls this). */
@@ -81,7 +149,7 @@ export class LyricsService {
       requestedBy: 'generation',
       request: { ...input },
     });
-    return { id: row.id, title: (row.safety.title as string | null) ?? null, modelVersion: row.modelVersion, verdict: row.safety.verdict as SafetyVerdict };
+    return { id: row.id, title: (row.safety.title as string | null) ?? null, modelVersion: row.modelVersion!, verdict: row.safety.verdict as SafetyVerdict };
   }
 
   async get(id: string) {
@@ -91,6 +159,7 @@ export class LyricsService {
   /** Explicit-content and copyright-similarity check against the current reference; required before playback. */
   async safetyCheck(id: string) {
     const row = await this.require(id);
+    if (row.status !== 'complete' || !row.structure) throw Errors.conflict(`Lyrics are ${row.status}; only generated lyrics can be checked`);
     const config = await this.config.get();
     const verdict = await this.engine.checkLyrics(await this.safetyReference.ref(), row.structure, config.explicitAllowed);
     const updated = await this.repo.updateSafety(id, {
@@ -117,6 +186,29 @@ export class LyricsService {
     request: Record<string, unknown>;
   }): Promise<LyricRow> {
     const model = input.modelVersion ? await this.models.requireVersion('lyrics', input.modelVersion) : await this.models.requireProduction('lyrics');
+    const fields = await this.generateFields(model, input);
+    const verdict = fields.safety.verdict as SafetyVerdict;
+    const row = await this.repo.insert({
+      ...fields,
+      request: input.request,
+      theme: input.theme,
+      language: input.language,
+      mood: input.mood,
+      seed: input.seed,
+      generationId: input.generationId,
+      requestedBy: input.requestedBy,
+      createdAt: this.clock.date(),
+      completedAt: this.clock.date(),
+    });
+    if (!verdict.playable) await this.flag(row, verdict);
+    return row;
+  }
+
+  /** Text and safety verdict from one model (the engine's lyrics generator, then the safety check). */
+  private async generateFields(
+    model: ModelVersionRow,
+    input: { mood: string[]; theme: string; language: string; structure: string; styleArtistSlugs: string[]; seed: number; explicitAllowed: boolean },
+  ) {
     let result;
     try {
       result = await this.engine.generateLyrics({
@@ -132,24 +224,14 @@ export class LyricsService {
       throw toHttpError(error);
     }
     const verdict = await this.engine.checkLyrics(await this.safetyReference.ref(), result.structure, input.explicitAllowed);
-    const row = await this.repo.insert({
-      request: input.request,
-      theme: input.theme,
-      language: input.language,
-      mood: input.mood,
+    return {
       structure: result.structure,
       modelVersion: model.version,
-      seed: input.seed,
-      generationId: input.generationId,
       safetyScore: verdict.safety_score,
       explicitDetected: verdict.explicit_detected,
-      safety: { verdict, order: result.order, title: result.title },
+      safety: { verdict, order: result.order, title: result.title } as Record<string, unknown>,
       safetyCheckedAt: this.clock.date(),
-      requestedBy: input.requestedBy,
-      createdAt: this.clock.date(),
-    });
-    if (!verdict.playable) await this.flag(row, verdict);
-    return row;
+    };
   }
 
   private async flag(row: LyricRow, verdict: SafetyVerdict): Promise<void> {
@@ -177,9 +259,11 @@ export class LyricsService {
   }
 
   private view(row: LyricRow) {
-    const verdict = row.safety.verdict as SafetyVerdict;
+    const verdict = (row.safety.verdict as SafetyVerdict | undefined) ?? null;
     return {
       lyric_id: row.id,
+      status: row.status,
+      eta_seconds: row.status === 'complete' ? 0 : row.etaSeconds,
       theme: row.theme,
       language: row.language,
       mood: row.mood,
@@ -187,8 +271,9 @@ export class LyricsService {
       generation_id: row.generationId,
       title: (row.safety.title as string | null) ?? null,
       structure: row.structure,
-      order: (row.safety.order as string[]) ?? Object.keys(row.structure),
-      ...this.verdictView(verdict),
+      order: (row.safety.order as string[] | undefined) ?? Object.keys(row.structure ?? {}),
+      ...(verdict ? this.verdictView(verdict) : { safety_score: null, explicit_detected: null, flagged_categories: [], playable: false }),
+      error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
       safety_checked_at: row.safetyCheckedAt?.toISOString() ?? null,
       created_at: row.createdAt.toISOString(),
     };

@@ -124,15 +124,16 @@ export class RegistryAdminService {
         lyrics: lyric
           ? {
               lyric_id: lyric.id,
-              model_version: lyric.modelVersion,
+              // Lyrics attached to a track were generated (only pending requests lack these fields).
+              model_version: lyric.modelVersion!,
               source: LYRICS_SOURCE_STATEMENT,
               songwriter_attribution: `Lyrics model ${lyric.modelVersion} learned only from the platform songwriters' catalog${
                 lyricsModel ? ` (dataset ${lyricsModel.dataset_hash})` : ''
               }; no individual songwriter is credited for generated lines`,
               language: lyric.language,
               theme: lyric.theme,
-              safety_score: lyric.safetyScore,
-              explicit_detected: lyric.explicitDetected,
+              safety_score: lyric.safetyScore!,
+              explicit_detected: lyric.explicitDetected!,
             }
           : null,
       },

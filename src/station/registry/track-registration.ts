@@ -53,7 +53,7 @@ export class TrackRegistrationService {
 
     const audioBlobKey = mustAgree('audio_blob_key', body.audio_blob_key, generation.audioBlobKey);
     const audioSha256 = await this.audioHash(audioBlobKey);
-    const modelVersion = mustAgree('model_version', body.model_version, generation.modelVersion);
+    const modelVersion = mustAgree('model_version', body.model_version, generation.modelVersion!); // a generation with audio ran on a bound model
     const audioModel = await this.deps.models.findByVersion(modelVersion);
     if (!audioModel || audioModel.modelType !== 'audio') throw Errors.validation(`model_version ${modelVersion} is not a known audio model`);
     const lyric = generation.lyricId ? await this.deps.lyrics.find(generation.lyricId) : null;

@@ -2,7 +2,7 @@
 import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { StationConfigRow } from '../admin/config.repository.js';
 import { musicContextOf, toView, type ContextService } from '../context/context.service.js';
-import { pickCatalogTrack } from './catalog-picker.js';
+import { pickCatalogTrack, type PickOptions } from './catalog-picker.js';
 import type { SlotsRepository } from './slots.repository.js';
 
 export class CatalogChoice {
@@ -12,18 +12,26 @@ export class CatalogChoice {
     private readonly catalog: CatalogRepository,
   ) {}
 
-  async pick(config: StationConfigRow, alsoAvoid: string[] = []) {
+  /** `alsoAvoid`: tracks that must not be chosen unless nothing else exists (strict: not even then). */
+  async pick(config: StationConfigRow, alsoAvoid: string[] = [], options: Omit<PickOptions, 'exclude'> = {}) {
     const [candidates, recent, context] = await Promise.all([
       this.slots.catalogCandidates(config.explicitAllowed),
       this.slots.recentPlays(),
       this.contexts.current(),
     ]);
-    return pickCatalogTrack(candidates, musicContextOf(toView(context)), { ...recent, trackIds: [...[...alsoAvoid].reverse(), ...recent.trackIds] });
+    return pickCatalogTrack(
+      candidates,
+      musicContextOf(toView(context)),
+      { ...recent, trackIds: [...[...alsoAvoid].reverse(), ...recent.trackIds] },
+      Math.random,
+      { ...options, exclude: alsoAvoid },
+    );
   }
 
   /** The track the picker would choose now, with its catalog row (GET /scheduler/next-track). */
   async suggest(config: StationConfigRow) {
-    const picked = await this.pick(config);
+    const last = await this.slots.lastHandedOut();
+    const picked = await this.pick(config, last?.trackId ? [last.trackId] : []);
     return picked ? this.catalog.findTrack(picked.id) : null;
   }
 }

@@ -48,17 +48,48 @@ export function scoreCandidate(candidate: CatalogCandidate, context: MusicContex
   return 3 * genre + 1.5 * mood + tempo - artistPenalty;
 }
 
+export interface PickOptions {
+  /**
+   * Tracks that must not be chosen: the neighbours of the slot being filled (never the same track back to
+   * back) and, while planning, everything already planned (spread what there is).
+   */
+  exclude?: string[];
+  /**
+   * Planning: answer null rather than choose an excluded track (the queue stays shorter until more masters
+   * are playable, or an AI slot takes the place). Otherwise an excluded track is chosen only when it is the
+   * only one there is (a one-track catalog repeats rather than falls silent).
+   */
+  strict?: boolean;
+}
+
 export function pickCatalogTrack(
   candidates: CatalogCandidate[],
   context: MusicContext,
   recent: RecentPlays,
   random: () => number = Math.random,
+  options: PickOptions = {},
 ): CatalogCandidate | null {
   if (candidates.length === 0) return null;
-  const gap = Math.min(TRACK_GAP, candidates.length - 1);
-  const blocked = new Set(recent.trackIds.slice(0, gap));
-  const eligible = candidates.filter((c) => !blocked.has(c.id));
-  const pool = eligible.length > 0 ? eligible : candidates;
+  const excluded = new Set(options.exclude ?? []);
+  const allowed = candidates.filter((c) => !excluded.has(c.id));
+  if (allowed.length === 0) {
+    if (options.strict) return null;
+    // Only excluded tracks exist: the one heard longest ago (or never).
+    const age = (c: CatalogCandidate) => {
+      const i = recent.trackIds.indexOf(c.id);
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
+    return [...candidates].sort((a, b) => age(b) - age(a) || (a.id < b.id ? -1 : 1))[0];
+  }
+  const gap = Math.min(TRACK_GAP, allowed.length - 1);
+  const blocked = new Set(recent.trackIds.filter((id) => !excluded.has(id)).slice(0, gap));
+  const eligible = allowed.filter((c) => !blocked.has(c.id));
+  // Every allowed track was heard recently: the one heard longest ago, so what there is stays spread.
+  if (eligible.length === 0) {
+    const order = new Map(recent.trackIds.map((id, i) => [id, i] as const).reverse());
+    return [...allowed].sort((a, b) => (order.get(b.id) ?? Infinity) - (order.get(a.id) ?? Infinity) || (a.id < b.id ? -1 : 1))[0];
+  }
+  const pool = eligible;
   const ranked = pool.map((c) => ({ c, score: scoreCandidate(c, context, recent) })).sort((a, b) => b.score - a.score || (a.c.id < b.c.id ? -1 : 1));
   const shortlist = ranked.slice(0, SHORTLIST);
   const floor = Math.min(...shortlist.map((s) => s.score));

@@ -20,7 +20,7 @@ import type { StationConfigRow, ConfigRepository } from '../admin/config.reposit
 import type { ContextService } from '../context/context.service.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { GenerationRepository } from '../generation/generation.repository.js';
-import type { GenerationService } from '../generation/generation.service.js';
+import { GENERATION_STALE_MS, type GenerationService } from '../generation/generation.service.js';
 import type { ModelStore } from '../models/model-store.js';
 import { NOW_PLAYING_CHANNEL, RADIO_CONTROL_CHANNEL, type NowPlayingCard, type RadioStatus } from '../radio/now-playing.js';
 import type { RegistryService } from '../registry/registry.service.js';
@@ -34,6 +34,7 @@ import { nextOrigin } from './slot-planner.js';
 import { newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
 
 export const QUEUE_TARGET = 5;
+const NO_AUDIO_MODEL = 'no production audio model yet';
 
 export interface SchedulerDeps {
   slots: SlotsRepository;
@@ -155,15 +156,22 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     }
   }
 
-  /** Keeps QUEUE_TARGET slots planned; catalog slots get their track now, AI slots a generation when due. */
+  /**
+   * Keeps QUEUE_TARGET slots planned; catalog slots get their track now, AI slots a generation when due.
+   * A catalog slot never repeats a track already planned or just handed out, so while few masters are
+   * playable the queue stays shorter (or AI takes the place, once an audio model exists) instead of
+   * queueing the same track again.
+   */
   private async topUp(config: StationConfigRow): Promise<void> {
+    const hasAudioModel = (await this.deps.models.production('audio')) !== null;
+    const catalogOnly = config.generationMode === 'catalog_only' || (this.fallback && config.fallbackMode === 'catalog_only');
+    if (hasAudioModel && !catalogOnly) await this.restoreAiSlots(config);
     const planned = await this.deps.slots.planned();
     if (planned.length >= QUEUE_TARGET) return;
     const state = await this.deps.slots.state(this.deps.clock.date());
-    const hasAudioModel = (await this.deps.models.production('audio')) !== null;
-    const catalogOnly = config.generationMode === 'catalog_only' || (this.fallback && config.fallbackMode === 'catalog_only');
     let credit = state.aiCredit;
-    const taken = planned.map((s) => s.trackId).filter((id): id is string => !!id);
+    const last = await this.deps.slots.lastHandedOut();
+    const taken = [...(last?.trackId ? [last.trackId] : []), ...planned.map((s) => s.trackId).filter((id): id is string => !!id)];
     for (let i = planned.length; i < QUEUE_TARGET; i++) {
       let origin: SlotRow['origin'] = 'catalog';
       if (!catalogOnly && config.generationMode === 'ai_only') origin = 'ai_generated';
@@ -172,22 +180,45 @@ export class RadioScheduler implements RadioStatus, TrackSource {
         await this.deps.slots.insert({ origin, sessionId: state.sessionId, durationSec: config.maxTrackLengthSec });
         continue;
       }
-      const track = await this.pickCatalog(config, taken);
-      if (!track) break;
+      const track = await this.pickCatalog(config, taken, true);
+      if (!track) {
+        // Every playable master is planned or just played: AI fills the gap when it can, else wait for more.
+        if (hasAudioModel && !catalogOnly) {
+          await this.deps.slots.insert({ origin: 'ai_generated', sessionId: state.sessionId, durationSec: config.maxTrackLengthSec, replacedReason: 'few catalog tracks playable' });
+          continue;
+        }
+        break;
+      }
       taken.push(track.id);
       await this.deps.slots.insert({
         origin: 'catalog',
         trackId: track.id,
         sessionId: state.sessionId,
         durationSec: track.durationSec,
-        replacedReason: origin === 'ai_generated' ? 'no production audio model yet' : null,
+        replacedReason: origin === 'ai_generated' ? NO_AUDIO_MODEL : null,
       });
     }
     if (credit !== state.aiCredit) await this.deps.slots.updateState({ aiCredit: credit });
   }
 
-  private pickCatalog(config: StationConfigRow, alsoAvoid: string[] = []) {
-    return this.catalogChoice.pick(config, alsoAvoid);
+  /** Catalog tracks planned in AI's place before an audio model existed become AI slots again once one does. */
+  private async restoreAiSlots(config: StationConfigRow): Promise<void> {
+    for (const slot of await this.deps.slots.planned()) {
+      if (slot.origin === 'catalog' && slot.replacedReason === NO_AUDIO_MODEL) {
+        await this.deps.slots.update(slot.id, { origin: 'ai_generated', trackId: null, durationSec: config.maxTrackLengthSec, replacedReason: null });
+      }
+    }
+  }
+
+  private pickCatalog(config: StationConfigRow, alsoAvoid: string[] = [], strict = false) {
+    return this.catalogChoice.pick(config, alsoAvoid, { strict });
+  }
+
+  /** The catalog tracks a slot played now must not repeat: the one just handed out and the next planned one. */
+  private async neighbours(except: number | null): Promise<string[]> {
+    const last = await this.deps.slots.lastHandedOut();
+    const next = (await this.deps.slots.planned()).find((s) => s.id !== except);
+    return [last?.trackId, next?.trackId].filter((id): id is string => !!id);
   }
 
   /** Starts generations for AI slots that will play within generation_lead_time seconds. */
@@ -231,7 +262,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!this.deps.leader.isLeader()) return this.follow(config);
     await this.cycle();
     const [head] = await this.deps.slots.planned();
-    if (!head) return null;
+    if (!head) return this.standIn(config);
     const cued = await this.resolve(head, config);
     if (!cued) return null;
     void this.cycle();
@@ -257,7 +288,14 @@ export class RadioScheduler implements RadioStatus, TrackSource {
 
   private async resolve(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
     if (slot.origin === 'ai_generated') {
-      const generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
+      let generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
+      // A safety block starts a replacement with another seed: the slot follows it.
+      for (let hops = 0; generation?.status === 'failed' && hops < 8; hops++) {
+        const replacement = await this.deps.generationRepo.replacementOf(generation.id);
+        if (!replacement) break;
+        generation = replacement;
+        await this.deps.slots.update(slot.id, { generationId: replacement.id });
+      }
       if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
         const record = await this.deps.registry.get(generation.stationTrackId);
         const withheld = await this.deps.registry.withheldReason(record.stationTrackId);
@@ -268,6 +306,14 @@ export class RadioScheduler implements RadioStatus, TrackSource {
         // The generation succeeded; the review keeps its track off air (and already raised its own event).
         await this.deps.slots.update(slot.id, { replacedReason: `the generated track is withheld (${withheld})` });
       } else {
+        // Still rendering (and not stuck): a catalog track plays in between and the AI slot stays first in line.
+        if (
+          (generation?.status === 'pending' || generation?.status === 'in_progress') &&
+          this.deps.clock.now() - generation.createdAt.getTime() < GENERATION_STALE_MS
+        ) {
+          const between = await this.standIn(config, 'AI track still rendering; it plays next');
+          if (between) return between;
+        }
         await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
       }
       if (this.fallback && config.fallbackMode === 'hybrid') {
@@ -303,14 +349,23 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   }
 
   private async replaceWithCatalog(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
-    const track = await this.pickCatalog(config);
+    const track = await this.pickCatalog(config, await this.neighbours(slot.id));
     return this.cueCatalog({ ...slot, origin: 'catalog' }, track?.id ?? null, config);
+  }
+
+  /** A catalog track played out of plan (nothing planned, or the AI slot first in line is not ready yet); the plan is kept. */
+  private async standIn(config: StationConfigRow, reason: string | null = null): Promise<SourceTrack | null> {
+    const track = await this.pickCatalog(config, await this.neighbours(null));
+    if (!track) return null;
+    const state = await this.deps.slots.state(this.deps.clock.date());
+    const slot = await this.deps.slots.insert({ origin: 'catalog', trackId: track.id, sessionId: state.sessionId, durationSec: track.durationSec, replacedReason: reason });
+    return this.cueCatalog(slot, track.id, config);
   }
 
   private async cueCatalog(slot: SlotRow, trackId: string | null, config: StationConfigRow): Promise<SourceTrack | null> {
     const track = trackId ? await this.deps.catalog.findTrack(trackId) : null;
     if (!track?.audioBlobKey) {
-      const other = await this.pickCatalog(config);
+      const other = await this.pickCatalog(config, await this.neighbours(slot.id));
       if (!other || other.id === trackId) return null;
       return this.cueCatalog(slot, other.id, config);
     }

@@ -1,6 +1,6 @@
 /** The radio's running order and the scheduler's state, in the database so a restart resumes them. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
@@ -49,6 +49,18 @@ export class SlotsRepository {
       .set({ ...fields, status: 'playing' })
       .where(and(eq(radioSlots.id, id), eq(radioSlots.status, 'planned')))
       .returning();
+    return row ?? null;
+  }
+
+  /** The latest slot handed to the stream (cued or started): what the next slot must not repeat. */
+  async lastHandedOut(): Promise<SlotRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(radioSlots)
+      .where(inArray(radioSlots.status, ['playing', 'played']))
+      // A cued slot (not started yet) is the latest; then by start time (slots may be cued out of id order).
+      .orderBy(sql`${radioSlots.startedAt} desc nulls first`, desc(radioSlots.id))
+      .limit(1);
     return row ?? null;
   }
 

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Every e-mail the product sends; the embedded default's "mail server" and an audit trail for SMTP. */
 export const mailOutbox = pgTable(
@@ -15,3 +15,19 @@ export const mailOutbox = pgTable(
   },
   (t) => [index('mail_outbox_created_idx').on(t.createdAt)],
 );
+
+/**
+ * The demo seed's progress, shared by every instance: which instance holds the lease to run it (only one
+ * seeds), which model types it will still deploy and when it expects to (so a generation request can wait
+ * for them), and when it finished. One row (id 1).
+ */
+export const demoSeed = pgTable('demo_seed', {
+  id: integer('id').primaryKey(),
+  holder: text('holder'),
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+  step: text('step').notNull().default('starting'),
+  /** Model type -> expected deploy time (ISO 8601), for the types the seed will still deploy; null if unknown. */
+  expected: jsonb('expected').$type<Record<string, string | null>>().notNull().default({}),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -59,7 +59,8 @@ export const generations = pgTable(
     maxDurationSec: integer('max_duration_sec').notNull(),
     includeLyrics: boolean('include_lyrics').notNull().default(false),
     sessionId: text('session_id'),
-    modelVersion: text('model_version').notNull(),
+    /** Null while the job waits for the first production audio model (bound when one is deployed). */
+    modelVersion: text('model_version'),
     lyricsModelVersion: text('lyrics_model_version'),
     regeneratedFrom: uuid('regenerated_from'),
     progressPct: integer('progress_pct').notNull().default(0),
@@ -84,24 +85,36 @@ export const generations = pgTable(
   (t) => [index('generations_status_idx').on(t.status, t.createdAt)],
 );
 
-/** Module F: generated lyrics with their safety verdict. */
-export const lyricGenerations = pgTable('lyric_generations', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  request: jsonb('request').$type<Record<string, unknown>>().notNull(),
-  theme: text('theme').notNull(),
-  language: text('language').notNull(),
-  mood: text('mood').array().notNull(),
-  structure: jsonb('structure').$type<Record<string, string>>().notNull(),
-  modelVersion: text('model_version').notNull(),
-  seed: bigint('seed', { mode: 'number' }).notNull(),
-  generationId: uuid('generation_id'),
-  safetyScore: real('safety_score').notNull(),
-  explicitDetected: boolean('explicit_detected').notNull(),
-  safety: jsonb('safety').$type<Record<string, unknown>>().notNull(),
-  safetyCheckedAt: timestamp('safety_checked_at', { withTimezone: true }),
-  requestedBy: text('requested_by'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Module F: generated lyrics with their safety verdict. A request made while the first lyrics model is still
+ * being trained is stored `pending` (no model, no text yet) and generated when a model is deployed.
+ */
+export const lyricGenerations = pgTable(
+  'lyric_generations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    status: generationStatus('status').notNull().default('complete'),
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    theme: text('theme').notNull(),
+    language: text('language').notNull(),
+    mood: text('mood').array().notNull(),
+    structure: jsonb('structure').$type<Record<string, string>>(),
+    modelVersion: text('model_version'),
+    seed: bigint('seed', { mode: 'number' }).notNull(),
+    generationId: uuid('generation_id'),
+    safetyScore: real('safety_score'),
+    explicitDetected: boolean('explicit_detected'),
+    safety: jsonb('safety').$type<Record<string, unknown>>().notNull().default({}),
+    safetyCheckedAt: timestamp('safety_checked_at', { withTimezone: true }),
+    etaSeconds: integer('eta_seconds'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    requestedBy: text('requested_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('lyric_generations_waiting_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+);
 
 /**
  * Module G: the append-only registry of every AI track. A trigger (migration 0001) refuses DELETE,

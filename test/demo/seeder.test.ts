@@ -1,0 +1,76 @@
+/**
+ * Issue 8, item 9: the demo seed trains the audio model on the first masters and again as more arrive
+ * (each version deployed), publishes what it will still deploy, and only one instance seeds at a time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { ManualClock } from '../../src/infra/clock/clock.js';
+import { demoSeed, modelVersions, tracks } from '../../src/infra/db/schema/index.js';
+import { DemoSeedState, SEED_LEASE_MS } from '../../src/demo/seed-state.js';
+import { buildTestStation, createTestDatabase, type TestDatabase, type TestStation } from '../helpers/station.js';
+
+describe('demo seed lease', () => {
+  let database: TestDatabase;
+  let opened: Awaited<ReturnType<TestDatabase['open']>>;
+  let db: Awaited<ReturnType<TestDatabase['open']>>['db'];
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    opened = await database.open();
+    await opened.migrate();
+    db = opened.db;
+  });
+  afterAll(async () => {
+    await opened.close();
+    await database.drop();
+  });
+
+  it('lets one instance seed at a time, hands over when the holder stops renewing, and ends for good when done', async () => {
+    const a = new DemoSeedState(db, clock, 'instance-a');
+    const b = new DemoSeedState(db, clock, 'instance-b');
+    expect(await Promise.all([a.acquire(), b.acquire()])).toEqual([true, false]);
+    clock.advance(SEED_LEASE_MS - 1);
+    expect(await a.renew()).toBe(true);
+    clock.advance(SEED_LEASE_MS - 1);
+    expect(await b.acquire()).toBe(false);
+    await a.progress('audio model', { audio: new Date(clock.now() + 40_000) });
+    const [row] = await db.select().from(demoSeed);
+    expect(row).toMatchObject({ holder: 'instance-a', step: 'audio model', expected: { audio: new Date(clock.now() + 40_000).toISOString() } });
+
+    clock.advance(SEED_LEASE_MS); // a died: its lease lapses
+    expect(await b.acquire()).toBe(true);
+    expect(await a.renew()).toBe(false);
+    await b.complete();
+    expect(await b.completed()).toBe(true);
+    clock.advance(10 * SEED_LEASE_MS);
+    expect(await a.acquire()).toBe(false);
+  });
+});
+
+describe('demo seed order', () => {
+  let station: TestStation;
+
+  beforeAll(async () => {
+    station = await buildTestStation({ STATION_DEMO: 'true', STATION_DEMO_TRACK_SEC: '6', STATION_SCHEDULER_CYCLE_SEC: '3600' });
+    await station.station.demo!.done;
+  }, 600_000);
+  afterAll(() => station.destroy());
+
+  it('deploys an audio model trained on the first masters, then retrained versions as the rest arrive, and finishes', async () => {
+    const db = station.database.db;
+    const audio = await db.select().from(modelVersions).where(eq(modelVersions.modelType, 'audio'));
+    const items = audio.map((m) => Number(m.lineage.items)).sort((x, y) => x - y);
+    const masters = (await db.select({ id: tracks.id }).from(tracks)).length;
+    expect(items[0]).toBeLessThan(masters); // the first version did not wait for every master
+    expect(items[items.length - 1]).toBe(masters);
+    const production = await station.station.models.production('audio');
+    expect(Number(production!.lineage.items)).toBe(masters);
+    expect(audio.every((m) => m.deployedAt !== null)).toBe(true); // each version was deployed in its turn
+    expect(await station.station.models.production('lyrics')).not.toBeNull();
+    expect(await station.station.models.production('style_embedding')).not.toBeNull();
+    const [seed] = await db.select().from(demoSeed);
+    expect(seed.completedAt).not.toBeNull();
+    expect(seed.expected).toEqual({});
+  });
+});
