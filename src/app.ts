@@ -49,6 +49,7 @@ import { AdminUsersService } from './platform/admin/admin-users.service.js';
 import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
 import { UsersService } from './platform/users/users.service.js';
 import { UsersRepository } from './platform/users/users.repository.js';
+import { listenersModule } from './platform/listeners/module.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
@@ -206,6 +207,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(catalogRoutes(catalog));
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
+      await listenersModule({ db: database.db, events: new PlatformEvents(bus, clock), clock }).register(app);
       await station.routes(app);
     },
   );

@@ -9,3 +9,4 @@ export * from './training.js';
 export * from './dataset.js';
 export * from './training-jobs.js';
 export * from './accounts.js';
+export * from './listeners.js';
