@@ -86,4 +86,31 @@ describe('/v1/users/me/library', () => {
     expect(byKey.statusCode).toBe(403);
     expect(byKey.json().error.code).toBe('PLATFORM_FORBIDDEN');
   });
+
+  it('documents every listeners, library, playlist and capsule route in /openapi.json', async () => {
+    const doc = (await station.http.inject({ url: '/openapi.json' })).json();
+    const expected: Record<string, string[]> = {
+      '/v1/users/me/library': ['get'],
+      '/v1/users/me/library/{id}': ['post', 'delete'],
+      '/v1/listeners/{id}': ['get'],
+      '/v1/listeners/{id}/history': ['get'],
+      '/v1/listeners/{id}/playlists': ['get'],
+      '/v1/playlists': ['post'],
+      '/v1/playlists/{id}': ['get', 'patch', 'delete'],
+      '/v1/playlists/{id}/tracks': ['post', 'put'],
+      '/v1/playlists/{id}/tracks/{trackId}': ['delete'],
+      '/v1/artists/{slug}/follow': ['post', 'delete'],
+      '/v1/capsules': ['get', 'post'],
+      '/v1/capsules/{id}': ['get', 'patch'],
+      '/v1/capsules/{id}/unlock': ['post'],
+      '/v1/artists/{slug}/capsules': ['get'],
+    };
+    for (const [path, methods] of Object.entries(expected)) {
+      for (const method of methods) {
+        const operation = doc.paths[path]?.[method];
+        expect(operation, `${method} ${path}`).toBeDefined();
+        expect(operation.responses['200'] ?? operation.responses['201'] ?? operation.responses['204'], `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
 });
