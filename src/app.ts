@@ -49,6 +49,7 @@ import { AdminUsersService } from './platform/admin/admin-users.service.js';
 import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
 import { UsersService } from './platform/users/users.service.js';
 import { UsersRepository } from './platform/users/users.repository.js';
+import { listenersModule } from './platform/listeners/module.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
@@ -145,6 +146,7 @@ export async function createStation(config: Config, options: StationOptions = {}
 
   // Login throttling and the 2FA step's attempts are shared by every instance (Redis) when there are several.
   const counters: CounterStore = redis ? new RedisCounterStore(redis, `${config.redisPrefix}:auth`) : new InProcessCounterStore(clock);
+  const platformEvents = new PlatformEvents(bus, clock);
   const auth = new AuthService({
     database,
     tokens,
@@ -157,7 +159,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
     passwords: options.passwords,
     quotas: options.apiQuotas,
-    events: new PlatformEvents(bus, clock),
+    events: platformEvents,
     oidc: config.oidc,
     mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed') },
   });
@@ -212,6 +214,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
       await app.register(store.routes);
+      await listenersModule({ db: database.db, events: platformEvents, clock }).register(app);
       await station.routes(app);
     },
   );

@@ -10,3 +10,4 @@ export * from './dataset.js';
 export * from './training-jobs.js';
 export * from './store.js';
 export * from './accounts.js';
+export * from './listeners.js';

@@ -1,0 +1,95 @@
+/** capsules and capsule_unlocks. */
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../infra/db/client.js';
+import { idEq } from '../../infra/db/ids.js';
+import { artists, capsules, capsuleUnlocks, tracks } from '../../infra/db/schema/index.js';
+import type { Environment } from '../library/library.repository.js';
+import { trackRefColumns, type TrackRefRow } from '../listeners/shared.js';
+
+export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];
+export type CapsuleRow = typeof capsules.$inferSelect & { artistSlug: string; artistName: string; artistOwnerUserId: string | null };
+
+export interface CapsuleChange {
+  title?: string;
+  teaser?: string;
+  contentText?: string | null;
+  contentTrackId?: string | null;
+  contentMediaUrl?: string | null;
+  unlockRule?: UnlockRule;
+}
+
+const columns = { capsule: capsules, artistSlug: artists.slug, artistName: artists.name, artistOwnerUserId: artists.ownerUserId };
+type Joined = { capsule: typeof capsules.$inferSelect; artistSlug: string; artistName: string; artistOwnerUserId: string | null };
+const flatten = (row: Joined): CapsuleRow => ({ ...row.capsule, artistSlug: row.artistSlug, artistName: row.artistName, artistOwnerUserId: row.artistOwnerUserId });
+
+export class CapsulesRepository {
+  constructor(private readonly db: DbOrTx) {}
+
+  async create(input: CapsuleChange & { artistId: string; environment: Environment; title: string; teaser: string; createdBy: string | null }): Promise<string> {
+    const [row] = await this.db.insert(capsules).values(input).returning({ id: capsules.id });
+    return row.id;
+  }
+
+  async update(id: string, change: CapsuleChange, now: Date): Promise<void> {
+    await this.db.update(capsules).set({ ...change, updatedAt: now }).where(eq(capsules.id, id));
+  }
+
+  async find(id: string, environment: Environment): Promise<CapsuleRow | null> {
+    const [row] = await this.db
+      .select(columns)
+      .from(capsules)
+      .innerJoin(artists, eq(artists.id, capsules.artistId))
+      .where(and(idEq(capsules.id, id), eq(capsules.environment, environment)))
+      .limit(1);
+    return row ? flatten(row) : null;
+  }
+
+  async list(environment: Environment, artistId: string | null, limit: number, offset: number): Promise<{ rows: CapsuleRow[]; total: number }> {
+    const conditions: SQL[] = [eq(capsules.environment, environment)];
+    if (artistId) conditions.push(eq(capsules.artistId, artistId));
+    const where = and(...conditions);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select(columns)
+        .from(capsules)
+        .innerJoin(artists, eq(artists.id, capsules.artistId))
+        .where(where)
+        .orderBy(desc(capsules.createdAt), desc(capsules.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ total: count() }).from(capsules).where(where),
+    ]);
+    return { rows: rows.map(flatten), total };
+  }
+
+  /** The capsules among `capsuleIds` that `userId` unlocked. */
+  async unlockedAmong(userId: string, capsuleIds: string[]): Promise<Set<string>> {
+    if (capsuleIds.length === 0) return new Set();
+    const rows = await this.db
+      .select({ capsuleId: capsuleUnlocks.capsuleId })
+      .from(capsuleUnlocks)
+      .where(and(eq(capsuleUnlocks.userId, userId), inArray(capsuleUnlocks.capsuleId, capsuleIds)));
+    return new Set(rows.map((row) => row.capsuleId));
+  }
+
+  /** Records the unlock once; true when this call recorded it. */
+  async unlock(capsuleId: string, userId: string, at: Date): Promise<boolean> {
+    const inserted = await this.db.insert(capsuleUnlocks).values({ capsuleId, userId, unlockedAt: at }).onConflictDoNothing().returning({ userId: capsuleUnlocks.userId });
+    return inserted.length > 0;
+  }
+
+  async findTrack(trackId: string, publishedOnly: boolean): Promise<TrackRefRow | null> {
+    const [row] = await this.db
+      .select(trackRefColumns)
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(idEq(tracks.id, trackId), publishedOnly ? eq(tracks.status, 'published') : undefined))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async artistsOwnedBy(userId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: artists.id }).from(artists).where(eq(artists.ownerUserId, userId));
+    return rows.map((row) => row.id);
+  }
+}

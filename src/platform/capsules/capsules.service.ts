@@ -1,0 +1,157 @@
+/**
+ * Sonic Capsules with Tap-to-Reveal. An artist (the `artist` scope, on an artist they own; admins on any)
+ * creates and updates a capsule: title and teaser (public), hidden content (text, a catalog track and/or a media
+ * URL) and an unlock rule: `none` (any signed-in listener may unlock) or `follow` (the listener must follow the
+ * artist). A listener unlocks it once (idempotent; the first unlock emits `capsule.unlocked`) and from then on
+ * sees the content; the artist's owner and admins always do. Everyone else sees the teaser with `content: null`.
+ */
+import type { Principal } from '../../auth/principal.js';
+import { Errors } from '../../errors.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { PlatformEvents } from '../webhooks/platform-events.js';
+import type { FollowsRepository } from '../listeners/follows.repository.js';
+import { callerUserId, isAdmin, sessionUserId, trackRef } from '../listeners/shared.js';
+import type { CapsuleChange, CapsuleRow, CapsulesRepository, UnlockRule } from './capsules.repository.js';
+
+export interface CapsuleInput {
+  artist_id?: string;
+  title?: string;
+  teaser?: string;
+  content_text?: string | null;
+  content_track_id?: string | null;
+  content_media_url?: string | null;
+  unlock_rule?: UnlockRule;
+}
+
+export class CapsulesService {
+  constructor(
+    private readonly repo: CapsulesRepository,
+    private readonly follows: FollowsRepository,
+    private readonly events: PlatformEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  private teaser(row: CapsuleRow, unlocked: boolean) {
+    return {
+      id: row.id,
+      artist_id: row.artistId,
+      artist_slug: row.artistSlug,
+      artist_name: row.artistName,
+      title: row.title,
+      teaser: row.teaser,
+      unlock_rule: row.unlockRule,
+      unlocked,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+
+  private canManage(caller: Principal, artistOwnerUserId: string | null): boolean {
+    return isAdmin(caller) || (caller.userId !== null && caller.userId === artistOwnerUserId);
+  }
+
+  private async page(caller: Principal, artistId: string | null, limit: number, offset: number) {
+    const { rows, total } = await this.repo.list(caller.environment, artistId, limit, offset);
+    const unlocked = caller.userId ? await this.repo.unlockedAmong(caller.userId, rows.map((row) => row.id)) : new Set<string>();
+    return { data: rows.map((row) => this.teaser(row, unlocked.has(row.id))), total };
+  }
+
+  list(caller: Principal, limit: number, offset: number) {
+    return this.page(caller, null, limit, offset);
+  }
+
+  async listByArtist(caller: Principal, artistSlugOrId: string, limit: number, offset: number) {
+    const artist = await this.follows.findArtist(artistSlugOrId);
+    if (!artist) throw Errors.notFound('Artist', artistSlugOrId);
+    return this.page(caller, artist.id, limit, offset);
+  }
+
+  async get(caller: Principal, id: string) {
+    const row = await this.repo.find(id, caller.environment);
+    if (!row) throw Errors.notFound('Capsule', id);
+    const unlocked = caller.userId ? (await this.repo.unlockedAmong(caller.userId, [row.id])).has(row.id) : false;
+    const visible = unlocked || this.canManage(caller, row.artistOwnerUserId);
+    let content = null;
+    if (visible) {
+      const track = row.contentTrackId ? await this.repo.findTrack(row.contentTrackId, false) : null;
+      content = { text: row.contentText, track: track ? trackRef(track) : null, media_url: row.contentMediaUrl };
+    }
+    return { ...this.teaser(row, unlocked), content };
+  }
+
+  async create(caller: Principal, input: CapsuleInput & { title: string; teaser: string }) {
+    const userId = callerUserId(caller);
+    const artistId = await this.artistForCreate(caller, userId, input.artist_id);
+    const change = await this.change(input);
+    if (!change.contentText && !change.contentTrackId && !change.contentMediaUrl) {
+      throw Errors.validation('a capsule hides something: give content_text, content_track_id or content_media_url');
+    }
+    const id = await this.repo.create({ ...change, title: change.title ?? input.title, teaser: change.teaser ?? input.teaser, artistId, environment: caller.environment, createdBy: userId });
+    return this.get(caller, id);
+  }
+
+  async update(caller: Principal, id: string, input: CapsuleInput) {
+    const row = await this.repo.find(id, caller.environment);
+    if (!row) throw Errors.notFound('Capsule', id);
+    if (!this.canManage(caller, row.artistOwnerUserId)) throw Errors.forbidden("only the artist's owner or an admin changes a capsule");
+    const change = await this.change(input);
+    const after = {
+      text: change.contentText !== undefined ? change.contentText : row.contentText,
+      track: change.contentTrackId !== undefined ? change.contentTrackId : row.contentTrackId,
+      media: change.contentMediaUrl !== undefined ? change.contentMediaUrl : row.contentMediaUrl,
+    };
+    if (!after.text && !after.track && !after.media) throw Errors.validation('a capsule keeps some hidden content');
+    await this.repo.update(row.id, change, this.clock.date());
+    return this.get(caller, row.id);
+  }
+
+  /** Unlocks for the caller if the rule allows (403 otherwise); idempotent, the event goes out on the first unlock only. */
+  async unlock(caller: Principal, id: string) {
+    const userId = sessionUserId(caller);
+    const row = await this.repo.find(id, caller.environment);
+    if (!row) throw Errors.notFound('Capsule', id);
+    if (row.unlockRule === 'follow' && !(await this.follows.isFollowing(userId, row.artistId, caller.environment))) {
+      throw Errors.forbidden(`follow the artist to unlock this capsule (POST /v1/artists/${row.artistSlug}/follow)`);
+    }
+    if (await this.repo.unlock(row.id, userId, this.clock.date())) {
+      await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId });
+    }
+    return this.get(caller, row.id);
+  }
+
+  private async artistForCreate(caller: Principal, userId: string, artistRef: string | undefined): Promise<string> {
+    if (artistRef !== undefined) {
+      const artist = await this.follows.findArtist(artistRef);
+      if (!artist) throw Errors.notFound('Artist', artistRef);
+      if (!this.canManage(caller, artist.ownerUserId)) throw Errors.forbidden('capsules are created for an artist you own');
+      return artist.id;
+    }
+    const owned = await this.repo.artistsOwnedBy(userId);
+    if (owned.length !== 1) throw Errors.validation(owned.length === 0 ? 'artist_id is required: the caller owns no artist' : 'artist_id is required: the caller owns several artists');
+    return owned[0];
+  }
+
+  private async change(input: CapsuleInput): Promise<CapsuleChange> {
+    const change: CapsuleChange = {};
+    if (input.title !== undefined) change.title = nonBlank(input.title, 'title');
+    if (input.teaser !== undefined) change.teaser = nonBlank(input.teaser, 'teaser');
+    if (input.content_text !== undefined) change.contentText = input.content_text;
+    if (input.content_media_url !== undefined) change.contentMediaUrl = input.content_media_url;
+    if (input.unlock_rule !== undefined) change.unlockRule = input.unlock_rule;
+    if (input.content_track_id !== undefined) {
+      if (input.content_track_id === null) change.contentTrackId = null;
+      else {
+        const track = await this.repo.findTrack(input.content_track_id, true);
+        if (!track) throw Errors.notFound('Track', input.content_track_id);
+        change.contentTrackId = track.trackId;
+      }
+    }
+    return change;
+  }
+}
+
+function nonBlank(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw Errors.validation(`${field} must not be blank`);
+  return trimmed;
+}

@@ -1,0 +1,32 @@
+/** Wires library, listeners (with follows), playlists and capsules: one call from src/app.ts. */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { PlatformEvents } from '../webhooks/platform-events.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { LibraryRepository } from '../library/library.repository.js';
+import { LibraryService } from '../library/library.service.js';
+import { libraryRoutes } from '../library/routes.js';
+import { PlaylistsRepository } from '../playlists/playlists.repository.js';
+import { PlaylistsService } from '../playlists/playlists.service.js';
+import { playlistsRoutes } from '../playlists/routes.js';
+import { CapsulesRepository } from '../capsules/capsules.repository.js';
+import { CapsulesService } from '../capsules/capsules.service.js';
+import { capsulesRoutes } from '../capsules/routes.js';
+import { FollowsRepository } from './follows.repository.js';
+import { ListenersRepository } from './listeners.repository.js';
+import { ListenersService } from './listeners.service.js';
+import { listenersRoutes } from './routes.js';
+
+export function listenersModule(deps: { db: Db; events: PlatformEvents; clock: Clock }) {
+  const follows = new FollowsRepository(deps.db);
+  const playlists = new PlaylistsRepository(deps.db);
+  return {
+    async register(app: FastifyInstance) {
+      await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db))));
+      await app.register(playlistsRoutes(new PlaylistsService(playlists, deps.clock)));
+      await app.register(listenersRoutes(new ListenersService(new UsersRepository(deps.db), new ListenersRepository(deps.db), playlists, follows)));
+      await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db), follows, deps.events, deps.clock)));
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/** What library, listeners, playlists and capsules share: who the caller is, and a track as they show it. */
+import { Type } from '@sinclair/typebox';
+import { hasScope, type Principal } from '../../auth/principal.js';
+import { Errors } from '../../errors.js';
+import { artists, tracks } from '../../infra/db/schema/index.js';
+
+/** A track as listed in a library, a playlist or a history (the contract's track list fields, plus slugs and status). */
+export const TrackRef = Type.Object(
+  {
+    id: Type.String(),
+    slug: Type.String(),
+    title: Type.String(),
+    artist: Type.String(),
+    artist_id: Type.String(),
+    artist_slug: Type.String(),
+    duration: Type.Integer({ description: 'seconds' }),
+    streams: Type.Integer(),
+    genre: Type.String(),
+    status: Type.String({ enum: ['published', 'removed'], description: 'removed: taken down; kept in histories and playlists' }),
+  },
+  { title: 'TrackRef' },
+);
+
+export const trackRefColumns = {
+  trackId: tracks.id,
+  trackSlug: tracks.slug,
+  trackTitle: tracks.title,
+  artistName: artists.name,
+  artistId: artists.id,
+  artistSlug: artists.slug,
+  durationSec: tracks.durationSec,
+  streams: tracks.streams,
+  genre: tracks.genre,
+  trackStatus: tracks.status,
+};
+
+export interface TrackRefRow {
+  trackId: string;
+  trackSlug: string;
+  trackTitle: string;
+  artistName: string;
+  artistId: string;
+  artistSlug: string;
+  durationSec: number;
+  streams: number;
+  genre: string;
+  trackStatus: 'published' | 'removed';
+}
+
+export function trackRef(row: TrackRefRow) {
+  return {
+    id: row.trackId,
+    slug: row.trackSlug,
+    title: row.trackTitle,
+    artist: row.artistName,
+    artist_id: row.artistId,
+    artist_slug: row.artistSlug,
+    duration: Math.round(row.durationSec),
+    streams: row.streams,
+    genre: row.genre,
+    status: row.trackStatus,
+  };
+}
+
+export function isAdmin(caller: Principal): boolean {
+  return hasScope(caller, 'platform:admin');
+}
+
+/** The user a credential acts for (a developer key acts for its owner); the bootstrap service key has none. */
+export function callerUserId(caller: Principal): string {
+  if (!caller.userId) throw Errors.forbidden('this credential belongs to no user');
+  return caller.userId;
+}
+
+/**
+ * Personal data (library, playlists, follows, unlocks) is changed from a login session only, as
+ * PATCH /v1/users/me: no platform scope grants writing it, so an API key answers 403.
+ */
+export function sessionUserId(caller: Principal): string {
+  if (caller.kind !== 'user') throw Errors.forbidden('personal data is changed from a login session, not with an API key');
+  return callerUserId(caller);
+}
