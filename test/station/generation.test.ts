@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EngineError } from '../../src/engine/errors.js';
 import { eq } from 'drizzle-orm';
 import { id3TagLength } from '../../src/engine/music/id3.js';
 import { GENERATION_PROGRESS_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
@@ -196,6 +197,27 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect(done).toMatchObject({ status: 'complete', genre: 'jazz', mood: ['warm'] });
   }, 180_000);
 
+  it('keeps an internal failure\'s own text to the server: the generation and its event carry a coarse message', async () => {
+    const secret = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';
+    const real = station.engine.generateTrack.bind(station.engine);
+    station.engine.generateTrack = async () => {
+      throw new Error(secret);
+    };
+    try {
+      const failed = await waitFor((await generate({ max_duration_sec: 10, seed: 11 })).json().generation_id, ['failed']);
+      expect(failed.error.code).toBe('STATION_GENERATION_FAILED');
+      expect(JSON.stringify(failed)).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|jwt\.key|hunter2/);
+      const event = await vi.waitFor(() => {
+        const found = events.find((e) => e.event === 'station.track.generation_failed' && e.data.generation_id === failed.generation_id);
+        if (!found) throw new Error('no generation_failed event yet');
+        return found;
+      });
+      expect(JSON.stringify(event)).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|jwt\.key|hunter2/);
+    } finally {
+      station.engine.generateTrack = real;
+    }
+  }, 120_000);
+
   describe('lyrics', () => {
     const lyrics = (payload: Record<string, unknown>) => station.http.inject({ method: 'POST', url: '/station/v1/generate/lyrics', headers: service, payload });
 
@@ -214,6 +236,21 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       expect(check.json()).toMatchObject({ lyric_id: body.lyric_id, explicit_allowed: false });
       const same = await lyrics({ mood: ['hopeful'], theme: 'the sea', language: 'en', structure: 'verse-chorus-verse-chorus-bridge-chorus', seed: 3 });
       expect(same.json().structure).toEqual(body.structure);
+    });
+
+    it('answers an internal engine failure with a coarse 500 that keeps the engine\'s words to the server', async () => {
+      const real = station.engine.generateLyrics.bind(station.engine);
+      station.engine.generateLyrics = async () => {
+        throw new EngineError('INTERNAL', 'worker died reading /var/lib/station/models/lyrics.json (token=hunter2)');
+      };
+      try {
+        const response = await lyrics({ mood: ['hopeful'], theme: 'the sea', language: 'en', seed: 4 });
+        expect(response.statusCode).toBe(500);
+        expect(response.json().error.code).toBe('STATION_GENERATION_FAILED');
+        expect(response.body).not.toMatch(/var\/lib|lyrics\.json|hunter2|worker died/);
+      } finally {
+        station.engine.generateLyrics = real;
+      }
     });
 
     it('refuses an untrained language, unknown or non-platform style artists, and unknown ids', async () => {

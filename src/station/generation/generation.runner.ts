@@ -12,6 +12,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine, SafetyVerdict } from '../../engine/engine.js';
 import type { MusicContext } from '../../engine/types.js';
+import { publicFailure, type PublicFailure } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
@@ -28,6 +29,11 @@ import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { GenerationRepository, GenerationRow } from './generation.repository.js';
 import { GENERATION_STALE_MS, type GenerationService } from './generation.service.js';
 import { STREAM_LINK_TTL_SEC } from './generation.view.js';
+
+const GENERATION_FAILURE: PublicFailure = {
+  code: 'GENERATION_FAILED',
+  message: 'Generation failed (an internal error; it was logged on the server with the generation id)',
+};
 
 export const STATION_NAME = 'Station';
 const PROGRESS_WRITE_INTERVAL_MS = 2_000;
@@ -73,8 +79,8 @@ export class GenerationRunner {
     try {
       await this.run(row);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.deps.log.warn({ err: error, generationId }, 'generation failed');
+      // The exception's own text (engine, OS, database) stays in the log; clients and webhooks get ours.
+      const { message } = publicFailure(error, { fallback: GENERATION_FAILURE, log: this.deps.log, context: { generationId } });
       await this.deps.repo.fail(generationId, 'STATION_GENERATION_FAILED', message, this.deps.clock.date());
       await this.deps.events.emit('station.track.generation_failed', {
         generation_id: generationId,

@@ -30,7 +30,10 @@ export interface LyricsRequest {
 function toHttpError(error: unknown): Error {
   if (error instanceof EngineError) {
     if (['UNSUPPORTED_LANGUAGE', 'UNKNOWN_ARTIST', 'INVALID_INPUT'].includes(error.code)) return Errors.validation(error.message);
-    return new DomainError('failed', 'GENERATION_FAILED', 'Lyrics generation failed', error.message);
+    // The engine's own words stay on the server: the error handler logs this 500 with its cause.
+    const failure = new DomainError('failed', 'GENERATION_FAILED', 'Lyrics generation failed', 'an internal engine error; it was logged on the server with the request_id');
+    failure.cause = error;
+    return failure;
   }
   return error instanceof Error ? error : new Error(String(error));
 }
