@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
 import type { Station } from '../../src/app.js';
 import { authHeaders, buildTestStation, createTestDatabase, signupListener, type TestStation } from '../helpers/station.js';
-import { clientAddress, listen } from './support.js';
+import { listen, staffWithTotp } from './support.js';
 
 interface Socket {
   ws: WebSocket;
@@ -65,21 +64,6 @@ function within<T>(promise: Promise<T>, ms = 5000): Promise<T> {
   return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
 }
 
-async function staffUser(station: Station, clock: ManualClock, role: 'admin' | 'developer') {
-  const email = `${role}-${randomBytes(4).toString('hex')}@station.test`;
-  const secret = newTotpSecret();
-  const user = await station.auth.createUser({ email, password: 'staff-password-1', role, displayName: role, totpSecret: secret });
-  clock.advance(30_000);
-  const login = await station.http.inject({
-    method: 'POST',
-    url: '/api/auth/admin/login',
-    remoteAddress: clientAddress(),
-    payload: { email, password: 'staff-password-1', totp_code: totpCode(secret, clock.now()) },
-  });
-  expect(login.statusCode).toBe(200);
-  return { userId: user.id, token: login.json().access_token as string, csrf: login.json().csrf_token as string };
-}
-
 describe('access follows the database at once', () => {
   let station: TestStation;
   let base: string;
@@ -108,7 +92,7 @@ describe('access follows the database at once', () => {
   });
 
   it('takes a demoted admin’s station:admin away at once', async () => {
-    const admin = await staffUser(station, clock, 'admin');
+    const admin = await staffWithTotp(station, clock, 'admin');
     expect((await validate(admin.token)).json()).toMatchObject({ role: 'admin', can_toggle_radio: true });
     await station.auth.setUserRole(admin.userId, 'developer');
     expect((await validate(admin.token)).json()).toMatchObject({ role: 'developer', can_toggle_radio: false, can_train: true });
@@ -141,7 +125,7 @@ describe('access follows the database at once', () => {
   });
 
   it('closes a client whose new role lacks its channel scope with 4403, and keeps the others', async () => {
-    const admin = await staffUser(station, clock, 'admin');
+    const admin = await staffWithTotp(station, clock, 'admin');
     const generation = await connect(base, 'generation-progress', admin.token);
     const nowPlaying = await connect(base, 'now-playing', admin.token);
     sockets.push(generation, nowPlaying);
@@ -207,7 +191,7 @@ describe.skipIf(!multiInstance)('access across two instances', () => {
   });
 
   it('a demotion on one instance narrows the scopes on the other', async () => {
-    const admin = await staffUser(a, clock, 'admin');
+    const admin = await staffWithTotp(a, clock, 'admin');
     const onB = async () => (await b.http.inject({ url: '/station/v1/auth/validate', headers: { authorization: `Bearer ${admin.token}` } })).json();
     expect((await onB()).can_toggle_radio).toBe(true);
     await a.auth.setUserRole(admin.userId, 'listener');

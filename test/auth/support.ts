@@ -1,6 +1,9 @@
 /** Helpers for the authentication suites: real HTTP on an ephemeral port, client addresses, error bodies. */
 import { randomBytes } from 'node:crypto';
 import type { Station } from '../../src/app.js';
+import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
+import type { ManualClock } from '../../src/infra/clock/clock.js';
+import type { Role } from '../../src/auth/scopes.js';
 
 export interface HttpAnswer {
   status: number;
@@ -37,4 +40,22 @@ export const forwardedFor = (address: string) => ({ 'x-forwarded-for': address }
 export function errorWithoutRequestId(body: HttpAnswer['body'] | Record<string, unknown>): Record<string, unknown> {
   const { request_id: _ignored, ...rest } = (body.error ?? {}) as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * A new staff account with a TOTP secret, logged in on the staff login (the clock moves one TOTP step first,
+ * so the code is never a replay of an earlier one).
+ */
+export async function staffWithTotp(station: Station, clock: ManualClock, role: Role, email = `${role}-${randomBytes(4).toString('hex')}@station.test`) {
+  const secret = newTotpSecret();
+  const user = await station.auth.createUser({ email, password: 'staff-password-1', role, displayName: role, totpSecret: secret });
+  clock.advance(30_000);
+  const login = await station.http.inject({
+    method: 'POST',
+    url: '/api/auth/admin/login',
+    remoteAddress: clientAddress(),
+    payload: { email, password: 'staff-password-1', totp_code: totpCode(secret, clock.now()) },
+  });
+  if (login.statusCode !== 200) throw new Error(`staff login of a new ${role} failed: ${login.body}`);
+  return { userId: user.id, token: login.json().access_token as string, csrf: login.json().csrf_token as string };
 }

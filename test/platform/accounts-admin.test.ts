@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
 import { buildTestStation, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
-import { clientAddress, listen } from '../auth/support.js';
+import { clientAddress, listen, staffWithTotp } from '../auth/support.js';
 import { bearer, createKey, loginAs } from './accounts-support.js';
 
 describe('admin users', () => {
@@ -22,20 +21,8 @@ describe('admin users', () => {
   });
   afterAll(() => station?.destroy());
 
-  async function staff(role: 'admin') {
-    const email = `${role}-${tag}-${randomBytes(3).toString('hex')}@example.com`;
-    const secret = newTotpSecret();
-    const user = await station.auth.createUser({ email, password: 'staff-password-1', role, displayName: role, totpSecret: secret });
-    clock.advance(30_000);
-    const login = await station.http.inject({
-      method: 'POST',
-      url: '/api/auth/admin/login',
-      remoteAddress: clientAddress(),
-      payload: { email, password: 'staff-password-1', totp_code: totpCode(secret, clock.now()) },
-    });
-    expect(login.statusCode).toBe(200);
-    return { userId: user.id, token: login.json().access_token as string, csrf: login.json().csrf_token as string };
-  }
+  const staff = (role: 'admin') => staffWithTotp(station, clock, role, `${role}-${tag}-${randomBytes(3).toString('hex')}@example.com`);
+
 
   const setStatus = (caller: { token: string; csrf: string }, id: string, status: string) =>
     station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${id}/status`, headers: bearer(caller), payload: { status } });

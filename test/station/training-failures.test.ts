@@ -14,22 +14,13 @@ import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadLyricRows } from '../../src/station/dataset/training-data.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
+import { pollUntil } from '../helpers/poll.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** What an internal failure's own text may hold: a private address, a port, a file path, a credential. */
 const SECRET_TEXT = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';
 const LEAKS = /ECONNREFUSED|10\.0\.0\.5|5432|\/var\/lib|jwt\.key|hunter2/;
-
-async function pollUntil<T>(what: string, read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms; last read ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('training job failures in public', () => {
   let station: TestStation;

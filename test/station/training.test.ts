@@ -19,6 +19,7 @@ import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadAudioItems, loadLyricRows } from '../../src/station/dataset/training-data.js';
 import { STATION_EVENTS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../../src/station/events/station-events.js';
 import { authHeaders, buildTestStation, createTestDatabase, staffLogin, type TestStation } from '../helpers/station.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const WEBHOOK_SECRET = 'whsec_training_test_secret';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -54,17 +55,6 @@ function client(station: TestStation, headers: Record<string, string>) {
 }
 
 const finished = (job: Json) => job.status === 'completed' || job.status === 'failed';
-
-/** Reads until `done` holds; on timeout fails naming what never happened and the last value read. */
-async function pollUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms; last read ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('module C: training jobs and model versions', () => {
   let station: TestStation;
