@@ -250,7 +250,7 @@ describe('WebSocket channels', () => {
       const watcher = await connect(`${url}/listeners?token=${listenerToken}`);
       await watcher.next(); // the count on connect
       const from = watcher.messages.length;
-      expect(timers.periods()).toEqual([1000]);
+      expect(timers.periods()).toContain(1000); // the listeners channel (the model waiter polls on these timers too)
       try {
         // Each count tells which stretch of time its tick fired in: none before 1 s, one per second after.
         realtime.useStreamListeners(() => 10);
