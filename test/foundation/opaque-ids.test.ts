@@ -34,6 +34,10 @@ const BODIES: Record<string, unknown> = {
   'POST /station/v1/training/models/{model_id}/deploy': {},
   'POST /station/v1/generate/track/{generation_id}/regenerate': {},
   'PATCH /v1/admin/users/{id}/status': { status: 'active' },
+  'PATCH /v1/playlists/{id}': { name: 'renamed' },
+  'POST /v1/playlists/{id}/tracks': { track_id: 'any' },
+  'PUT /v1/playlists/{id}/tracks': { track_ids: [] },
+  'PATCH /v1/capsules/{id}': { title: 'renamed' },
 };
 
 /** Routes whose missing resource has its own code. */
