@@ -89,11 +89,20 @@ export function similarityFromDistance(distance: number): number {
  * (observed − chance) / (1 − chance), where observed is the share of the shorter sequence's beats matched and
  * chance = Σ_chord p_a(chord)·p_b(chord) from each sequence's chord frequencies. Clamped to 0..1. 1 when a
  * sequence has fewer than MIN_SEQUENCE_BEATS beats or when chance alone explains everything (both tracks
- * hold one and the same chord), i.e. no evidence against a copy.
+ * hold one and the same chord), i.e. no evidence against a copy. b is also read at double and half its beat
+ * rate (a tempo octave error between the two analyses).
  */
 export function sequenceAgreement(a: readonly string[], b: readonly string[]): number {
+  if (Math.min(a.length, b.length) < MIN_SEQUENCE_BEATS) return 1;
+  // A beat tracker may lock onto half or double the tempo of the other reading (the octave error the tempo
+  // comparison allows for too): b is also read with each beat doubled, and with every other beat.
+  const readings = [b, b.flatMap((c) => [c, c]), b.filter((_, i) => i % 2 === 0), b.filter((_, i) => i % 2 === 1)];
+  return Math.max(...readings.map((r) => alignedAgreement(a, r)));
+}
+
+function alignedAgreement(a: readonly string[], b: readonly string[]): number {
   const shorter = Math.min(a.length, b.length);
-  if (shorter < MIN_SEQUENCE_BEATS) return 1;
+  if (shorter < MIN_SEQUENCE_BEATS) return 0; // a half-rate reading of a short sequence: no alignment to judge
   const freq = (seq: readonly string[]) => {
     const counts = new Map<string, number>();
     for (const c of seq) counts.set(c, (counts.get(c) ?? 0) + 1);

@@ -101,6 +101,11 @@ describe('sequenceAgreement', () => {
     expect(sequenceAgreement(song, song.slice(5))).toBe(1);
   });
 
+  it('is 1 for the same sequence read at half or double the beat rate (a tempo octave error)', () => {
+    expect(sequenceAgreement(song.filter((_, i) => i % 2 === 1), song)).toBe(1);
+    expect(sequenceAgreement(song.flatMap((c) => [c, c]), song)).toBe(1);
+  });
+
   it('is about 0 for the same chords in another order (agreement no better than chance)', () => {
     const other = ['G', 'G', 'F', 'F', 'C', 'C', 'Am', 'Am'];
     const reordered = Array.from({ length: song.length }, (_, i) => other[(i * 3) % other.length]);
