@@ -6,8 +6,9 @@
  *   explicitPenalty = 0 when no explicit term or explicit content is allowed; otherwise
  *                     0.5 + 0.1 per further distinct term (max 1), so explicit text scores <= 0.5.
  *   copyrightSimilarity from copyright.ts (one copied line alone gives >= 0.3, i.e. score <= 0.7).
- * Audio:   safety_score = 1 - similarity², similarity to the nearest catalog track (audio-duplicate.ts);
- *   an unrelated track (similarity <~ 0.3) scores >= 0.9, a near-duplicate (> 0.45) fails.
+ * Audio:   safety_score = 1 - similarity², similarity to the nearest catalog track (audio-duplicate.ts: global
+ *   sound × chord-sequence agreement); an unrelated track (similarity <~ 0.3) scores >= 0.9, a near-duplicate
+ *   (> 0.45) fails.
  * Categories: "explicit_language" (explicit and not allowed), "copyright_similarity" and "audio_duplicate"
  * (that part alone would take the score under the threshold).
  */
