@@ -11,9 +11,9 @@
  *   (c) AI generations of a model trained on the catalog (default hyperparameters, the first station
  *       context, lo-fi) against their nearest catalog master.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { demoTracks } from '../src/demo/content/tracks.js';
+import { demoMasterRequest } from '../src/demo/seed-audio.js';
 import { decodeAudio } from '../src/engine/features/decode.js';
 import { extractFeatures, extractFeaturesFromFile } from '../src/engine/features/extract.js';
 import { emptyAudioModel } from '../src/engine/music/audio-model.js';
@@ -34,21 +34,9 @@ const trackSec = Number(arg('track-sec', '30'));
 const generations = Number(arg('generations', '12'));
 const featuresOut = arg('features-out', '');
 
-const seedOf = (slug: string) => createHash('sha256').update(slug).digest().readUInt32BE(0) & 0x7fffffff;
-
 async function renderMaster(track: (typeof demoTracks)[number], quality: '128kbps' | '192kbps' = '128kbps'): Promise<Buffer> {
-  const bpm = track.bpm ?? 100;
   const result = await generateTrack({
-    context: {
-      genre: track.genre,
-      subgenre: track.subgenre,
-      mood: track.mood,
-      lifestyle: (track.lifestyle ?? 'chill') as 'chill',
-      tempo_range: [bpm, bpm],
-      key_preference: track.mode ?? 'any',
-      energy_level: track.energy ?? 0.5,
-    },
-    seed: seedOf(track.slug),
+    ...demoMasterRequest(track),
     maxDurationSec: trackSec,
     quality,
     model: emptyAudioModel(),

@@ -11,6 +11,7 @@ import { emptyAudioModel, serialiseAudioModel } from '../engine/music/audio-mode
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import type { Db } from '../infra/db/client.js';
 import { artists, trackFeatures, tracks } from '../infra/db/schema/index.js';
+import type { MusicContext } from '../engine/types.js';
 
 /** The default stream quality, so the radio plays demo masters as they are, without a rendition. */
 export const MASTER_QUALITY = '128kbps' as const;
@@ -26,6 +27,35 @@ async function untrainedAudioModel(blobs: BlobStore): Promise<ArtifactRef> {
 
 function seedOf(slug: string): number {
   return createHash('sha256').update(slug).digest().readUInt32BE(0) & 0x7fffffff;
+}
+
+/** The catalog fields a demo master is rendered from (a catalog row and a demo content entry both have them). */
+export interface DemoMasterSource {
+  slug: string;
+  genre: string;
+  subgenre: string;
+  mood: string[];
+  lifestyle?: string | null;
+  bpm?: number | null;
+  mode?: string | null;
+  energy?: number | null;
+}
+
+/** The context and seed of a demo master: the same track always renders the same way (seed from its slug). */
+export function demoMasterRequest(track: DemoMasterSource): { context: MusicContext; seed: number } {
+  const bpm = track.bpm ?? 100;
+  return {
+    context: {
+      genre: track.genre,
+      subgenre: track.subgenre,
+      mood: track.mood,
+      lifestyle: (track.lifestyle ?? 'chill') as MusicContext['lifestyle'],
+      tempo_range: [bpm, bpm],
+      key_preference: (track.mode ?? 'any') as MusicContext['key_preference'],
+      energy_level: track.energy ?? 0.5,
+    },
+    seed: seedOf(track.slug),
+  };
 }
 
 /** Tracks still without a master, artists interleaved so the first few rendered span the genres. */
@@ -102,18 +132,8 @@ async function renderMaster(
   trackSec: number,
   keySuffix: string,
 ): Promise<void> {
-  const bpm = track.bpm ?? 100;
   const result = await deps.engine.generateTrack({
-    context: {
-      genre: track.genre,
-      subgenre: track.subgenre,
-      mood: track.mood,
-      lifestyle: (track.lifestyle ?? 'chill') as 'chill',
-      tempo_range: [bpm, bpm],
-      key_preference: track.mode ?? 'any',
-      energy_level: track.energy ?? 0.5,
-    },
-    seed: seedOf(track.slug),
+    ...demoMasterRequest(track),
     maxDurationSec: trackSec,
     quality: MASTER_QUALITY,
     audioModel: model,

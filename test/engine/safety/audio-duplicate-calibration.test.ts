@@ -5,9 +5,9 @@
  * bench/audio-duplicate-calibration.ts (run-the-grid / pulse-rate: summary distance 0.63, which alone scored
  * 0.17; fire-escape-astronomy / library-basement: 1.01).
  */
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoTracks } from '../../../src/demo/content/tracks.js';
+import { demoMasterRequest } from '../../../src/demo/seed-audio.js';
 import { decodeAudio } from '../../../src/engine/features/decode.js';
 import { extractFeatures, extractFeaturesFromFile } from '../../../src/engine/features/extract.js';
 import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
@@ -19,22 +19,10 @@ import type { AudioFeatures } from '../../../src/engine/types.js';
 const TRACK_SEC = 30;
 const SLUGS = ['run-the-grid', 'pulse-rate', 'fire-escape-astronomy', 'library-basement'] as const;
 
-const seedOf = (slug: string) => createHash('sha256').update(slug).digest().readUInt32BE(0) & 0x7fffffff;
-
 async function renderMaster(slug: string): Promise<Buffer> {
   const track = demoTracks.find((t) => t.slug === slug)!;
-  const bpm = track.bpm ?? 100;
   const result = await generateTrack({
-    context: {
-      genre: track.genre,
-      subgenre: track.subgenre,
-      mood: track.mood,
-      lifestyle: (track.lifestyle ?? 'chill') as 'chill',
-      tempo_range: [bpm, bpm],
-      key_preference: track.mode ?? 'any',
-      energy_level: track.energy ?? 0.5,
-    },
-    seed: seedOf(slug),
+    ...demoMasterRequest(track),
     maxDurationSec: TRACK_SEC,
     quality: '128kbps',
     model: emptyAudioModel(),
