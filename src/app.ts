@@ -50,6 +50,10 @@ import { AdminUsersRepository } from './platform/admin/admin-users.repository.js
 import { UsersService } from './platform/users/users.service.js';
 import { UsersRepository } from './platform/users/users.repository.js';
 import { listenersModule } from './platform/listeners/module.js';
+import { artistsModule } from './platform/artists/module.js';
+import { songwritersRoutes } from './platform/admin/songwriters.routes.js';
+import { SongwritersService } from './platform/admin/songwriters.service.js';
+import { SongwritersRepository } from './platform/admin/songwriters.repository.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
 import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
@@ -58,7 +62,13 @@ import type { Engine } from './engine/engine.js';
 import { LocalEngine } from './engine/local-engine.js';
 import { RemoteEngine } from './engine/remote/remote-engine.js';
 import { BlobArtifactSource } from './station/models/blob-artifact-source.js';
-import { createStore, type StripeEndpoint } from './platform/store/module.js';
+import { createStore } from './platform/store/module.js';
+import { createPaymentProcessors, type StripeEndpoint } from './infra/payments/processors.js';
+import { createSubscriptions } from './platform/subscriptions/module.js';
+import { oauthModule } from './platform/oauth/module.js';
+import { createAnalytics, type AnalyticsOptions } from './platform/analytics/module.js';
+import { ANALYTICS_FEED_CHANNEL } from './platform/analytics/live-feed.js';
+import { createUploads } from './platform/uploads/module.js';
 
 export interface StationOptions {
   clock?: Clock;
@@ -79,6 +89,8 @@ export interface StationOptions {
   stripeEndpoint?: StripeEndpoint;
   /** Developer-key quotas (tests lower them); platform-api.md's limits by default. */
   apiQuotas?: Partial<QuotaLimits>;
+  /** The analytics SSE heartbeat (tests shorten it). */
+  analytics?: AnalyticsOptions;
 }
 
 export interface Station {
@@ -167,7 +179,10 @@ export async function createStation(config: Config, options: StationOptions = {}
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   const connectionGuard = new ConnectionGuard(auth.credentials, (error) => http.log.error({ err: error }, 'closing a revoked connection failed'));
   await connectionGuard.start(bus);
-  const catalog = new CatalogService(new CatalogRepository(database.db), signer);
+  // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
+  const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => http.log.warn({ err: error }, 'analytics wake-up not published'));
+  const catalogRepository = new CatalogRepository(database.db);
+  const catalog = new CatalogService(catalogRepository, signer, blobs, playRecorded);
   await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
@@ -178,7 +193,10 @@ export async function createStation(config: Config, options: StationOptions = {}
     options.webhooks,
   );
   // ---- end webhooks ----
-  const store = createStore({ config, database, bus, signer, clock, stripeEndpoint: options.stripeEndpoint });
+  // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
+  const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
+  const subscriptions = createSubscriptions({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
+  const store = createStore({ config, database, bus, signer, clock, processors, subscriptions: subscriptions.service });
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
   const engine =
     options.engine ??
@@ -186,6 +204,20 @@ export async function createStation(config: Config, options: StationOptions = {}
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
   const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard });
+  const analytics = createAnalytics(
+    {
+      db: database.db,
+      bus,
+      clock,
+      access: connectionGuard,
+      listeners: () => station.realtime.listenerTotal(),
+      onError: (error) => http.log.error({ err: error }, 'the live analytics feed failed to read'),
+    },
+    options.analytics,
+  );
+  // A published or changed catalog track may bring new style features: the safety filter's reference is rebuilt when next needed.
+  await bus.subscribe(TRACK_CHANGED_CHANNEL, () => station.safetyReference.invalidate());
+  const uploads = createUploads({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine });
 
   let ready = false;
   const http = await buildHttpServer(
@@ -210,17 +242,25 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(developerRoutes(auth));
       await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
       await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
+      await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));
+      await app.register(uploads.routes);
+      await artistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock }).register(app);
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
       await app.register(store.routes);
+      await app.register(subscriptions.routes);
       await listenersModule({ db: database.db, events: platformEvents, clock }).register(app);
+      await oauthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl }).register(app);
+      await app.register(analytics.routes);
       await station.routes(app);
     },
   );
   for (const warning of bootstrapWarnings) http.log.warn(warning);
   await http.ready();
   await webhooks.start(); // webhooks: queue worker, bus subscription, pending attempts re-queued
+  await analytics.start(); // the live feed's bus subscriptions
+  await uploads.start(http.log); // uploads: render worker, renders left processing re-queued
   await station.start(http.log);
   ready = true;
 
@@ -244,6 +284,8 @@ export async function createStation(config: Config, options: StationOptions = {}
       await auth.drain();
       await station.stop();
       await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
+      await analytics.stop();
+      uploads.stop(); // uploads: a render in progress stops; it is re-queued at the next start
       await queue.close();
       await engine.close();
       await connectionGuard.stop();

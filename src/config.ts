@@ -45,6 +45,8 @@ export interface Config {
   ml: MlServiceLink | null;
   /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** STATION_UPLOAD_MAX_MB in bytes: the largest audio file POST /v1/tracks accepts. */
+  uploadMaxBytes: number;
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
   stripe: { secretKey: string; webhookSecret: string } | null;
 }
@@ -237,6 +239,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ml: mlServiceLink(env),
     trustProxy: trustProxy(env),
     stripe: stripe(env),
+    uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
   };
 }
 

@@ -12,6 +12,10 @@ export type ErrorKind =
   /** The caller is known but may not do this. */
   | 'forbidden'
   | 'not_found'
+  /** The request body is larger than the operation accepts (an upload past its size limit). */
+  | 'too_large'
+  /** The body is not of a kind the operation takes (an upload that is not audio it can decode). */
+  | 'unsupported_media'
   /** The current state forbids the action. */
   | 'conflict'
   | 'rate_limited'
@@ -50,6 +54,8 @@ export const Errors = {
   notFound: (what: string, id?: string) =>
     new DomainError('not_found', 'NOT_FOUND', `${what} not found`, id === undefined ? '' : `${what} ${id} does not exist`),
   conflict: (message: string, detail = '') => new DomainError('conflict', 'CONFLICT', message, detail),
+  tooLarge: (detail: string) => new DomainError('too_large', 'PAYLOAD_TOO_LARGE', 'The request body is too large', detail),
+  unsupportedMedia: (message: string, detail = '') => new DomainError('unsupported_media', 'UNSUPPORTED_MEDIA_TYPE', message, detail),
   rateLimited: (retryAfterSec: number, message = 'Too many requests') =>
     new DomainError('rate_limited', 'RATE_LIMITED', message, `retry after ${retryAfterSec} s`, retryAfterSec),
 };

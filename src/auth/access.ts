@@ -8,6 +8,7 @@ import type { Clock } from '../infra/clock/clock.js';
 import { Errors } from '../errors.js';
 import type { SessionState } from './auth-events.js';
 import type { ApiKeyWithOwner, AuthRepository } from './auth.repository.js';
+import { KeyUsage } from './key-usage.js';
 import type { Principal } from './principal.js';
 import { isScope, scopesOfRole, sessionScopes, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
@@ -16,12 +17,17 @@ import { TokenError, type TokenService, sha256Hex } from './tokens.js';
 export const API_KEY_CREDENTIAL = 'key:';
 
 export class CredentialResolver {
+  /** api_keys.last_used_at, written at most once a minute per key. */
+  private readonly keyUsage: KeyUsage;
+
   constructor(
     private readonly repo: AuthRepository,
     private readonly tokens: TokenService,
     private readonly sessions: SessionCache,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.keyUsage = new KeyUsage(repo.db, clock);
+  }
 
   /**
    * Turns a bearer JWT into a principal, or throws AUTH_REQUIRED. A JWT exchanged for an API key
@@ -42,6 +48,7 @@ export class CredentialResolver {
       const row = await this.repo.findApiKeyById(keyId);
       if (!row || !usable(row) || row.ownerUserId !== claims.userId) throw Errors.authRequired('this API key was revoked');
       if (apiKey !== undefined && sha256Hex(apiKey) !== row.keyHash) throw Errors.authRequired('X-API-Key is not the key this token was issued for');
+      await this.keyUsage.touch(row.id);
       return keyPrincipal(row);
     }
     const state = await this.sessionState(claims.sessionId);
@@ -52,6 +59,7 @@ export class CredentialResolver {
   async authenticateApiKey(key: string): Promise<Principal> {
     const row = await this.repo.findApiKeyByHash(sha256Hex(key));
     if (!row || !usable(row)) throw Errors.authRequired('API key not recognised');
+    await this.keyUsage.touch(row.id);
     return keyPrincipal(row);
   }
 
@@ -99,12 +107,28 @@ function scopeSetOf(role: Role, secondFactor: boolean): ReadonlySet<Scope> {
   return set;
 }
 
+/**
+ * An OAuth session's scopes: those the user approved that the role still grants a login without TOTP, so a
+ * demoted user's apps narrow at once and an app never holds a TOTP-only scope. Shared like scopeSetOf.
+ */
+function delegatedScopeSetOf(role: Role, approved: readonly string[]): ReadonlySet<Scope> {
+  const key = `${role}:oauth:${approved.join(' ')}`;
+  let set = scopeSets.get(key);
+  if (!set) {
+    if (scopeSets.size > 10_000) scopeSets.clear();
+    scopeSets.set(key, (set = new Set(sessionScopes(role, false).filter((scope) => approved.includes(scope)))));
+  }
+  return set;
+}
+
 function userPrincipal(sessionId: string, state: SessionState): Principal {
+  const delegated = state.oauthClientId !== null;
   return {
-    kind: 'user',
+    kind: delegated ? 'delegated' : 'user',
+    ...(delegated ? { oauthClientId: state.oauthClientId! } : {}),
     userId: state.userId,
     role: state.role,
-    scopes: scopeSetOf(state.role, state.secondFactor),
+    scopes: delegated ? delegatedScopeSetOf(state.role, state.scopes ?? []) : scopeSetOf(state.role, state.secondFactor),
     credentialId: sessionId,
     sessionId,
     apiKeyId: null,

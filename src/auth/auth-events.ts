@@ -25,6 +25,9 @@ export interface SessionState {
   valid: boolean;
   /** The login passed TOTP (src/auth/scopes.ts: sessionScopes). */
   secondFactor: boolean;
+  /** An OAuth session's app and approved scopes (its rights are these within the role's); null for a login. */
+  oauthClientId: string | null;
+  scopes: readonly string[] | null;
 }
 
 export function sessionIdOf(message: unknown): string | null {

@@ -13,7 +13,7 @@ export type UserStatus = UserRow['status'];
 export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null };
 
 export class AuthRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(readonly db: DbOrTx) {}
 
   with(tx: DbOrTx): AuthRepository {
     return new AuthRepository(tx);
@@ -146,6 +146,8 @@ export class AuthRepository {
         revokedAt: authSessions.revokedAt,
         expiresAt: authSessions.expiresAt,
         secondFactor: authSessions.secondFactor,
+        oauthClientId: authSessions.oauthClientId,
+        scopes: authSessions.scopes,
         userId: users.id,
         userStatus: users.status,
         role: users.role,
@@ -159,6 +161,8 @@ export class AuthRepository {
       userId: row.userId,
       role: row.role,
       secondFactor: row.secondFactor,
+      oauthClientId: row.oauthClientId,
+      scopes: row.scopes,
       valid: !row.revokedAt && row.userStatus === 'active' && row.expiresAt.getTime() > nowMs,
     };
   }

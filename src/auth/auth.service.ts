@@ -21,7 +21,8 @@ import { OidcSignIn, identityRefused, type AuthorizationResponse, type OidcSetti
 import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
-import { AuthRepository, type ApiKeyRow, type UserRow, type UserStatus } from './auth.repository.js';
+import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
+import { DeveloperKeys } from './developer-keys.js';
 import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -69,30 +70,6 @@ export interface AuthServiceDeps {
   mail?: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
 }
 
-/** A developer key as its owner sees it: never the secret, which only the creation answer shows. */
-export interface PublicApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  environment: 'live' | 'test';
-  created_at: string;
-}
-
-/** Who may create developer keys: developers, and admins (whose roles hold every scope a key can carry). */
-export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
-
-function publicApiKey(row: ApiKeyRow): PublicApiKey {
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: row.keyPrefix,
-    scopes: row.scopes,
-    environment: row.environment,
-    created_at: row.createdAt.toISOString(),
-  };
-}
-
 /** The password hash of an account created through an identity provider: no password verifies against it. */
 const NO_PASSWORD = '!no-password';
 
@@ -114,12 +91,15 @@ export class AuthService {
   readonly credentials: CredentialResolver;
   /** Monthly quota and burst of developer keys, across instances. */
   readonly quota: ApiQuota;
+  /** POST/GET/DELETE /v1/developer/keys. */
+  readonly developerKeys: DeveloperKeys;
   private readonly reset: PasswordReset | null;
   private readonly oidc: OidcSignIn | null;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
+    this.developerKeys = new DeveloperKeys(this.repo, deps.bus);
     this.passwords = deps.passwords ?? argon2Passwords;
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
     this.reset = deps.mail
@@ -349,47 +329,6 @@ export class AuthService {
     });
     if (!row) throw Errors.conflict('This API key is already registered');
     return { id: row.id, key };
-  }
-
-  /**
-   * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user creates keys (a
-   * key never mints keys), and the scopes asked for must all be held by that session now: a key is never
-   * wider than its owner's own rights (400 otherwise). The key is returned once; only its SHA-256 is kept.
-   */
-  async createDeveloperKey(
-    caller: Principal,
-    input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' },
-  ): Promise<PublicApiKey & { key: string }> {
-    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are created from a login session, not with another key');
-    if (!caller.role || !KEY_CREATOR_ROLES.includes(caller.role)) throw Errors.forbidden('only developer and admin accounts create API keys');
-    const scopes = [...new Set(input.scopes)];
-    const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
-    if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
-    const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
-    const row = await this.repo.insertApiKey({
-      name: input.name,
-      keyHash: sha256Hex(key),
-      keyPrefix: key.slice(0, 16),
-      scopes,
-      environment: input.environment,
-      ownerUserId: caller.userId,
-    });
-    if (!row) throw Errors.conflict('This API key is already registered');
-    return { ...publicApiKey(row), key };
-  }
-
-  async listDeveloperKeys(caller: Principal, page: { page: number; limit: number; offset: number }) {
-    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are managed from a login session');
-    const { rows, total } = await this.repo.listApiKeys(caller.userId, page);
-    return { data: rows.map(publicApiKey), total, page: page.page, limit: page.limit };
-  }
-
-  /** Revokes a key at once (every instance reads keys from the database on use). Another user's key is 404; admins revoke any. */
-  async revokeDeveloperKey(caller: Principal, keyId: string): Promise<void> {
-    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('API keys are managed from a login session');
-    const isAdmin = caller.scopes.has('platform:admin');
-    if (!(await this.repo.revokeApiKey(keyId, isAdmin ? null : caller.userId))) throw Errors.notFound('API key', keyId);
-    await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId: `${API_KEY_CREDENTIAL}${keyId}` });
   }
 
   /**

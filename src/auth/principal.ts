@@ -1,8 +1,12 @@
 import type { Role, Scope } from './scopes.js';
 
-/** Who is calling: a logged-in user (JWT) or a service (API key). */
+/**
+ * Who is calling: a logged-in user (JWT), a service (API key), or a third-party app acting for a user with
+ * the scopes the user approved ('delegated', an OAuth access token: src/platform/oauth). Whatever is done
+ * "from a login session only" (profile, personal data, keys, apps, consent) checks `kind === 'user'`.
+ */
 export interface Principal {
-  kind: 'user' | 'service';
+  kind: 'user' | 'service' | 'delegated';
   userId: string | null;
   role: Role | null;
   scopes: ReadonlySet<Scope>;
@@ -18,6 +22,8 @@ export interface Principal {
   environment: 'live' | 'test';
   /** Developer keys (owned by a user) count against the monthly quota and the burst; the bootstrap service key does not. */
   metered: boolean;
+  /** The app a delegated principal acts through (its OAuth client id). */
+  oauthClientId?: string;
 }
 
 export function hasScope(principal: Principal, scope: Scope): boolean {

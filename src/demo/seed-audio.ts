@@ -7,15 +7,16 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { ArtifactRef, Engine } from '../engine/engine.js';
+import { FEATURE_EXTRACTOR_VERSION } from '../engine/features/version.js';
 import { emptyAudioModel, serialiseAudioModel } from '../engine/music/audio-model.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import type { Db } from '../infra/db/client.js';
 import { artists, trackFeatures, tracks } from '../infra/db/schema/index.js';
 import type { MusicContext } from '../engine/types.js';
+import { mirrorSandboxMedia } from './seed-sandbox.js';
 
 /** The default stream quality, so the radio plays demo masters as they are, without a rendition. */
 export const MASTER_QUALITY = '128kbps' as const;
-const FEATURE_EXTRACTOR_VERSION = 'features-v1';
 
 async function untrainedAudioModel(blobs: BlobStore): Promise<ArtifactRef> {
   const bytes = Buffer.from(serialiseAudioModel(emptyAudioModel()));
@@ -64,7 +65,8 @@ async function tracksToRender(db: Db) {
     .select({ track: tracks, artistName: artists.name })
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(isNull(tracks.audioBlobKey))
+    // Live tracks only: a sandbox copy takes its original's master (seed-sandbox.ts).
+    .where(and(eq(tracks.environment, 'live'), isNull(tracks.audioBlobKey)))
     .orderBy(asc(tracks.releaseYear), asc(tracks.slug));
   const byArtist = new Map<string, typeof rows>();
   for (const row of rows) byArtist.set(row.track.artistId, [...(byArtist.get(row.track.artistId) ?? []), row]);
@@ -111,7 +113,7 @@ export async function lengthenDemoMasters(
     .select({ track: tracks, artistName: artists.name })
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(and(isNotNull(tracks.audioBlobKey), lt(tracks.durationSec, trackSec * 0.8)))
+    .where(and(eq(tracks.environment, 'live'), isNotNull(tracks.audioBlobKey), lt(tracks.durationSec, trackSec * 0.8)))
     .orderBy(asc(tracks.releaseYear), asc(tracks.slug));
   let rendered = 0;
   for (const { track, artistName } of short) {
@@ -161,6 +163,7 @@ async function renderMaster(
       waveformBlobKey: keys.waveform,
     })
     .where(eq(tracks.id, track.id));
+  await mirrorSandboxMedia(deps.db, track.slug);
   await storeFeatures(deps, track.id, result.mp3);
 }
 
@@ -178,6 +181,6 @@ async function backfillFeatures(deps: { db: Db; blobs: BlobStore; engine: Engine
     .select({ id: tracks.id, audioBlobKey: tracks.audioBlobKey })
     .from(tracks)
     .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
-    .where(and(isNotNull(tracks.audioBlobKey), isNull(trackFeatures.trackId)));
+    .where(and(eq(tracks.environment, 'live'), isNotNull(tracks.audioBlobKey), isNull(trackFeatures.trackId)));
   for (const track of missing) await storeFeatures(deps, track.id, await deps.blobs.get(track.audioBlobKey!));
 }

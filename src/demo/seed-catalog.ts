@@ -1,7 +1,10 @@
-/** Step 1 of the demo seed: the demo catalog's rows (artists, songwriters, tracks, credits, lyrics), in one transaction. */
-import { count } from 'drizzle-orm';
-import type { Db } from '../infra/db/client.js';
-import { artists, lyrics, songwriters, trackCredits, tracks } from '../infra/db/schema/index.js';
+/**
+ * Step 1 of the demo seed: the demo catalog's rows (artists, songwriters, tracks, credits, lyrics, releases), in one
+ * transaction.
+ */
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../infra/db/client.js';
+import { albums, artists, lyrics, songwriters, trackCredits, tracks } from '../infra/db/schema/index.js';
 import { demoContent, validateDemoContent, type DemoContent } from './content/index.js';
 
 /** True when the catalog was empty and the demo rows were inserted. */
@@ -80,6 +83,39 @@ export async function seedDemoCatalog(db: Db, content: DemoContent = demoContent
         sections: doc.sections,
       })),
     );
+    await insertDemoReleases(tx, content);
     return true;
   });
+}
+
+/**
+ * The demo's releases (albums, EPs, singles) and their tracks' places on them, once: a catalog seeded before
+ * releases existed gets them at the next start. Nothing happens while any release exists, or when a demo track
+ * is missing (a catalog that is not the demo's).
+ */
+export async function seedDemoReleases(db: Db, content: DemoContent = demoContent): Promise<boolean> {
+  return db.transaction((tx) => insertDemoReleases(tx, content));
+}
+
+async function insertDemoReleases(tx: DbOrTx, content: DemoContent): Promise<boolean> {
+  const releases = content.releases ?? [];
+  if (releases.length === 0) return false;
+  const [{ existing }] = await tx.select({ existing: count() }).from(albums);
+  if (existing > 0) return false;
+  const slugs = releases.flatMap((r) => r.trackSlugs);
+  const trackRows = await tx.select({ id: tracks.id, slug: tracks.slug, artistId: tracks.artistId, genre: tracks.genre }).from(tracks).where(and(eq(tracks.environment, 'live'), inArray(tracks.slug, slugs)));
+  if (trackRows.length !== slugs.length) return false;
+  const track = new Map(trackRows.map((row) => [row.slug, row]));
+  for (const release of releases) {
+    const first = track.get(release.trackSlugs[0])!;
+    const [album] = await tx
+      .insert(albums)
+      .values({ slug: release.slug, title: release.title, artistId: first.artistId, type: release.type, releaseYear: release.releaseYear, genre: first.genre })
+      .returning({ id: albums.id });
+    for (const [index, slug] of release.trackSlugs.entries()) {
+      const row = track.get(slug)!;
+      await tx.update(tracks).set({ albumId: album.id, trackNumber: index + 1 }).where(and(eq(tracks.id, row.id), eq(tracks.artistId, first.artistId)));
+    }
+  }
+  return true;
 }

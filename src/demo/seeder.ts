@@ -21,7 +21,7 @@
  * generation request made meanwhile waits for them instead of failing (src/station/models/model-availability.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { count, eq, isNotNull } from 'drizzle-orm';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine, TrainableModel } from '../engine/engine.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
@@ -35,7 +35,8 @@ import type { ModelsRepository } from '../station/models/models.repository.js';
 import type { SafetyReferenceStore } from '../station/safety/safety-reference.js';
 import { seedDemoPresets } from '../station/context/presets-seed.js';
 import { lengthenDemoMasters, renderDemoMasters } from './seed-audio.js';
-import { seedDemoCatalog } from './seed-catalog.js';
+import { seedDemoCatalog, seedDemoReleases } from './seed-catalog.js';
+import { mirrorSandboxMedia, seedSandboxCatalog } from './seed-sandbox.js';
 import { trainDemoModels } from './seed-models.js';
 import { DemoSeedState, SEED_LEASE_MS } from './seed-state.js';
 
@@ -99,7 +100,13 @@ export class DemoSeeder {
       await this.deps.contexts.current();
       await seedDemoPresets(this.deps.contexts);
       this.deps.log.info('demo catalog seeded');
+    } else if (await seedDemoReleases(this.deps.db)) {
+      this.deps.log.info('demo releases seeded');
     }
+    // The sandbox's copy of the catalog (test keys), on a fresh station and on one seeded before the sandbox existed.
+    const copied = await seedSandboxCatalog(this.deps.db);
+    await mirrorSandboxMedia(this.deps.db);
+    if (copied > 0) this.deps.log.info({ tracks: copied }, 'sandbox catalog seeded');
     this.done = this.run().catch((error) => this.deps.log.error({ err: error }, 'demo seeding failed'));
   }
 
@@ -230,7 +237,7 @@ export class DemoSeeder {
       .select({ ready: count() })
       .from(tracks)
       .innerJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
-      .where(isNotNull(tracks.audioBlobKey));
+      .where(and(eq(tracks.environment, 'live'), isNotNull(tracks.audioBlobKey)));
     return ready;
   }
 

@@ -4,7 +4,9 @@
  * and the safety reference travel as ArtifactRefs (version + content hash + where to fetch the JSON),
  * so a remote service needs no access to the station's database.
  */
-import type { AudioFeatures, AudioQuality, LyricsDocument, Mode, MusicContext, ProgressFn } from './types.js';
+import type { AudioFeatures, AudioQuality, LyricsDocument, Mode, MusicContext, ProgressFn, TrackLyrics } from './types.js';
+
+export type { TrackLyrics } from './types.js';
 
 export interface ArtifactRef {
   /** Model version name, or the reference's content hash. */
@@ -25,6 +27,17 @@ export interface TrackJob {
   /** Written into the MP3's AI label (ID3) when the registry id is already assigned. */
   stationTrackId?: string;
   titleWords?: string[];
+  /** Lyrics to sing (src/engine/voice): the track gets a vocal. Absent or null: instrumental. */
+  lyrics?: TrackLyrics | null;
+}
+
+/** The vocal stem and what was sung, kept beside the master (tests, transparency). */
+export interface TrackVocals {
+  voice: string;
+  /** Mono MP3 of the vocal alone, as long as the master. */
+  stemMp3: Buffer;
+  notes: { midi: number; startSec: number; endSec: number; syllable: number }[];
+  lines: { text: string; startSec: number; endSec: number; syllables: number }[];
 }
 
 export interface TrackResult {
@@ -36,7 +49,9 @@ export interface TrackResult {
   title: string;
   waveform: unknown;
   coverPng: Buffer;
-  timings: { composeMs: number; renderMs: number; encodeMs: number };
+  /** Null for an instrumental track. */
+  vocals?: TrackVocals | null;
+  timings: { composeMs: number; renderMs: number; encodeMs: number; vocalMs?: number };
 }
 
 export interface LyricsJob {

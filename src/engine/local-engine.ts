@@ -47,7 +47,8 @@ export class LocalEngine implements Engine {
   async generateTrack(job: TrackJob, onProgress?: ProgressFn): Promise<TrackResult> {
     const result = await this.pool.run('generateTrack', job, { onProgress });
     // Structured clone turns Buffers into Uint8Arrays; give callers Buffers back.
-    return { ...result, mp3: toBuffer(result.mp3), coverPng: toBuffer(result.coverPng) };
+    const vocals = result.vocals ? { ...result.vocals, stemMp3: toBuffer(result.vocals.stemMp3) } : null;
+    return { ...result, mp3: toBuffer(result.mp3), coverPng: toBuffer(result.coverPng), vocals };
   }
 
   generateLyrics(job: LyricsJob): Promise<LyricsResult> {

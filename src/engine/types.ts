@@ -54,6 +54,13 @@ export interface LyricsDocument {
   sections: LyricsSection[];
 }
 
+/** The lyrics a track sings: section key -> lines joined by "\n", and the singing order (repeats included). */
+export interface TrackLyrics {
+  language: string; // ISO 639-1
+  sections: Record<string, string>;
+  order: string[];
+}
+
 export interface LyricsSection {
   name: string; // "verse_1", "chorus", "verse_2", "bridge", "outro" ...
   lines: string[];

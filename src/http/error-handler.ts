@@ -39,6 +39,8 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  too_large: 413,
+  unsupported_media: 415,
   conflict: 409,
   rate_limited: 429,
   failed: 500,

@@ -22,6 +22,7 @@ import { fastifyTrustProxy } from './trust-proxy.js';
 import { clientKey } from './client-address.js';
 import type { TrustProxy } from '../config.js';
 import { openApiDocument } from './openapi.js';
+import { registerWeb } from './web.js';
 import './types.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -39,6 +40,8 @@ export interface HttpServerDeps {
   /** Whose X-Forwarded-For decides request.ip (TRUST_PROXY); unset believes none. */
   trustProxy: TrustProxy;
   isReady: () => Promise<boolean>;
+  /** The built web front end; default dist/web (src/http/web.ts). */
+  webRoot?: string;
 }
 
 export async function buildHttpServer(
@@ -109,5 +112,7 @@ export async function buildHttpServer(
   );
 
   await registerModules(app);
+  // The listener player at / and the admin panel at /admin (web/, built into dist/web).
+  await registerWeb(app, { publicBaseUrl: deps.publicBaseUrl, root: deps.webRoot });
   return app;
 }

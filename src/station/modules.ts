@@ -42,6 +42,9 @@ import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
 import { StationRealtime } from './realtime/realtime.js';
 import { realtimeRoutes } from './realtime/routes.js';
+import { ListenerHistory } from './realtime/listener-history.js';
+import { systemTimers } from '../infra/clock/timers.js';
+import { listenerHistoryRoutes } from './realtime/listener-history.routes.js';
 import { DemoSeeder } from '../demo/seeder.js';
 import { buildRadioModule } from './radio/module.js';
 import { buildDatasetModule } from './dataset/module.js';
@@ -81,7 +84,7 @@ export function buildStationModules(infra: StationInfra) {
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
   const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock, availability);
   const generationRepo = new GenerationRepository(db);
-  const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock, availability);
+  const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock, availability, events);
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
@@ -117,6 +120,7 @@ export function buildStationModules(infra: StationInfra) {
   realtime.useCurrentCard(() => radioModule.scheduler.nowPlaying());
   contextRotator.setLeaderCheck(() => radioModule.leader.isLeader());
   radioModule.useListenerTotal(async () => realtime.listenerTotal());
+  const listenerHistory = new ListenerHistory(db, clock, infra.timers ?? systemTimers, () => realtime.listenerTotal());
   // ---- end radio ----
 
   let demo: DemoSeeder | null = null;
@@ -144,6 +148,7 @@ export function buildStationModules(infra: StationInfra) {
     transparencyModule,
     generations,
     realtime,
+    listenerHistory,
     radio: radioModule,
     admin,
     dataset,
@@ -165,6 +170,7 @@ export function buildStationModules(infra: StationInfra) {
       await app.register(contextRoutes(contexts));
       await training.routes(app);
       await app.register(realtimeRoutes(realtime));
+      await app.register(listenerHistoryRoutes(listenerHistory));
       await radioModule.routes(app);
     },
 
@@ -187,6 +193,7 @@ export function buildStationModules(infra: StationInfra) {
         log,
       });
       await realtime.start(log);
+      listenerHistory.start(log);
       contextRotator.start(log);
       await queue.process(GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
       await training.start(log);
@@ -213,6 +220,7 @@ export function buildStationModules(infra: StationInfra) {
       await radioModule.stop();
       await contextRotator.stop();
       await demo?.stop();
+      listenerHistory.stop();
       await realtime.stop();
     },
   };

@@ -3,6 +3,7 @@ import {
   demoArtists,
   demoContent,
   demoLyricsCorpus,
+  demoReleases,
   demoSongwriters,
   demoTracks,
   validateDemoContent,
@@ -100,6 +101,15 @@ describe('demo content', () => {
     for (const song of demoContent.lyrics) {
       for (const line of song.sections.flatMap((s) => s.lines)) expect(line, song.id).not.toMatch(blocked);
     }
+  });
+
+  it('releases every track once, on albums, EPs and singles of its own artist', () => {
+    const released = demoReleases.flatMap((r) => r.trackSlugs);
+    expect([...released].sort()).toEqual(demoTracks.map((t) => t.slug).sort());
+    expect(new Set(demoReleases.map((r) => r.type))).toEqual(new Set(['album', 'ep', 'single']));
+    const [first, ...rest] = demoReleases;
+    const stolen = { ...demoContent, releases: [{ ...first, trackSlugs: [...first.trackSlugs, 'chrome-horizon'] }, ...rest] };
+    expect(() => validateDemoContent(stolen)).toThrow(/track chrome-horizon is by neon-tidewater[\s\S]*chrome-horizon is already on another release/);
   });
 
   it('reports a broken reference instead of passing silently', () => {

@@ -61,7 +61,7 @@ describe('demo seed order', () => {
     const db = station.database.db;
     const audio = await db.select().from(modelVersions).where(eq(modelVersions.modelType, 'audio'));
     const items = audio.map((m) => Number(m.lineage.items)).sort((x, y) => x - y);
-    const masters = (await db.select({ id: tracks.id }).from(tracks)).length;
+    const masters = (await db.select({ id: tracks.id }).from(tracks).where(eq(tracks.environment, 'live'))).length;
     expect(items[0]).toBeLessThan(masters); // the first version did not wait for every master
     expect(items[items.length - 1]).toBe(masters);
     const production = await station.station.models.production('audio');
@@ -72,5 +72,18 @@ describe('demo seed order', () => {
     const [seed] = await db.select().from(demoSeed);
     expect(seed.completedAt).not.toBeNull();
     expect(seed.expected).toEqual({});
+  });
+
+  it("gives the sandbox a copy of every demo track, playing its original's final master", async () => {
+    const db = station.database.db;
+    const rows = await db.select().from(tracks);
+    const live = new Map(rows.filter((t) => t.environment === 'live').map((t) => [t.slug, t]));
+    const copies = rows.filter((t) => t.environment === 'test');
+    expect(copies.length).toBe(live.size);
+    for (const copy of copies) {
+      const original = live.get(copy.slug)!;
+      expect(copy.id).not.toBe(original.id);
+      expect([copy.audioBlobKey, copy.coverBlobKey, copy.durationSec]).toEqual([original.audioBlobKey, original.coverBlobKey, original.durationSec]);
+    }
   });
 });

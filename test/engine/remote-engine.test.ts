@@ -206,6 +206,18 @@ describe('RemoteEngine generation', () => {
     expect(rendition.equals(await local.transcode(track.mp3, '192kbps'))).toBe(true);
   });
 
+  it('sings lyrics over the wire: the vocal stem and notes come back as LocalEngine gives them', async () => {
+    const lyrics = { language: 'en', order: ['chorus'], sections: { chorus: 'Stay with me until the morning\nHold the night and never let it go' } };
+    const job = { ...trackJob(), maxDurationSec: 10, lyrics };
+    const [track, inProcess] = await Promise.all([remote.generateTrack(job), local.generateTrack(job)]);
+    expect(track.vocals).toBeTruthy();
+    expect(Buffer.isBuffer(track.vocals!.stemMp3)).toBe(true);
+    expect(track.vocals!.stemMp3.equals(inProcess.vocals!.stemMp3)).toBe(true);
+    expect(track.mp3.equals(inProcess.mp3)).toBe(true);
+    expect(track.vocals!.lines[0]).toMatchObject({ text: 'Stay with me until the morning', syllables: 8 });
+    expect(track.vocals!.notes).toEqual(inProcess.vocals!.notes);
+  });
+
   it('writes lyrics, and rebuilds an unsupported language as EngineError on the client', async () => {
     const job = { lyricsModel, mood: ['melancholic'], theme: 'leaving home', language: 'en', structure: 'verse-chorus-verse-chorus', styleArtistIds: [], seed: 4 };
     const lyrics = await remote.generateLyrics(job);

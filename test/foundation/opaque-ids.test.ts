@@ -38,6 +38,8 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/playlists/{id}/tracks': { track_id: 'any' },
   'PUT /v1/playlists/{id}/tracks': { track_ids: [] },
   'PATCH /v1/capsules/{id}': { title: 'renamed' },
+  'PATCH /v1/tracks/{id}': { title: 'renamed' },
+  'DELETE /v1/tracks/{id}': { reason: 'test' },
 };
 
 /** Routes whose missing resource has its own code. */

@@ -12,6 +12,7 @@ import { createStation, type Station, type StationOptions } from '../../src/app.
 import { openDatabase, type Database } from '../../src/infra/db/client.js';
 import { totpCode } from '../../src/auth/totp.js';
 import type { Clock } from '../../src/infra/clock/clock.js';
+import { migratedPgliteTemplate } from './pglite-template.js';
 
 export const ADMIN = {
   email: 'admin@station.test',
@@ -54,7 +55,7 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
   return {
     url: null,
     dataDir,
-    open: () => openDatabase({ url: null, dataDir }),
+    open: async () => openDatabase({ url: null, dataDir, pgliteTemplate: dataDir ? undefined : await migratedPgliteTemplate() }),
     drop: async () => {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/infra/db/client.js';
+import { migratedPgliteTemplate } from '../helpers/pglite-template.js';
 
 export interface TestDatabase {
   database: Database;
@@ -24,7 +25,7 @@ export const databaseBackends: DatabaseBackend[] = [
     name: 'PGlite',
     enabled: true,
     open: async () => {
-      const database = await openDatabase({ url: null, dataDir: null });
+      const database = await openDatabase({ url: null, dataDir: null, pgliteTemplate: await migratedPgliteTemplate() });
       await database.migrate();
       return { database, dispose: () => database.close() };
     },

@@ -1,7 +1,7 @@
 /** The store's money arithmetic: integer cents, 85/15, largest remainder; no cent lost or created. */
 import { describe, expect, it } from 'vitest';
 import { allocate, payoutLines, platformSplit } from '../../src/platform/store/split.js';
-import { priceToCents } from '../../src/platform/store/store.service.js';
+import { priceToCents } from '../../src/platform/store/store.views.js';
 
 describe('platformSplit', () => {
   it('keeps floor(15%) for the platform and gives the artist the rest', () => {

@@ -83,3 +83,25 @@ export async function createProduct(station: Station, artist: SeededArtist, payl
   if (response.statusCode !== 201) throw new Error(`product creation failed: ${response.statusCode} ${response.body}`);
   return response.json() as { id: string; price: number; price_cents: number; tracks: { id: string }[] };
 }
+
+/** Buys a product through the sandbox processor as a browser would: checkout, open the pay page, press Pay. */
+export async function buyInSandbox(station: Station, buyer: { token: string; csrf: string; userId: string }, product: { id: string; price: number }, credential: Record<string, string> = {}) {
+  const session = await station.http.inject({
+    method: 'POST',
+    url: '/v1/checkout',
+    headers: Object.keys(credential).length > 0 ? credential : headers(buyer),
+    payload: { product_id: product.id, price: product.price, user_id: buyer.userId },
+  });
+  if (session.statusCode !== 200) throw new Error(`checkout failed: ${session.statusCode} ${session.body}`);
+  const url = new URL(session.json().checkout_url);
+  const page = await station.http.inject({ method: 'GET', url: url.pathname + url.search });
+  const form = /<form method="post" action="([^"]+)"><input type="hidden" name="token" value="([^"]+)">/.exec(page.body);
+  if (!form) throw new Error(`no pay form on the sandbox page: ${page.statusCode}`);
+  const paid = await station.http.inject({
+    method: 'POST',
+    url: form[1],
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token: form[2] }).toString(),
+  });
+  if (paid.statusCode !== 200) throw new Error(`payment failed: ${paid.statusCode} ${paid.body}`);
+}

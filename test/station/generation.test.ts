@@ -50,7 +50,8 @@ describe('modules E and F: generation and lyrics endpoints', () => {
         if (!statuses.includes(body.status)) throw new Error(`generation ${id} is ${body.status}`);
         return body;
       },
-      { timeout: 120_000, interval: POLL_MS },
+      // Generous: on a loaded CI machine (two suites side by side on two cores) a render can take minutes.
+      { timeout: 300_000, interval: POLL_MS },
     );
   }
 
@@ -84,6 +85,10 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     const waveform = JSON.parse((await mediaBytes(done.waveform_url)).toString());
     expect(waveform.data.length).toBeGreaterThan(10);
     expect((await mediaBytes(done.cover_art_url)).subarray(1, 4).toString()).toBe('PNG');
+    // With lyrics the track is sung: the vocal stem (mono MP3, as long as the master) is kept beside it.
+    const stem = parseMp3Frames(await mediaBytes(done.vocal_stem_url));
+    expect(stem.allMpeg1Layer3).toBe(true);
+    expect(Math.abs(stem.durationSec - 10)).toBeLessThan(0.5);
 
     const record = await station.station.registry.get(done.station_track_id);
     expect(record).toMatchObject({ generationId: done.generation_id, modelVersion: done.model_version, sessionId: 'session-e2e', radioOnly: true });
@@ -184,7 +189,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       expect(again.statusCode).toBe(409);
     }
     await waitFor(running!);
-  }, 240_000);
+  }, 420_000);
 
   it('regenerates with the same context and another seed (admin only)', async () => {
     const first = await waitFor((await generate({ max_duration_sec: 10, seed: 5, context_override: { genre: 'jazz', mood: ['warm'] } })).json().generation_id);
@@ -195,7 +200,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect(again.json().regenerated_from).toBe(first.generation_id);
     const done = await waitFor(again.json().generation_id);
     expect(done).toMatchObject({ status: 'complete', genre: 'jazz', mood: ['warm'] });
-  }, 180_000);
+  }, 420_000);
 
   it('keeps an internal failure\'s own text to the server: the generation and its event carry a coarse message', async () => {
     const secret = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';
@@ -324,11 +329,21 @@ describe('modules E and F before the first model is deployed (issue 8, item 9)',
     await station.station.modelWaiter!.tick();
     expect((await poll(accepted.json().generation_id)).json().status).toBe('pending');
     // ...after that nobody resumed the seed: nothing is coming.
+    const events: Array<{ event: string; data: Record<string, unknown> }> = [];
+    const unsubscribe = await station.bus.subscribe(STATION_EVENTS_CHANNEL, (message) => void events.push(message as (typeof events)[number]));
     clock.advance(DEMO_SEED_GRACE_MS);
     await station.station.modelWaiter!.tick();
     const failed = (await poll(accepted.json().generation_id)).json();
     expect(failed.status).toBe('failed');
     expect(failed.error.code).toBe('STATION_CONFLICT');
+    // Subscribers (the scheduler, webhooks) hear about it like any other failed generation.
+    const event = await vi.waitFor(() => {
+      const found = events.find((e) => e.event === 'station.track.generation_failed' && e.data.generation_id === failed.generation_id);
+      if (!found) throw new Error('no generation_failed event yet');
+      return found;
+    });
+    expect(event.data).toMatchObject({ error_code: 'STATION_CONFLICT', message: failed.error.message });
+    await unsubscribe();
   });
 
   it('accepts work while the seed trains the first models, keeps it pending with an honest ETA, and runs it once they are deployed', async () => {

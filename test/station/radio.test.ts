@@ -42,6 +42,9 @@ describe('module H: the listener API on a playing station', () => {
   it('answers stream-info, and its stream_url plays with the ticket it carries', async () => {
     const info = (await get('/station/v1/radio/stream-info')).json();
     expect(info).toMatchObject({ bitrate: 128, format: 'audio/mpeg', station_status: 'on_air' });
+    const expiresInSec = (Date.parse(info.stream_url_expires) - Date.now()) / 1000;
+    expect(expiresInSec).toBeGreaterThan(12 * 3600 - 60);
+    expect(expiresInSec).toBeLessThanOrEqual(12 * 3600);
     expect(info.now_playing.track_origin).toBe('catalog');
     const path = info.stream_url.replace('http://station.test', '');
     const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
@@ -72,7 +75,12 @@ describe('module H: the listener API on a playing station', () => {
   });
 
   it('shows the next five slots and the history of played tracks', async () => {
-    const queue = (await get('/station/v1/radio/queue')).json().data;
+    // The scheduler tops the queue up every cycle; between a track ending and the next cycle (seconds under
+    // load, the tracks here last 4 s) it may briefly hold four.
+    const queue = await waitFor(async () => {
+      const data = (await get('/station/v1/radio/queue')).json().data;
+      return data.length === 5 ? data : null;
+    }, 30_000);
     expect(queue).toHaveLength(5);
     expect(queue.every((q: { track_origin: string; is_ai_generated: boolean }) => q.track_origin === 'catalog' && !q.is_ai_generated)).toBe(true);
     const history = await waitFor(async () => {
@@ -114,12 +122,14 @@ describe('module H: the listener API on a playing station', () => {
     const { broadcaster, scheduler } = station.station.radio;
     const response = await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/disable', headers: admin, payload: { reason: 'maintenance' } });
     expect(response.statusCode).toBe(200);
-    const onAir = broadcaster.position().trackId;
-    expect(onAir).not.toBeNull(); // the disable did not cut the track short
-    // The stream turns to silence only once it has sent every frame of what it holds.
+    // What is on air: the track listeners hear, and (the timeline is rendered a little ahead of them) the
+    // one it may already be crossfading into.
+    const onAir = broadcaster.scheduledTrackId();
+    expect(broadcaster.position().trackId).not.toBeNull(); // the disable did not cut the track short
+    // The stream turns to silence only once listeners heard all of it.
     await waitFor(async () => broadcaster.position().trackId === null, 30_000);
-    // Nothing followed the track on air: the one the stream had loaded ahead (prefetch, 15 s before the
-    // end of a 4 s track, so always) was dropped and its slot went back to the plan.
+    // Nothing followed: the track the stream had loaded ahead but not yet placed on its timeline
+    // (prefetch, 15 s before the end of a 4 s track, so always) was dropped and its slot went back to the plan.
     const handedOut = await station.database.db
       .select({ id: radioSlots.id })
       .from(radioSlots)

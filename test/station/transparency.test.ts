@@ -112,6 +112,7 @@ describe('module I: transparency', () => {
       influencing_lifestyle: 'chill',
       lyrics_source: null,
       lyrics_model_version: null,
+      lyrics: null,
       no_third_party_content: true,
       generated_at: record.generatedAt.toISOString(),
       policy_url: 'http://station.test/policy/ai',
@@ -144,12 +145,33 @@ describe('module I: transparency', () => {
     const generationId = randomUUID();
     const [lyric] = await station.database.db
       .insert(lyricGenerations)
-      .values({ request: {}, theme: 'summer', language: 'en', mood: ['warm'], structure: { chorus: 'sun' }, modelVersion: 'lyrics-v1-t', seed: 2, generationId, safetyScore: 0.99, explicitDetected: false, safety: {} })
+      .values({
+        request: {},
+        theme: 'summer',
+        language: 'en',
+        mood: ['warm'],
+        structure: { verse: 'long light\non the water', chorus: 'sun' },
+        modelVersion: 'lyrics-v1-t',
+        seed: 2,
+        generationId,
+        safetyScore: 0.99,
+        explicitDetected: false,
+        safety: { order: ['verse', 'chorus', 'verse'] },
+      })
       .returning();
     const record = await register({ generationId, lyricId: lyric.id, lyricsModelVersion: 'lyrics-v1-t' });
     const body = (await transparency(record.stationTrackId)).json();
     expect(body.lyrics_source).toMatch(/lyrics model.*platform's own songwriters/);
     expect(body.lyrics_model_version).toBe('lyrics-v1-t');
+    // The words themselves, in the order they are sung, so a listener can read what they hear.
+    expect(body.lyrics).toEqual({
+      language: 'en',
+      sections: [
+        { name: 'verse', text: 'long light\non the water' },
+        { name: 'chorus', text: 'sun' },
+        { name: 'verse', text: 'long light\non the water' },
+      ],
+    });
     expect(body.training_dataset_summary.lyrics).toMatchObject({ dataset_hash: lyricsHash, model_version: 'lyrics-v1-t', items: 3, other_items: 0, verified: true });
     expect(body.no_third_party_content).toBe(true);
   });

@@ -7,17 +7,20 @@ import type { LyricsDocument } from '../../engine/types.js';
 import { demoArtists } from './artists.js';
 import { demoLyricsCorpus } from './lyrics/index.js';
 import { demoSongwriters } from './songwriters.js';
+import { demoReleases } from './releases.js';
 import { demoTracks } from './tracks.js';
-import type { DemoArtist, DemoSongwriter, DemoTrack } from './types.js';
+import type { DemoArtist, DemoRelease, DemoSongwriter, DemoTrack } from './types.js';
 
-export type { CreditRole, DemoArtist, DemoCredit, DemoSongwriter, DemoTrack } from './types.js';
-export { demoArtists, demoLyricsCorpus, demoSongwriters, demoTracks };
+export type { CreditRole, DemoArtist, DemoCredit, DemoRelease, DemoSongwriter, DemoTrack } from './types.js';
+export { demoArtists, demoLyricsCorpus, demoReleases, demoSongwriters, demoTracks };
 
 export interface DemoContent {
   artists: DemoArtist[];
   songwriters: DemoSongwriter[];
   tracks: DemoTrack[];
   lyrics: LyricsDocument[];
+  /** How the tracks are released (a content without it seeds no releases). */
+  releases?: DemoRelease[];
 }
 
 export const demoContent: DemoContent = {
@@ -25,6 +28,7 @@ export const demoContent: DemoContent = {
   songwriters: demoSongwriters,
   tracks: demoTracks,
   lyrics: demoLyricsCorpus,
+  releases: demoReleases,
 };
 
 /** Country QZ, a 3-character registrant, 2-digit year, 5-digit designation: `QZS7A2600001`. */
@@ -111,7 +115,34 @@ export function validateDemoContent(content: DemoContent = demoContent): void {
     }
   }
 
+  problems.push(...releaseProblems(content));
+
   if (problems.length > 0) {
     throw new Error(`Demo content is inconsistent:\n- ${problems.join('\n- ')}`);
   }
+}
+
+/** Releases: known artist, the artist's own tracks, each track on one release at most, singles of one track, dated no earlier than their tracks. */
+function releaseProblems(content: DemoContent): string[] {
+  const problems: string[] = [];
+  const artistSlugs = new Set(content.artists.map((a) => a.slug));
+  const tracksBySlug = new Map(content.tracks.map((t) => [t.slug, t]));
+  const released = new Set<string>();
+  const releases = content.releases ?? [];
+  for (const dupe of duplicatesOf(releases.map((r) => r.slug))) problems.push(`duplicate release slug: ${dupe}`);
+  for (const release of releases) {
+    const where = `release ${release.slug}`;
+    if (!artistSlugs.has(release.artistSlug)) problems.push(`${where}: unknown artist ${release.artistSlug}`);
+    if (release.trackSlugs.length === 0) problems.push(`${where}: no tracks`);
+    if (release.type === 'single' && release.trackSlugs.length !== 1) problems.push(`${where}: a single has one track`);
+    for (const slug of release.trackSlugs) {
+      const track = tracksBySlug.get(slug);
+      if (!track) problems.push(`${where}: unknown track ${slug}`);
+      else if (track.artistSlug !== release.artistSlug) problems.push(`${where}: track ${slug} is by ${track.artistSlug}`);
+      else if (track.releaseYear > release.releaseYear) problems.push(`${where}: track ${slug} came out after the release`);
+      if (released.has(slug)) problems.push(`${where}: track ${slug} is already on another release`);
+      released.add(slug);
+    }
+  }
+  return problems;
 }

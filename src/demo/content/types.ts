@@ -49,3 +49,13 @@ export interface DemoTrack {
   lyricsId: string | null;
   credits: DemoCredit[];
 }
+
+/** A release of the demo catalog: an album, EP or single of one artist, its tracks in order. */
+export interface DemoRelease {
+  slug: string;
+  title: string;
+  artistSlug: string;
+  type: 'album' | 'ep' | 'single';
+  releaseYear: number;
+  trackSlugs: string[];
+}

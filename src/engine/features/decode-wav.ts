@@ -19,6 +19,8 @@ export interface WavLayout {
   isFloat: boolean;
   dataOffset: number;
   dataLength: number;
+  /** The data chunk's size as its header states it; more than dataLength when the file was cut short. */
+  declaredDataLength: number;
 }
 
 export function readWavLayout(bytes: Uint8Array): WavLayout {
@@ -26,7 +28,7 @@ export function readWavLayout(bytes: Uint8Array): WavLayout {
   if (bytes.length < 12 || tag(bytes, 0) !== 'RIFF' || tag(bytes, 8) !== 'WAVE') {
     throw new AudioDecodeError('wav', 'not a RIFF/WAVE file');
   }
-  let fmt: Omit<WavLayout, 'dataOffset' | 'dataLength'> | undefined;
+  let fmt: Omit<WavLayout, 'dataOffset' | 'dataLength' | 'declaredDataLength'> | undefined;
   let offset = 12;
   while (offset + 8 <= bytes.length) {
     const id = tag(bytes, offset);
@@ -47,7 +49,7 @@ export function readWavLayout(bytes: Uint8Array): WavLayout {
       if (!fmt) throw new AudioDecodeError('wav', 'data chunk before fmt chunk');
       // Streams written before their length was known carry a bogus size; clamp to what is there.
       const dataLength = Math.min(size, bytes.length - body);
-      return { ...fmt, dataOffset: body, dataLength };
+      return { ...fmt, dataOffset: body, dataLength, declaredDataLength: size };
     }
     offset = body + size + (size % 2); // chunks are word-aligned
   }
@@ -56,13 +58,7 @@ export function readWavLayout(bytes: Uint8Array): WavLayout {
 
 /** Yields the file as mono Float32 chunks of at most `framesPerChunk` frames, at the file's own rate. */
 export function* wavMonoChunks(bytes: Uint8Array, layout: WavLayout, framesPerChunk = 65536): Generator<Float32Array> {
-  const { channels, bitsPerSample, isFloat } = layout;
-  const bytesPerSample = bitsPerSample / 8;
-  const frameBytes = bytesPerSample * channels;
-  if (channels < 1 || !Number.isInteger(bytesPerSample) || bytesPerSample < 1) {
-    throw new AudioDecodeError('wav', `unsupported layout: ${channels} channels, ${bitsPerSample} bits`);
-  }
-  const read = sampleReader(bitsPerSample, isFloat);
+  const { channels, bytesPerSample, frameBytes, read } = frameReader(layout);
   const view = new DataView(bytes.buffer, bytes.byteOffset + layout.dataOffset, layout.dataLength);
   const totalFrames = Math.floor(layout.dataLength / frameBytes);
   for (let start = 0; start < totalFrames; start += framesPerChunk) {
@@ -76,6 +72,31 @@ export function* wavMonoChunks(bytes: Uint8Array, layout: WavLayout, framesPerCh
     }
     yield out;
   }
+}
+
+/** Yields the file as one Float32 array per channel, at most `framesPerChunk` frames at a time (loudness, renditions). */
+export function* wavChannelChunks(bytes: Uint8Array, layout: WavLayout, framesPerChunk = 65536): Generator<Float32Array[]> {
+  const { channels, bytesPerSample, frameBytes, read } = frameReader(layout);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + layout.dataOffset, layout.dataLength);
+  const totalFrames = Math.floor(layout.dataLength / frameBytes);
+  for (let start = 0; start < totalFrames; start += framesPerChunk) {
+    const count = Math.min(framesPerChunk, totalFrames - start);
+    const out = Array.from({ length: channels }, () => new Float32Array(count));
+    for (let f = 0; f < count; f++) {
+      const base = (start + f) * frameBytes;
+      for (let c = 0; c < channels; c++) out[c][f] = read(view, base + c * bytesPerSample);
+    }
+    yield out;
+  }
+}
+
+function frameReader(layout: WavLayout) {
+  const { channels, bitsPerSample, isFloat } = layout;
+  const bytesPerSample = bitsPerSample / 8;
+  if (channels < 1 || !Number.isInteger(bytesPerSample) || bytesPerSample < 1) {
+    throw new AudioDecodeError('wav', `unsupported layout: ${channels} channels, ${bitsPerSample} bits`);
+  }
+  return { channels, bytesPerSample, frameBytes: bytesPerSample * channels, read: sampleReader(bitsPerSample, isFloat) };
 }
 
 function sampleReader(bits: number, isFloat: boolean): (view: DataView, at: number) => number {

@@ -39,6 +39,19 @@ export async function createMp3Stream(quality: AudioQuality, sampleRate = 44100)
   };
 }
 
+/** A whole mono signal (e.g. the vocal stem) as a CBR MP3. */
+export async function encodeMonoMp3(samples: Float32Array, quality: AudioQuality, sampleRate = 44100): Promise<Buffer> {
+  const encoder = await createEncoder('audio/mpeg', mp3Module ?? mp3WasmBytes(), (module) => {
+    mp3Module = module;
+  });
+  encoder.configure({ channels: 1, sampleRate, bitrate: bitrateOf(quality) });
+  const chunks: Uint8Array[] = [];
+  const block = 8192;
+  for (let i = 0; i < samples.length; i += block) chunks.push(encoder.encode([samples.subarray(i, i + block)]).slice());
+  chunks.push(encoder.finalize().slice());
+  return Buffer.concat(chunks);
+}
+
 /** 16-bit stereo WAV of already rendered channels (debugging aid). */
 export function encodeWav(left: Float32Array, right: Float32Array, sampleRate = 44100): Buffer {
   const wav = new wavefile.WaveFile();

@@ -1,20 +1,26 @@
 /**
- * generateTrack: compose -> render (blocks) -> encode (same blocks) -> label, plus title, waveform and
- * cover. Rendering and encoding are interleaved: each 8192-sample block is encoded and dropped, so memory
- * stays flat whatever the track length. Same request => byte-identical MP3.
+ * generateTrack: compose -> render + mix + master (render.ts, src/engine/mix) -> encode (blocks) -> label,
+ * plus title, waveform and cover. The mix is held as one float buffer (63 MB for 180 s) so the master can
+ * be measured and brought to -14 LUFS before encoding; the mastered blocks are encoded and dropped one by
+ * one. Same request => byte-identical MP3.
+ *
+ * With lyrics, the vocal (src/engine/voice) is composed and sung before rendering, held as one mono stem
+ * (4 bytes a sample), mixed as the vocal bus (mix/mixer.ts) and also returned, as a mono MP3, beside the
+ * master. Without lyrics none of that runs: the track is instrumental.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { AudioQuality, Mode, MusicContext, ProgressFn } from '../types.js';
-import { type AudioModel, styleFor } from './audio-model.js';
+import type { AudioModel } from './audio-model.js';
 import { composeScore } from './compose/index.js';
-import type { Section } from './compose/score.js';
-import { genreFamily, type GenreFamily } from './compose/style.js';
+import type { Score, Section } from './compose/score.js';
+import { genreFamily, orchestrationFor } from './compose/style.js';
 import { generateCoverPng } from './cover.js';
-import { createMp3Stream } from './encode.js';
+import { createMp3Stream, encodeMonoMp3 } from './encode.js';
 import { buildId3Tag } from './id3.js';
-import { SAMPLE_RATE, renderScore } from './render.js';
+import { SAMPLE_RATE, TARGET_LUFS, renderScore } from './render.js';
 import { generateTitle } from './title.js';
 import { WaveformBuilder, type WaveformPeaks } from './waveform.js';
+import { prepareVocals, type TrackLyrics, type VocalStem } from '../voice/index.js';
 
 export interface GenerateTrackRequest {
   context: MusicContext;
@@ -29,6 +35,15 @@ export interface GenerateTrackRequest {
   outputPath?: string;
   /** Words a lyrics model offers for the title. */
   titleWords?: string[];
+  /** Words to sing: the track gets a vocal (src/engine/voice). Absent or null: instrumental. */
+  lyrics?: TrackLyrics | null;
+}
+
+/** What was sung, beside the master: the stem (mono MP3 and samples) and the timed melody. */
+export interface GeneratedVocals {
+  voice: string;
+  stemMp3: Buffer;
+  stem: VocalStem;
 }
 
 export interface GeneratedTrack {
@@ -43,24 +58,31 @@ export interface GeneratedTrack {
   sections: Section[];
   waveform: WaveformPeaks;
   coverPng: Buffer;
-  timings: { composeMs: number; renderMs: number; encodeMs: number };
+  vocals: GeneratedVocals | null;
+  timings: { composeMs: number; renderMs: number; encodeMs: number; vocalMs?: number };
 }
 
 export const DEFAULT_STATION_NAME = 'Station';
 const WAVEFORM_SAMPLES_PER_PIXEL = 1024;
-const REVERB_BY_FAMILY: Record<GenreFamily, number> = { ambient: 0.65, jazz: 0.3, lofi: 0.25, folk: 0.3, electronic: 0.35, pop: 0.25, rock: 0.2 };
-// Make-up gain after the dry synth (FluidR3 at GM volumes peaks around -12 dBFS); the limiter catches peaks.
-const GAIN_BY_FAMILY: Record<GenreFamily, number> = { ambient: 6, jazz: 4, lofi: 3.5, folk: 3.8, electronic: 2.6, pop: 3, rock: 2.8 };
-/** Mean RMS level (dBFS) that the family gains above were set for; learned loudness moves it from here. */
-const REFERENCE_LOUDNESS_DB = -14;
-const COMPOSE_SHARE = 2; // percent of progress given to composing
+const COMPOSE_SHARE = 2;
+/**
+ * Loudness the MP3 encoder takes away (LAME's low-pass: about 17 kHz at 128 kbps, 19 kHz at 192 kbps),
+ * measured on decoded masters of every family: the float master aims this much higher so that what airs,
+ * the decoded MP3, reads -14 LUFS.
+ */
+const ENCODER_LOSS_LU: Record<AudioQuality, number> = { '128kbps': 0.4, '192kbps': 0.25, '320kbps': 0 }; // percent of progress given to composing
 
 export async function generateTrack(req: GenerateTrackRequest, onProgress?: ProgressFn): Promise<GeneratedTrack> {
   if (!(req.maxDurationSec > 0)) throw new RangeError('maxDurationSec must be positive');
   const composeStarted = performance.now();
-  const score = composeScore(req);
+  const composed = composeScore(req);
   const title = generateTitle(req.context, req.seed, req.titleWords);
   const composeMs = performance.now() - composeStarted;
+  // Vocal hook: with lyrics, compose and sing a vocal line first; it is summed into each block below.
+  const vocalStarted = performance.now();
+  const vocals = req.lyrics ? await prepareTrackVocals(composed, req) : null;
+  const vocalMs = performance.now() - vocalStarted;
+  const score = vocals ? vocals.score : composed;
   onProgress?.(COMPOSE_SHARE, 0);
 
   const tag = buildId3Tag({
@@ -81,8 +103,10 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   const renderStarted = performance.now();
   await renderScore(score, {
     durationSec: req.maxDurationSec,
-    reverbMix: REVERB_BY_FAMILY[genreFamily(req.context)],
-    masterGain: masterGain(req),
+    family: genreFamily(req.context),
+    seed: req.seed,
+    targetLufs: TARGET_LUFS + ENCODER_LOSS_LU[req.quality],
+    vocal: vocals ? vocals.stem.samples : null,
     onBlock(left, right) {
       const encodeStarted = performance.now();
       waveform.add(left, right);
@@ -96,6 +120,9 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   encodeMs += performance.now() - finishStarted;
   const renderMs = performance.now() - renderStarted - encodeMs;
   const written = sink.close();
+  const stemStarted = performance.now();
+  const stemMp3 = vocals ? await encodeMonoMp3(vocals.stem.samples, req.quality) : null;
+  encodeMs += performance.now() - stemStarted;
 
   return {
     ...written,
@@ -107,17 +134,14 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
     sections: score.sections,
     waveform: waveform.finish(),
     coverPng: generateCoverPng(req.context, req.seed),
-    timings: { composeMs, renderMs, encodeMs },
+    vocals: vocals && stemMp3 ? { voice: vocals.stem.voice, stemMp3, stem: vocals.stem } : null,
+    timings: vocals ? { composeMs, renderMs, encodeMs, vocalMs } : { composeMs, renderMs, encodeMs },
   };
 }
 
-/** The family's make-up gain, nudged towards the loudness the catalog's tracks of this style have. */
-function masterGain(req: GenerateTrackRequest): number {
-  const counts = styleFor(req.model, req.context.genre, req.context.mood).counts;
-  const gain = GAIN_BY_FAMILY[genreFamily(req.context)];
-  if (counts.tracks === 0) return gain;
-  const learnedDb = counts.loudnessDbSum / counts.tracks;
-  return gain * Math.min(2, Math.max(0.5, 10 ** ((learnedDb - REFERENCE_LOUDNESS_DB) / 20)));
+function prepareTrackVocals(score: Score, req: GenerateTrackRequest) {
+  const orchestration = orchestrationFor(req.context);
+  return prepareVocals(score, req.lyrics!, { seed: req.seed, family: orchestration.family, swing: orchestration.swing, durationSec: req.maxDurationSec, sampleRate: SAMPLE_RATE });
 }
 
 /** Where the MP3 bytes go: memory chunks, or a file written as they are produced. */

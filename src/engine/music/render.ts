@@ -1,16 +1,23 @@
 /**
- * Renders a Score to 44.1 kHz stereo with spessasynth_core and the FluidR3Mono General MIDI SoundFont.
- * The score's notes become a sample-accurate event list; the synth renders up to each event, and every
- * finished block (a few thousand samples) is mixed (reverb, limiter, fade) and handed to `onBlock` at
- * once, so the caller can encode it and the track never exists uncompressed in memory.
+ * Renders a Score to a mastered 44.1 kHz stereo signal with spessasynth_core and the FluidR3Mono General
+ * MIDI SoundFont. The score's notes become a sample-accurate, humanised event list (mix/humanise.ts); the
+ * synth renders each MIDI channel into its own stereo pair (`processSplit`), the mixing desk (mix/mixer.ts)
+ * runs each part's bus, the vocal and the reverb, and the mix is kept as one float buffer (180 s stereo is
+ * 63 MB) so the master chain (mix/master.ts) can measure its loudness and bring it to -14 LUFS under a
+ * -1 dBTP ceiling before any of it is encoded. The mastered blocks go to `onBlock` in order.
  *
- * Cost choices (see README): built-in effects off, a voice cap, linear interpolation.
+ * Cost choices (see README): built-in effects off (our own reverb is cheaper), a voice cap, linear
+ * interpolation.
  */
 import { MIDIControllers, SpessaSynthProcessor } from 'spessasynth_core';
 import type { ProgressFn } from '../types.js';
 import type { Score } from './compose/score.js';
 import { secondsPerBeat } from './compose/score.js';
-import { SmallRoomReverb } from './reverb.js';
+import type { GenreFamily } from './compose/style.js';
+import { partFeel, type Humanise } from '../mix/humanise.js';
+import { masterBuffer } from '../mix/master.js';
+import { Mixer } from '../mix/mixer.js';
+import { mixPlan } from '../mix/plan.js';
 import { loadSoundBank } from './soundfont.js';
 
 export const SAMPLE_RATE = 44100;
@@ -18,10 +25,15 @@ const SYNTH_QUANTUM = 128;
 const BLOCK_SAMPLES = 8192;
 const VOICE_CAP = 48;
 const FADE_OUT_SEC = 1.5;
-const LIMIT_THRESHOLD = 0.89; // about -1 dBFS
-const LIMIT_RELEASE = 0.9995;
+/** The master's targets: the station's level (issue 11), and a ceiling under -1 dBTP with room for the MP3 encoder's overshoot. */
+export const TARGET_LUFS = -14;
+const CEILING_DBTP = -2;
+/** Outputs handed to processSplit: channel c renders into pair c (channels 0-9 cover the score's parts). */
+const OUTPUT_PAIRS = 10;
+/** Share of the progress bar taken by synthesis and mixing; the master passes take the rest. */
+const RENDER_SHARE = 0.9;
 
-interface NoteEvent {
+export interface NoteEvent {
   sample: number;
   on: boolean;
   channel: number;
@@ -31,33 +43,45 @@ interface NoteEvent {
 
 export interface RenderOptions {
   durationSec: number;
-  reverbMix: number;
-  masterGain?: number;
+  family: GenreFamily;
+  seed: number;
+  /** Integrated loudness the mastered float signal is brought to (default TARGET_LUFS). */
+  targetLufs?: number;
+  /** The vocal stem (mono, SAMPLE_RATE), mixed as the vocal bus; null or absent for an instrumental. */
+  vocal?: Float32Array | null;
   onBlock(left: Float32Array, right: Float32Array): void;
   onProgress?: ProgressFn;
 }
 
-/** Note-on/off events in sample time. Repeated pitches on a channel are cut at the next onset. */
-export function scoreEvents(score: Score, totalSamples: number): NoteEvent[] {
+/**
+ * Note-on/off events in sample time. Repeated pitches on a channel are cut at the next onset (on the grid,
+ * before humanising, so a moved note never cuts the next one). With `humanise`, onsets and velocities are
+ * moved per note (mix/humanise.ts); a note keeps its length.
+ */
+export function scoreEvents(score: Score, totalSamples: number, humanise?: Humanise | null): NoteEvent[] {
   const spb = secondsPerBeat(score);
   const events: NoteEvent[] = [];
   for (const part of score.parts) {
-    const byPitch = new Map<number, { start: number; end: number; velocity: number }[]>();
+    const feel = partFeel(humanise, part.channel, SAMPLE_RATE);
+    const byPitch = new Map<number, { start: number; end: number; velocity: number; shift: number }[]>();
+    // Offsets are drawn in score order, so they do not depend on how notes are grouped below.
     for (const note of part.notes) {
       const start = Math.round(note.startBeat * spb * SAMPLE_RATE);
       const end = Math.round((note.startBeat + note.durationBeats) * spb * SAMPLE_RATE);
       if (start >= totalSamples) continue;
       const list = byPitch.get(note.midi) ?? byPitch.set(note.midi, []).get(note.midi)!;
-      list.push({ start, end: Math.max(start + 1, end), velocity: note.velocity });
+      list.push({ start, end: Math.max(start + 1, end), velocity: feel.velocity(note.velocity), shift: feel.offset() });
     }
-    for (const [midi, notes] of byPitch) {
+    for (const [midi, notes] of [...byPitch].sort((a, b) => a[0] - b[0])) {
       notes.sort((a, b) => a.start - b.start);
       notes.forEach((n, i) => {
         const next = notes[i + 1];
         if (next && next.start === n.start) return; // doubled note: keep one
-        const end = Math.min(n.end, next ? next.start : Infinity, totalSamples);
-        events.push({ sample: n.start, on: true, channel: part.channel, midi, velocity: n.velocity });
-        events.push({ sample: end, on: false, channel: part.channel, midi, velocity: 0 });
+        const on = Math.min(totalSamples - 1, Math.max(0, n.start + n.shift));
+        const nextOn = next ? Math.max(0, next.start + next.shift) : Infinity;
+        const off = Math.max(on + 1, Math.min(n.end + n.shift, next ? next.start + n.shift : Infinity, nextOn, totalSamples));
+        events.push({ sample: on, on: true, channel: part.channel, midi, velocity: n.velocity });
+        events.push({ sample: off, on: false, channel: part.channel, midi, velocity: 0 });
       });
     }
   }
@@ -65,7 +89,7 @@ export function scoreEvents(score: Score, totalSamples: number): NoteEvent[] {
   return events.sort((a, b) => a.sample - b.sample || Number(a.on) - Number(b.on) || a.channel - b.channel || a.midi - b.midi);
 }
 
-export async function renderScore(score: Score, opts: RenderOptions): Promise<{ samples: number; peak: number }> {
+export async function renderScore(score: Score, opts: RenderOptions): Promise<{ samples: number; gainDb: number; lufs: number | null }> {
   const totalSamples = Math.round(opts.durationSec * SAMPLE_RATE);
   const synth = new SpessaSynthProcessor(SAMPLE_RATE, { maxBufferSize: SYNTH_QUANTUM, effectsEnabled: false, eventsEnabled: false });
   synth.soundBankManager.addSoundBank(loadSoundBank(), 'gm');
@@ -75,26 +99,32 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
   for (const part of score.parts) {
     if (part.channel !== 9) synth.programChange(part.channel, part.program);
     synth.controllerChange(part.channel, MIDIControllers.mainVolume, part.volume);
-    synth.controllerChange(part.channel, MIDIControllers.pan, part.pan);
+    // Every part renders centred: placement is the mix's job (mix/stereo.ts).
+    synth.controllerChange(part.channel, MIDIControllers.pan, 64);
     synth.controllerChange(part.channel, MIDIControllers.reverbDepth, 0);
     synth.controllerChange(part.channel, MIDIControllers.chorusDepth, 0);
   }
 
-  const events = scoreEvents(score, totalSamples);
-  const reverb = new SmallRoomReverb(opts.reverbMix);
-  const gain = opts.masterGain ?? 1;
-  const fadeStart = totalSamples - Math.round(FADE_OUT_SEC * SAMPLE_RATE);
-  const left = new Float32Array(BLOCK_SAMPLES);
-  const right = new Float32Array(BLOCK_SAMPLES);
-  let limiterGain = 1;
-  let peak = 0;
+  const events = scoreEvents(score, totalSamples, { seed: opts.seed, family: opts.family });
+  const mixer = new Mixer({ parts: score.parts, plan: mixPlan(opts.family), sampleRate: SAMPLE_RATE, blockSamples: BLOCK_SAMPLES, vocal: opts.vocal ?? null });
+  const outputs = Array.from({ length: OUTPUT_PAIRS }, () => [new Float32Array(BLOCK_SAMPLES), new Float32Array(BLOCK_SAMPLES)]);
+  const effects = new Float32Array(BLOCK_SAMPLES); // unused: effects are off
+  const mixL = new Float32Array(totalSamples);
+  const mixR = new Float32Array(totalSamples);
   let eventIndex = 0;
   const started = performance.now();
+  const progress = (done: number) => {
+    if (!opts.onProgress) return;
+    const elapsed = (performance.now() - started) / 1000;
+    opts.onProgress(Math.round(done * 100), done > 0 ? (elapsed / done) * (1 - done) : 0);
+  };
 
   for (let blockStart = 0; blockStart < totalSamples; blockStart += BLOCK_SAMPLES) {
     const length = Math.min(BLOCK_SAMPLES, totalSamples - blockStart);
-    left.fill(0);
-    right.fill(0);
+    for (const [l, r] of outputs) {
+      l.fill(0);
+      r.fill(0);
+    }
     for (let offset = 0; offset < length; ) {
       while (eventIndex < events.length && events[eventIndex].sample <= blockStart + offset) {
         const e = events[eventIndex++];
@@ -103,29 +133,18 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
       }
       const nextEvent = eventIndex < events.length ? events[eventIndex].sample - blockStart : Infinity;
       const count = Math.min(SYNTH_QUANTUM, length - offset, Math.max(1, nextEvent - offset));
-      synth.process(left, right, offset, count);
+      synth.processSplit(outputs, effects, effects, offset, count);
       offset += count;
     }
-    reverb.process(left, right, length);
-    // Peak limiter: instant attack, slow release, so loud chords never clip in the encoder.
-    for (let i = 0; i < length; i++) {
-      const l = left[i] * gain;
-      const r = right[i] * gain;
-      const level = Math.max(Math.abs(l), Math.abs(r));
-      if (level * limiterGain > LIMIT_THRESHOLD) limiterGain = LIMIT_THRESHOLD / level;
-      else limiterGain = Math.min(1, 1 - (1 - limiterGain) * LIMIT_RELEASE);
-      const sample = blockStart + i;
-      const fade = sample >= fadeStart ? Math.max(0, (totalSamples - sample) / (totalSamples - fadeStart)) : 1;
-      left[i] = l * limiterGain * fade;
-      right[i] = r * limiterGain * fade;
-      peak = Math.max(peak, Math.abs(left[i]), Math.abs(right[i]));
-    }
-    opts.onBlock(length === BLOCK_SAMPLES ? left : left.subarray(0, length), length === BLOCK_SAMPLES ? right : right.subarray(0, length));
-    if (opts.onProgress) {
-      const done = (blockStart + length) / totalSamples;
-      const elapsed = (performance.now() - started) / 1000;
-      opts.onProgress(Math.round(done * 100), done > 0 ? (elapsed / done) * (1 - done) : 0);
-    }
+    mixer.process(outputs, blockStart, length, mixL.subarray(blockStart, blockStart + length), mixR.subarray(blockStart, blockStart + length));
+    progress(((blockStart + length) / totalSamples) * RENDER_SHARE);
   }
-  return { samples: totalSamples, peak };
+
+  let emitted = 0;
+  const mastered = masterBuffer(mixL, mixR, { sampleRate: SAMPLE_RATE, targetLufs: opts.targetLufs ?? TARGET_LUFS, ceilingDbtp: CEILING_DBTP, fadeOutSec: FADE_OUT_SEC }, (l, r) => {
+    opts.onBlock(l, r);
+    emitted += l.length;
+    progress(RENDER_SHARE + (emitted / totalSamples) * (1 - RENDER_SHARE));
+  });
+  return { samples: totalSamples, gainDb: mastered.gainDb, lufs: mastered.lufs };
 }

@@ -113,8 +113,24 @@ export const TrackJobBody = Type.Object(
     stationName: Type.String(),
     stationTrackId: Type.Optional(Type.String()),
     titleWords: Type.Optional(Type.Array(Type.String())),
+    lyrics: Type.Optional(
+      Type.Union([
+        Type.Null(),
+        Type.Object({ language: Type.String(), sections: Type.Record(Type.String(), Type.String()), order: Type.Array(Type.String()) }, { description: 'Lyrics to sing; absent or null: instrumental' }),
+      ]),
+    ),
   },
   { title: 'TrackJob' },
+);
+
+const WireTrackVocals = Type.Object(
+  {
+    voice: Type.String(),
+    stemMp3: Base64,
+    notes: Type.Array(Type.Object({ midi: Type.Number(), startSec: Type.Number(), endSec: Type.Number(), syllable: Type.Integer() })),
+    lines: Type.Array(Type.Object({ text: Type.String(), startSec: Type.Number(), endSec: Type.Number(), syllables: Type.Integer() })),
+  },
+  { description: 'The vocal stem (mono MP3) and the sung melody; null for an instrumental track' },
 );
 
 export const WireTrackResult = Type.Object(
@@ -127,7 +143,8 @@ export const WireTrackResult = Type.Object(
     mode: Mode,
     title: Type.String(),
     waveform: Type.Unknown(),
-    timings: Type.Object({ composeMs: Type.Number(), renderMs: Type.Number(), encodeMs: Type.Number() }),
+    vocals: Type.Optional(Type.Union([Type.Null(), WireTrackVocals])),
+    timings: Type.Object({ composeMs: Type.Number(), renderMs: Type.Number(), encodeMs: Type.Number(), vocalMs: Type.Optional(Type.Number()) }),
   },
   { title: 'TrackResult' },
 );

@@ -239,7 +239,8 @@ export class RemoteEngine implements Engine {
 }
 
 function decodeTrack(wire: WireTrackResult): TrackResult {
-  return { ...wire, mp3: Buffer.from(wire.mp3, 'base64'), coverPng: Buffer.from(wire.coverPng, 'base64') } as TrackResult;
+  const vocals = wire.vocals ? { ...wire.vocals, stemMp3: Buffer.from(wire.vocals.stemMp3, 'base64') } : null;
+  return { ...wire, mp3: Buffer.from(wire.mp3, 'base64'), coverPng: Buffer.from(wire.coverPng, 'base64'), vocals } as TrackResult;
 }
 
 function streamEnded(stage: string): EngineError {

@@ -5,7 +5,8 @@
 import type { SafetyVerdict } from '../engine.js';
 import { extractFeaturesFromFile } from '../features/extract.js';
 import { generateLyrics } from '../lyrics/generate.js';
-import { generateTrack } from '../music/pipeline.js';
+import { generateTrack, type GeneratedVocals } from '../music/pipeline.js';
+import type { TrackVocals } from '../engine.js';
 import { transcodeMp3 } from '../music/transcode.js';
 import { embed, nearest, type CatalogEntry } from '../style/nearest.js';
 import type { TaskHandlers } from './task-context.js';
@@ -24,12 +25,14 @@ export const TASK_HANDLERS: TaskHandlers = {
         modelVersion: job.audioModel.version,
         label: { stationName: job.stationName, stationTrackId: job.stationTrackId },
         titleWords: job.titleWords,
+        lyrics: job.lyrics,
       },
       ctx.progress,
     );
     const mp3 = track.mp3!;
     ctx.transfer(mp3);
     ctx.transfer(track.coverPng);
+    if (track.vocals) ctx.transfer(track.vocals.stemMp3);
     return {
       mp3,
       durationSec: track.durationSec,
@@ -39,6 +42,7 @@ export const TASK_HANDLERS: TaskHandlers = {
       title: track.title,
       waveform: track.waveform,
       coverPng: track.coverPng,
+      vocals: track.vocals ? trackVocals(track.vocals) : null,
       timings: track.timings,
     };
   },
@@ -92,3 +96,15 @@ function verdict(assessment: SafetyVerdict): SafetyVerdict {
   return { safety_score, explicit_detected, flagged_categories, playable, details };
 }
 
+
+/** The stem and the sung melody in seconds, as plain data that crosses threads and the wire. */
+function trackVocals(vocals: GeneratedVocals): TrackVocals {
+  const { stem } = vocals;
+  const notes = stem.notes.map((n) => ({ midi: n.midi, startSec: n.startSec, endSec: n.endSec, syllable: n.syllable }));
+  const lines = stem.melody.lines.map((line) => {
+    const first = stem.melody.syllables[line.firstSyllable].notes[0];
+    const lastSyllable = stem.melody.syllables[line.firstSyllable + line.syllableCount - 1];
+    return { text: line.text, startSec: stem.notes[first].startSec, endSec: stem.notes[lastSyllable.notes[lastSyllable.notes.length - 1]].endSec, syllables: line.syllableCount };
+  });
+  return { voice: vocals.voice, stemMp3: vocals.stemMp3, notes, lines };
+}

@@ -6,13 +6,15 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
-import type { CheckoutCreated, CheckoutRequest, OnboardingLink, OnboardingRequest, PaymentProcessor } from './processor.js';
+import type { CancellationTiming, CheckoutCreated, CheckoutRequest, OnboardingLink, OnboardingRequest, PaymentProcessor, SubscriptionCheckoutRequest } from './processor.js';
 
 export const SANDBOX_PAGE_PREFIX = '/v1/store/sandbox';
+/** Where the sandbox's subscription checkout pages are served (src/platform/subscriptions/routes.ts). */
+export const SANDBOX_SUBSCRIPTION_PAGE_PREFIX = '/v1/subscriptions/sandbox';
 /** How long a sandbox checkout page can be paid. */
 export const SANDBOX_TOKEN_TTL_SEC = 24 * 3600;
 
-type Purpose = 'checkout' | 'onboarding';
+type Purpose = 'checkout' | 'onboarding' | 'subscription';
 
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox' as const;
@@ -29,6 +31,17 @@ export class SandboxProcessor implements PaymentProcessor {
     const processorSessionId = `sbx_cs_${request.sessionId.replace(/-/g, '')}`;
     const token = this.sign('checkout', processorSessionId);
     return { processorSessionId, checkoutUrl: `${this.baseUrl}${SANDBOX_PAGE_PREFIX}/checkout/${processorSessionId}?token=${token}` };
+  }
+
+  async createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<CheckoutCreated> {
+    const processorSessionId = `sbx_sub_${request.subscriptionId.replace(/-/g, '')}`;
+    const token = this.sign('subscription', processorSessionId);
+    return { processorSessionId, checkoutUrl: `${this.baseUrl}${SANDBOX_SUBSCRIPTION_PAGE_PREFIX}/checkout/${processorSessionId}?token=${token}` };
+  }
+
+  /** The sandbox bills nothing, so there is no period to wait for: the subscription ends now. */
+  async cancelSubscription(): Promise<CancellationTiming> {
+    return 'now';
   }
 
   async createOnboardingLink(request: OnboardingRequest): Promise<OnboardingLink> {

@@ -1,7 +1,7 @@
 /**
  * Stripe, through the official SDK: Checkout Sessions as destination charges (the artist's Connect account
- * receives the payment less application_fee_amount, our 15%), Connect Express onboarding through Account
- * Links, and webhook verification of Stripe-Signature (constructEvent, 300 s tolerance). The secret key
+ * receives the payment less application_fee_amount, our 15%), Checkout Sessions in subscription mode for the
+ * Pro plan, Connect Express onboarding through Account Links, and webhook verification of Stripe-Signature (constructEvent, 300 s tolerance). The secret key
  * lives in the SDK client only; errors are rethrown with our own text, never the SDK's (which may echo
  * request data).
  */
@@ -13,9 +13,13 @@ import {
   type CheckoutCreated,
   type CheckoutRequest,
   type CompletedPayment,
+  type CompletedSubscription,
+  type CancellationTiming,
+  type EndedSubscription,
   type OnboardingLink,
   type OnboardingRequest,
   type PaymentProcessor,
+  type SubscriptionCheckoutRequest,
 } from './processor.js';
 
 /** Stripe's default, stated here so it is ours to see: a signature older than this is refused. */
@@ -29,7 +33,11 @@ export interface StripeOptions {
   endpoint?: { host: string; port: number; protocol: 'http' | 'https' };
 }
 
-export type StripeWebhookOutcome = { kind: 'completed'; payment: CompletedPayment } | { kind: 'ignored'; type: string; id: string };
+export type StripeWebhookOutcome =
+  | { kind: 'completed'; payment: CompletedPayment }
+  | { kind: 'subscription_completed'; subscription: CompletedSubscription }
+  | { kind: 'subscription_ended'; subscription: EndedSubscription }
+  | { kind: 'ignored'; type: string; id: string };
 
 export class StripeProcessor implements PaymentProcessor {
   readonly name = 'stripe' as const;
@@ -76,6 +84,51 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
+  /** A Checkout Session in subscription mode: the price recurs each interval; the platform keeps it all. */
+  async createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<CheckoutCreated> {
+    const metadata = { subscription_id: request.subscriptionId, user_id: request.userId, plan: request.plan };
+    try {
+      const session = await this.client.checkout.sessions.create(
+        {
+          mode: 'subscription',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: request.currency,
+                unit_amount: request.amountCents,
+                recurring: { interval: request.interval },
+                product_data: { name: request.planTitle },
+              },
+            },
+          ],
+          client_reference_id: request.subscriptionId,
+          metadata,
+          subscription_data: { metadata },
+          ...(request.email ? { customer_email: request.email } : {}),
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+        },
+        { idempotencyKey: `subscription-${request.subscriptionId}` },
+      );
+      if (!session.url) throw new PaymentProcessorError('Stripe answered a checkout session without a URL');
+      return { processorSessionId: session.id, checkoutUrl: session.url };
+    } catch (error) {
+      throw asProcessorError('creating a Stripe subscription checkout failed', error);
+    }
+  }
+
+  /** Cancels at the end of the paid period, as customers expect; Stripe sends customer.subscription.deleted then. */
+  async cancelSubscription(processorSubscriptionId: string | null): Promise<CancellationTiming> {
+    if (!processorSubscriptionId) throw new PaymentProcessorError('a Stripe subscription without its sub_ id cannot be cancelled');
+    try {
+      await this.client.subscriptions.update(processorSubscriptionId, { cancel_at_period_end: true }, { idempotencyKey: `cancel-${processorSubscriptionId}` });
+      return 'period_end';
+    } catch (error) {
+      throw asProcessorError('cancelling a Stripe subscription failed', error);
+    }
+  }
+
   async createOnboardingLink(request: OnboardingRequest): Promise<OnboardingLink> {
     try {
       const accountId =
@@ -100,7 +153,8 @@ export class StripeProcessor implements PaymentProcessor {
 
   /**
    * Verifies a webhook's Stripe-Signature over the raw body (HMAC-SHA256 with STRIPE_WEBHOOK_SECRET, at most
-   * 300 s old by our clock) and reads what the store acts on.
+   * 300 s old by our clock) and reads what the store (payment-mode sessions) or the subscriptions (subscription-mode sessions, and
+   * customer.subscription.deleted: a subscription that ended) act on.
    */
   verifyWebhook(rawBody: Buffer, signature: string | undefined): StripeWebhookOutcome {
     if (!signature) throw new WebhookVerificationError('missing Stripe-Signature header');
@@ -118,12 +172,30 @@ export class StripeProcessor implements PaymentProcessor {
     } catch {
       throw new WebhookVerificationError('the Stripe-Signature does not verify, or its timestamp is outside the 300 s tolerance');
     }
+    if (event.type === 'customer.subscription.deleted') {
+      const subscription = event.data.object as Stripe.Subscription;
+      return { kind: 'subscription_ended', subscription: { reference: event.id, processorSubscriptionId: subscription.id } };
+    }
     if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded') {
       return { kind: 'ignored', type: event.type, id: event.id };
     }
     const session = event.data.object as Stripe.Checkout.Session;
     if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') {
       return { kind: 'ignored', type: `${event.type} (${session.payment_status})`, id: event.id };
+    }
+    if (session.mode === 'subscription') {
+      const subscription = typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
+      return {
+        kind: 'subscription_completed',
+        subscription: {
+          reference: event.id,
+          processorSessionId: session.id,
+          subscriptionId: session.metadata?.subscription_id ?? session.client_reference_id ?? null,
+          processorSubscriptionId: subscription,
+          amountCents: session.amount_total ?? 0,
+          currency: session.currency ?? '',
+        },
+      };
     }
     return {
       kind: 'completed',

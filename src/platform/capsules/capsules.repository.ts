@@ -1,9 +1,10 @@
 /** capsules and capsule_unlocks. */
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, exists, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artists, capsules, capsuleUnlocks, tracks } from '../../infra/db/schema/index.js';
+import { artists, capsules, capsuleUnlocks, storeOrders, storeProducts, storeProductTracks, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../library/library.repository.js';
+import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 import { trackRefColumns, type TrackRefRow } from '../listeners/shared.js';
 
 export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];
@@ -16,6 +17,7 @@ export interface CapsuleChange {
   contentTrackId?: string | null;
   contentMediaUrl?: string | null;
   unlockRule?: UnlockRule;
+  unlockProductId?: string | null;
 }
 
 const columns = { capsule: capsules, artistSlug: artists.slug, artistName: artists.name, artistOwnerUserId: artists.ownerUserId };
@@ -78,18 +80,49 @@ export class CapsulesRepository {
     return inserted.length > 0;
   }
 
-  async findTrack(trackId: string, publishedOnly: boolean): Promise<TrackRefRow | null> {
+  /** A track of the capsule's environment (a sandbox capsule hides a sandbox track, a live one a live track). */
+  async findTrack(trackId: string, environment: Environment, publishedOnly: boolean): Promise<TrackRefRow | null> {
     const [row] = await this.db
       .select(trackRefColumns)
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(idEq(tracks.id, trackId), publishedOnly ? eq(tracks.status, 'published') : undefined))
+      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment), publishedOnly ? eq(tracks.status, 'published') : undefined))
       .limit(1);
     return row ?? null;
   }
 
-  async artistsOwnedBy(userId: string): Promise<string[]> {
-    const rows = await this.db.select({ id: artists.id }).from(artists).where(eq(artists.ownerUserId, userId));
+  /** A store product's artist, or null when there is no such product. */
+  async productArtist(productId: string): Promise<string | null> {
+    const [row] = await this.db.select({ artistId: storeProducts.artistId }).from(storeProducts).where(idEq(storeProducts.id, productId)).limit(1);
+    return row?.artistId ?? null;
+  }
+
+  /**
+   * Whether the user holds an order, in this environment's money (live or sandbox), for the product named, or
+   * when none is named for any product that holds one of the artist's tracks.
+   */
+  async hasBought(userId: string, environment: Environment, artistId: string, productId: string | null): Promise<boolean> {
+    const holdsArtistTrack = exists(
+      this.db
+        .select({ one: storeProductTracks.trackId })
+        .from(storeProductTracks)
+        .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+        .where(and(eq(storeProductTracks.productId, storeOrders.productId), eq(tracks.artistId, artistId))),
+    );
+    const [row] = await this.db
+      .select({ id: storeOrders.id })
+      .from(storeOrders)
+      .where(and(eq(storeOrders.userId, userId), eq(storeOrders.livemode, environment === 'live'), productId ? eq(storeOrders.productId, productId) : holdsArtistTrack))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  ensureSandboxTwins(userId: string): Promise<void> {
+    return ensureSandboxTwins(this.db, userId);
+  }
+
+  async artistsOwnedBy(userId: string, environment: Environment): Promise<string[]> {
+    const rows = await this.db.select({ id: artists.id }).from(artists).where(and(eq(artists.ownerUserId, userId), eq(artists.environment, environment)));
     return rows.map((row) => row.id);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Sonic Capsules with Tap-to-Reveal. An artist (the `artist` scope, on an artist they own; admins on any)
  * creates and updates a capsule: title and teaser (public), hidden content (text, a catalog track and/or a media
- * URL) and an unlock rule: `none` (any signed-in listener may unlock) or `follow` (the listener must follow the
- * artist). A listener unlocks it once (idempotent; the first unlock emits `capsule.unlocked`) and from then on
+ * URL) and an unlock rule: `none` (any signed-in listener may unlock), `follow` (the listener must follow the
+ * artist) or `own` (the listener must have bought, in the store, the product named by `unlock_product_id`, or when
+ * none is named any product holding one of the artist's tracks; sandbox purchases count in the sandbox only). A listener unlocks it once (idempotent; the first unlock emits `capsule.unlocked`) and from then on
  * sees the content; the artist's owner and admins always do. Everyone else sees the teaser with `content: null`.
  */
 import type { Principal } from '../../auth/principal.js';
@@ -21,6 +22,7 @@ export interface CapsuleInput {
   content_track_id?: string | null;
   content_media_url?: string | null;
   unlock_rule?: UnlockRule;
+  unlock_product_id?: string | null;
 }
 
 export class CapsulesService {
@@ -40,6 +42,7 @@ export class CapsulesService {
       title: row.title,
       teaser: row.teaser,
       unlock_rule: row.unlockRule,
+      unlock_product_id: row.unlockProductId,
       unlocked,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
@@ -61,7 +64,7 @@ export class CapsulesService {
   }
 
   async listByArtist(caller: Principal, artistSlugOrId: string, limit: number, offset: number) {
-    const artist = await this.follows.findArtist(artistSlugOrId);
+    const artist = await this.follows.findArtist(artistSlugOrId, caller.environment);
     if (!artist) throw Errors.notFound('Artist', artistSlugOrId);
     return this.page(caller, artist.id, limit, offset);
   }
@@ -73,7 +76,7 @@ export class CapsulesService {
     const visible = unlocked || this.canManage(caller, row.artistOwnerUserId);
     let content = null;
     if (visible) {
-      const track = row.contentTrackId ? await this.repo.findTrack(row.contentTrackId, false) : null;
+      const track = row.contentTrackId ? await this.repo.findTrack(row.contentTrackId, caller.environment, false) : null;
       content = { text: row.contentText, track: track ? trackRef(track) : null, media_url: row.contentMediaUrl };
     }
     return { ...this.teaser(row, unlocked), content };
@@ -82,7 +85,7 @@ export class CapsulesService {
   async create(caller: Principal, input: CapsuleInput & { title: string; teaser: string }) {
     const userId = callerUserId(caller);
     const artistId = await this.artistForCreate(caller, userId, input.artist_id);
-    const change = await this.change(input);
+    const change = await this.change(input, artistId, 'none', caller.environment);
     if (!change.contentText && !change.contentTrackId && !change.contentMediaUrl) {
       throw Errors.validation('a capsule hides something: give content_text, content_track_id or content_media_url');
     }
@@ -94,7 +97,7 @@ export class CapsulesService {
     const row = await this.repo.find(id, caller.environment);
     if (!row) throw Errors.notFound('Capsule', id);
     if (!this.canManage(caller, row.artistOwnerUserId)) throw Errors.forbidden("only the artist's owner or an admin changes a capsule");
-    const change = await this.change(input);
+    const change = await this.change(input, row.artistId, row.unlockRule, caller.environment);
     const after = {
       text: change.contentText !== undefined ? change.contentText : row.contentText,
       track: change.contentTrackId !== undefined ? change.contentTrackId : row.contentTrackId,
@@ -113,26 +116,52 @@ export class CapsulesService {
     if (row.unlockRule === 'follow' && !(await this.follows.isFollowing(userId, row.artistId, caller.environment))) {
       throw Errors.forbidden(`follow the artist to unlock this capsule (POST /v1/artists/${row.artistSlug}/follow)`);
     }
+    if (row.unlockRule === 'own' && !(await this.repo.hasBought(userId, caller.environment, row.artistId, row.unlockProductId))) {
+      throw Errors.forbidden(
+        row.unlockProductId
+          ? `buy store product ${row.unlockProductId} to unlock this capsule`
+          : `buy a store product with one of ${row.artistName}'s tracks to unlock this capsule (GET /v1/store/products?artist=${row.artistSlug})`,
+      );
+    }
     if (await this.repo.unlock(row.id, userId, this.clock.date())) {
       await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId });
     }
     return this.get(caller, row.id);
   }
 
+  /** unlock_product_id goes with the rule `own` only, and names a product of the capsule's artist; another rule clears it. */
+  private async checkUnlockProduct(input: CapsuleInput, artistId: string, currentRule: UnlockRule, change: CapsuleChange): Promise<void> {
+    const rule = input.unlock_rule ?? currentRule;
+    if (input.unlock_product_id === undefined || input.unlock_product_id === null) {
+      if (input.unlock_product_id === null || rule !== 'own') change.unlockProductId = null;
+      return;
+    }
+    if (rule !== 'own') throw Errors.validation('unlock_product_id goes with unlock_rule "own"');
+    const productArtist = await this.repo.productArtist(input.unlock_product_id);
+    if (!productArtist) throw Errors.notFound('Product', input.unlock_product_id);
+    if (productArtist !== artistId) throw Errors.validation("unlock_product_id must be a product of the capsule's artist");
+    change.unlockProductId = input.unlock_product_id;
+  }
+
   private async artistForCreate(caller: Principal, userId: string, artistRef: string | undefined): Promise<string> {
+    // A test key's capsule belongs to the sandbox twin of its owner's artist.
+    if (caller.environment === 'test') await this.repo.ensureSandboxTwins(userId);
     if (artistRef !== undefined) {
-      const artist = await this.follows.findArtist(artistRef);
+      // An artist of the caller's environment: a sandbox capsule belongs to a sandbox artist.
+      const artist = await this.follows.findArtist(artistRef, caller.environment);
       if (!artist) throw Errors.notFound('Artist', artistRef);
       if (!this.canManage(caller, artist.ownerUserId)) throw Errors.forbidden('capsules are created for an artist you own');
       return artist.id;
     }
-    const owned = await this.repo.artistsOwnedBy(userId);
+    const owned = await this.repo.artistsOwnedBy(userId, caller.environment);
     if (owned.length !== 1) throw Errors.validation(owned.length === 0 ? 'artist_id is required: the caller owns no artist' : 'artist_id is required: the caller owns several artists');
     return owned[0];
   }
 
-  private async change(input: CapsuleInput): Promise<CapsuleChange> {
+  /** The change an input asks for, checked; `artistId` and `currentRule`: the capsule's (a new one's: its artist, 'none'). */
+  private async change(input: CapsuleInput, artistId: string, currentRule: UnlockRule, environment: Principal['environment']): Promise<CapsuleChange> {
     const change: CapsuleChange = {};
+    await this.checkUnlockProduct(input, artistId, currentRule, change);
     if (input.title !== undefined) change.title = nonBlank(input.title, 'title');
     if (input.teaser !== undefined) change.teaser = nonBlank(input.teaser, 'teaser');
     if (input.content_text !== undefined) change.contentText = input.content_text;
@@ -141,7 +170,7 @@ export class CapsulesService {
     if (input.content_track_id !== undefined) {
       if (input.content_track_id === null) change.contentTrackId = null;
       else {
-        const track = await this.repo.findTrack(input.content_track_id, true);
+        const track = await this.repo.findTrack(input.content_track_id, environment, true);
         if (!track) throw Errors.notFound('Track', input.content_track_id);
         change.contentTrackId = track.trackId;
       }

@@ -9,10 +9,10 @@ import { pageOf } from '../../pagination.js';
 import { TrackRef } from '../listeners/shared.js';
 import type { CapsulesService } from './capsules.service.js';
 
-const RULES = ['none', 'follow'] as const;
+const RULES = ['none', 'follow', 'own'] as const;
 
 const ABOUT =
-  'Sonic Capsules with Tap-to-Reveal: the title and teaser are public; the hidden content is shown (`content`) only to listeners who unlocked the capsule (POST /v1/capsules/{id}/unlock), the owner of its artist and admins, and is `null` for everyone else. `unlock_rule`: `none` (any signed-in listener may unlock) or `follow` (only followers of the artist, POST /v1/artists/{slug}/follow). A capsule of the other environment (live/sandbox) does not exist for the caller.';
+  'Sonic Capsules with Tap-to-Reveal: the title and teaser are public; the hidden content is shown (`content`) only to listeners who unlocked the capsule (POST /v1/capsules/{id}/unlock), the owner of its artist and admins, and is `null` for everyone else. `unlock_rule`: `none` (any signed-in listener may unlock), `follow` (only followers of the artist, POST /v1/artists/{slug}/follow) or `own` (only buyers: of the store product `unlock_product_id` when it is set, else of any product holding one of the artist\'s tracks; purchases made with a test key count in the sandbox only). A capsule of the other environment (live/sandbox) does not exist for the caller.';
 
 const teaserFields = {
   id: Type.String(),
@@ -22,6 +22,7 @@ const teaserFields = {
   title: Type.String(),
   teaser: Type.String(),
   unlock_rule: StringEnum(RULES),
+  unlock_product_id: Nullable(Type.String({ description: 'with rule own: the store product to buy; null: any product with one of the artist\'s tracks' })),
   unlocked: Type.Boolean({ description: 'whether the caller has unlocked it' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
@@ -50,6 +51,9 @@ const content = {
   content_track_id: Type.Optional(Type.Union([OpaqueId, Type.Null()], { description: 'a published catalog track (404 if none)' })),
   content_media_url: Type.Optional(Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }), Type.Null()])),
   unlock_rule: Type.Optional(StringEnum(RULES, { description: 'default none' })),
+  unlock_product_id: Type.Optional(
+    Type.Union([OpaqueId, Type.Null()], { description: "with unlock_rule own: a product of the capsule's artist (unknown: 404; another artist's: 400); another rule clears it" }),
+  ),
 };
 
 export function capsulesRoutes(capsules: CapsulesService) {
@@ -134,7 +138,7 @@ export function capsulesRoutes(capsules: CapsulesService) {
         schema: {
           tags: ['capsules'],
           summary: 'Unlocks a capsule for the caller and answers it with its content',
-          description: `Checks the unlock rule (\`follow\` and not following: 403 PLATFORM_FORBIDDEN). Idempotent: a repeat answers the same; the platform event \`capsule.unlocked\` (capsule_id, user_id, artist_id) is sent once per user and capsule. From a login session only (an API key answers 403).\n\n${ABOUT}`,
+          description: `Checks the unlock rule (\`follow\` and not following, or \`own\` and not a buyer: 403 PLATFORM_FORBIDDEN). Idempotent: a repeat answers the same; the platform event \`capsule.unlocked\` (capsule_id, user_id, artist_id) is sent once per user and capsule. From a login session only (an API key answers 403).\n\n${ABOUT}`,
           params: IdParams('id'),
           response: { 200: Capsule },
         },

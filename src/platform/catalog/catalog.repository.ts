@@ -1,11 +1,14 @@
-/** Catalog reads: tracks, artists, credits. Filters run in SQL so pagination and totals agree. */
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+/** Catalog reads: tracks with their artists and credits. Filters run in SQL so pagination and totals agree. */
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { artists, playEvents, tracks } from '../../infra/db/schema/index.js';
+import { artists, playEvents, tracks, userProfiles } from '../../infra/db/schema/index.js';
+import type { DeviceClass } from '../analytics/device-class.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
+import { trackColumns, withArtist, type TrackRow, type TrackSummaryRow } from './track-columns.js';
+import { hasSearchWords, TrackSearch } from './track-search.js';
+import type { Environment } from '../library/library.repository.js';
 
-export type TrackRow = typeof tracks.$inferSelect & { artistName: string; artistSlug: string };
-export type ArtistRow = typeof artists.$inferSelect;
+export type { TrackRow, TrackSummaryRow } from './track-columns.js';
 export interface CreditRow {
   songwriter_id: string;
   name: string;
@@ -14,33 +17,33 @@ export interface CreditRow {
   split_pct: number;
 }
 
+export interface PlayInput {
+  trackId: string;
+  userId: string | null;
+  source: 'radio' | 'on_demand';
+  sessionId?: string;
+  /** The listener's device (from the User-Agent); none for a radio airing. */
+  deviceClass?: DeviceClass;
+}
+
 export interface TrackFilter {
+  /** The caller's data space: live tracks, or the sandbox's (a test key). Never mixed. */
+  environment: Environment;
   search?: string;
   genre?: string;
   artist?: string;
   artistId?: string;
+  /** false: only tracks on no release. */
+  onRelease?: boolean;
+  /** Admins see every status (removed, processing, failed too); everyone else published tracks only. */
+  anyStatus?: boolean;
 }
 
-export interface ArtistFilter {
-  search?: string;
-  genre?: string;
-  verified?: boolean;
-}
-
-/** Escapes LIKE wildcards so a search for "100%" means the characters, not a pattern. */
-function likeContains(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-const trackColumns = {
-  track: tracks,
-  artistName: artists.name,
-  artistSlug: artists.slug,
-};
 
 /** What a track detail answer shows: one json field per entry, named as in TrackRow. */
 const detailFields = {
   id: tracks.id,
+  environment: tracks.environment,
   slug: tracks.slug,
   title: tracks.title,
   artistName: artists.name,
@@ -64,6 +67,10 @@ const detailFields = {
   audioBitrateKbps: tracks.audioBitrateKbps,
   audioSizeBytes: tracks.audioSizeBytes,
   waveformBlobKey: tracks.waveformBlobKey,
+  loudnessLufs: tracks.loudnessLufs,
+  status: tracks.status,
+  albumId: tracks.albumId,
+  trackNumber: tracks.trackNumber,
   createdAt: tracks.createdAt,
 };
 export type TrackDetailFields = Pick<TrackRow, keyof typeof detailFields>;
@@ -80,7 +87,7 @@ interface TrackDetailJson {
  * more CPU in node-postgres and Drizzle (a parser and a mapping per column, per row) than the query costs
  * PostgreSQL; one json value is parsed natively (bench/README.md, HTTP).
  */
-function trackDetailQuery(db: Db) {
+function trackDetailQuery(db: Db, anyStatus: boolean) {
   const fields = sql.join(
     Object.entries(detailFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
     sql`, `,
@@ -98,13 +105,14 @@ function trackDetailQuery(db: Db) {
     })
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(and(eq(tracks.id, sql.placeholder('id')), eq(tracks.status, 'published')))
+    .where(
+      and(
+        eq(tracks.id, sql.placeholder('id')),
+        eq(tracks.environment, sql.placeholder('environment')),
+        anyStatus ? undefined : eq(tracks.status, 'published'),
+      ),
+    )
     .limit(1);
-}
-
-/** A track row with its artist's name and slug (Object.assign: a spread with new keys is slow in V8, see catalog.service.ts). */
-function withArtist(row: { track: typeof tracks.$inferSelect; artistName: string; artistSlug: string }): TrackRow {
-  return Object.assign(row.track, { artistName: row.artistName, artistSlug: row.artistSlug });
 }
 
 export class CatalogRepository {
@@ -115,81 +123,103 @@ export class CatalogRepository {
    */
   private readonly trackDetail: ReturnType<ReturnType<typeof trackDetailQuery>['prepare']>;
 
+  /** The same for admins, who also see tracks taken down or still processing. */
+  private readonly anyTrackDetail: ReturnType<ReturnType<typeof trackDetailQuery>['prepare']>;
+
+  private readonly search: TrackSearch;
+
   constructor(private readonly db: Db) {
-    this.trackDetail = trackDetailQuery(db).prepare('catalog_track_detail');
+    this.trackDetail = trackDetailQuery(db, false).prepare('catalog_track_detail');
+    this.anyTrackDetail = trackDetailQuery(db, true).prepare('catalog_track_detail_any_status');
+    this.search = new TrackSearch(db);
   }
 
-  private trackWhere(filter: TrackFilter): SQL | undefined {
-    const conditions: (SQL | undefined)[] = [eq(tracks.status, 'published')];
-    if (filter.search) {
-      const pattern = likeContains(filter.search);
-      conditions.push(or(ilike(tracks.title, pattern), ilike(artists.name, pattern), ilike(tracks.genre, pattern)));
-    }
+  /** The filter's conditions besides the search, on tracks alone (the artist by a subquery). */
+  private trackConditions(filter: TrackFilter): SQL[] {
+    const conditions: SQL[] = [eq(tracks.environment, filter.environment)];
+    if (!filter.anyStatus) conditions.push(eq(tracks.status, 'published'));
     if (filter.genre) conditions.push(sql`lower(${tracks.genre}) = lower(${filter.genre})`);
-    if (filter.artist) conditions.push(or(eq(artists.slug, filter.artist), ilike(artists.name, filter.artist)));
+    if (filter.artist) {
+      const named = or(eq(artists.slug, filter.artist), idEq(artists.id, filter.artist), sql`lower(${artists.name}) = lower(${filter.artist})`);
+      conditions.push(inArray(tracks.artistId, this.db.select({ id: artists.id }).from(artists).where(and(eq(artists.environment, filter.environment), named))));
+    }
     if (filter.artistId) conditions.push(eq(tracks.artistId, filter.artistId));
-    return and(...conditions);
+    if (filter.onRelease === false) conditions.push(isNull(tracks.albumId));
+    return conditions;
   }
 
-  async listTracks(filter: TrackFilter, limit: number, offset: number): Promise<{ rows: TrackRow[]; total: number }> {
-    const where = this.trackWhere(filter);
-    const [rows, [{ total }]] = await Promise.all([
-      this.db
-        .select(trackColumns)
-        .from(tracks)
-        .innerJoin(artists, eq(artists.id, tracks.artistId))
-        .where(where)
-        .orderBy(desc(tracks.streams), asc(tracks.title), asc(tracks.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ total: count() }).from(tracks).innerJoin(artists, eq(artists.id, tracks.artistId)).where(where),
-    ]);
+  /**
+   * A page of published tracks and the total: with a search, by relevance (src/platform/catalog/track-search.ts),
+   * otherwise most streamed first. Without a search the total is counted only when the page does not tell it
+   * (a full page, or an empty page past the first).
+   */
+  async listTracks(filter: TrackFilter, limit: number, offset: number): Promise<{ rows: TrackSummaryRow[]; total: number }> {
+    const conditions = this.trackConditions(filter);
+    if (filter.search !== undefined) {
+      if (!hasSearchWords(filter.search)) return { rows: [], total: 0 };
+      return this.search.page(filter.search, conditions, limit, offset, JSON.stringify(filter));
+    }
+    const where = and(...conditions);
+    const rows = await this.db
+      .select(trackColumns)
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(where)
+      .orderBy(desc(tracks.streams), asc(tracks.title), asc(tracks.id))
+      .limit(limit)
+      .offset(offset);
+    const pageTellsTotal = rows.length > 0 ? rows.length < limit : offset === 0;
+    const total = pageTellsTotal ? offset + rows.length : (await this.db.select({ total: count() }).from(tracks).where(where))[0].total;
     return { rows: rows.map((r) => withArtist(r)), total };
   }
 
-  async findTrack(id: string): Promise<TrackRow | null> {
+  /** The published tracks of these releases, release by release in track order. */
+  async releaseTracks(albumIds: string[]): Promise<TrackRow[]> {
+    if (albumIds.length === 0) return [];
+    const rows = await this.db
+      .select(trackColumns)
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(inArray(tracks.albumId, albumIds), eq(tracks.status, 'published')))
+      .orderBy(asc(tracks.albumId), asc(tracks.trackNumber));
+    return rows.map((r) => withArtist(r));
+  }
+
+  /** A published track of the environment: a track of the other one is not found. */
+  async findTrack(id: string, environment: Environment): Promise<TrackRow | null> {
     const [row] = await this.db
       .select(trackColumns)
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(idEq(tracks.id, id), eq(tracks.status, 'published')))
+      .where(and(idEq(tracks.id, id), eq(tracks.environment, environment), eq(tracks.status, 'published')))
       .limit(1);
     return row ? withArtist(row) : null;
   }
 
-  /** A track with its credits and lyrics flag in one indexed query (the catalog's hottest read). */
-  async findTrackDetail(id: string) {
+  /** A track of the environment with its credits and lyrics flag in one indexed query (the catalog's hottest read). */
+  async findTrackDetail(id: string, environment: Environment, anyStatus = false) {
     if (!isUuid(id)) return null; // no uuid column can hold it: not found, without asking the database
-    const [row] = await this.trackDetail.execute({ id });
+    const [row] = await (anyStatus ? this.anyTrackDetail : this.trackDetail).execute({ id, environment });
     if (!row) return null;
     const detail: TrackDetailJson = typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail;
     detail.track.createdAt = new Date(detail.track.createdAt);
     return detail as { track: TrackDetailFields; credits: CreditRow[]; hasLyrics: boolean };
   }
 
-  async listArtists(filter: ArtistFilter, limit: number, offset: number): Promise<{ rows: ArtistRow[]; total: number }> {
-    const conditions: (SQL | undefined)[] = [];
-    if (filter.search) conditions.push(or(ilike(artists.name, likeContains(filter.search)), ilike(artists.bio, likeContains(filter.search))));
-    if (filter.genre) conditions.push(sql`lower(${artists.genre}) = lower(${filter.genre})`);
-    if (filter.verified !== undefined) conditions.push(eq(artists.verified, filter.verified));
-    const where = and(...conditions);
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.select().from(artists).where(where).orderBy(asc(artists.name), asc(artists.id)).limit(limit).offset(offset),
-      this.db.select({ total: count() }).from(artists).where(where),
-    ]);
-    return { rows, total };
-  }
-
-  async findArtistBySlug(slug: string): Promise<ArtistRow | null> {
-    const [row] = await this.db.select().from(artists).where(eq(artists.slug, slug)).limit(1);
-    return row ?? null;
-  }
-
-  /** A play event and the track's stream counter move together, or not at all. */
-  async recordPlay(input: { trackId: string; userId: string | null; source: 'radio' | 'on_demand'; sessionId?: string }) {
-    await this.db.transaction(async (tx) => {
-      await tx.insert(playEvents).values({ trackId: input.trackId, userId: input.userId, source: input.source, sessionId: input.sessionId ?? null });
-      await tx.update(tracks).set({ streams: sql`${tracks.streams} + 1` }).where(eq(tracks.id, input.trackId));
+  /**
+   * One play event: the one record of a play that every count reads (history, analytics, `streams`). The
+   * insert's trigger adds it to the track's `streams` and to the live analytics feed in the same statement.
+   * A listener's play keeps the country of their profile as it is now; a radio airing has no listener.
+   */
+  async recordPlay(input: PlayInput) {
+    const country = input.userId ? sql`(select ${userProfiles.country} from ${userProfiles} where ${userProfiles.userId} = ${input.userId})` : null;
+    await this.db.insert(playEvents).values({
+      trackId: input.trackId,
+      userId: input.userId,
+      source: input.source,
+      sessionId: input.sessionId ?? null,
+      deviceClass: input.deviceClass ?? null,
+      country,
     });
   }
 }

@@ -1,7 +1,11 @@
-/** Catalog reads shaped for the API: signed media links, credits, discographies. */
+/** Catalog reads shaped for the API: signed media links, credits. */
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { Errors } from '../../errors.js';
-import type { ArtistFilter, ArtistRow, CatalogRepository, TrackDetailFields, TrackFilter } from './catalog.repository.js';
+import { deviceClassOf } from '../analytics/device-class.js';
+import { renditionKey } from '../media/rendition-keys.js';
+import type { Environment } from '../library/library.repository.js';
+import type { CatalogRepository, TrackDetailFields, TrackFilter } from './catalog.repository.js';
 
 /** Links handed out in catalog answers live a day; the stream redirect gets a short one. */
 const LIST_LINK_TTL_SEC = 24 * 3600;
@@ -14,9 +18,13 @@ const TRACK_CACHE_SIZE = 5_000;
 export const TRACK_CHANGED_CHANNEL = 'catalog.track_changed';
 
 /** The fields a track summary shows (a list row or a detail row has them all). */
-type TrackSummaryFields = Omit<TrackDetailFields, 'lifestyle' | 'energy' | 'audioBlobKey' | 'audioFormat' | 'audioBitrateKbps' | 'audioSizeBytes' | 'waveformBlobKey' | 'createdAt'>;
+type TrackSummaryFields = Omit<TrackDetailFields, 'lifestyle' | 'energy' | 'audioBlobKey' | 'audioFormat' | 'audioBitrateKbps' | 'audioSizeBytes' | 'loudnessLufs' | 'waveformBlobKey' | 'status' | 'createdAt'>;
 type TrackDetailRow = NonNullable<Awaited<ReturnType<CatalogRepository['findTrackDetail']>>>;
 type TrackDetailView = ReturnType<CatalogService['detailView']>;
+
+function cacheKey(environment: Environment, id: string): string {
+  return `${environment}:${id}`;
+}
 
 export class CatalogService {
   private readonly detailCache = new Map<string, { view: TrackDetailView; until: number }>();
@@ -24,6 +32,10 @@ export class CatalogService {
   constructor(
     private readonly repo: CatalogRepository,
     private readonly signer: UrlSigner,
+    /** Where the stream renditions are looked for (GET /v1/tracks/{id}/stream?quality=). */
+    private readonly blobs: Pick<BlobStore, 'stat'>,
+    /** Told after each recorded play (the live analytics feed wakes up on every instance). */
+    private readonly onPlayRecorded: () => Promise<void> = async () => undefined,
     private cacheTtlMs = TRACK_CACHE_TTL_MS,
   ) {}
 
@@ -35,7 +47,8 @@ export class CatalogService {
 
   /** Drops a track from the read cache (its row changed). */
   invalidateTrack(id: string): void {
-    this.detailCache.delete(id);
+    this.detailCache.delete(cacheKey('live', id));
+    this.detailCache.delete(cacheKey('test', id));
   }
 
   private link(key: string | null, ttl = LIST_LINK_TTL_SEC): string | null {
@@ -60,6 +73,8 @@ export class CatalogService {
       isrc: row.isrc,
       explicit: row.explicit,
       release_year: row.releaseYear,
+      album_id: row.albumId,
+      track_number: row.trackNumber,
       cover_art_url: this.link(row.coverBlobKey),
     };
   }
@@ -73,16 +88,24 @@ export class CatalogService {
    * Track detail, shaped for the API and kept for a few seconds: the stream counter may lag by the TTL,
    * everything else changes only by writes that invalidate; its signed links stay valid far longer.
    */
-  async getTrack(id: string) {
+  async getTrack(id: string, environment: Environment, options: { anyStatus?: boolean } = {}) {
+    if (options.anyStatus) {
+      // Admins see tracks taken down or processing too; their answers stay out of the shared cache.
+      const detail = await this.repo.findTrackDetail(id, environment, true);
+      if (!detail) throw Errors.notFound('Track', id);
+      return this.detailView(detail);
+    }
     const now = Date.now();
-    const cached = this.detailCache.get(id);
+    // Keyed by environment too: a live track's cached view must never answer a test key (nor the reverse).
+    const key = cacheKey(environment, id);
+    const cached = this.detailCache.get(key);
     if (cached && cached.until > now) return cached.view;
-    const detail = await this.repo.findTrackDetail(id);
+    const detail = await this.repo.findTrackDetail(id, environment);
     if (!detail) throw Errors.notFound('Track', id);
     const view = this.detailView(detail);
     if (this.cacheTtlMs > 0) {
       if (this.detailCache.size >= TRACK_CACHE_SIZE) this.detailCache.clear();
-      this.detailCache.set(id, { view, until: now + this.cacheTtlMs });
+      this.detailCache.set(key, { view, until: now + this.cacheTtlMs });
     }
     return view;
   }
@@ -94,50 +117,35 @@ export class CatalogService {
       lifestyle: row.lifestyle,
       energy: row.energy,
       audio: row.audioBlobKey
-        ? { format: row.audioFormat, bitrate_kbps: row.audioBitrateKbps, size_bytes: row.audioSizeBytes }
+        ? { format: row.audioFormat, bitrate_kbps: row.audioBitrateKbps, size_bytes: row.audioSizeBytes, loudness_lufs: row.loudnessLufs }
         : null,
       waveform_url: this.link(row.waveformBlobKey),
       has_lyrics: hasLyrics,
+      status: row.status,
       credits: credits.map((c) => ({ ...c, split_pct: Number(c.split_pct) })),
       created_at: row.createdAt.toISOString(),
     });
   }
 
-  /** A short-lived signed link to the master, and a play event recorded for the listener. */
-  async streamTrack(id: string, userId: string | null): Promise<string> {
-    const row = await this.repo.findTrack(id);
+  /**
+   * A short-lived signed link to the audio, and a play event recorded for the listener with the device class
+   * of their User-Agent. With `kbps`, the rendition at that bitrate when the track has one (uploads have 128,
+   * 192 and 320); otherwise its audio. The sandbox records no plays: a test credential gets the link and
+   * counts nothing.
+   */
+  async streamTrack(id: string, listener: { userId: string | null; environment: Environment; userAgent?: string }, kbps?: number): Promise<string> {
+    const row = await this.repo.findTrack(id, listener.environment);
     if (!row) throw Errors.notFound('Track', id);
     if (!row.audioBlobKey) throw Errors.notFound('Audio of track', id);
-    await this.repo.recordPlay({ trackId: id, userId, source: 'on_demand' });
-    return this.signer.sign(row.audioBlobKey, STREAM_LINK_TTL_SEC).url;
-  }
-
-  artistSummary(row: ArtistRow) {
-    return {
-      id: row.id,
-      slug: row.slug,
-      name: row.name,
-      genre: row.genre,
-      verified: row.verified,
-      platform_owned: row.platformOwned,
-      followers: row.followers,
-    };
-  }
-
-  async listArtists(filter: ArtistFilter, limit: number, offset: number) {
-    const { rows, total } = await this.repo.listArtists(filter, limit, offset);
-    return { data: rows.map((row) => this.artistSummary(row)), total };
-  }
-
-  async getArtist(slug: string) {
-    const row = await this.repo.findArtistBySlug(slug);
-    if (!row) throw Errors.notFound('Artist', slug);
-    const { rows } = await this.repo.listTracks({ artistId: row.id }, 100, 0);
-    return {
-      ...this.artistSummary(row),
-      bio: row.bio,
-      formed_year: row.formedYear,
-      discography: rows.map((track) => this.trackSummary(track)),
-    };
+    let key = row.audioBlobKey;
+    if (kbps !== undefined) {
+      const rendition = renditionKey(row.audioBlobKey, row.audioBitrateKbps, kbps);
+      if (rendition === key || (await this.blobs.stat(rendition))) key = rendition;
+    }
+    if (listener.environment === 'live') {
+      await this.repo.recordPlay({ trackId: id, userId: listener.userId, source: 'on_demand', deviceClass: deviceClassOf(listener.userAgent) });
+      await this.onPlayRecorded();
+    }
+    return this.signer.sign(key, STREAM_LINK_TTL_SEC).url;
   }
 }

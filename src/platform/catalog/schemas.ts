@@ -19,6 +19,8 @@ export const TrackSummary = Type.Object(
     isrc: Nullable(Type.String()),
     explicit: Type.Boolean(),
     release_year: Nullable(Type.Integer()),
+    album_id: Nullable(Type.String({ description: 'the release the track is on (GET /v1/albums/{id}); null when on none' })),
+    track_number: Nullable(Type.Integer({ description: 'its place on that release, from 1' })),
     cover_art_url: Nullable(Type.String({ format: 'uri' })),
   },
   { title: 'TrackSummary' },
@@ -35,10 +37,12 @@ export const TrackDetail = Type.Composite(
           format: Nullable(Type.String()),
           bitrate_kbps: Nullable(Type.Integer()),
           size_bytes: Nullable(Type.Integer()),
+          loudness_lufs: Nullable(Type.Number({ description: 'integrated loudness (ITU-R BS.1770), measured on upload' })),
         }),
       ),
       waveform_url: Nullable(Type.String({ format: 'uri' })),
       has_lyrics: Type.Boolean(),
+      status: Type.String({ enum: ['published', 'removed', 'processing', 'failed'], description: 'always published, except for admins, who see every track' }),
       credits: Type.Array(
         Type.Object({
           songwriter_id: Type.String(),
@@ -52,29 +56,4 @@ export const TrackDetail = Type.Composite(
     }),
   ],
   { title: 'TrackDetail' },
-);
-
-export const ArtistSummary = Type.Object(
-  {
-    id: Type.String(),
-    slug: Type.String(),
-    name: Type.String(),
-    genre: Type.String(),
-    verified: Type.Boolean(),
-    platform_owned: Type.Boolean(),
-    followers: Type.Integer(),
-  },
-  { title: 'ArtistSummary' },
-);
-
-export const ArtistProfile = Type.Composite(
-  [
-    ArtistSummary,
-    Type.Object({
-      bio: Type.String(),
-      formed_year: Nullable(Type.Integer()),
-      discography: Type.Array(TrackSummary),
-    }),
-  ],
-  { title: 'ArtistProfile' },
 );

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService } from '../../auth/auth.service.js';
 import { PLATFORM_SCOPES, STATION_SCOPES } from '../../auth/scopes.js';
-import { IdParams, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
+import { IdParams, Nullable, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
 import { QUOTA_DESCRIPTION } from '../../auth/api-quota.js';
 
@@ -23,6 +23,9 @@ const ApiKeyFields = {
   scopes: Type.Array(Type.String()),
   environment: Type.String({ enum: ['live', 'test'] }),
   created_at: Type.String({ format: 'date-time' }),
+  last_used_at: Nullable(
+    Type.String({ format: 'date-time', description: 'When the key (or a JWT exchanged for it) was last used, to about a minute; null if never' }),
+  ),
 };
 const ApiKey = Type.Object(ApiKeyFields, { title: 'ApiKey' });
 const CreatedApiKey = Type.Object(
@@ -32,7 +35,7 @@ const CreatedApiKey = Type.Object(
 
 const MANAGEMENT =
   'Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). ' +
-  'Creating one needs a developer, admin or super_admin account.';
+  'Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either.';
 
 export function developerRoutes(auth: AuthService) {
   return async function register(fastify: FastifyInstance) {
@@ -62,7 +65,7 @@ export function developerRoutes(auth: AuthService) {
           response: { 201: CreatedApiKey },
         },
       },
-      async (request, reply) => reply.status(201).send(await auth.createDeveloperKey(request.principal!, request.body)),
+      async (request, reply) => reply.status(201).send(await auth.developerKeys.create(request.principal!, request.body)),
     );
 
     app.get(
@@ -76,7 +79,7 @@ export function developerRoutes(auth: AuthService) {
           response: { 200: Paginated(ApiKey, 'ApiKeyList') },
         },
       },
-      async (request) => auth.listDeveloperKeys(request.principal!, pageOf(request.query)),
+      async (request) => auth.developerKeys.list(request.principal!, pageOf(request.query)),
     );
 
     app.delete(
@@ -91,7 +94,7 @@ export function developerRoutes(auth: AuthService) {
         },
       },
       async (request, reply) => {
-        await auth.revokeDeveloperKey(request.principal!, request.params.id);
+        await auth.developerKeys.revoke(request.principal!, request.params.id);
         return reply.status(204).send(null);
       },
     );

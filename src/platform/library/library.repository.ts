@@ -27,12 +27,13 @@ export class LibraryRepository {
     return { rows, total };
   }
 
-  async findTrack(trackId: string): Promise<TrackRefRow | null> {
+  /** A track of the environment: a library never holds a track of the other one. */
+  async findTrack(trackId: string, environment: Environment): Promise<TrackRefRow | null> {
     const [row] = await this.db
       .select(trackRefColumns)
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(idEq(tracks.id, trackId))
+      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment)))
       .limit(1);
     return row ?? null;
   }

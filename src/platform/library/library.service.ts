@@ -18,7 +18,7 @@ export class LibraryService {
   /** Idempotent: saving a saved track answers the same item (created: false). A removed or unknown track is 404. */
   async save(caller: Principal, trackId: string) {
     const userId = sessionUserId(caller);
-    const track = await this.repo.findTrack(trackId);
+    const track = await this.repo.findTrack(trackId, caller.environment);
     if (!track || track.trackStatus !== 'published') throw Errors.notFound('Track', trackId);
     const { created, savedAt } = await this.repo.save(userId, caller.environment, track.trackId);
     return { created, item: { type: 'track' as const, saved_at: savedAt.toISOString(), track: trackRef(track) } };

@@ -16,12 +16,12 @@ export interface ArtistRef {
 export class FollowsRepository {
   constructor(private readonly db: DbOrTx) {}
 
-  /** An artist by slug or by id (the v2.1 rename: paths take the slug; the id is accepted too). */
-  async findArtist(slugOrId: string, db: DbOrTx = this.db): Promise<ArtistRef | null> {
+  /** An artist of the environment by slug or by id (the v2.1 rename: paths take the slug; the id is accepted too). */
+  async findArtist(slugOrId: string, environment: Environment, db: DbOrTx = this.db): Promise<ArtistRef | null> {
     const [row] = await db
       .select({ id: artists.id, slug: artists.slug, name: artists.name, ownerUserId: artists.ownerUserId, followers: artists.followers })
       .from(artists)
-      .where(or(eq(artists.slug, slugOrId), idEq(artists.id, slugOrId)))
+      .where(and(eq(artists.environment, environment), or(eq(artists.slug, slugOrId), idEq(artists.id, slugOrId))))
       .limit(1);
     return row ?? null;
   }

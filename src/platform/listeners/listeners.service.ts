@@ -77,7 +77,7 @@ export class ListenersService {
   /** Follows or unfollows an artist (slug or id), idempotently; answers the state and the follower count. */
   async setFollow(caller: Principal, artistSlugOrId: string, follow: boolean) {
     const userId = sessionUserId(caller);
-    const artist = await this.follows.findArtist(artistSlugOrId);
+    const artist = await this.follows.findArtist(artistSlugOrId, caller.environment);
     if (!artist) throw Errors.notFound('Artist', artistSlugOrId);
     const followers = await this.follows.setFollow(userId, artist.id, caller.environment, follow);
     return { artist_id: artist.id, artist_slug: artist.slug, following: follow, followers };

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { hasScope, type Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
-import { artists, tracks } from '../../infra/db/schema/index.js';
+import { artists, tracks, type TrackStatus } from '../../infra/db/schema/index.js';
 
 /** A track as listed in a library, a playlist or a history (the contract's track list fields, plus slugs and status). */
 export const TrackRef = Type.Object(
@@ -44,7 +44,7 @@ export interface TrackRefRow {
   durationSec: number;
   streams: number;
   genre: string;
-  trackStatus: 'published' | 'removed';
+  trackStatus: TrackStatus;
 }
 
 export function trackRef(row: TrackRefRow) {
@@ -58,7 +58,8 @@ export function trackRef(row: TrackRefRow) {
     duration: Math.round(row.durationSec),
     streams: row.streams,
     genre: row.genre,
-    status: row.trackStatus,
+    // A track being processed or whose upload failed is, to a listener, as gone as a removed one.
+    status: row.trackStatus === 'published' ? ('published' as const) : ('removed' as const),
   };
 }
 

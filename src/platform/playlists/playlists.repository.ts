@@ -86,11 +86,12 @@ export class PlaylistsRepository {
     });
   }
 
-  async findPublishedTrack(trackId: string): Promise<string | null> {
+  /** A published track of the playlist's environment. */
+  async findPublishedTrack(trackId: string, environment: Environment): Promise<string | null> {
     const [row] = await this.db
       .select({ id: tracks.id })
       .from(tracks)
-      .where(and(idEq(tracks.id, trackId), eq(tracks.status, 'published')))
+      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment), eq(tracks.status, 'published')))
       .limit(1);
     return row?.id ?? null;
   }

@@ -87,7 +87,7 @@ export class PlaylistsService {
   /** Adds a track at `position` (0-based; the end when left out or past the end). A track already in it: 409. */
   async addTrack(caller: Principal, id: string, trackId: string, position?: number) {
     const playlist = await this.owned(caller, id);
-    const found = await this.repo.findPublishedTrack(trackId);
+    const found = await this.repo.findPublishedTrack(trackId, playlist.environment);
     if (!found) throw Errors.notFound('Track', trackId);
     const addedAt = this.clock.date();
     await this.repo.editTracks(playlist.id, (current) => {

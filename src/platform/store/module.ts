@@ -4,14 +4,13 @@ import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Database } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { SandboxProcessor } from '../../infra/payments/sandbox-processor.js';
-import { StripeProcessor, type StripeOptions } from '../../infra/payments/stripe-processor.js';
-import { loadOrCreateSecret } from '../../infra/secrets.js';
+import { createPaymentProcessors, type PaymentProcessors, type StripeEndpoint } from '../../infra/payments/processors.js';
 import { storeRoutes } from './routes.js';
 import { StoreRepository } from './store.repository.js';
 import { StoreService } from './store.service.js';
+import type { StripeSubscriptionHandler } from './store.types.js';
 
-export type StripeEndpoint = NonNullable<StripeOptions['endpoint']>;
+export type { StripeEndpoint };
 
 export interface StoreDeps {
   config: Config;
@@ -20,14 +19,15 @@ export interface StoreDeps {
   signer: UrlSigner;
   clock: Clock;
   stripeEndpoint?: StripeEndpoint;
+  /** The processors, when shared with other modules (subscriptions); built here otherwise. */
+  processors?: PaymentProcessors;
+  /** Where the Stripe webhook sends subscription-mode sessions (src/platform/subscriptions). */
+  subscriptions?: StripeSubscriptionHandler;
 }
 
 export function createStore(deps: StoreDeps) {
   const { config, clock } = deps;
-  const sandbox = new SandboxProcessor(loadOrCreateSecret(config.dataDir, 'payments-sandbox', null), config.publicBaseUrl, clock);
-  const stripe = config.stripe
-    ? new StripeProcessor({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, clock, endpoint: deps.stripeEndpoint })
-    : null;
-  const service = new StoreService(new StoreRepository(deps.database.db), { sandbox, stripe }, deps.bus, deps.signer, clock, config.publicBaseUrl);
+  const processors = deps.processors ?? createPaymentProcessors(config, clock, deps.stripeEndpoint);
+  const service = new StoreService(new StoreRepository(deps.database.db), processors, deps.bus, deps.signer, clock, config.publicBaseUrl, deps.subscriptions ?? null);
   return { service, routes: storeRoutes(service) };
 }

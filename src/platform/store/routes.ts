@@ -9,123 +9,20 @@ import { hasScope } from '../../auth/principal.js';
 import { DomainError, Errors } from '../../errors.js';
 import { IdParams, Nullable, OpaqueId, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
+import { PAGE_CSP, escapeHtml, sandboxPage as page } from '../../http/html-page.js';
 import { SANDBOX_PAGE_PREFIX } from '../../infra/payments/sandbox-processor.js';
 import { WebhookVerificationError } from '../../infra/payments/processor.js';
-import { CURRENCIES, MAX_PRODUCT_TRACKS, PRODUCT_TYPES, centsToPrice, type StoreCaller, type StoreService } from './store.service.js';
-
-const SPLIT_NOTE =
-  'Money is integer cents. A sale splits into platform_fee_cents = floor(amount_cents x 15 / 100) and artist_share_cents = ' +
-  'the rest (the artist gets at least 85%). The artist share is divided equally among the product’s tracks, and each track’s ' +
-  'part among its songwriter credits in proportion to split_pct, by largest remainder: every part is rounded down and the ' +
-  'cents left over go one each to the largest fractional remainders, so the parts always sum to the whole. A track without ' +
-  'credits is kept by the artist (songwriter_id null).';
-
-const Product = Type.Object(
-  {
-    id: Type.String(),
-    type: StringEnum(PRODUCT_TYPES),
-    title: Type.String(),
-    artist_id: Type.String(),
-    artist_slug: Type.String(),
-    artist: Type.String({ description: 'artist name' }),
-    price: Type.Number({ description: 'in currency units, e.g. 9.99' }),
-    price_cents: Type.Integer(),
-    currency: Type.String(),
-    status: StringEnum(['active', 'archived'] as const),
-    tracks: Type.Array(
-      Type.Object({ id: Type.String(), title: Type.String(), duration: Type.Integer({ description: 'seconds' }), position: Type.Integer() }),
-    ),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { title: 'StoreProduct' },
-);
-
-const Price = Type.Number({ minimum: 0.5, maximum: 1_000_000, description: 'in currency units with at most two decimals (9.99)' });
-const TrackIds = Type.Array(OpaqueId, { minItems: 1, maxItems: MAX_PRODUCT_TRACKS, description: 'the artist’s published tracks, in order' });
-const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-
-const CheckoutSession = Type.Object(
-  {
-    session_id: Type.String({ description: 'the payment processor’s checkout session id' }),
-    checkout_url: Type.String({ format: 'uri', description: 'the page where the buyer pays' }),
-    processor: StringEnum(['sandbox', 'stripe'] as const),
-    product_id: Type.String(),
-    amount: Type.Number(),
-    amount_cents: Type.Integer(),
-    currency: Type.String(),
-    status: StringEnum(['open', 'completed'] as const),
-  },
-  { title: 'CheckoutSession' },
-);
-
-const Order = Type.Object(
-  {
-    id: Type.String(),
-    product_id: Type.String(),
-    user_id: Type.String(),
-    amount: Type.Number(),
-    amount_cents: Type.Integer(),
-    currency: Type.String(),
-    processor: StringEnum(['sandbox', 'stripe'] as const),
-    created_at: Type.String({ format: 'date-time' }),
-  },
-  { title: 'Order' },
-);
-
-const Payout = Type.Object(
-  {
-    order_id: Type.String(),
-    product_id: Type.String(),
-    artist_id: Type.String(),
-    sold_at: Type.String({ format: 'date-time' }),
-    currency: Type.String(),
-    amount_cents: Type.Integer(),
-    platform_fee_cents: Type.Integer({ description: '15%, rounded down' }),
-    artist_share_cents: Type.Integer({ description: 'amount_cents - platform_fee_cents' }),
-    splits: Type.Array(
-      Type.Object({
-        track_id: Type.String(),
-        track_title: Type.String(),
-        songwriter_id: Nullable(Type.String()),
-        songwriter_name: Nullable(Type.String()),
-        split_pct: Type.Number({ description: 'the credit’s share of the track' }),
-        amount_cents: Type.Integer(),
-      }),
-      { description: 'the artist share divided; the amounts sum to artist_share_cents' },
-    ),
-  },
-  { title: 'Payout' },
-);
-
-const OnboardingLink = Type.Object(
-  {
-    url: Type.String({ format: 'uri', description: 'where the artist sets up their payout account' }),
-    artist_id: Type.String(),
-    processor: StringEnum(['sandbox', 'stripe'] as const),
-    expires_at: Nullable(Type.String({ format: 'date-time' })),
-  },
-  { title: 'OnboardingLink' },
-);
+import type { StoreService } from './store.service.js';
+import type { StoreCaller } from './store.types.js';
+import { CURRENCIES, PRODUCT_TYPES, centsToPrice } from './store.views.js';
+import { CheckoutSession, OnboardingLink, Order, Payout, Price, Product, SPLIT_NOTE, Title, TrackIds } from './schemas.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 function callerOf(request: FastifyRequest): StoreCaller {
   const principal = request.principal!;
-  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), apiKeyId: principal.apiKeyId };
+  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), apiKeyId: principal.apiKeyId, environment: principal.environment };
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}
-.note{color:#666;font-size:.9rem}button{font-size:1.1rem;padding:.6rem 1.6rem;cursor:pointer}</style></head>
-<body>${body}<p class="note">Sandbox payment processor: no real money moves.</p></body></html>`;
-}
-
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
 export function storeRoutes(store: StoreService) {
   return async function register(fastify: FastifyInstance) {
@@ -138,6 +35,7 @@ export function storeRoutes(store: StoreService) {
         schema: {
           tags: ['store'],
           summary: 'Albums, EPs and singles for sale, newest first',
+          description: 'A product is of its artist’s environment: a test key sees, sells and buys the sandbox’s products only, every other credential the live ones.',
           querystring: Type.Composite(
             [
               PageQuery,
@@ -153,7 +51,7 @@ export function storeRoutes(store: StoreService) {
       },
       async (request) => {
         const { page, limit, offset } = pageOf(request.query);
-        return { ...(await store.listProducts({ artist: request.query.artist, type: request.query.type }, limit, offset)), page, limit };
+        return { ...(await store.listProducts({ environment: request.principal!.environment, artist: request.query.artist, type: request.query.type }, limit, offset)), page, limit };
       },
     );
 
@@ -175,15 +73,19 @@ export function storeRoutes(store: StoreService) {
           summary: 'Puts an album, EP or single of the artist’s tracks on sale at the artist’s price',
           description:
             'artist_id (id or slug) is needed only by admins and by accounts that manage several artists. Every track must be the ' +
-            'artist’s and published, and its songwriter credits must sum to 100% (or be absent): otherwise 409 PLATFORM_SPLITS_INVALID.',
+            'artist’s and published, and its songwriter credits must sum to 100% (or be absent): otherwise 409 PLATFORM_SPLITS_INVALID. ' +
+            'With `album_id` (id or slug of one of the artist’s releases, else 404) the product sells that release: title, type and ' +
+            'tracks default to the release’s (its published tracks in order); without it they are required (400). With a test key the ' +
+            'caller acts as the sandbox copies of its artists (same slugs, made on first use) and sells their sandbox tracks.',
           body: Type.Object(
             {
-              title: Title,
-              type: StringEnum(PRODUCT_TYPES),
+              title: Type.Optional(Title),
+              type: Type.Optional(StringEnum(PRODUCT_TYPES)),
               price: Price,
               currency: Type.Optional(StringEnum(CURRENCIES, { default: 'usd' })),
-              track_ids: TrackIds,
+              track_ids: Type.Optional(TrackIds),
               artist_id: Type.Optional(OpaqueId),
+              album_id: Type.Optional(OpaqueId),
             },
             { additionalProperties: false },
           ),
@@ -326,7 +228,7 @@ export function storeRoutes(store: StoreService) {
           config: { public: true, csrfExempt: true },
           schema: {
             tags: ['store'],
-            summary: 'Stripe events (checkout.session.completed creates the order)',
+            summary: 'Stripe events (checkout.session.completed creates the order, or activates a Pro subscription)',
             description:
               'Verified with Stripe-Signature (HMAC-SHA256 with STRIPE_WEBHOOK_SECRET) at most 300 s old; anything else answers 400 ' +
               'PLATFORM_WEBHOOK_SIGNATURE_INVALID and changes nothing. 404 when Stripe is not configured.',

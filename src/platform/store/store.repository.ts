@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-o
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import {
+  albums,
   apiKeys,
   artists,
   songwriters,
@@ -17,6 +18,8 @@ import {
 } from '../../infra/db/schema/index.js';
 import type { ProcessorName } from '../../infra/payments/processor.js';
 import { basisPoints, payoutLines, type TrackCredits } from './split.js';
+import type { Environment } from '../library/library.repository.js';
+import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 
 export type ProductRow = typeof storeProducts.$inferSelect;
 export type CheckoutRow = typeof storeCheckoutSessions.$inferSelect;
@@ -38,6 +41,8 @@ export interface ProductView {
 }
 
 export interface ProductFilter {
+  /** The caller's data space: a product is of its artist's environment. */
+  environment: Environment;
   /** An artist's id or slug. */
   artist?: string;
   type?: ProductRow['type'];
@@ -61,17 +66,21 @@ export class StoreRepository {
 
   // ---- artists and tracks ----
 
-  async artistByIdOrSlug(value: string): Promise<ArtistRef | null> {
+  /** An artist of the environment (the sandbox's copy of an artist has its live original's slug). */
+  async artistByIdOrSlug(value: string, environment: Environment): Promise<ArtistRef | null> {
     const [row] = await this.db
       .select(artistRef)
       .from(artists)
-      .where(isUuid(value) ? or(eq(artists.id, value), eq(artists.slug, value)) : eq(artists.slug, value))
+      .where(and(eq(artists.environment, environment), isUuid(value) ? or(eq(artists.id, value), eq(artists.slug, value)) : eq(artists.slug, value)))
       .limit(1);
     return row ?? null;
   }
 
-  artistsOwnedBy(userId: string): Promise<ArtistRef[]> {
-    return this.db.select(artistRef).from(artists).where(eq(artists.ownerUserId, userId)).orderBy(asc(artists.slug));
+  ensureSandboxTwins = (userId: string): Promise<void> => ensureSandboxTwins(this.db, userId);
+
+  artistsOwnedBy(userId: string, environment: Environment): Promise<ArtistRef[]> {
+    const owned = and(eq(artists.ownerUserId, userId), eq(artists.environment, environment));
+    return this.db.select(artistRef).from(artists).where(owned).orderBy(asc(artists.slug));
   }
 
   /** The given tracks that are the artist's and published. */
@@ -103,10 +112,27 @@ export class StoreRepository {
     return result;
   }
 
+  /** A release (by id or slug) and its published tracks in order: what a product selling it holds by default. */
+  async release(idOrSlug: string, environment: Environment): Promise<{ id: string; artistId: string; title: string; type: ProductRow['type']; trackIds: string[] } | null> {
+    const [row] = await this.db
+      .select({ id: albums.id, artistId: albums.artistId, title: albums.title, type: albums.type })
+      .from(albums)
+      .innerJoin(artists, eq(artists.id, albums.artistId))
+      .where(and(eq(artists.environment, environment), isUuid(idOrSlug) ? or(eq(albums.id, idOrSlug), eq(albums.slug, idOrSlug)) : eq(albums.slug, idOrSlug)))
+      .limit(1);
+    if (!row) return null;
+    const trackRows = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .where(and(eq(tracks.albumId, row.id), eq(tracks.status, 'published')))
+      .orderBy(asc(tracks.trackNumber));
+    return { ...row, trackIds: trackRows.map((t) => t.id) };
+  }
+
   // ---- products ----
 
   private productWhere(filter: ProductFilter, artistId: string | null): SQL | undefined {
-    const conditions: SQL[] = [inArray(storeProducts.status, filter.statuses)];
+    const conditions: SQL[] = [eq(artists.environment, filter.environment), inArray(storeProducts.status, filter.statuses)];
     if (filter.type) conditions.push(eq(storeProducts.type, filter.type));
     if (artistId) conditions.push(eq(storeProducts.artistId, artistId));
     return and(...conditions);
@@ -115,7 +141,7 @@ export class StoreRepository {
   async listProducts(filter: ProductFilter, limit: number, offset: number): Promise<{ rows: ProductView[]; total: number }> {
     let artistId: string | null = null;
     if (filter.artist) {
-      const artist = await this.artistByIdOrSlug(filter.artist);
+      const artist = await this.artistByIdOrSlug(filter.artist, filter.environment);
       if (!artist) return { rows: [], total: 0 };
       artistId = artist.id;
     }
@@ -129,18 +155,19 @@ export class StoreRepository {
         .orderBy(desc(storeProducts.createdAt), asc(storeProducts.id))
         .limit(limit)
         .offset(offset),
-      this.db.select({ total: count() }).from(storeProducts).where(where),
+      this.db.select({ total: count() }).from(storeProducts).innerJoin(artists, eq(artists.id, storeProducts.artistId)).where(where),
     ]);
     const trackMap = await this.tracksOfProducts(rows.map((r) => r.product.id));
     return { rows: rows.map((r) => ({ ...r, tracks: trackMap.get(r.product.id) ?? [] })), total };
   }
 
-  async product(id: string, db: DbOrTx = this.db): Promise<ProductView | null> {
+  /** A product with artist and tracks, of the caller's environment (none: a checkout session's own product). */
+  async product(id: string, environment: Environment | null = null, db: DbOrTx = this.db): Promise<ProductView | null> {
     const [row] = await db
       .select({ product: storeProducts, artist: artistRef })
       .from(storeProducts)
       .innerJoin(artists, eq(artists.id, storeProducts.artistId))
-      .where(idEq(storeProducts.id, id))
+      .where(and(idEq(storeProducts.id, id), environment ? eq(artists.environment, environment) : undefined))
       .limit(1);
     if (!row) return null;
     const trackMap = await this.tracksOfProducts([row.product.id], db);

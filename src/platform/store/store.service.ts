@@ -15,61 +15,12 @@ import { DomainError, Errors } from '../../errors.js';
 import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../webhooks/platform-events.js';
 import { platformSplit } from './split.js';
 import type { ArtistRef, CheckoutRow, OrderRow, ProductRow, ProductView, StoreRepository } from './store.repository.js';
+import type { Environment } from '../library/library.repository.js';
+import type { StoreCaller, ProductInput, ProductPatch, CheckoutInput, Processors, StripeSubscriptionHandler, StoreLog } from './store.types.js';
+import { centsToPrice, checkoutJson, orderJson, priceToCents, productJson } from './store.views.js';
 
-/** Currencies with two decimal places (the store counts in cents). */
-export const CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud'] as const;
-export type Currency = (typeof CURRENCIES)[number];
-export const PRODUCT_TYPES = ['album', 'ep', 'single'] as const;
-export const MAX_PRODUCT_TRACKS = 100;
 /** A download link's validity (the signer rounds expiries up to its 10-minute step). */
 export const DOWNLOAD_TTL_SEC = 900;
-
-export interface StoreCaller {
-  userId: string | null;
-  isAdmin: boolean;
-  apiKeyId: string | null;
-}
-
-export interface ProductInput {
-  title: string;
-  type: ProductRow['type'];
-  price: number;
-  currency?: Currency;
-  track_ids: string[];
-  artist_id?: string;
-}
-
-export interface ProductPatch {
-  title?: string;
-  price?: number;
-  status?: ProductRow['status'];
-  track_ids?: string[];
-}
-
-export interface CheckoutInput {
-  product_id: string;
-  price: number;
-  user_id: string;
-}
-
-export interface Processors {
-  sandbox: SandboxProcessor;
-  stripe: StripeProcessor | null;
-}
-
-export interface StoreLog {
-  error(object: Record<string, unknown>, message: string): void;
-  warn(object: Record<string, unknown>, message: string): void;
-  info(object: Record<string, unknown>, message: string): void;
-}
-
-/** A price in currency units (9.99) as cents, or null when it is not a whole number of cents. */
-export function priceToCents(price: number): number | null {
-  const cents = Math.round(price * 100);
-  return Number.isSafeInteger(cents) && Math.abs(price * 100 - cents) < 1e-6 ? cents : null;
-}
-
-export const centsToPrice = (cents: number) => cents / 100;
 
 export class StoreService {
   constructor(
@@ -79,6 +30,7 @@ export class StoreService {
     private readonly signer: UrlSigner,
     private readonly clock: Clock,
     private readonly baseUrl: string,
+    private readonly subscriptions: StripeSubscriptionHandler | null = null,
   ) {}
 
   get sandbox(): SandboxProcessor {
@@ -91,14 +43,14 @@ export class StoreService {
 
   // ---- products ----
 
-  async listProducts(filter: { artist?: string; type?: ProductRow['type'] }, limit: number, offset: number) {
+  async listProducts(filter: { environment: Environment; artist?: string; type?: ProductRow['type'] }, limit: number, offset: number) {
     const { rows, total } = await this.repo.listProducts({ ...filter, statuses: ['active'] }, limit, offset);
     return { data: rows.map(productJson), total };
   }
 
   /** Active products for everyone; an archived one only for its artist's owner and admins. */
   async getProduct(id: string, caller: StoreCaller) {
-    const view = await this.repo.product(id);
+    const view = await this.repo.product(id, caller.environment);
     if (!view || !this.canSee(view, caller)) throw Errors.notFound('Product', id);
     return productJson(view);
   }
@@ -106,16 +58,23 @@ export class StoreService {
   async createProduct(caller: StoreCaller, input: ProductInput) {
     const artist = await this.artistFor(caller, input.artist_id);
     const priceCents = this.centsOf(input.price);
-    const trackIds = await this.checkTracks(artist.id, input.track_ids);
+    const release = input.album_id === undefined ? null : await this.repo.release(input.album_id, caller.environment);
+    if (input.album_id !== undefined && (!release || release.artistId !== artist.id)) throw Errors.notFound('Album', input.album_id);
+    const title = input.title ?? release?.title;
+    const type = input.type ?? release?.type;
+    const given = input.track_ids ?? release?.trackIds;
+    if (!title || !type || !given) throw Errors.validation('title, type and track_ids are required unless album_id names the release sold');
+    if (given.length === 0) throw Errors.validation('the release has no published track to sell');
+    const trackIds = await this.checkTracks(artist.id, given);
     const id = await this.repo.insertProduct(
-      { artistId: artist.id, type: input.type, title: input.title.trim(), priceCents, currency: input.currency ?? 'usd' },
+      { artistId: artist.id, albumId: release?.id ?? null, type, title: title.trim(), priceCents, currency: input.currency ?? 'usd' },
       trackIds,
     );
-    return productJson((await this.repo.product(id))!);
+    return productJson((await this.repo.product(id, caller.environment))!);
   }
 
   async updateProduct(caller: StoreCaller, id: string, patch: ProductPatch) {
-    const view = await this.repo.product(id);
+    const view = await this.repo.product(id, caller.environment);
     if (!view || !this.canSee(view, caller)) throw Errors.notFound('Product', id);
     if (!this.owns(view.artist, caller)) throw Errors.forbidden('only the artist who sells this product, or an admin, may change it');
     const values: Partial<ProductRow> = {};
@@ -124,7 +83,7 @@ export class StoreService {
     if (patch.status !== undefined) values.status = patch.status;
     const trackIds = patch.track_ids === undefined ? undefined : await this.checkTracks(view.artist.id, patch.track_ids);
     await this.repo.updateProduct(view.product.id, values, trackIds, this.clock.date());
-    return productJson((await this.repo.product(view.product.id))!);
+    return productJson((await this.repo.product(view.product.id, caller.environment))!);
   }
 
   private canSee(view: ProductView, caller: StoreCaller): boolean {
@@ -137,13 +96,15 @@ export class StoreService {
 
   /** The artist the caller acts for: the one named (theirs, or any for an admin), or their only one. */
   private async artistFor(caller: StoreCaller, artistId: string | undefined): Promise<ArtistRef> {
+    // A test key sells in the sandbox, as the sandbox twins of its owner's artists.
+    if (caller.environment === 'test' && caller.userId !== null) await this.repo.ensureSandboxTwins(caller.userId);
     if (artistId !== undefined) {
-      const artist = await this.repo.artistByIdOrSlug(artistId);
+      const artist = await this.repo.artistByIdOrSlug(artistId, caller.environment);
       if (!artist || !this.owns(artist, caller)) throw Errors.notFound('Artist', artistId);
       return artist;
     }
     if (caller.userId === null) throw Errors.forbidden('products belong to an artist account: use a user token or name artist_id');
-    const owned = await this.repo.artistsOwnedBy(caller.userId);
+    const owned = await this.repo.artistsOwnedBy(caller.userId, caller.environment);
     if (owned.length === 1) return owned[0];
     if (owned.length === 0) throw Errors.forbidden('this account manages no artist');
     throw Errors.validation('this account manages several artists: name one with artist_id', 'artist_id is required');
@@ -196,7 +157,7 @@ export class StoreService {
   async checkout(caller: StoreCaller, input: CheckoutInput, idempotencyKey: string | null) {
     if (caller.userId === null) throw Errors.forbidden('checkout is for a user: use a user token or a user-owned API key');
     if (input.user_id !== caller.userId) throw Errors.forbidden('user_id must be the calling user');
-    const view = await this.repo.product(input.product_id);
+    const view = await this.repo.product(input.product_id, caller.environment);
     if (!view || view.product.status !== 'active') throw Errors.notFound('Product', input.product_id);
     const { product } = view;
     if (priceToCents(input.price) !== product.priceCents) {
@@ -301,6 +262,14 @@ export class StoreService {
     if (!stripe) throw Errors.notFound('Stripe webhook endpoint');
     const outcome = stripe.verifyWebhook(rawBody, signature);
     if (outcome.kind === 'ignored') return { received: true, order_id: null };
+    if (outcome.kind === 'subscription_completed') {
+      await this.subscriptions?.stripeSubscriptionCompleted(outcome.subscription, log);
+      return { received: true, order_id: null };
+    }
+    if (outcome.kind === 'subscription_ended') {
+      await this.subscriptions?.stripeSubscriptionEnded(outcome.subscription, log);
+      return { received: true, order_id: null };
+    }
     const { payment } = outcome;
     const session = await this.repo.checkoutByProcessorId(payment.processorSessionId);
     if (!session || session.processor !== 'stripe') {
@@ -383,14 +352,14 @@ export class StoreService {
   async payouts(caller: StoreCaller, artist: string | undefined, limit: number, offset: number) {
     let artistIds: string[] | null;
     if (artist !== undefined) {
-      const found = await this.repo.artistByIdOrSlug(artist);
+      const found = await this.repo.artistByIdOrSlug(artist, caller.environment);
       if (!found || !this.owns(found, caller)) throw Errors.notFound('Artist', artist);
       artistIds = [found.id];
     } else if (caller.isAdmin) {
       artistIds = null;
     } else {
       if (caller.userId === null) throw Errors.forbidden('payouts belong to an artist account');
-      artistIds = (await this.repo.artistsOwnedBy(caller.userId)).map((a) => a.id);
+      artistIds = (await this.repo.artistsOwnedBy(caller.userId, caller.environment)).map((a) => a.id);
     }
     const livemode = !(caller.apiKeyId !== null && (await this.repo.isTestKey(caller.apiKeyId)));
     const { rows, total } = await this.repo.payouts(artistIds, livemode, limit, offset);
@@ -425,49 +394,4 @@ function idempotencyReused(): DomainError {
     'This Idempotency-Key was used with another request body',
     'use a new key for a different checkout',
   );
-}
-
-export function productJson(view: ProductView) {
-  const { product, artist } = view;
-  return {
-    id: product.id,
-    type: product.type,
-    title: product.title,
-    artist_id: artist.id,
-    artist_slug: artist.slug,
-    artist: artist.name,
-    price: centsToPrice(product.priceCents),
-    price_cents: product.priceCents,
-    currency: product.currency,
-    status: product.status,
-    tracks: view.tracks.map((t) => ({ id: t.id, title: t.title, duration: Math.round(t.durationSec), position: t.position + 1 })),
-    created_at: product.createdAt.toISOString(),
-    updated_at: product.updatedAt.toISOString(),
-  };
-}
-
-function checkoutJson(row: CheckoutRow) {
-  return {
-    session_id: row.processorSessionId!,
-    checkout_url: row.checkoutUrl!,
-    processor: row.processor,
-    product_id: row.productId,
-    amount: centsToPrice(row.amountCents),
-    amount_cents: row.amountCents,
-    currency: row.currency,
-    status: row.status,
-  };
-}
-
-function orderJson(row: OrderRow) {
-  return {
-    id: row.id,
-    product_id: row.productId,
-    user_id: row.userId,
-    amount: centsToPrice(row.amountCents),
-    amount_cents: row.amountCents,
-    currency: row.currency,
-    processor: row.processor,
-    created_at: row.createdAt.toISOString(),
-  };
 }

@@ -15,6 +15,7 @@ const Me = Type.Object(
     email: Type.String(),
     role: Type.String(),
     status: Type.String(),
+    plan: Type.String({ enum: ['free', 'pro'], description: 'pro once a subscription is paid (POST /v1/subscriptions)' }),
     display_name: Type.String(),
     avatar_url: Nullable(Type.String()),
     country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
@@ -23,7 +24,7 @@ const Me = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     credential: Type.Object(
       {
-        type: Type.String({ enum: ['session', 'api_key'] }),
+        type: Type.String({ enum: ['session', 'api_key', 'oauth'], description: 'oauth: an app acting for the user with the scopes the user approved' }),
         environment: Type.String({ enum: ['live', 'test'], description: 'test: a sandbox key; its requests never see live data' }),
         scopes: Type.Array(Type.String()),
       },

@@ -9,6 +9,7 @@ export interface ProfileRow {
   email: string;
   role: (typeof users.$inferSelect)['role'];
   status: (typeof users.$inferSelect)['status'];
+  plan: (typeof users.$inferSelect)['plan'];
   displayName: string;
   createdAt: Date;
   avatarUrl: string | null;
@@ -32,6 +33,7 @@ export const profileColumns = {
   email: users.email,
   role: users.role,
   status: users.status,
+  plan: users.plan,
   displayName: users.displayName,
   createdAt: users.createdAt,
   avatarUrl: userProfiles.avatarUrl,

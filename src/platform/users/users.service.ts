@@ -29,6 +29,7 @@ export interface PublicProfile {
   email: string;
   role: string;
   status: string;
+  plan: string;
   display_name: string;
   avatar_url: string | null;
   country: string | null;
@@ -44,6 +45,7 @@ export function publicProfile(row: ProfileRow): PublicProfile {
     email: row.email,
     role: row.role,
     status: row.status,
+    plan: row.plan,
     display_name: row.displayName,
     avatar_url: row.avatarUrl,
     country: row.country,
@@ -69,13 +71,13 @@ export class UsersService {
     private readonly clock: Clock,
   ) {}
 
-  async me(caller: Principal): Promise<PublicProfile & { credential: { type: 'session' | 'api_key'; environment: 'live' | 'test'; scopes: string[] } }> {
+  async me(caller: Principal): Promise<PublicProfile & { credential: { type: 'session' | 'api_key' | 'oauth'; environment: 'live' | 'test'; scopes: string[] } }> {
     const userId = ownUserId(caller);
     const row = await this.repo.find(userId);
     if (!row) throw Errors.notFound('User', userId);
     return {
       ...publicProfile(row),
-      credential: { type: caller.apiKeyId ? 'api_key' : 'session', environment: caller.environment, scopes: [...caller.scopes].sort() },
+      credential: { type: caller.apiKeyId ? 'api_key' : caller.kind === 'delegated' ? 'oauth' : 'session', environment: caller.environment, scopes: [...caller.scopes].sort() },
     };
   }
 

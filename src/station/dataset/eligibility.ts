@@ -5,6 +5,7 @@
  * eligible. Then an explicit per-artist status, then the artist filter, then the track's own gates
  * (master and features present, era, bitrate, ISRC, credits).
  */
+import type { TrackStatus } from '../../infra/db/schema/index.js';
 import type { ArtistFilterMode, ArtistStatus, ExclusionReason } from './schemas.js';
 import { EXCLUSION_REASONS } from './schemas.js';
 
@@ -30,7 +31,7 @@ export interface CatalogTrack {
   id: string;
   title: string;
   artistId: string;
-  status: 'published' | 'removed';
+  status: TrackStatus;
   releaseYear: number | null;
   isrc: string | null;
   audioBitrateKbps: number | null;

@@ -14,6 +14,7 @@ import {
   trackCredits,
   trackFeatures,
   tracks,
+  trackUploads,
   trainingJobs,
 } from '../../infra/db/schema/index.js';
 import type { ArtistOverride, CatalogArtist, CatalogLyric, CatalogSnapshot, CatalogTrack } from './eligibility.js';
@@ -103,10 +104,13 @@ export class DatasetRepository {
     return this.db
       .select({ id: artists.id, slug: artists.slug, name: artists.name, platformOwned: artists.platformOwned })
       .from(artists)
-      .where(inArray(artists.id, valid));
+      .where(and(inArray(artists.id, valid), eq(artists.environment, 'live')));
   }
 
-  /** Every catalog row the eligibility rules look at. */
+  /**
+   * Every catalog row the eligibility rules look at: the live catalog's. The sandbox's copies (environment
+   * 'test') are never training data, whoever their artist is.
+   */
   async catalog(): Promise<CatalogSnapshot> {
     const credits = this.db
       .select({ trackId: trackCredits.trackId, n: count().as('n') })
@@ -117,6 +121,7 @@ export class DatasetRepository {
       this.db
         .select({ id: artists.id, slug: artists.slug, name: artists.name, platformOwned: artists.platformOwned })
         .from(artists)
+        .where(eq(artists.environment, 'live'))
         .orderBy(asc(artists.name), asc(artists.id)),
       this.db
         .select({
@@ -126,7 +131,8 @@ export class DatasetRepository {
           status: tracks.status,
           releaseYear: tracks.releaseYear,
           isrc: tracks.isrc,
-          audioBitrateKbps: tracks.audioBitrateKbps,
+          // The quality gate judges an uploaded track by its master, not by the 320 kbps rendition made from it.
+          audioBitrateKbps: sql<number | null>`coalesce(${trackUploads.bitrateKbps}, ${tracks.audioBitrateKbps})`,
           audioBlobKey: tracks.audioBlobKey,
           audioFormat: tracks.audioFormat,
           durationSec: tracks.durationSec,
@@ -135,7 +141,9 @@ export class DatasetRepository {
         })
         .from(tracks)
         .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
+        .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
         .leftJoin(credits, eq(credits.trackId, tracks.id))
+        .where(eq(tracks.environment, 'live'))
         .orderBy(asc(tracks.id)),
       this.db
         .select({
@@ -217,7 +225,7 @@ export class DatasetRepository {
       .from(trackFeatures)
       .innerJoin(tracks, eq(tracks.id, trackFeatures.trackId))
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(eq(artists.platformOwned, false))
+      .where(and(eq(artists.platformOwned, false), eq(tracks.environment, 'live')))
       .orderBy(asc(tracks.id));
     return rows.map((r) => ({ id: r.id, title: r.title, features: r.features as AudioFeatures }));
   }
@@ -238,7 +246,7 @@ export class DatasetRepository {
         .from(tracks)
         .innerJoin(artists, eq(artists.id, tracks.artistId))
         .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
-        .where(inArray(tracks.id, part));
+        .where(and(inArray(tracks.id, part), eq(tracks.environment, 'live')));
       out.push(...rows.map(({ featuresTrackId, ...r }) => ({ ...r, hasFeatures: featuresTrackId !== null })));
     }
     return out;

@@ -102,6 +102,19 @@ export class GenerationRepository {
     return row ?? null;
   }
 
+  /**
+   * Fails a job only while it still waits for its model: an instance that bound it a moment ago has
+   * started it, and that run's outcome is the job's. null when it no longer waits.
+   */
+  async failWaiting(id: string, errorCode: string, message: string, completedAt: Date): Promise<GenerationRow | null> {
+    const [row] = await this.db
+      .update(generations)
+      .set({ status: 'failed', errorCode, errorMessage: message, completedAt })
+      .where(and(eq(generations.id, id), eq(generations.status, 'pending'), isNull(generations.modelVersion)))
+      .returning();
+    return row ?? null;
+  }
+
   /** pending -> cancelled; null when the job is not pending (any more). */
   async cancel(id: string, at: Date): Promise<GenerationRow | null> {
     const [row] = await this.db

@@ -119,6 +119,7 @@ export class GenerationRunner {
         stationName: STATION_NAME,
         stationTrackId,
         titleWords: lyric?.title ? lyric.title.split(/\s+/) : undefined,
+        lyrics: lyric ? lyric.sung : null,
       },
       (pct, eta) => {
         void events.generationProgress(row.id, pct, eta).catch(() => undefined);
@@ -141,11 +142,13 @@ export class GenerationRunner {
       audio: `ai/${stationTrackId}.mp3`,
       waveform: `ai/${stationTrackId}.waveform.json`,
       cover: `ai/${stationTrackId}.png`,
+      vocalStem: track.vocals ? `ai/${stationTrackId}.vocals.mp3` : null,
     };
     await Promise.all([
       this.deps.blobs.put(keys.audio, track.mp3),
       this.deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(track.waveform))),
       this.deps.blobs.put(keys.cover, track.coverPng),
+      ...(track.vocals && keys.vocalStem ? [this.deps.blobs.put(keys.vocalStem, track.vocals.stemMp3)] : []),
     ]);
 
     const generatedAt = clock.date();
@@ -183,6 +186,7 @@ export class GenerationRunner {
       audioBlobKey: keys.audio,
       waveformBlobKey: keys.waveform,
       coverBlobKey: keys.cover,
+      vocalStemBlobKey: keys.vocalStem,
       lyricId: lyric?.id ?? null,
       timings: track.timings,
       completedAt: clock.date(),

@@ -2,6 +2,7 @@
  * Module E: accepting, tracking and cancelling music generations. The work itself runs in
  * generation.runner.ts on the job queue; this service never renders audio.
  */
+import type { StationEvents } from '../events/station-events.js';
 import { randomInt } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Clock } from '../../infra/clock/clock.js';
@@ -47,6 +48,7 @@ export class GenerationService {
     private readonly engine: Engine,
     private readonly clock: Clock,
     private readonly availability: ModelAvailability,
+    private readonly events: StationEvents,
   ) {}
 
   async create(request: GenerationRequest, requestedBy: string | null, regeneratedFrom: string | null = null) {
@@ -132,9 +134,17 @@ export class GenerationService {
       }
       return 0;
     }
-    if (availability.awaitingDeploy) return 0; // trained, only the admin's deploy is missing: keep waiting
+    if (availability.awaitingDeploy) {
+      // Trained, only an admin's deploy is missing: keep waiting, but no ETA can be promised for that.
+      await this.repo.setWaitingEta(waiting.map((row) => row.id), null);
+      return 0;
+    }
     const message = noModelMessage('audio', availability);
-    for (const row of waiting) await this.repo.fail(row.id, 'STATION_CONFLICT', message, this.clock.date());
+    for (const row of waiting) {
+      const failed = await this.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.clock.date());
+      // Only the instance whose update won reports it, so subscribers hear of each failure once.
+      if (failed) await this.events.emit('station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message });
+    }
     return 0;
   }
 

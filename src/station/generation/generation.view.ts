@@ -45,6 +45,7 @@ export function generationView(row: GenerationRow, signer: UrlSigner) {
     stream_url_expires: stream.expiresAt.toISOString(),
     waveform_url: row.waveformBlobKey ? signer.sign(row.waveformBlobKey, STREAM_LINK_TTL_SEC).url : null,
     cover_art_url: row.coverBlobKey ? signer.sign(row.coverBlobKey, STREAM_LINK_TTL_SEC).url : null,
+    vocal_stem_url: row.vocalStemBlobKey ? signer.sign(row.vocalStemBlobKey, STREAM_LINK_TTL_SEC).url : null,
     timings: row.timings,
   };
 }

@@ -66,6 +66,7 @@ export const GenerationView = Type.Object(
     stream_url_expires: Type.Optional(Type.String({ format: 'date-time' })),
     waveform_url: Type.Optional(Nullable(Type.String({ format: 'uri' }))),
     cover_art_url: Type.Optional(Nullable(Type.String({ format: 'uri' }))),
+    vocal_stem_url: Type.Optional(Nullable(Type.String({ format: 'uri', description: 'The sung vocal alone (mono MP3), null for an instrumental track' }))),
     timings: Type.Optional(Nullable(Type.Record(Type.String(), Type.Number()))),
   },
   { title: 'Generation' },

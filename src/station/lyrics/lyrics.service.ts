@@ -111,7 +111,11 @@ export class LyricsService {
       return 0;
     }
     if (availability.state === 'none') {
-      if (availability.awaitingDeploy) return 0;
+      if (availability.awaitingDeploy) {
+        // Trained, only an admin's deploy is missing: keep waiting, but no ETA can be promised for that.
+        for (const row of waiting) await this.repo.setWaitingEta(row.id, null);
+        return 0;
+      }
       const message = noModelMessage('lyrics', availability);
       for (const row of waiting) await this.repo.finishWaiting(row.id, { status: 'failed', errorCode: 'STATION_CONFLICT', errorMessage: message, completedAt: this.clock.date() });
       return 0;
@@ -152,7 +156,14 @@ export class LyricsService {
       requestedBy: 'generation',
       request: { ...input },
     });
-    return { id: row.id, title: (row.safety.title as string | null) ?? null, modelVersion: row.modelVersion!, verdict: row.safety.verdict as SafetyVerdict };
+    return {
+      id: row.id,
+      title: (row.safety.title as string | null) ?? null,
+      modelVersion: row.modelVersion!,
+      verdict: row.safety.verdict as SafetyVerdict,
+      // What the track sings (src/engine/voice): the sections and their singing order.
+      sung: { language: row.language, sections: row.structure ?? {}, order: (row.safety.order as string[] | undefined) ?? Object.keys(row.structure ?? {}) },
+    };
   }
 
   async get(id: string) {

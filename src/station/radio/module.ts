@@ -1,9 +1,10 @@
 /**
  * The radio: scheduler (leader-elected), the live stream, and module H. Built by modules.ts.
  *
- *   RadioScheduler --next()--> StreamBroadcaster --frames--> every /station/v1/radio/stream listener
- *        ^                         |
- *        +---- trackStarted() -----+  (on air: count the play, publish the now-playing card)
+ *   RadioScheduler --next()--> StreamBroadcaster (playout: decode, normalise, crossfade, encode once)
+ *        ^                         |     --frames--> every /station/v1/radio/stream listener
+ *        |                         |     --frames--> the bus, for followers' listeners (with Redis)
+ *        +---- trackStarted() -----+  (heard: count the play, publish the now-playing card)
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { LiveAccess } from '../../auth/connection-guard.js';
@@ -30,13 +31,14 @@ import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection
 import { RadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { RadioControlMessage } from '../admin/config.service.js';
-import { RADIO_CONTROL_CHANNEL } from './now-playing.js';
+import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from './now-playing.js';
 import { RadioService, STREAM_PATH } from './radio.service.js';
 import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from './stream/broadcaster.js';
+import { LiveStream } from './stream/live-stream.js';
 import { streamRoute, type StreamGrant } from './stream/stream-route.js';
 import { StreamTickets } from './stream-tickets.js';
-import { Renditions } from './renditions.js';
+import { PlayoutAnalyses } from './playout-analyses.js';
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
 const SCHEDULER_LOCK_KEY = 7_246_010;
@@ -98,7 +100,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     log: undefined as unknown as FastifyBaseLogger, // set in start()
     cycleSec: config.schedulerCycleSec,
     listeners: () => listeners(),
-    renditions: new Renditions(deps.blobs, deps.engine),
+    analyses: new PlayoutAnalyses(db, deps.blobs),
     onLeaderCycle: () => onLeaderCycle(),
     recordPlay: async (play) => {
       const common = { sessionId: play.sessionId, startedAt: play.startedAt, durationSec: play.durationSec, listenerCount: play.listenerCount };
@@ -106,8 +108,12 @@ export function buildRadioModule(deps: RadioModuleDeps) {
       else if (play.origin === 'catalog' && play.trackId) await deps.plays.recordPlay({ ...common, origin: 'catalog', trackId: play.trackId });
     },
   });
-  const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128 });
+  let log: FastifyBaseLogger | null = null;
+  const onStreamError = (error: unknown, context: string) => log?.error({ err: error }, `stream: ${context}`);
+  const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128, onError: onStreamError });
   broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
+  // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
+  const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });
   const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
   const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl);
 
@@ -123,6 +129,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   return {
     scheduler,
     broadcaster,
+    stream,
     radio,
     leader,
     /** The station-wide listener total (the realtime module supplies it once wired). */
@@ -139,24 +146,26 @@ export function buildRadioModule(deps: RadioModuleDeps) {
         streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }),
       );
     },
-    start: async (log: FastifyBaseLogger) => {
-      scheduler.useLog(log);
-      // Every instance's stream hears a switch-off: the track on air completes, the one loaded ahead is
-      // dropped, and the leader puts its slot back in the plan (again on switch-on, for a load that raced).
+    start: async (logger: FastifyBaseLogger) => {
+      log = logger;
+      scheduler.useLog(logger);
+      // Every instance's stream hears a switch-off: what is already on the stream's timeline (the track on
+      // air, and one it may be crossfading into) completes, the one loaded ahead is dropped, and the leader
+      // puts its slot back in the plan (again on switch-on, for a load that raced).
       stopControl = await deps.bus.subscribe(RADIO_CONTROL_CHANNEL, (message) => {
         const type = (message as Partial<RadioControlMessage>).type;
         if (type === 'disable') broadcaster.dropUpcoming();
         if ((type === 'disable' || type === 'enable') && leader.isLeader()) {
-          void slots.returnCued().catch((error) => log.error({ err: error }, 'could not return the cued slot to the plan'));
+          void slots.returnCued().catch((error) => logger.error({ err: error }, 'could not return the cued slot to the plan'));
         }
       });
       await scheduler.start();
       // The first track may not exist yet (a fresh demo is still rendering): the stream plays silence and asks again.
-      void broadcaster.start().catch((error) => log.error({ err: error }, 'stream failed to start'));
+      void stream.start().catch((error) => logger.error({ err: error }, 'stream failed to start'));
     },
     stop: async () => {
       await stopControl?.();
-      broadcaster.stop();
+      await stream.stop();
       await scheduler.stop();
     },
   };

@@ -39,3 +39,5 @@ export interface RadioStatus {
   listenerCount(): Promise<number>;
   fallbackActive(): Promise<boolean>;
 }
+/** Multi-instance on Redis: the leader's encoded stream, tick by tick, for followers to serve (stream/live-stream.ts). */
+export const STREAM_RELAY_CHANNEL = 'station.stream_frames';

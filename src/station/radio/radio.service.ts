@@ -36,10 +36,11 @@ export class RadioService {
   async streamInfo(principal: Principal) {
     const config = await this.config.get();
     const nowPlaying = await this.scheduler.nowPlaying();
-    const ticket = this.tickets.issue(principal.credentialId);
+    const { ticket, expiresAt } = this.tickets.issue(principal.credentialId);
     const wsBase = this.publicBaseUrl.replace(/^http/, 'ws');
     return {
       stream_url: `${this.publicBaseUrl}${STREAM_PATH}?ticket=${encodeURIComponent(ticket)}`,
+      stream_url_expires: expiresAt.toISOString(),
       bitrate: Number.parseInt(config.streamQuality, 10),
       format: 'audio/mpeg',
       listener_count: await this.scheduler.listenerCount(),
@@ -149,7 +150,8 @@ export class RadioService {
       .select({ id: tracks.id })
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(idEq(tracks.id, id), eq(tracks.status, 'published')))
+      // The radio's listeners are live: a sandbox track is none of its tracks.
+      .where(and(idEq(tracks.id, id), eq(tracks.environment, 'live'), eq(tracks.status, 'published')))
       .limit(1);
     return !!row;
   }

@@ -32,6 +32,10 @@ export const NowPlayingCardSchema = Type.Object(
 export const StreamInfoSchema = Type.Object(
   {
     stream_url: Type.String({ format: 'uri', description: 'one continuous audio/mpeg stream; carries a 12-hour listener ticket' }),
+    stream_url_expires: Type.String({
+      format: 'date-time',
+      description: 'when the ticket stops opening streams (a stream already open plays on); ask stream-info again before then',
+    }),
     bitrate: Type.Integer({ description: 'kbps, follows stream_quality' }),
     format: Type.String(),
     listener_count: Type.Integer(),

@@ -20,11 +20,11 @@ export class StreamTickets {
     return createHmac('sha256', this.key).update(`stream:${payload}`).digest('base64url');
   }
 
-  /** A ticket for `credentialId` (Principal.credentialId). */
-  issue(subject: string): string {
+  /** A ticket for `credentialId` (Principal.credentialId), and when it stops opening streams. */
+  issue(subject: string): { ticket: string; expiresAt: Date } {
     const exp = Math.floor(this.clock.now() / 1000) + STREAM_TICKET_TTL_SEC;
     const payload = `${exp}.${Buffer.from(subject).toString('base64url')}`;
-    return `${payload}.${this.mac(payload)}`;
+    return { ticket: `${payload}.${this.mac(payload)}`, expiresAt: new Date(exp * 1000) };
   }
 
   /** The ticket's subject, or null when it is forged, altered or expired. */

@@ -32,6 +32,6 @@ export class CatalogChoice {
   async suggest(config: StationConfigRow) {
     const last = await this.slots.lastHandedOut();
     const picked = await this.pick(config, last?.trackId ? [last.trackId] : []);
-    return picked ? this.catalog.findTrack(picked.id) : null;
+    return picked ? this.catalog.findTrack(picked.id, 'live') : null;
   }
 }

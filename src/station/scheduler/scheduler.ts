@@ -7,7 +7,7 @@
  *   cycle (every STATION_SCHEDULER_CYCLE_SEC, and at once on radio control messages)
  *     -> top up the plan -> start due generations -> rotate the context
  *   stream asks for the next track -> resolve the head slot (AI ready? else catalog) -> cue it
- *   stream starts it -> mark on air, count the play, publish the card
+ *   listeners hear it (the stream's audible change) -> mark on air, count the play, publish the card
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { isDomainError } from '../../errors.js';
@@ -16,19 +16,21 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
+import { TRACK_CHANGED_CHANNEL } from '../../platform/catalog/catalog.service.js';
+import { isUuid } from '../../infra/db/ids.js';
 import type { StationConfigRow, ConfigRepository } from '../admin/config.repository.js';
 import type { ContextService } from '../context/context.service.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { GenerationRepository } from '../generation/generation.repository.js';
-import { GENERATION_STALE_MS, type GenerationService } from '../generation/generation.service.js';
+import type { GenerationService } from '../generation/generation.service.js';
 import type { ModelStore } from '../models/model-store.js';
 import { NOW_PLAYING_CHANNEL, RADIO_CONTROL_CHANNEL, type NowPlayingCard, type RadioStatus } from '../radio/now-playing.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { SourceTrack, TrackSource } from '../radio/stream/broadcaster.js';
 import type { CardBuilder, CardWithoutTiming } from './cards.js';
-import type { Renditions } from '../radio/renditions.js';
-import { CatalogChoice } from './catalog-choice.js';
-import { streamSource, warmRenditions } from './stream-source.js';
+import type { PlayoutAnalyses } from '../radio/playout-analyses.js';
+import { SlotResolver } from './slot-resolver.js';
+import { warmAnalyses } from './stream-source.js';
 import type { LeaderElection } from './leader.js';
 import { nextOrigin } from './slot-planner.js';
 import { newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
@@ -58,8 +60,8 @@ export interface SchedulerDeps {
   listeners: () => Promise<number>;
   /** Extra work the leader does each cycle (context rotation). */
   onLeaderCycle?: () => Promise<void>;
-  /** Masters at the stream's bitrate (re-encoded once when they differ). */
-  renditions: Renditions;
+  /** The playout's measurements of each master (loudness, sound edges), cached. */
+  analyses: PlayoutAnalyses;
   /** Records a play for module G's session aggregates. */
   recordPlay?: (play: {
     origin: 'catalog' | 'ai_generated';
@@ -88,10 +90,10 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   /** The last on-air slot this (follower) instance's stream took. */
   private followed = 0;
 
-  private readonly catalogChoice: CatalogChoice;
+  private readonly slotResolver: SlotResolver;
 
   constructor(private readonly deps: SchedulerDeps) {
-    this.catalogChoice = new CatalogChoice(deps.slots, deps.contexts, deps.catalog);
+    this.slotResolver = new SlotResolver(deps);
   }
 
   useLog(log: FastifyBaseLogger): void {
@@ -103,9 +105,11 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (this.deps.leader.isLeader()) await this.deps.slots.resetAfterRestart(this.deps.clock.date());
     const stopControl = await this.deps.bus.subscribe(RADIO_CONTROL_CHANNEL, (message) => void this.onControl(message));
     const stopCards = await this.deps.bus.subscribe(NOW_PLAYING_CHANNEL, (card) => (this.lastCard = card as NowPlayingCard));
+    const stopTracks = await this.deps.bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => void this.onTrackChanged(id));
     this.unsubscribe = async () => {
       await stopControl();
       await stopCards();
+      await stopTracks();
     };
     this.timer = setInterval(() => void this.cycle(), this.deps.cycleSec * 1000);
     this.timer.unref();
@@ -135,6 +139,17 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     await this.cycle();
   }
 
+  /** A catalog track changed (taken down, say): the leader drops its planned slots and tops the plan up, in cycle order. */
+  private onTrackChanged(id: unknown): Promise<void> {
+    if (typeof id !== 'string' || !isUuid(id)) return this.running;
+    this.running = this.running
+      .then(async () => {
+        if (this.deps.leader.isLeader() && (await this.deps.slots.withdrawTrack(id)) > 0) await this.runCycle();
+      })
+      .catch((error) => this.deps.log.error({ err: error }, 'withdrawing a catalog track from the plan failed'));
+    return this.running;
+  }
+
   private async runCycle(): Promise<void> {
     if (!this.deps.leader.isLeader()) return;
     const config = await this.deps.config.get();
@@ -143,7 +158,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!config.radioEnabled) return;
     await this.topUp(config);
     await this.startDueGenerations(config);
-    void warmRenditions(this.deps, config).catch((error) => this.deps.log.warn({ err: error }, 'stream rendition failed'));
+    void warmAnalyses(this.deps).catch((error) => this.deps.log.warn({ err: error }, 'measuring an upcoming master failed'));
   }
 
   private async updateFallback(): Promise<void> {
@@ -180,7 +195,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
         await this.deps.slots.insert({ origin, sessionId: state.sessionId, durationSec: config.maxTrackLengthSec });
         continue;
       }
-      const track = await this.pickCatalog(config, taken, true);
+      const track = await this.slotResolver.pick(config, taken, true);
       if (!track) {
         // Every playable master is planned or just played: AI fills the gap when it can, else wait for more.
         if (hasAudioModel && !catalogOnly) {
@@ -208,17 +223,6 @@ export class RadioScheduler implements RadioStatus, TrackSource {
         await this.deps.slots.update(slot.id, { origin: 'ai_generated', trackId: null, durationSec: config.maxTrackLengthSec, replacedReason: null });
       }
     }
-  }
-
-  private pickCatalog(config: StationConfigRow, alsoAvoid: string[] = [], strict = false) {
-    return this.catalogChoice.pick(config, alsoAvoid, { strict });
-  }
-
-  /** The catalog tracks a slot played now must not repeat: the one just handed out and the next planned one. */
-  private async neighbours(except: number | null): Promise<string[]> {
-    const last = await this.deps.slots.lastHandedOut();
-    const next = (await this.deps.slots.planned()).find((s) => s.id !== except);
-    return [last?.trackId, next?.trackId].filter((id): id is string => !!id);
   }
 
   /** Starts generations for AI slots that will play within generation_lead_time seconds. */
@@ -262,16 +266,17 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!this.deps.leader.isLeader()) return this.follow(config);
     await this.cycle();
     const [head] = await this.deps.slots.planned();
-    if (!head) return this.standIn(config);
-    const cued = await this.resolve(head, config);
+    if (!head) return this.slotResolver.standIn(config);
+    const cued = await this.slotResolver.resolve(head, config, this.fallback);
     if (!cued) return null;
     void this.cycle();
     return cued;
   }
 
   /**
-   * On an instance that does not lead, the stream follows the leader's running order: it plays each track
-   * the leader put on air, from its start, as soon as it sees it (within the stream's retry interval).
+   * On an instance that does not lead and has no Redis to relay the leader's stream (live-stream.ts), the
+   * stream follows the leader's running order: it plays each track the leader put on air, from its start,
+   * as soon as it sees it (within the stream's retry interval).
    */
   private async follow(config: StationConfigRow): Promise<SourceTrack | null> {
     const slot = await this.deps.slots.onAir();
@@ -279,105 +284,13 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     this.followed = slot.id;
     if (slot.origin === 'ai_generated' && slot.stationTrackId) {
       const record = await this.deps.registry.get(slot.stationTrackId);
-      const generation = await this.deps.generationRepo.find(record.generationId);
-      return this.source(slot, record.audioBlobKey, generation ? Number.parseInt(generation.quality, 10) : null, record.title, config);
+      return this.slotResolver.source(slot, record.audioBlobKey, record.title, config);
     }
-    const track = slot.trackId ? await this.deps.catalog.findTrack(slot.trackId) : null;
-    return track?.audioBlobKey ? this.source(slot, track.audioBlobKey, track.audioBitrateKbps, track.title, config) : null;
+    const track = slot.trackId ? await this.deps.catalog.findTrack(slot.trackId, 'live') : null;
+    return track?.audioBlobKey ? this.slotResolver.source(slot, track.audioBlobKey, track.title, config) : null;
   }
 
-  private async resolve(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
-    if (slot.origin === 'ai_generated') {
-      let generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
-      // A safety block starts a replacement with another seed: the slot follows it.
-      for (let hops = 0; generation?.status === 'failed' && hops < 8; hops++) {
-        const replacement = await this.deps.generationRepo.replacementOf(generation.id);
-        if (!replacement) break;
-        generation = replacement;
-        await this.deps.slots.update(slot.id, { generationId: replacement.id });
-      }
-      if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
-        const record = await this.deps.registry.get(generation.stationTrackId);
-        const withheld = await this.deps.registry.withheldReason(record.stationTrackId);
-        if (!withheld) {
-          const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec });
-          return cued ? this.source(cued, record.audioBlobKey, Number.parseInt(generation.quality, 10), record.title, config) : null;
-        }
-        // The generation succeeded; the review keeps its track off air (and already raised its own event).
-        await this.deps.slots.update(slot.id, { replacedReason: `the generated track is withheld (${withheld})` });
-      } else {
-        // Still rendering (and not stuck): a catalog track plays in between and the AI slot stays first in line.
-        if (
-          (generation?.status === 'pending' || generation?.status === 'in_progress') &&
-          this.deps.clock.now() - generation.createdAt.getTime() < GENERATION_STALE_MS
-        ) {
-          const between = await this.standIn(config, 'AI track still rendering; it plays next');
-          if (between) return between;
-        }
-        await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
-      }
-      if (this.fallback && config.fallbackMode === 'hybrid') {
-        const reused = await this.reuseAiTrack(slot, config);
-        if (reused) return reused;
-      }
-      return this.replaceWithCatalog(slot, config);
-    }
-    return this.cueCatalog(slot, slot.trackId, config);
-  }
-
-  private async fallBackToCatalog(slot: SlotRow, status: string, generationId: string | null, alreadyReported: boolean) {
-    const reason = status === 'failed' ? 'generation failed or was blocked' : `generation not ready in time (${status})`;
-    if (generationId && status === 'pending') await this.deps.generations.cancel(generationId).catch(() => undefined);
-    if (generationId && !alreadyReported) {
-      await this.deps.events.emit('station.track.generation_failed', {
-        generation_id: generationId,
-        error_code: 'STATION_GENERATION_FAILED',
-        message: `replaced by a catalog track: ${reason}`,
-      });
-    }
-    await this.deps.slots.update(slot.id, { replacedReason: reason });
-  }
-
-  /** fallback_mode hybrid: an already registered AI track an admin marked reuse_eligible stands in. */
-  private async reuseAiTrack(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
-    const recent = (await this.deps.slots.history(5)).map((s) => s.stationTrackId).filter((id): id is string => !!id);
-    const record = await this.deps.slots.reusableAiTrack(recent);
-    if (!record) return null;
-    const generation = await this.deps.generationRepo.find(record.generationId);
-    const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec, replacedReason: 'reused a reuse_eligible AI track (fallback)' });
-    return cued ? this.source(cued, record.audioBlobKey, generation ? Number.parseInt(generation.quality, 10) : null, record.title, config) : null;
-  }
-
-  private async replaceWithCatalog(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
-    const track = await this.pickCatalog(config, await this.neighbours(slot.id));
-    return this.cueCatalog({ ...slot, origin: 'catalog' }, track?.id ?? null, config);
-  }
-
-  /** A catalog track played out of plan (nothing planned, or the AI slot first in line is not ready yet); the plan is kept. */
-  private async standIn(config: StationConfigRow, reason: string | null = null): Promise<SourceTrack | null> {
-    const track = await this.pickCatalog(config, await this.neighbours(null));
-    if (!track) return null;
-    const state = await this.deps.slots.state(this.deps.clock.date());
-    const slot = await this.deps.slots.insert({ origin: 'catalog', trackId: track.id, sessionId: state.sessionId, durationSec: track.durationSec, replacedReason: reason });
-    return this.cueCatalog(slot, track.id, config);
-  }
-
-  private async cueCatalog(slot: SlotRow, trackId: string | null, config: StationConfigRow): Promise<SourceTrack | null> {
-    const track = trackId ? await this.deps.catalog.findTrack(trackId) : null;
-    if (!track?.audioBlobKey) {
-      const other = await this.pickCatalog(config, await this.neighbours(slot.id));
-      if (!other || other.id === trackId) return null;
-      return this.cueCatalog(slot, other.id, config);
-    }
-    const cued = await this.deps.slots.cue(slot.id, { origin: 'catalog', trackId: track.id, durationSec: track.durationSec });
-    return cued ? this.source(cued, track.audioBlobKey, track.audioBitrateKbps, track.title, config) : null;
-  }
-
-  private source(slot: SlotRow, blobKey: string, masterKbps: number | null, title: string, config: StationConfigRow): SourceTrack {
-    return streamSource(this.deps, slot, blobKey, masterKbps, title, config);
-  }
-
-  /** The stream started a track: it is on air now. */
+  /** Listeners now hear the track (the stream's audible change); they heard its first sound at `startedAtMs`. */
   async trackStarted(slotId: string, startedAtMs: number): Promise<void> {
     if (!this.deps.leader.isLeader()) return;
     const listeners = await this.deps.listeners().catch(() => 0);
@@ -397,7 +310,9 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       durationSec: card.duration_sec,
       listenerCount: listeners,
     });
-    const full: NowPlayingCard = { ...card, elapsed_sec: 0, started_at: new Date(startedAtMs).toISOString() };
+    // The stream calls this when listeners hear the change; in a crossfade they heard its first sound earlier.
+    const elapsed = Math.max(0, Math.min(card.duration_sec, Math.floor((this.deps.clock.now() - startedAtMs) / 1000)));
+    const full: NowPlayingCard = { ...card, elapsed_sec: elapsed, started_at: new Date(startedAtMs).toISOString() };
     await this.deps.bus.publish(NOW_PLAYING_CHANNEL, full);
     await this.deps.events.emit('station.track.now_playing', full as unknown as Record<string, unknown>);
     void this.cycle();
@@ -416,7 +331,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
 
   /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now (the queue is not changed). */
   async suggestCatalogTrack() {
-    return this.catalogChoice.suggest(await this.deps.config.get());
+    return this.slotResolver.suggest(await this.deps.config.get());
   }
 
   async upcoming(): Promise<SlotRow[]> {

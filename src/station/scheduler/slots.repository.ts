@@ -140,7 +140,29 @@ export class SlotsRepository {
     return row ?? null;
   }
 
-  /** Published catalog tracks with a master (explicit ones only when the station allows them). */
+  /**
+   * Planned catalog slots of a track that can no longer play (taken down, no audio) are replaced, so it
+   * leaves the running order at once; slots already played stay as history. Returns how many were replaced.
+   */
+  async withdrawTrack(trackId: string): Promise<number> {
+    const rows = await this.db
+      .update(radioSlots)
+      .set({ status: 'replaced', replacedReason: 'the catalog track is no longer playable' })
+      .where(
+        and(
+          eq(radioSlots.status, 'planned'),
+          eq(radioSlots.trackId, trackId),
+          sql`not exists (select 1 from ${tracks} where ${tracks.id} = ${radioSlots.trackId} and ${tracks.status} = 'published' and ${tracks.audioBlobKey} is not null)`,
+        ),
+      )
+      .returning({ id: radioSlots.id });
+    return rows.length;
+  }
+
+  /**
+   * Published live catalog tracks with a master (explicit ones only when the station allows them). The sandbox's
+   * tracks (environment 'test', what test keys see) never go on air.
+   */
   async catalogCandidates(explicitAllowed: boolean): Promise<CatalogCandidate[]> {
     const rows = await this.db
       .select({
@@ -154,7 +176,14 @@ export class SlotsRepository {
       })
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(eq(tracks.status, 'published'), isNotNull(tracks.audioBlobKey), explicitAllowed ? undefined : sql`${tracks.explicit} = false`));
+      .where(
+        and(
+          eq(tracks.environment, 'live'),
+          eq(tracks.status, 'published'),
+          isNotNull(tracks.audioBlobKey),
+          explicitAllowed ? undefined : sql`${tracks.explicit} = false`,
+        ),
+      );
     return rows;
   }
 }

@@ -1,30 +1,43 @@
-/** Tracks as the stream plays them: at stream_quality, re-encoded once when the master differs. */
+/**
+ * Tracks as the stream plays them: the master itself (the playout decodes it and encodes the stream at
+ * stream_quality), its analysis from the cache, and the crossfade asked for when it was cued.
+ */
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { StationConfigRow } from '../admin/config.repository.js';
-import type { Renditions } from '../radio/renditions.js';
+import type { GenerationRepository } from '../generation/generation.repository.js';
+import type { PlayoutAnalyses } from '../radio/playout-analyses.js';
 import type { SourceTrack } from '../radio/stream/broadcaster.js';
 import type { SlotRow, SlotsRepository } from './slots.repository.js';
 
 interface MediaDeps {
   blobs: BlobStore;
-  renditions: Renditions;
+  analyses: PlayoutAnalyses;
 }
 
-export function streamSource(deps: MediaDeps, slot: SlotRow, blobKey: string, masterKbps: number | null, title: string, config: StationConfigRow): SourceTrack {
+export function streamSource(deps: MediaDeps, slot: SlotRow, blobKey: string, title: string, config: StationConfigRow): SourceTrack {
   return {
     id: String(slot.id),
     bitrateKbps: Number.parseInt(config.streamQuality, 10),
+    crossfadeSec: config.crossfadeSec,
     title,
-    read: async () => deps.blobs.get(await deps.renditions.keyFor(blobKey, masterKbps, config.streamQuality)),
+    read: () => deps.blobs.get(blobKey),
+    analysis: (bytes) => deps.analyses.forBlob(blobKey, bytes),
   };
 }
 
-/** Prepares the renditions of the next catalog slots ahead of time, so the stream never waits on one. */
-export async function warmRenditions(deps: MediaDeps & { slots: SlotsRepository; catalog: CatalogRepository }, config: StationConfigRow): Promise<void> {
+/**
+ * Measures the masters of the next two slots ahead of time (catalog tracks, and AI tracks already
+ * rendered), so the stream never waits on an analysis.
+ */
+export async function warmAnalyses(deps: MediaDeps & { slots: SlotsRepository; catalog: CatalogRepository; generationRepo: GenerationRepository }): Promise<void> {
   for (const slot of (await deps.slots.planned()).slice(0, 2)) {
-    if (slot.origin !== 'catalog' || !slot.trackId) continue;
-    const track = await deps.catalog.findTrack(slot.trackId);
-    if (track?.audioBlobKey) await deps.renditions.keyFor(track.audioBlobKey, track.audioBitrateKbps, config.streamQuality);
+    let blobKey: string | null = null;
+    if (slot.origin === 'catalog' && slot.trackId) blobKey = (await deps.catalog.findTrack(slot.trackId, 'live'))?.audioBlobKey ?? null;
+    if (slot.origin === 'ai_generated' && slot.generationId) {
+      const generation = await deps.generationRepo.find(slot.generationId);
+      if (generation?.status === 'complete') blobKey = generation.audioBlobKey;
+    }
+    if (blobKey) await deps.analyses.forBlob(blobKey);
   }
 }

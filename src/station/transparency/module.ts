@@ -5,6 +5,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { RegistryModule } from '../registry/module.js';
 import { DatasetProvenance } from './dataset-provenance.js';
+import { sungLyrics } from './lyrics-text.js';
 import { transparencyRoutes } from './routes.js';
 import { TransparencyService } from './transparency.service.js';
 
@@ -23,6 +24,7 @@ export function buildTransparencyModule({ db, blobs, registry, clock, publicBase
     provenance: new DatasetProvenance(db, blobs),
     chain: registry.audit,
     reviews: registry.reviewsRepo,
+    lyricsOf: (lyricId) => sungLyrics(db, lyricId),
     clock,
     publicBaseUrl,
   });

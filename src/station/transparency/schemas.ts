@@ -26,6 +26,15 @@ export const TrackTransparency = Type.Object(
     influencing_lifestyle: Nullable(Type.String()),
     lyrics_source: Nullable(Type.String({ description: 'null for an instrumental' })),
     lyrics_model_version: Nullable(Type.String()),
+    lyrics: Nullable(
+      Type.Object(
+        {
+          language: Type.String(),
+          sections: Type.Array(Type.Object({ name: Type.String(), text: Type.String() }), { description: 'in the order they are sung, repeats included' }),
+        },
+        { description: 'the words of the track; null for an instrumental' },
+      ),
+    ),
     no_third_party_content: Type.Boolean(),
     generated_at: Type.String({ format: 'date-time' }),
     policy_url: Type.String({ format: 'uri' }),

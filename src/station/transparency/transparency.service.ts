@@ -24,12 +24,19 @@ export function isSimilarityFlag(flag: Pick<SafetyFlagRow, 'flagType' | 'detail'
   return categories.some((c) => typeof c === 'string' && SIMILARITY_FLAG.test(c));
 }
 
+export interface SungLyrics {
+  language: string;
+  sections: { name: string; text: string }[];
+}
+
 export interface TransparencyDeps {
   registry: Pick<RegistryRepository, 'find' | 'safetyFlagsOf' | 'totals'>;
   models: Pick<ModelLineageRepository, 'findByVersion' | 'production'>;
   provenance: Pick<DatasetProvenance, 'verdict'>;
   chain: Pick<ChainAuditService, 'head'>;
   reviews: Pick<SafetyReviewRepository, 'state'>;
+  /** The words of a track's lyrics (module F's record), in the order they are sung. */
+  lyricsOf: (lyricId: string) => Promise<SungLyrics | null>;
   clock: Clock;
   publicBaseUrl: string;
 }
@@ -57,11 +64,12 @@ export class TransparencyService {
     const { registry, models, provenance } = this.deps;
     const row = await registry.find(stationTrackId);
     if (!row) throw trackNotFound(stationTrackId);
-    const [audioModel, lyricsModel, flags, review] = await Promise.all([
+    const [audioModel, lyricsModel, flags, review, lyrics] = await Promise.all([
       models.findByVersion(row.modelVersion),
       row.lyricsModelVersion ? models.findByVersion(row.lyricsModelVersion) : Promise.resolve(null),
       registry.safetyFlagsOf(stationTrackId),
       this.deps.reviews.state(stationTrackId),
+      row.lyricId ? this.deps.lyricsOf(row.lyricId) : Promise.resolve(null),
     ]);
     const [audioVerdict, lyricsVerdict] = await Promise.all([
       provenance.verdict('audio', row.trainingDatasetHash),
@@ -84,6 +92,7 @@ export class TransparencyService {
       influencing_lifestyle: typeof context.lifestyle === 'string' ? context.lifestyle : null,
       lyrics_source: lyricsSource,
       lyrics_model_version: row.lyricsModelVersion,
+      lyrics,
       no_third_party_content: !thirdPartyInDatasets && similarityFlags.length === 0,
       generated_at: row.generatedAt.toISOString(),
       policy_url: this.policyUrl,

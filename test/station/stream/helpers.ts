@@ -2,7 +2,7 @@
 import { createMp3Encoder } from 'wasm-media-encoders';
 import { buildId3Tag } from '../../../src/engine/music/id3.js';
 import type { ListenerSink, SourceTrack, StreamTimers, TrackSource } from '../../../src/station/radio/stream/broadcaster.js';
-import { parseMp3, silentFrame } from '../../../src/station/radio/stream/mp3-frames.js';
+import { parseMp3, silentFrame } from '../../../src/engine/audio/mp3-frames.js';
 
 /** Raw LAME output (no tags) of a stereo sine tone. */
 export async function toneMp3(frequencyHz: number, seconds: number, bitrateKbps: 128 | 192 | 320 = 128): Promise<Buffer> {
@@ -71,12 +71,19 @@ export class ListSource implements TrackSource {
   }
 }
 
-/** A clock that moves only when told; advance() runs the interval callback at each interval it crosses. */
+/**
+ * A clock that moves only when told; advance() runs the interval callback at each interval it crosses and
+ * every one-shot timer at its time, in time order.
+ */
 export class FakeTimers implements StreamTimers {
   current = 1_700_000_000_000;
+  /** Awaited after every callback as well: the broadcaster's idle(), so renders and loads settle in step. */
+  settle: (() => Promise<void>) | null = null;
   private callback: (() => void) | null = null;
   private everyMs = 0;
   private nextAt = 0;
+  private timeouts: { at: number; callback: () => void; id: number }[] = [];
+  private ids = 0;
   now(): number {
     return this.current;
   }
@@ -89,19 +96,36 @@ export class FakeTimers implements StreamTimers {
   clearInterval(): void {
     this.callback = null;
   }
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = ++this.ids;
+    this.timeouts.push({ at: this.current + Math.max(0, ms), callback, id });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timeouts = this.timeouts.filter((timeout) => timeout.id !== handle);
+  }
   /** The event loop was blocked for `ms`: a real interval then fires once, late, and goes on from there. */
   stall(ms: number): void {
     this.current += ms;
     this.nextAt = this.current;
   }
-  /** Moves time forward, firing ticks, and lets pending promises (track loads) settle between ticks. */
+  /** Moves time forward, firing timers, and lets pending promises (track loads, renders) settle after each. */
   async advance(ms: number): Promise<void> {
     const until = this.current + ms;
-    while (this.callback && this.nextAt <= until) {
-      this.current = this.nextAt;
-      this.nextAt += this.everyMs;
-      this.callback();
+    for (;;) {
+      const timeout = this.timeouts.reduce<(typeof this.timeouts)[number] | null>((first, t) => (!first || t.at < first.at ? t : first), null);
+      const intervalAt = this.callback ? this.nextAt : Infinity;
+      if (timeout && timeout.at <= until && timeout.at < intervalAt) {
+        this.timeouts = this.timeouts.filter((t) => t !== timeout);
+        this.current = timeout.at;
+        timeout.callback();
+      } else if (intervalAt <= until) {
+        this.current = this.nextAt;
+        this.nextAt += this.everyMs;
+        this.callback!();
+      } else break;
       await flush();
+      await this.settle?.();
     }
     this.current = until;
   }

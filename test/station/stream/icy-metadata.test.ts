@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StreamBroadcaster } from '../../../src/station/radio/stream/broadcaster.js';
 import { IcyMetadataSink, icyMetadataBlock } from '../../../src/station/radio/stream/icy-metadata.js';
-import { parseMp3 } from '../../../src/station/radio/stream/mp3-frames.js';
-import { FakeTimers, ListSource, MemorySink, audioBytes, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
+import { parseMp3 } from '../../../src/engine/audio/mp3-frames.js';
+import { decodeMp3, toneAmplitude } from '../playout-support.js';
+import { FakeTimers, ListSource, MemorySink, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
 
 let tracks: TestTrack[];
 
@@ -28,13 +29,14 @@ describe('icyMetadataBlock', () => {
 describe('IcyMetadataSink', () => {
   it('interleaves the current title every metaint bytes, only when it changed, leaving the audio intact', async () => {
     const timers = new FakeTimers();
-    const broadcaster = new StreamBroadcaster(new ListSource(tracks), { timers });
-    await broadcaster.start();
+    const broadcaster = new StreamBroadcaster(new ListSource(tracks), { timers, tickMs: 200, leadMs: 500 });
+    timers.settle = () => broadcaster.idle();
     const plain = new MemorySink();
     const icyOut = new MemorySink();
     broadcaster.addListener(plain);
     broadcaster.addListener(new IcyMetadataSink(icyOut, () => broadcaster.currentTitle() ?? 'Station', 4000));
-    await timers.advance(4000);
+    await broadcaster.start();
+    await timers.advance(2600); // the second track still sounds at the send edge (0.5 s lead + 2.6 s)
     const { audio, blocks } = deinterleave(icyOut.bytes(), 4000);
     expect(audio.equals(plain.bytes())).toBe(true);
     expect(parseMp3(audio).skipped.garbageBytes).toBe(0);
@@ -44,10 +46,19 @@ describe('IcyMetadataSink', () => {
       "StreamTitle='Station AI - Rock’n’Roll Dawn';",
       "StreamTitle='Station AI - Second Light';",
     ]);
-    // The second title lands near where the second track's bytes begin: at most one tick's bytes before
-    // (the title switches at the tick that carries the boundary), at most one metaint after.
-    const boundary = audioBytes(tracks[0].file).length;
-    const tickBytes = (128_000 / 8) * 0.2 + 418;
+    // The second title lands near where the second track takes over in the crossfade (its tone gets the
+    // louder): at most one tick's bytes before (the title switches at the tick that carries that point), at
+    // most one metaint after. 128 kbps: 417.96 bytes per 1152-sample frame.
+    const { left } = await decodeMp3(audio);
+    let crossing = 0;
+    for (let at = 22050; at + 2048 < left.length; at += 256) {
+      if (toneAmplitude(left, 440, at, 2048) >= toneAmplitude(left, 220, at, 2048)) {
+        crossing = at + 1024;
+        break;
+      }
+    }
+    const boundary = (crossing / 1152) * 417.96;
+    const tickBytes = (128_000 / 8) * 0.2 + 2 * 418;
     expect(titled[1].at).toBeGreaterThan(boundary - tickBytes);
     expect(titled[1].at).toBeLessThanOrEqual(boundary + 4000);
     broadcaster.stop();

@@ -1,6 +1,6 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseFrameHeader, parseMp3, silentFrame } from '../../../src/station/radio/stream/mp3-frames.js';
+import { parseFrameHeader, parseMp3, silentFrame } from '../../../src/engine/audio/mp3-frames.js';
 import { audioBytes, tagged, toneMp3 } from './helpers.js';
 
 let tone: Buffer;
@@ -13,7 +13,7 @@ describe('parseMp3', () => {
   it('walks a LAME file frame by frame: MPEG-1 Layer III, 128 kbps, 26.1 ms a frame, contiguous', () => {
     const { frames, durationMs, skipped } = parseMp3(tone);
     expect(frames.length).toBeGreaterThan(70);
-    expect(skipped).toEqual({ id3v2Bytes: 0, id3v1: false, infoFrame: null, garbageBytes: 0 });
+    expect(skipped).toEqual({ id3v2Bytes: 0, id3v1: false, infoFrame: null, garbageBytes: 0, truncatedTail: false });
     for (const [i, frame] of frames.entries()) {
       expect(frame.bitrateKbps).toBe(128);
       expect(frame.sampleRate).toBe(44100);
@@ -53,6 +53,7 @@ describe('parseMp3', () => {
     const recovered = Buffer.concat(parsed.frames.map((f) => corrupted.subarray(f.offset, f.offset + f.length)));
     expect(recovered.equals(tone)).toBe(true);
     expect(parsed.skipped.garbageBytes).toBe(noise.length * 2 + falseSync.length + 17 + 200);
+    expect(parsed.skipped.truncatedTail).toBe(true);
   });
 
   it('finds nothing in bytes that are not MP3', () => {

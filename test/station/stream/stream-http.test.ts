@@ -1,8 +1,8 @@
 /**
  * End to end over real HTTP: the stream route on a Fastify server, listeners on loopback, the broadcaster
- * on a hand-driven clock. After every tick each listener holds exactly the program's bytes from where its
- * lead began to the live edge of stream time: paced (never behind, never ahead), gapless across tracks, and
- * the same bytes for the same position whoever listens. How it keeps pace on the real clock, with many
+ * on a hand-driven clock. After every tick each listener holds exactly the program's bytes (what a listener
+ * in memory, there from the start, got) from where its lead began to the live edge of stream time: paced
+ * (never behind, never ahead) and the same bytes for the same position whoever listens. How it keeps pace on the real clock, with many
  * listeners, is measured by bench/stream-listeners.ts.
  */
 import http from 'node:http';
@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../../../src/http/error-handler.js';
 import { StreamBroadcaster } from '../../../src/station/radio/stream/broadcaster.js';
 import { icyMetadataBlock } from '../../../src/station/radio/stream/icy-metadata.js';
-import { parseMp3, type Mp3Frame } from '../../../src/station/radio/stream/mp3-frames.js';
+import { parseMp3, type Mp3Frame } from '../../../src/engine/audio/mp3-frames.js';
+import { FRAME_MS } from '../../../src/station/radio/stream/fanout.js';
 import { streamRoute } from '../../../src/station/radio/stream/stream-route.js';
-import { FakeTimers, ListSource, audioBytes, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
+import { FakeTimers, ListSource, MemorySink, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
 
 const PATH = '/station/v1/radio/stream';
 const LEAD_MS = 1500;
@@ -34,8 +35,8 @@ let broadcaster: StreamBroadcaster;
 let timers: FakeTimers;
 let tracks: TestTrack[];
 let baseUrl: string;
-let program: Buffer;
-let frames: Mp3Frame[];
+let reference: MemorySink;
+let primed: number;
 let startedAt: number;
 const counts: number[] = [];
 
@@ -60,44 +61,39 @@ function listen(options: { read: boolean; headers?: Record<string, string> }): P
   });
 }
 
-/**
- * The program's frames the broadcaster has sent by stream time `ms`: at its last tick, every frame whose
- * start had come, with start times summed frame by frame as the broadcaster sums them.
- */
-function sentBy(ms: number): number {
-  const lastTick = Math.floor(ms / TICK_MS) * TICK_MS;
-  let count = 0;
-  for (let start = 0; count < frames.length && lastTick >= start; count++) start += frames[count].durationMs;
-  return lastTick === 0 ? 0 : count;
+/** Frames the reference listener (attached before start, so it got everything) holds now. */
+function sentFrames(): Mp3Frame[] {
+  return parseMp3(reference.bytes()).frames;
 }
 
-/** The first frame of the lead a listener joining at stream time `ms` gets: those ending after edge - lead. */
-function leadStartAt(ms: number): number {
-  const sent = sentBy(ms);
-  let edge = 0;
-  for (let i = 0; i < sent; i++) edge += frames[i].durationMs;
-  let end = 0;
-  for (let i = 0; i < sent; i++) {
-    end += frames[i].durationMs;
-    if (end > edge - LEAD_MS) return i;
-  }
-  return sent;
+/** The first frame of the lead a listener joining after `sent` frames gets: those ending after edge - lead. */
+function leadStart(sent: number): number {
+  const edge = sent * FRAME_MS;
+  let first = 0;
+  while ((first + 1) * FRAME_MS <= edge - LEAD_MS + 1e-6) first++;
+  return first;
 }
 
-/** What a listener that joined at stream time `joinedMs` must hold at stream time `nowMs`. */
-function expectedBytes(joinedMs: number, nowMs: number): Buffer {
-  const first = frames[leadStartAt(joinedMs)];
-  const last = frames[sentBy(nowMs) - 1];
+/** What a listener that joined when `joinedAt` frames were sent must hold now. */
+function expectedBytes(joinedAt: number): Buffer {
+  const frames = sentFrames();
+  const program = reference.bytes();
+  const first = frames[leadStart(joinedAt)];
+  const last = frames[frames.length - 1];
   return program.subarray(first.offset, last.offset + last.length);
 }
 
 const streamTime = () => timers.now() - startedAt;
 
-/** One tick of the clock, then every reading listener has been sent exactly what it should hold. */
-async function tick(listeners: { reception: Reception; joinedMs: number }[]): Promise<void> {
+/** One tick of the clock: the stream is paced, and every reading listener holds exactly what it should. */
+async function tick(listeners: { reception: Reception; joinedAt: number }[]): Promise<void> {
   await timers.advance(TICK_MS);
-  for (const { reception, joinedMs } of listeners) {
-    const expected = expectedBytes(joinedMs, streamTime());
+  const sent = sentFrames().length;
+  const due = primed + Math.floor(streamTime() / FRAME_MS);
+  expect(sent).toBeGreaterThanOrEqual(due);
+  expect(sent).toBeLessThanOrEqual(due + 1);
+  for (const { reception, joinedAt } of listeners) {
+    const expected = expectedBytes(joinedAt);
     await until(`a listener holds ${expected.length} bytes`, () => reception.chunks.reduce((sum, c) => sum + c.length, 0) >= expected.length);
     expect(reception.bytes().equals(expected)).toBe(true);
   }
@@ -109,11 +105,10 @@ beforeAll(async () => {
     { id: 'two', title: 'Tone two', file: tagged(await toneMp3(440, 2), 'two') },
     { id: 'three', title: 'Tone three', file: tagged(await toneMp3(660, 2), 'three') },
   ];
-  const audio = tracks.map((track) => audioBytes(track.file));
-  program = Buffer.concat([...audio, ...audio]); // the source loops
-  frames = parseMp3(program).frames;
   timers = new FakeTimers();
   broadcaster = new StreamBroadcaster(new ListSource(tracks, true), { timers, tickMs: TICK_MS, leadMs: LEAD_MS, maxBacklogMs: MAX_BACKLOG_MS });
+  timers.settle = () => broadcaster.idle();
+  primed = Math.ceil(LEAD_MS / FRAME_MS);
   broadcaster.onListenerCountChange((count) => counts.push(count));
   app = Fastify();
   registerErrorHandling(app);
@@ -138,12 +133,15 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
     expect(broadcaster.listenerCount()).toBe(0);
   });
 
-  it('streams paced, gapless, identical MP3 frames to every listener and drops the one that never reads', async () => {
+  it('streams paced, identical MP3 frames to every listener and drops the one that never reads', async () => {
+    reference = new MemorySink(); // in memory: everything sent, from the first tick
+    broadcaster.addListener(reference);
     startedAt = timers.now();
     await broadcaster.start();
-    await timers.advance(300);
+    counts.length = 0;
+    await timers.advance(TICK_MS);
     const a = await listen({ read: true });
-    const joinedA = streamTime();
+    const joinedA = sentFrames().length;
     expect(a.response.statusCode).toBe(200);
     expect(a.response.headers['content-type']).toBe('audio/mpeg');
     expect(a.response.headers['cache-control']).toBe('no-cache, no-store');
@@ -151,24 +149,26 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
     expect(a.response.headers['icy-br']).toBe('128');
     expect(a.response.headers['icy-name']).toBe('Station Test');
     expect(a.response.headers['content-length']).toBeUndefined();
-    // At once: everything sent so far, at the tick of 200 ms (the lead is longer than the stream has run).
-    const lead = expectedBytes(joinedA, joinedA);
+    // At once: the last 1.5 s (a fresh stream counts its first lead as sent already).
+    const lead = expectedBytes(joinedA);
+    expect(parseMp3(lead).durationMs).toBeGreaterThanOrEqual(LEAD_MS);
     await until('A has its lead', () => a.bytes().length >= lead.length);
     expect(a.bytes().equals(lead)).toBe(true);
 
-    // Past the end of the first track: "one"'s last frame is followed by "two"'s first.
-    for (let i = 0; i < 10; i++) await tick([{ reception: a, joinedMs: joinedA }]);
+    // Past the end of the first track, through the crossfade into the second.
+    for (let i = 0; i < 10; i++) await tick([{ reception: a, joinedAt: joinedA }]);
 
     const b = await listen({ read: true });
-    const joinedB = streamTime();
+    const joinedB = sentFrames().length;
+    const joinedBMs = streamTime();
     const paused = await listen({ read: false }); // an HTTP client that never reads: the kernel buffers ~4 MB first
     let stuckClosed = false;
     const stuck = new Writable({ highWaterMark: 1024, write: () => {} }); // never acknowledges a write
     stuck.on('close', () => (stuckClosed = true));
     broadcaster.addListener(stuck);
-    expect(broadcaster.listenerCount()).toBe(4);
+    expect(broadcaster.listenerCount()).toBe(5); // with the reference
     // B's lead is the full 1.5 s, the end of what A already has, byte for byte.
-    const leadOfB = expectedBytes(joinedB, joinedB);
+    const leadOfB = expectedBytes(joinedB);
     expect(parseMp3(leadOfB).durationMs).toBeGreaterThanOrEqual(LEAD_MS);
     await until('B has its lead', () => b.bytes().length >= leadOfB.length);
     expect(b.bytes().equals(leadOfB)).toBe(true);
@@ -176,37 +176,36 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
 
     // The stuck listener is dropped once it holds more than 3 s of audio; nobody else is held up meanwhile.
     const listening = [
-      { reception: a, joinedMs: joinedA },
-      { reception: b, joinedMs: joinedB },
+      { reception: a, joinedAt: joinedA },
+      { reception: b, joinedAt: joinedB },
     ];
     while (!stuckClosed) {
-      expect(streamTime() - joinedB).toBeLessThan(MAX_BACKLOG_MS); // it held the lead plus what came since
+      expect(streamTime() - joinedBMs).toBeLessThan(MAX_BACKLOG_MS); // it held the lead plus what came since
       await tick(listening);
     }
     expect(stuck.destroyed).toBe(true);
     for (let i = 0; i < 2; i++) await tick(listening);
 
-    // Every byte is an MPEG-1 Layer III audio frame of the tracks: no tags, no Info frame, no garbage.
+    // Every byte is an MPEG-1 Layer III audio frame: no tags, no Info frame, no garbage.
     for (const bytes of [a.bytes(), b.bytes()]) {
       const parsed = parseMp3(bytes);
-      expect(parsed.skipped).toEqual({ id3v2Bytes: 0, id3v1: false, infoFrame: null, garbageBytes: 0 });
+      expect(parsed.skipped).toEqual({ id3v2Bytes: 0, id3v1: false, infoFrame: null, garbageBytes: 0, truncatedTail: false });
       expect(parsed.frames.every((f) => f.bitrateKbps === 128 && f.sampleRate === 44100)).toBe(true);
     }
-    const boundary = audioBytes(tracks[0].file).length;
-    expect(a.bytes().length).toBeGreaterThan(boundary + 10_000);
+    expect(parseMp3(a.bytes()).durationMs).toBeGreaterThan(4000);
 
-    // Counts went up to four and back to zero as clients left.
+    // Counts went up to five and back to one (the reference) as clients left.
     for (const reception of [a, b, paused]) reception.request.destroy();
-    await until('every listener is gone', () => broadcaster.listenerCount() === 0);
-    expect(counts.slice(0, 4)).toEqual([1, 2, 3, 4]);
-    expect(counts.at(-1)).toBe(0);
+    await until('every listener is gone', () => broadcaster.listenerCount() === 1);
+    expect(counts.slice(0, 4)).toEqual([2, 3, 4, 5]);
+    expect(counts.at(-1)).toBe(1);
   });
 
   it('interleaves ICY metadata (StreamTitle) for a player that sends Icy-MetaData: 1', async () => {
     const reception = await listen({ read: true, headers: { 'Icy-MetaData': '1' } });
     expect(reception.response.headers['icy-metaint']).toBe('16000');
     // The 1.5 s lead alone is 24,000 bytes, past one metaint of 16,000: its first block comes with it.
-    const lead = expectedBytes(streamTime(), streamTime());
+    const lead = expectedBytes(sentFrames().length);
     const block = icyMetadataBlock(broadcaster.currentTitle()!);
     await until('the lead and its metadata block arrive', () => reception.bytes().length >= lead.length + block.length);
     reception.request.destroy();

@@ -94,7 +94,8 @@ export function composeScore(req: ComposeRequest): Score {
     { role: 'pad', channel: 3, program: orchestration.padProgram ?? 0, volume: 64, pan: 64, notes: composePad(partContext('pad')) },
     { role: 'drums', channel: 9, program: 0, volume: 96, pan: 64, notes: composeDrums(partContext('drums')) },
   ];
-  return { bpm, key: tonic, mode, beatsPerBar: 4, sections, chordsPerBar, totalBeats: totalBars * 4, parts: parts.filter((p) => p.notes.length > 0) };
+  const harmony = { spans, scale: scaleMidiPitchClasses(tonic, mode) };
+  return { bpm, key: tonic, mode, beatsPerBar: 4, sections, chordsPerBar, totalBeats: totalBars * 4, parts: parts.filter((p) => p.notes.length > 0), harmony };
 }
 
 /**

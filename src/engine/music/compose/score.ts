@@ -4,6 +4,7 @@
  */
 import tonejsMidi from '@tonejs/midi';
 import type { Mode } from '../../types.js';
+import type { ChordSpan } from './timeline.js';
 
 const { Midi } = tonejsMidi;
 
@@ -43,6 +44,8 @@ export interface Score {
   chordsPerBar: string[];
   totalBeats: number;
   parts: Part[];
+  /** The chords in time and the key's scale (pitch classes): what a part written later (the vocal) fits. */
+  harmony: { spans: ChordSpan[]; scale: number[] };
 }
 
 export function secondsPerBeat(score: Score): number {

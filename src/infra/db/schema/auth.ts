@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { oauthClients } from './oauth.js';
 
 export const userRole = pgEnum('user_role', ['listener', 'artist', 'developer', 'admin', 'super_admin']);
 export const userStatus = pgEnum('user_status', ['active', 'banned']);
-export const sessionKind = pgEnum('session_kind', ['staff', 'platform']);
+// 'oauth': the tokens a third-party app holds for a user (src/platform/oauth), limited to the approved scopes.
+export const sessionKind = pgEnum('session_kind', ['staff', 'platform', 'oauth']);
+// 'pro' once a subscription is paid (src/platform/subscriptions).
+export const userPlan = pgEnum('user_plan', ['free', 'pro']);
 export const apiKeyEnvironment = pgEnum('api_key_environment', ['live', 'test']);
 
 export const users = pgTable(
@@ -16,6 +20,7 @@ export const users = pgTable(
     role: userRole('role').notNull().default('listener'),
     status: userStatus('status').notNull().default('active'),
     displayName: text('display_name').notNull(),
+    plan: userPlan('plan').notNull().default('free'),
     // Sealed with the DATA_DIR key (src/auth/totp-secrets.ts): 'v1.<iv>.<tag>.<ciphertext>'.
     totpSecret: text('totp_secret'),
     // The last TOTP time step accepted: a code from this step or an earlier one is a replay.
@@ -42,8 +47,16 @@ export const authSessions = pgTable(
     revokedReason: text('revoked_reason'),
     // Whether this login passed TOTP: without it the session never holds TOTP-only scopes (src/auth/scopes.ts).
     secondFactor: boolean('second_factor').notNull().default(false),
+    // An 'oauth' session's app and the scopes the user approved (never more than the role's); null otherwise.
+    oauthClientId: uuid('oauth_client_id').references(() => oauthClients.id, { onDelete: 'cascade' }),
+    scopes: text('scopes').array(),
   },
-  (t) => [index('auth_sessions_user_idx').on(t.userId)],
+  (t) => [
+    index('auth_sessions_user_idx').on(t.userId),
+    index('auth_sessions_oauth_client_idx').on(t.oauthClientId, t.userId).where(sql`${t.oauthClientId} IS NOT NULL`),
+    // kind compared as text: a new enum value cannot be used as a constant in the migration that adds it.
+    check('auth_sessions_oauth_shape', sql`(${t.kind}::text = 'oauth') = (${t.oauthClientId} IS NOT NULL AND ${t.scopes} IS NOT NULL)`),
+  ],
 );
 
 export const refreshTokens = pgTable(

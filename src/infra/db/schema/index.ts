@@ -11,3 +11,7 @@ export * from './training-jobs.js';
 export * from './store.js';
 export * from './accounts.js';
 export * from './listeners.js';
+export * from './oauth.js';
+export * from './subscriptions.js';
+export * from './analytics.js';
+export * from './uploads.js';

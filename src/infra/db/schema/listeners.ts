@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, boolean } from 'drizzle-orm/pg-core';
 import { apiKeyEnvironment, users } from './auth.js';
 import { artists, tracks } from './catalog.js';
+import { storeProducts } from './store.js';
 
 /** A track saved to a user's library (albums join when releases exist). */
 export const libraryItems = pgTable(
@@ -79,7 +80,7 @@ export const artistFollows = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.environment, t.artistId] }), index('artist_follows_artist_idx').on(t.artistId, t.environment)],
 );
 
-export const capsuleUnlockRule = pgEnum('capsule_unlock_rule', ['none', 'follow']);
+export const capsuleUnlockRule = pgEnum('capsule_unlock_rule', ['none', 'follow', 'own']);
 
 /** A Sonic Capsule: the teaser is public, the content only for those who unlocked it, the owner and admins. */
 export const capsules = pgTable(
@@ -96,6 +97,8 @@ export const capsules = pgTable(
     contentTrackId: uuid('content_track_id').references(() => tracks.id, { onDelete: 'set null' }),
     contentMediaUrl: text('content_media_url'),
     unlockRule: capsuleUnlockRule('unlock_rule').notNull().default('none'),
+    /** With rule `own`: the store product to have bought; null means any product holding one of the artist's tracks. */
+    unlockProductId: uuid('unlock_product_id').references(() => storeProducts.id, { onDelete: 'set null' }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

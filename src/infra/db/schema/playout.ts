@@ -1,4 +1,4 @@
-import { bigserial, boolean, index, integer, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
 
 export const slotOrigin = pgEnum('slot_origin', ['catalog', 'ai_generated']);
@@ -52,3 +52,21 @@ export const listenerFeedback = pgTable(
   },
   (t) => [index('listener_feedback_track_idx').on(t.stationTrackId)],
 );
+
+/**
+ * What the live stream's playout measured of a master (engine/audio/track-analysis.ts), by blob key: the
+ * on-air gain and crossfade shape of every track, catalog or AI, without decoding it twice. A blob key names
+ * one file for good (a re-rendered master gets a new key); `size_bytes` catches a file replaced in place.
+ */
+export const playoutAnalyses = pgTable('playout_analyses', {
+  blobKey: text('blob_key').primaryKey(),
+  sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+  durationSec: real('duration_sec').notNull(),
+  loudnessLufs: real('loudness_lufs'),
+  truePeakDbtp: real('true_peak_dbtp'),
+  soundStartSec: real('sound_start_sec').notNull(),
+  soundEndSec: real('sound_end_sec').notNull(),
+  introSec: real('intro_sec').notNull(),
+  outroSec: real('outro_sec').notNull(),
+  analysedAt: timestamp('analysed_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -83,3 +83,12 @@ export const contextPresets = pgTable('context_presets', {
   context: jsonb('context').$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The station-wide listener count, one row per minute (the highest count any instance saw in it), for the
+ * admin panel's "last 24 hours" chart. Kept 30 days.
+ */
+export const listenerSamples = pgTable('listener_samples', {
+  minute: timestamp('minute', { withTimezone: true }).primaryKey(),
+  listeners: integer('listeners').notNull(),
+});

@@ -72,6 +72,8 @@ export const generations = pgTable(
     audioBlobKey: text('audio_blob_key'),
     waveformBlobKey: text('waveform_blob_key'),
     coverBlobKey: text('cover_blob_key'),
+    /** The sung vocal alone (mono MP3) of a track with lyrics, kept beside the master; null if instrumental. */
+    vocalStemBlobKey: text('vocal_stem_blob_key'),
     lyricId: uuid('lyric_id'),
     stationTrackId: text('station_track_id'),
     timings: jsonb('timings').$type<Record<string, number>>(),

@@ -6,9 +6,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
-import { artists, songwriters, tracks } from './catalog.js';
+import { albums, artists, releaseType, songwriters, tracks } from './catalog.js';
 
-export const productType = pgEnum('store_product_type', ['album', 'ep', 'single']);
 export const productStatus = pgEnum('store_product_status', ['active', 'archived']);
 export const paymentProcessorName = pgEnum('payment_processor', ['sandbox', 'stripe']);
 export const checkoutStatus = pgEnum('store_checkout_status', ['open', 'completed']);
@@ -20,8 +19,11 @@ export const storeProducts = pgTable(
     artistId: uuid('artist_id')
       .notNull()
       .references(() => artists.id, { onDelete: 'restrict' }),
-    type: productType('type').notNull(),
+    /** The same kinds as a catalog release (releaseType, src/infra/db/schema/catalog.ts). */
+    type: releaseType('type').notNull(),
     title: text('title').notNull(),
+    /** The catalog release this product sells, if it sells one (its tracks are then the release's). */
+    albumId: uuid('album_id').references(() => albums.id, { onDelete: 'set null' }),
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
     status: productStatus('status').notNull().default('active'),
@@ -30,6 +32,7 @@ export const storeProducts = pgTable(
   },
   (t) => [
     index('store_products_artist_idx').on(t.artistId),
+    index('store_products_album_idx').on(t.albumId),
     check('store_products_price_range', sql`${t.priceCents} BETWEEN 50 AND 100000000`),
     check('store_products_currency_format', sql`${t.currency} ~ '^[a-z]{3}$'`),
   ],
@@ -130,6 +133,8 @@ export const storeOrders = pgTable(
   (t) => [
     index('store_orders_user_idx').on(t.userId, t.createdAt),
     index('store_orders_artist_idx').on(t.artistId, t.createdAt),
+    // Revenue analytics read every order of a period (src/platform/analytics).
+    index('store_orders_created_idx').on(t.createdAt),
     check('store_orders_split_whole', sql`${t.platformFeeCents} + ${t.artistShareCents} = ${t.amountCents}`),
   ],
 );

@@ -1,55 +1,38 @@
 /**
- * The live stream: one clock-driven loop cuts MP3 tracks into frames and sends them, in real time, to every
- * listener. Every listener gets the same bytes for the same stream position (one buffer per tick, shared).
+ * The live stream's clock: every tick (400 ms) it takes the frames whose time has come from the playout (one
+ * continuous timeline, encoded once: playout.ts) and hands them to the fan-out (every listener, fanout.ts)
+ * and to whoever relays them to other instances (`onChunk`).
  *
- *   TrackSource.next() -> read() -> parseMp3() -> frames ──tick (every ~200 ms)──> ring buffer (the lead)
- *                                                                               └─> listeners (fan-out)
+ *   TrackSource -> Playout (decode, normalise, crossfade, limit, encode) ──tick──> StreamFanout -> listeners
+ *                                                                          └──> onChunk (relay.ts)
  *
- * - Pacing: stream time advances by each frame's duration; a tick sends every frame whose start time has
- *   come. A new listener first gets the last `leadMs` of frames from the ring, so playback starts at once.
- * - Gapless: the next track is loaded `prefetchMs` before the current one ends and its first frame follows
- *   the last frame of the current one; tags and the Xing/Info frame never reach the wire. (The encoder's own
- *   priming/padding samples at each end of a file stay: they are inside the audio frames.)
- * - Nothing to play: hand-built silent frames at the current bitrate keep connections alive.
- * - Bitrate changes happen at track boundaries (tracks come already encoded at the target bitrate). Mixing
- *   bitrates in one MP3 stream is fine: every frame header carries its own bitrate, as in any VBR file.
- *   Sample rate and mono/stereo should stay the same; some decoders do not follow a change mid-stream.
- * - Slow listeners: one loop writes to every listener without awaiting any; a listener whose unsent
- *   backlog exceeds `maxBacklogMs` of audio is dropped, so it never holds the others back. (The backlog is
- *   what Node still buffers: the kernel's socket buffers, up to megabytes, come on top and absorb first.)
+ * - Pacing: stream time advances by each frame's duration; a tick sends every frame whose start has come.
+ *   After a stall of the event loop longer than `maxCatchUpMs` it skips ahead instead of sending a burst; if
+ *   the playout ever has nothing rendered, the send edge waits for it (listeners' leads absorb that).
+ * - Start: on a fresh stream the first `leadMs` of the timeline counts as already sent, so every listener,
+ *   from the first, hears stream time s at epoch + s + leadMs (see the fan-out's lead).
+ * - Now playing: the playout marks, in stream samples, where each track's first sound is and where it
+ *   becomes the louder one (the audible change of a crossfade). `onTrackStart` fires when listeners reach
+ *   that change (a one-shot timer set at the tick before), with the time they heard the track's first
+ *   sound: that is the now-playing card's `started_at`, so its `elapsed_sec` is what they hear.
  */
-import { parseMp3, silentFrame, type Mp3Frame } from './mp3-frames.js';
+import { randomUUID } from 'node:crypto';
+import { SAMPLES_PER_FRAME } from './encoder.js';
+import { FRAME_MS, StreamFanout, type ListenerSink } from './fanout.js';
+import { FRAMES_PER_BLOCK, Playout, type TrackMarker, type TrackSource } from './playout.js';
+import { TIMELINE_RATE } from './track-reader.js';
 
-export interface SourceTrack {
-  id: string;
-  bitrateKbps: number;
-  /** Shown by players that ask for ICY metadata ("Artist - Title"). */
-  title?: string;
-  /** The whole MP3 file. */
-  read(): Promise<Buffer>;
-}
+export type { ListenerSink } from './fanout.js';
+export type { SourceTrack, TrackSource } from './playout.js';
 
-/** Port to the scheduler: the track to play after the current one; null when there is nothing to play now. */
-export interface TrackSource {
-  next(): Promise<SourceTrack | null>;
-}
-
-/** Time and a repeating timer, injected so tests drive the clock themselves. */
+/** Time, a repeating timer and (optionally) one-shot timers, injected so tests drive the clock themselves. */
 export interface StreamTimers {
   now(): number;
   setInterval(callback: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
-}
-
-/** What the broadcaster needs of a listener's output: a Node Writable or an http.ServerResponse. */
-export interface ListenerSink {
-  write(chunk: Buffer): boolean;
-  end(): void;
-  destroy?(error?: Error): void;
-  once(event: 'close' | 'error', listener: (...args: unknown[]) => void): unknown;
-  readonly destroyed: boolean;
-  /** Bytes accepted but not yet handed to the OS. */
-  readonly writableLength?: number;
+  /** Without these, track changes are announced at the nearest tick instead of on time. */
+  setTimeout?(callback: () => void, ms: number): unknown;
+  clearTimeout?(handle: unknown): void;
 }
 
 export interface BroadcasterOptions {
@@ -66,8 +49,19 @@ export interface BroadcasterOptions {
   retryMs?: number;
   /** After a stall of the event loop longer than this, skip ahead instead of sending a burst. */
   maxCatchUpMs?: number;
-  /** Bitrate of silence before the first track. */
+  /** How far ahead of the send edge the timeline is rendered. */
+  aheadMs?: number;
+  /** Bitrate of the stream before the first track says otherwise. */
   bitrateKbps?: number;
+  /** Overlap between tracks that do not carry their own crossfadeSec. */
+  crossfadeSec?: number;
+  /** The station's level on air, and the true-peak ceiling no track is boosted past. */
+  targetLufs?: number;
+  ceilingDbtp?: number;
+  /** At most this long the first start() waits for the first track before the clock starts on silence. */
+  firstTrackWaitMs?: number;
+  /** Shared with the relay on a multi-instance station; one of its own otherwise. */
+  fanout?: StreamFanout;
   onError?(error: unknown, context: string): void;
 }
 
@@ -76,167 +70,198 @@ export interface StreamPosition {
   elapsedMs: number;
 }
 
-interface LoadedTrack {
-  id: string;
+/** A tick's frames as the relay publishes them. */
+export interface StreamChunk {
+  run: string;
+  frames: Buffer[];
+  bitrateKbps: number;
   title: string | null;
-  bytes: Buffer;
-  frames: Mp3Frame[];
-  durationMs: number;
-  next: number; // index of the next frame to send
-  startMs: number; // stream time of its first frame
-}
-
-interface SentFrame {
-  bytes: Buffer;
-  startMs: number;
-  endMs: number;
-}
-
-interface Listener {
-  sink: ListenerSink;
-  /** Bytes written since write() last returned false, when the sink does not report writableLength. */
-  congestedBytes: number;
 }
 
 const systemTimers: StreamTimers = {
   now: () => Date.now(),
   setInterval: (callback, ms) => setInterval(callback, ms),
   clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
 type TrackStartCallback = (trackId: string, startedAtMs: number) => void;
-type CountCallback = (count: number) => void;
+type ChunkCallback = (chunk: StreamChunk) => void;
+
+/**
+ * 400 ms: each listener costs one socket write per tick, so the tick sets the fan-out's cost; listeners
+ * hold a 2 s lead, and track changes are announced by their own timers, so a longer tick costs nothing else.
+ */
+export const DEFAULT_TICK_MS = 400;
+export const STATION_TARGET_LUFS = -14;
+export const STATION_CEILING_DBTP = -1;
 
 export class StreamBroadcaster {
   readonly tickMs: number;
   readonly leadMs: number;
-  readonly maxBacklogMs: number;
+  readonly fanout: StreamFanout;
   private readonly timers: StreamTimers;
-  private readonly prefetchMs: number;
-  private readonly retryMs: number;
+  private readonly options: BroadcasterOptions;
   private readonly maxCatchUpMs: number;
   private readonly onError: (error: unknown, context: string) => void;
 
   private handle: unknown = null;
-  private epoch = 0; // wall time of stream time 0
-  private streamMs = 0; // stream time of the next frame to send
-  private bitrate: number;
-  private silence: { bytes: Buffer; durationMs: number };
-  private current: LoadedTrack | null = null;
-  private upcoming: LoadedTrack | null = null;
-  private loading: Promise<void> | null = null;
-  private retryAt = 0;
-  private generation = 0; // bumped by stop() and dropUpcoming(): late loads of an earlier run are ignored
-  private readonly ring: SentFrame[] = [];
-  private readonly listeners = new Set<Listener>();
+  private playout: Playout | null = null;
+  private run = '';
+  private epoch = 0; // wall time at which stream time 0 is sent
+  private sentFrames = 0;
+  private readonly fired = new WeakSet<TrackMarker>();
+  /** One-shot timers of track changes due before the next tick. */
+  private readonly pending = new Map<TrackMarker, unknown>();
   private readonly trackStartCallbacks = new Set<TrackStartCallback>();
-  private readonly countCallbacks = new Set<CountCallback>();
+  private readonly chunkCallbacks = new Set<ChunkCallback>();
 
   constructor(
     private readonly source: TrackSource,
     options: BroadcasterOptions = {},
   ) {
+    this.options = options;
     this.timers = options.timers ?? systemTimers;
-    this.tickMs = options.tickMs ?? 200;
-    this.leadMs = options.leadMs ?? 2000;
-    this.maxBacklogMs = options.maxBacklogMs ?? 5000;
-    this.prefetchMs = options.prefetchMs ?? 15_000;
-    this.retryMs = options.retryMs ?? 1000;
+    this.tickMs = options.tickMs ?? DEFAULT_TICK_MS;
     this.maxCatchUpMs = options.maxCatchUpMs ?? 5000;
     this.onError = options.onError ?? (() => {});
-    this.bitrate = options.bitrateKbps ?? 128;
-    this.silence = this.silenceAt(this.bitrate);
+    this.fanout = options.fanout ?? new StreamFanout({ leadMs: options.leadMs, maxBacklogMs: options.maxBacklogMs, now: () => this.timers.now(), onError: this.onError });
+    this.leadMs = this.fanout.leadMs;
+    this.fanout.bitrateKbps = options.bitrateKbps ?? 128;
   }
 
   get running(): boolean {
     return this.handle !== null;
   }
 
-  /** Starts the clock; resolves when the first track is loaded (or the source had none). */
-  start(): Promise<void> {
-    if (this.handle !== null) return this.loading ?? Promise.resolve();
-    this.epoch = this.timers.now();
-    this.streamMs = 0;
+  get maxBacklogMs(): number {
+    return this.fanout.maxBacklogMs;
+  }
+
+  /**
+   * Starts the clock; resolves once the first track is loaded (or the source had none, or it took longer
+   * than firstTrackWaitMs) and the start of the timeline is rendered.
+   */
+  async start(): Promise<void> {
+    if (this.handle !== null || this.playout) return;
+    const playout = new Playout(this.source, {
+      bitrateKbps: this.fanout.bitrateKbps,
+      prefetchMs: this.options.prefetchMs ?? 15_000,
+      retryMs: this.options.retryMs ?? 1000,
+      crossfadeSec: this.options.crossfadeSec ?? 3,
+      targetLufs: this.options.targetLufs ?? STATION_TARGET_LUFS,
+      ceilingDbtp: this.options.ceilingDbtp ?? STATION_CEILING_DBTP,
+      now: () => this.timers.now(),
+      onError: this.onError,
+    });
+    this.playout = playout;
+    this.run = randomUUID();
+    this.sentFrames = 0;
+    const fresh = !this.fanout.hasHistory;
+    await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
+    if (this.playout !== playout) return; // stopped meanwhile
+    const primed = Math.ceil((fresh ? this.leadMs : 0) / FRAME_MS);
+    await playout.pump(primed + this.aheadFrames(), primed + FRAMES_PER_BLOCK);
+    if (this.playout !== playout) return;
+    // A fresh stream: its first leadMs are due at once. Taking over a running one: it goes on from here.
+    this.epoch = this.timers.now() - primed * FRAME_MS;
     this.handle = this.timers.setInterval(() => this.tick(), this.tickMs);
-    return this.prefetch(this.epoch) ?? Promise.resolve();
+    this.tick();
   }
 
   /** Stops the clock and ends every listener's response. */
   stop(): void {
+    this.halt();
+    this.fanout.endAll();
+  }
+
+  /** Stops the clock and the playout; listeners stay (another instance's frames may come to them). */
+  halt(): void {
     if (this.handle !== null) this.timers.clearInterval(this.handle);
     this.handle = null;
-    this.generation++;
-    this.current = this.upcoming = null;
-    this.loading = null;
-    this.ring.length = 0;
-    for (const listener of [...this.listeners]) this.detach(listener, 'end');
+    for (const timer of this.pending.values()) this.timers.clearTimeout?.(timer);
+    this.pending.clear();
+    this.playout?.stop();
+    this.playout = null;
   }
 
   /** One step of the loop: sends every frame whose time has come. Called by the timer; public for tests. */
   tick(): void {
+    const playout = this.playout;
+    if (!playout) return;
     const now = this.timers.now();
-    const behindMs = now - this.epoch - this.streamMs;
+    const behindMs = now - this.epoch - this.sentFrames * FRAME_MS;
     // The process stalled (or the machine slept): move on rather than flood listeners with a burst.
     if (behindMs > this.maxCatchUpMs) this.epoch += behindMs;
-    const chunk: Buffer[] = [];
-    const starts: [string, number][] = [];
-    while (now - this.epoch >= this.streamMs) {
-      const frame = this.nextFrame(starts);
-      chunk.push(frame.bytes);
-      const startMs = this.streamMs;
-      this.streamMs += frame.durationMs;
-      this.ring.push({ bytes: frame.bytes, startMs, endMs: this.streamMs });
+    const frames: Buffer[] = [];
+    while (now - this.epoch >= this.sentFrames * FRAME_MS) {
+      const frame = playout.takeFrame();
+      if (!frame) {
+        // Nothing rendered yet: the send edge waits (listeners' leads cover it) rather than send silence.
+        this.epoch = now - this.sentFrames * FRAME_MS;
+        break;
+      }
+      frames.push(frame);
+      this.sentFrames++;
     }
-    this.trimRing();
-    if (chunk.length > 0) this.broadcast(chunk.length === 1 ? chunk[0] : Buffer.concat(chunk));
-    for (const [trackId, streamMs] of starts) this.emitTrackStart(trackId, this.epoch + streamMs);
-    this.prefetch(now);
+    this.fanout.bitrateKbps = playout.bitrateKbps;
+    this.fanout.title = this.titleAt(this.sentFrames * SAMPLES_PER_FRAME);
+    this.fanout.push(frames);
+    if (frames.length > 0) this.emitChunk({ run: this.run, frames, bitrateKbps: this.fanout.bitrateKbps, title: this.fanout.title });
+    this.fireMarkers(playout, now);
+    // A load still in progress where a crossfade should begin may hold rendering while a tick's worth is left.
+    void playout.pump(this.aheadFrames(), Math.ceil((this.tickMs + 200) / FRAME_MS));
+  }
+
+  /** Resolves once the playout renders and loads nothing (tests step the clock with it). */
+  idle(): Promise<void> {
+    return this.playout?.idle() ?? Promise.resolve();
   }
 
   /**
-   * Forgets the track loaded ahead (and any load in progress) without touching the one on air: used when
+   * Forgets the track loaded ahead (and any load in progress) without touching what is on air: used when
    * the radio is switched off, so the current track completes and nothing follows it. The source is asked
    * again at the next prefetch.
    */
   dropUpcoming(): void {
-    this.generation++;
-    this.upcoming = null;
-    this.loading = null;
+    this.playout?.dropUpcoming();
   }
 
-  /** The track at the live edge and how far into it the stream is (listeners hear it about leadMs later). */
+  /** The track listeners hear now and how far into it they are. */
   position(): StreamPosition {
-    const track = this.current;
-    if (!track) return { trackId: null, elapsedMs: 0 };
-    const elapsed = this.timers.now() - this.epoch - track.startMs;
-    return { trackId: track.id, elapsedMs: Math.max(0, Math.min(track.durationMs, elapsed)) };
+    const playout = this.playout;
+    if (!playout) return { trackId: null, elapsedMs: 0 };
+    const heard = this.sampleAt(this.timers.now() - this.leadMs);
+    const marker = this.markerAt(playout.markers, heard);
+    if (!marker) return { trackId: null, elapsedMs: 0 };
+    return { trackId: marker.id, elapsedMs: Math.max(0, ((heard - marker.startSample) / TIMELINE_RATE) * 1000) };
   }
 
-  /** Title of the track at the live edge (null between tracks or when it has none). */
+  /** The latest track in the rendered timeline: on air, or to be heard within the lead and render-ahead. */
+  scheduledTrackId(): string | null {
+    return this.playout?.lastScheduledId() ?? null;
+  }
+
+  /** Title of the track at the send edge (null between tracks or when it has none). */
   currentTitle(): string | null {
-    return this.current?.title ?? null;
+    return this.fanout.title;
   }
 
   bitrateKbps(): number {
-    return this.bitrate;
+    return this.fanout.bitrateKbps;
   }
 
-  /** Adds a listener: it gets the lead at once, then every tick's frames. Returns a function that removes it. */
   addListener(sink: ListenerSink): () => void {
-    const listener: Listener = { sink, congestedBytes: 0 };
-    this.listeners.add(listener);
-    const remove = () => this.detach(listener, null);
-    sink.once('close', remove);
-    sink.once('error', remove);
-    const since = this.streamMs - this.leadMs;
-    const lead = this.ring.filter((frame) => frame.endMs > since).map((frame) => frame.bytes);
-    this.emitCount();
-    if (lead.length > 0) this.send(listener, Buffer.concat(lead));
-    return remove;
+    return this.fanout.addListener(sink);
   }
 
   listenerCount(): number {
-    return this.listeners.size;
+    return this.fanout.listenerCount();
+  }
+
+  onListenerCountChange(callback: (count: number) => void): () => void {
+    return this.fanout.onListenerCountChange(callback);
   }
 
   onTrackStart(callback: TrackStartCallback): () => void {
@@ -244,128 +269,80 @@ export class StreamBroadcaster {
     return () => this.trackStartCallbacks.delete(callback);
   }
 
-  onListenerCountChange(callback: CountCallback): () => void {
-    this.countCallbacks.add(callback);
-    return () => this.countCallbacks.delete(callback);
+  /** Every tick's frames, for the relay to other instances. */
+  onChunk(callback: ChunkCallback): () => void {
+    this.chunkCallbacks.add(callback);
+    return () => this.chunkCallbacks.delete(callback);
   }
 
-  private nextFrame(starts: [string, number][]): { bytes: Buffer; durationMs: number } {
-    let track = this.current;
-    if (track && track.next >= track.frames.length) track = this.current = null;
-    if (!track && this.upcoming) {
-      track = this.current = this.upcoming;
-      this.upcoming = null;
-      track.startMs = this.streamMs;
-      if (track.frames[0].bitrateKbps !== this.bitrate) {
-        this.bitrate = track.frames[0].bitrateKbps;
-        this.silence = this.silenceAt(this.bitrate);
-      }
-      starts.push([track.id, track.startMs]);
+  private aheadFrames(): number {
+    return Math.ceil((this.options.aheadMs ?? 1500) / FRAME_MS);
+  }
+
+  /** The stream sample sent at wall time `at`. */
+  private sampleAt(at: number): number {
+    return ((at - this.epoch) / 1000) * TIMELINE_RATE;
+  }
+
+  /** Wall time at which listeners hear stream sample `sample`. */
+  private heardAt(sample: number): number {
+    return this.epoch + (sample / TIMELINE_RATE) * 1000 + this.leadMs;
+  }
+
+  private markerAt(markers: readonly TrackMarker[], sample: number): TrackMarker | null {
+    for (let i = markers.length - 1; i >= 0; i--) {
+      const marker = markers[i];
+      if (marker.changeSample === null || marker.changeSample > sample) continue;
+      return marker.endSample !== null && marker.endSample <= sample ? null : marker;
     }
-    if (!track) return this.silence;
-    const frame = track.frames[track.next++];
-    return { bytes: track.bytes.subarray(frame.offset, frame.offset + frame.length), durationMs: frame.durationMs };
+    return null;
   }
 
-  /** Starts loading the next track when it is time to; returns the load in progress, if any. */
-  private prefetch(now: number): Promise<void> | null {
-    if (this.loading || this.upcoming || now < this.retryAt || this.handle === null) return this.loading;
-    const current = this.current;
-    if (current) {
-      const remainingMs = current.startMs + current.durationMs - (now - this.epoch);
-      if (remainingMs > this.prefetchMs) return null;
+  private titleAt(sample: number): string | null {
+    return this.playout ? (this.markerAt(this.playout.markers, sample)?.title ?? null) : null;
+  }
+
+  /** Announces the track changes listeners hear now, and sets a timer for those they hear before the next tick. */
+  private fireMarkers(playout: Playout, now: number): void {
+    for (const marker of playout.markers) {
+      if (marker.changeSample === null || this.fired.has(marker) || this.pending.has(marker)) continue;
+      const dueIn = this.heardAt(marker.changeSample) - now;
+      if (dueIn <= 0) this.fire(marker);
+      else if (dueIn < this.tickMs && this.timers.setTimeout) {
+        this.pending.set(
+          marker,
+          this.timers.setTimeout(() => {
+            this.pending.delete(marker);
+            if (this.playout === playout) this.fire(marker);
+          }, dueIn),
+        );
+      } else if (!this.timers.setTimeout && dueIn <= this.tickMs / 2) this.fire(marker);
     }
-    const generation = this.generation;
-    this.loading = this.load()
-      .then((track) => {
-        if (generation !== this.generation) return;
-        if (track) this.upcoming = track;
-        else this.retryAt = this.timers.now() + this.retryMs;
-      })
-      .catch((error: unknown) => {
-        if (generation !== this.generation) return;
-        this.retryAt = this.timers.now() + this.retryMs;
-        this.onError(error, 'loading the next track');
-      })
-      .finally(() => {
-        if (generation === this.generation) this.loading = null;
-      });
-    return this.loading;
   }
 
-  private async load(): Promise<LoadedTrack | null> {
-    const track = await this.source.next();
-    if (!track) return null;
-    const bytes = await track.read();
-    const { frames, durationMs } = parseMp3(bytes);
-    if (frames.length === 0) throw new Error(`track ${track.id} has no MP3 frames`);
-    return { id: track.id, title: track.title ?? null, bytes, frames, durationMs, next: 0, startMs: 0 };
-  }
-
-  private silenceAt(bitrateKbps: number): { bytes: Buffer; durationMs: number } {
-    return { bytes: silentFrame(bitrateKbps), durationMs: (1152 * 1000) / 44100 };
-  }
-
-  private trimRing(): void {
-    const keepFrom = this.streamMs - this.leadMs - this.tickMs;
-    let drop = 0;
-    while (drop < this.ring.length && this.ring[drop].endMs <= keepFrom) drop++;
-    if (drop > 0) this.ring.splice(0, drop);
-  }
-
-  private broadcast(chunk: Buffer): void {
-    for (const listener of this.listeners) this.send(listener, chunk);
-  }
-
-  private send(listener: Listener, chunk: Buffer): void {
-    const { sink } = listener;
-    if (sink.destroyed) {
-      this.detach(listener, null);
-      return;
-    }
-    let drained: boolean;
-    try {
-      drained = sink.write(chunk);
-    } catch (error) {
-      this.onError(error, 'writing to a listener');
-      this.detach(listener, 'destroy');
-      return;
-    }
-    listener.congestedBytes = drained ? 0 : listener.congestedBytes + chunk.length;
-    const backlogBytes = typeof sink.writableLength === 'number' ? sink.writableLength : listener.congestedBytes;
-    if (backlogBytes > (this.maxBacklogMs * this.bitrate) / 8) this.detach(listener, 'destroy');
-  }
-
-  private detach(listener: Listener, action: 'end' | 'destroy' | null): void {
-    if (!this.listeners.delete(listener)) return;
-    const { sink } = listener;
-    try {
-      if (action === 'end' && !sink.destroyed) sink.end();
-      if (action === 'destroy' && !sink.destroyed) (sink.destroy ? sink.destroy() : sink.end());
-    } catch (error) {
-      this.onError(error, 'closing a listener');
-    }
-    this.emitCount();
-  }
-
-  private emitTrackStart(trackId: string, startedAtMs: number): void {
+  private fire(marker: TrackMarker): void {
+    this.fired.add(marker);
+    const startedAtMs = Math.round(this.heardAt(marker.startSample));
     for (const callback of this.trackStartCallbacks) {
       try {
-        callback(trackId, startedAtMs);
+        callback(marker.id, startedAtMs);
       } catch (error) {
         this.onError(error, 'a track-start callback');
       }
     }
   }
 
-  private emitCount(): void {
-    const count = this.listeners.size;
-    for (const callback of this.countCallbacks) {
+  private emitChunk(chunk: StreamChunk): void {
+    for (const callback of this.chunkCallbacks) {
       try {
-        callback(count);
+        callback(chunk);
       } catch (error) {
-        this.onError(error, 'a listener-count callback');
+        this.onError(error, 'a stream-chunk callback');
       }
     }
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -4,8 +4,9 @@
  * (a silent frame whose frame count and seek table describe the whole file: mid-stream it would announce the
  * wrong length to a player). Garbage is skipped by resyncing on the next header that a second header confirms.
  * Only Layer III is accepted (MPEG-1, 2 and 2.5); the station encodes MPEG-1 Layer III, 44.1 kHz.
+ * Uploads use it too, to tell a file cut short (its last frame incomplete) from a whole one.
  */
-import { id3TagLength } from '../../../engine/music/id3.js';
+import { id3TagLength } from '../music/id3.js';
 
 export interface Mp3FrameHeader {
   /** 1, 2 or 2.5 */
@@ -40,6 +41,8 @@ export interface Mp3Parse {
     infoFrame: 'Xing' | 'Info' | 'VBRI' | null;
     /** Bytes that were neither frames nor tags, including a truncated last frame. */
     garbageBytes: number;
+    /** The data ends inside a frame whose header announced more bytes: the file was cut short. */
+    truncatedTail: boolean;
   };
 }
 
@@ -94,7 +97,7 @@ function hasId3v1(bytes: Uint8Array): boolean {
 }
 
 export function parseMp3(bytes: Uint8Array): Mp3Parse {
-  const skipped: Mp3Parse['skipped'] = { id3v2Bytes: 0, id3v1: hasId3v1(bytes), infoFrame: null, garbageBytes: 0 };
+  const skipped: Mp3Parse['skipped'] = { id3v2Bytes: 0, id3v1: hasId3v1(bytes), infoFrame: null, garbageBytes: 0, truncatedTail: false };
   const end = bytes.length - (skipped.id3v1 ? 128 : 0);
   const frames: Mp3Frame[] = [];
   let durationMs = 0;
@@ -114,6 +117,7 @@ export function parseMp3(bytes: Uint8Array): Mp3Parse {
     if (header && offset + header.length > end) {
       // A truncated last frame (or a false sync near the end): nothing after it can be audio either.
       skipped.garbageBytes += end - offset;
+      skipped.truncatedTail = true;
       break;
     }
     if (header && (!locked || compatible(locked, header)) && confirmed(bytes, offset, header, end, locked !== null)) {

@@ -1,0 +1,1 @@
+ALTER TABLE "generations" ADD COLUMN "vocal_stem_blob_key" text;

@@ -1,0 +1,91 @@
+/**
+ * Developer keys (POST/GET/DELETE /v1/developer/keys): created, listed and revoked from a login session of a
+ * developer or admin account. A key is never wider than its owner's session when it is made, is shown once
+ * (only its SHA-256 is kept), and is revoked at once on every instance. Extracted from auth.service.ts.
+ */
+import type { EventBus } from '../infra/pubsub/event-bus.js';
+import { Errors } from '../errors.js';
+import { API_KEY_CREDENTIAL } from './access.js';
+import { SESSION_REVOKED_CHANNEL } from './auth-events.js';
+import type { ApiKeyRow, AuthRepository } from './auth.repository.js';
+import type { Principal } from './principal.js';
+import type { Role, Scope } from './scopes.js';
+import { newOpaqueToken, sha256Hex } from './tokens.js';
+
+/** A developer key as its owner sees it: never the secret, which only the creation answer shows. */
+export interface PublicApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  environment: 'live' | 'test';
+  created_at: string;
+  /** Accurate to about a minute (src/auth/key-usage.ts); null until first used. */
+  last_used_at: string | null;
+}
+
+/** Who may create developer keys and register OAuth apps: developers, and admins (whose roles hold every scope a key can carry). */
+export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
+
+function publicApiKey(row: ApiKeyRow): PublicApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.keyPrefix,
+    scopes: row.scopes,
+    environment: row.environment,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** The caller's user id when the caller is a login session (not a key, not an app acting for a user). */
+export function loginSessionUser(caller: Principal, what: string): string {
+  if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden(`${what} are managed from a login session, not with an API key or an app's token`);
+  return caller.userId;
+}
+
+export class DeveloperKeys {
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly bus: EventBus,
+  ) {}
+
+  /**
+   * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user creates keys (a
+   * key never mints keys), and the scopes asked for must all be held by that session now: a key is never
+   * wider than its owner's own rights (400 otherwise). The key is returned once; only its SHA-256 is kept.
+   */
+  async create(caller: Principal, input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' }): Promise<PublicApiKey & { key: string }> {
+    const userId = loginSessionUser(caller, 'API keys');
+    if (!caller.role || !KEY_CREATOR_ROLES.includes(caller.role)) throw Errors.forbidden('only developer and admin accounts create API keys');
+    const scopes = [...new Set(input.scopes)];
+    const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
+    if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
+    const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
+    const row = await this.repo.insertApiKey({
+      name: input.name,
+      keyHash: sha256Hex(key),
+      keyPrefix: key.slice(0, 16),
+      scopes,
+      environment: input.environment,
+      ownerUserId: userId,
+    });
+    if (!row) throw Errors.conflict('This API key is already registered');
+    return { ...publicApiKey(row), key };
+  }
+
+  async list(caller: Principal, page: { page: number; limit: number; offset: number }) {
+    const userId = loginSessionUser(caller, 'API keys');
+    const { rows, total } = await this.repo.listApiKeys(userId, page);
+    return { data: rows.map(publicApiKey), total, page: page.page, limit: page.limit };
+  }
+
+  /** Revokes a key at once (every instance reads keys from the database on use). Another user's key is 404; admins revoke any. */
+  async revoke(caller: Principal, keyId: string): Promise<void> {
+    const userId = loginSessionUser(caller, 'API keys');
+    const isAdmin = caller.scopes.has('platform:admin');
+    if (!(await this.repo.revokeApiKey(keyId, isAdmin ? null : userId))) throw Errors.notFound('API key', keyId);
+    await this.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId: `${API_KEY_CREDENTIAL}${keyId}` });
+  }
+}

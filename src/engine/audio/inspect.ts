@@ -1,0 +1,165 @@
+/**
+ * What an uploaded file is, checked before anything is stored: music-metadata sniffs the container from
+ * the bytes (never from a name or a client's Content-Type) and reads the tags; the file's structure is
+ * checked for truncation (an MP3 whose last frame is cut, a WAV whose data chunk is shorter than its header
+ * says); then the whole file is decoded, which proves it is playable and measures its integrated loudness
+ * (BS.1770) on the way. MP3 (MPEG Layer III) and WAV (PCM or float) are accepted: those are the formats the
+ * installed decoders read; any other container is refused as unsupported.
+ */
+import { parseBuffer, type IAudioMetadata } from 'music-metadata';
+import { AudioDecodeError } from '../features/errors.js';
+import { readWavLayout } from '../features/decode-wav.js';
+import { LoudnessMeter } from './loudness.js';
+import { parseMp3 } from './mp3-frames.js';
+import { decodePcm, type DecodeStats, type PcmFormat } from './pcm.js';
+
+export type AudioRejection = 'not_audio' | 'unsupported_format' | 'truncated' | 'undecodable' | 'too_short';
+
+/** Why a file is not accepted as audio; the message is safe to show to the uploader. */
+export class AudioRejectedError extends Error {
+  constructor(
+    readonly reason: AudioRejection,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AudioRejectedError';
+  }
+}
+
+export interface AudioTags {
+  title: string | null;
+  artist: string | null;
+  album: string | null;
+  genre: string | null;
+  year: number | null;
+  /** Normalised (upper case, no hyphens) when the tag holds a well-formed ISRC; null otherwise. */
+  isrc: string | null;
+}
+
+export interface AudioInspection {
+  format: PcmFormat;
+  /** As music-metadata names them: container 'MPEG' or 'WAVE', codec 'MPEG 1 Layer 3', 'PCM'... */
+  container: string;
+  codec: string | null;
+  sampleRate: number;
+  channels: number;
+  /** Average bitrate of the file (a WAV's is its PCM rate). */
+  bitrateKbps: number | null;
+  /** Measured from the decoded samples, not from the header. */
+  durationSec: number;
+  /** Integrated loudness in LUFS; null for silence. */
+  loudnessLufs: number | null;
+  tags: AudioTags;
+}
+
+export const MIN_DURATION_SEC = 1;
+const ISRC = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
+/** Junk an MP3 may carry between or after frames (APE tags, padding) before it counts as corrupt. */
+const MAX_JUNK_SHARE = 0.05;
+/** A WAV data size written by a recorder that never learned the final length. */
+const UNKNOWN_WAV_SIZES = new Set([0, 0xffffffff]);
+
+export function normaliseIsrc(value: string | null | undefined): string | null {
+  const compact = value?.replace(/[\s-]/g, '').toUpperCase() ?? '';
+  return ISRC.test(compact) ? compact : null;
+}
+
+export async function inspectAudio(bytes: Uint8Array): Promise<AudioInspection> {
+  const metadata = await readMetadata(bytes);
+  const format = formatOf(metadata);
+  const expectedFrames = checkStructure(bytes, format);
+  const { frames, sampleRate, channels, loudnessLufs } = await decodeAll(bytes, format, expectedFrames);
+  const durationSec = frames / sampleRate;
+  if (durationSec < MIN_DURATION_SEC) throw new AudioRejectedError('too_short', `the audio lasts ${durationSec.toFixed(2)} s; at least ${MIN_DURATION_SEC} s is needed`);
+  const bitrate = metadata.format.bitrate;
+  return {
+    format,
+    container: metadata.format.container ?? format.toUpperCase(),
+    codec: metadata.format.codec ?? null,
+    sampleRate,
+    channels,
+    bitrateKbps: bitrate && Number.isFinite(bitrate) ? Math.round(bitrate / 1000) : null,
+    durationSec,
+    loudnessLufs,
+    tags: tagsOf(metadata),
+  };
+}
+
+async function readMetadata(bytes: Uint8Array): Promise<IAudioMetadata> {
+  try {
+    // No MIME type and no file name: the container is recognised from the bytes alone.
+    const metadata = await parseBuffer(bytes, undefined, { skipCovers: true });
+    if (!metadata.format.container || metadata.format.hasAudio === false) throw new Error('no audio stream');
+    return metadata;
+  } catch {
+    throw new AudioRejectedError('not_audio', 'the file is not an audio file');
+  }
+}
+
+function formatOf(metadata: IAudioMetadata): PcmFormat {
+  const { container = '', codec = '' } = metadata.format;
+  if (container === 'MPEG' && /layer 3/i.test(codec)) return 'mp3';
+  if (container === 'WAVE' && /^(PCM|IEEE_FLOAT)/i.test(codec)) return 'wav';
+  const what = [container, codec].filter(Boolean).join(', ');
+  throw new AudioRejectedError('unsupported_format', `${what} audio is not supported; upload MP3 or WAV (PCM)`);
+}
+
+/** Refuses a file cut short or mostly junk; returns how many PCM frames its structure promises (null: unknown). */
+function checkStructure(bytes: Uint8Array, format: PcmFormat): number | null {
+  if (format === 'wav') {
+    const layout = readLayout(bytes);
+    const frameBytes = (layout.bitsPerSample / 8) * layout.channels;
+    const cut = !UNKNOWN_WAV_SIZES.has(layout.declaredDataLength) && layout.declaredDataLength > layout.dataLength;
+    if (cut || layout.dataLength % frameBytes !== 0) {
+      throw new AudioRejectedError('truncated', `the file is truncated: its data chunk holds ${layout.dataLength} of ${layout.declaredDataLength} bytes`);
+    }
+    return layout.dataLength / frameBytes;
+  }
+  const parsed = parseMp3(bytes);
+  if (parsed.frames.length === 0) throw new AudioRejectedError('undecodable', 'no MPEG audio frames were found');
+  if (parsed.skipped.truncatedTail) throw new AudioRejectedError('truncated', 'the file is truncated: it ends inside an MPEG frame');
+  if (parsed.skipped.garbageBytes > MAX_JUNK_SHARE * bytes.length) {
+    throw new AudioRejectedError('undecodable', `${parsed.skipped.garbageBytes} bytes of the file are neither MPEG frames nor tags`);
+  }
+  return null;
+}
+
+function readLayout(bytes: Uint8Array) {
+  try {
+    return readWavLayout(bytes);
+  } catch (error) {
+    throw new AudioRejectedError('undecodable', error instanceof AudioDecodeError ? error.message : 'the WAV structure cannot be read');
+  }
+}
+
+async function decodeAll(bytes: Uint8Array, format: PcmFormat, expectedFrames: number | null) {
+  const stats: DecodeStats = { decodeErrors: 0 };
+  let meter: LoudnessMeter | null = null;
+  let frames = 0;
+  try {
+    for await (const chunk of decodePcm(bytes, format, stats)) {
+      meter ??= new LoudnessMeter(chunk.sampleRate, chunk.channels.length);
+      meter.push(chunk.channels, chunk.frames);
+      frames += chunk.frames;
+    }
+  } catch (error) {
+    throw new AudioRejectedError('undecodable', error instanceof AudioDecodeError ? error.message : 'the audio cannot be decoded');
+  }
+  if (!meter || frames === 0) throw new AudioRejectedError('undecodable', 'the file holds no decodable audio');
+  if (stats.decodeErrors > 0) throw new AudioRejectedError('undecodable', `${stats.decodeErrors} MPEG frames cannot be decoded`);
+  if (expectedFrames !== null && frames !== expectedFrames) throw new AudioRejectedError('undecodable', 'the decoded length differs from the file header');
+  return { frames, sampleRate: meter.sampleRate, channels: meter.channelCount, loudnessLufs: meter.integrated() };
+}
+
+function tagsOf(metadata: IAudioMetadata): AudioTags {
+  const { common } = metadata;
+  const text = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : null);
+  return {
+    title: text(common.title),
+    artist: text(common.artist),
+    album: text(common.album),
+    genre: text(common.genre?.[0]),
+    year: common.year && Number.isInteger(common.year) ? common.year : null,
+    isrc: normaliseIsrc(common.isrc?.[0]),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * From notes to a phoneme timeline, the way singers time words: the vowel carries the note, so a
+ * syllable's onset consonants are sung just before the beat (anticipation: up to 60 ms inside a line, at
+ * most 30 ms at a line's start so the line begins on its note) and its coda consonants at the very end of
+ * its last note, where the next syllable's onset follows. Consonants shrink when the notes are too short
+ * to keep the vowel at least ~40% of the syllable.
+ */
+import type { VocalMelody } from '../music/compose/vocal-melody.js';
+import type { Consonant, Vowel } from './pronounce/phonemes.js';
+import { CONSONANT_TARGETS } from './targets.js';
+
+export interface TimedNote {
+  midi: number;
+  startSec: number;
+  endSec: number;
+  velocity: number;
+  syllable: number;
+  line: number;
+  /** First note of a line: it gets the scoop onset. */
+  lineStart: boolean;
+}
+
+export interface Segment {
+  phone: Vowel | Consonant;
+  role: 'onset' | 'nucleus' | 'coda';
+  startSec: number;
+  endSec: number;
+  syllable: number;
+  line: number;
+}
+
+export interface VocalTimeline {
+  notes: TimedNote[];
+  segments: Segment[];
+  /** Each line's sounding span (first consonant to release), for rendering windows. */
+  lines: { startSec: number; endSec: number; noteStartSec: number }[];
+}
+
+const LINE_START_ANTICIPATION = 0.03;
+const ANTICIPATION = 0.06;
+const MIN_VOWEL_SHARE = 0.4;
+
+function clusterDuration(cluster: readonly Consonant[]): number {
+  const factor = cluster.length > 1 ? 0.75 : 1; // consonants in clusters are shorter
+  return cluster.reduce((sum, c) => sum + CONSONANT_TARGETS[c].dur * factor, 0);
+}
+
+export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
+  const spb = 60 / bpm;
+  const notes: TimedNote[] = melody.notes.map((n, i) => ({
+    midi: n.midi,
+    startSec: n.startBeat * spb,
+    endSec: (n.startBeat + n.durationBeats) * spb,
+    velocity: n.velocity,
+    syllable: n.syllable,
+    line: melody.syllables[n.syllable].line,
+    lineStart: i === 0 || melody.syllables[melody.notes[i - 1].syllable].line !== melody.syllables[n.syllable].line,
+  }));
+  const segments: Segment[] = [];
+  const lines: VocalTimeline['lines'] = [];
+  melody.lines.forEach((line, li) => {
+    const sylls = melody.syllables.slice(line.firstSyllable, line.firstSyllable + line.syllableCount);
+    const spans = sylls.map((s) => ({ start: notes[s.notes[0]].startSec, end: notes[s.notes[s.notes.length - 1]].endSec }));
+    const onsetStart = sylls.map((s, k) => {
+      const cap = k === 0 ? LINE_START_ANTICIPATION : ANTICIPATION;
+      return spans[k].start - Math.min(cap, clusterDuration(s.onset) * 0.6);
+    });
+    sylls.forEach((s, k) => {
+      const syllable = line.firstSyllable + k;
+      const begin = onsetStart[k];
+      const end = k + 1 < sylls.length ? onsetStart[k + 1] : spans[k].end;
+      const onsetDur = clusterDuration(s.onset);
+      const codaDur = clusterDuration(s.coda);
+      const available = end - begin;
+      const consonantRoom = Math.max(0, available * (1 - MIN_VOWEL_SHARE));
+      const scale = onsetDur + codaDur > consonantRoom ? consonantRoom / (onsetDur + codaDur) : 1;
+      let t = begin;
+      const push = (phone: Vowel | Consonant, role: Segment['role'], dur: number) => {
+        segments.push({ phone, role, startSec: t, endSec: t + dur, syllable, line: li });
+        t += dur;
+      };
+      const factor = (cluster: readonly Consonant[]) => (cluster.length > 1 ? 0.75 : 1) * scale;
+      for (const c of s.onset) push(c, 'onset', CONSONANT_TARGETS[c].dur * factor(s.onset));
+      const vowelDur = end - t - codaDur * scale;
+      for (const v of s.nucleus) push(v, 'nucleus', vowelDur / s.nucleus.length);
+      for (const c of s.coda) push(c, 'coda', CONSONANT_TARGETS[c].dur * factor(s.coda));
+    });
+    const first = segments.find((seg) => seg.line === li)!;
+    lines.push({ startSec: first.startSec, endSec: spans[spans.length - 1].end, noteStartSec: spans[0].start });
+  });
+  return { notes, segments, lines };
+}

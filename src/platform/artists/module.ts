@@ -1,0 +1,28 @@
+/** Wires artists, albums (releases) and the admin's artist verification: one call from src/app.ts. */
+import type { FastifyInstance } from 'fastify';
+import type { UrlSigner } from '../../infra/blobs/url-signer.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import { AlbumsRepository } from '../albums/albums.repository.js';
+import { AlbumsService } from '../albums/albums.service.js';
+import { albumsRoutes } from '../albums/routes.js';
+import { ArtistVerificationService } from '../admin/artists-verification.service.js';
+import { artistVerificationRoutes } from '../admin/artists-verification.routes.js';
+import type { CatalogRepository } from '../catalog/catalog.repository.js';
+import type { CatalogService } from '../catalog/catalog.service.js';
+import type { PlatformEvents } from '../webhooks/platform-events.js';
+import { ArtistsRepository } from './artists.repository.js';
+import { ArtistsService } from './artists.service.js';
+import { artistsRoutes } from './routes.js';
+
+export function artistsModule(deps: { db: Db; catalogRepository: CatalogRepository; catalog: CatalogService; signer: UrlSigner; events: PlatformEvents; clock: Clock }) {
+  const artists = new ArtistsRepository(deps.db);
+  const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer);
+  return {
+    async register(app: FastifyInstance) {
+      await app.register(artistsRoutes(new ArtistsService(artists, deps.catalog, albums)));
+      await app.register(albumsRoutes(albums));
+      await app.register(artistVerificationRoutes(new ArtistVerificationService(artists, deps.events, deps.clock)));
+    },
+  };
+}

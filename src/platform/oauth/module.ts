@@ -1,0 +1,38 @@
+/** OAuth 2.0 (authorization code with PKCE) assembled for the composition root. */
+import type { FastifyInstance } from 'fastify';
+import type { AuthService } from '../../auth/auth.service.js';
+import { DelegatedSessions } from '../../auth/delegated-sessions.js';
+import type { CsrfTokens, TokenService } from '../../auth/tokens.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import { OAuthAppsService } from './apps.service.js';
+import { AuthorizeService } from './authorize.service.js';
+import { OAuthRepository } from './oauth.repository.js';
+import { oauthRoutes } from './routes.js';
+import { oauthTokenRoutes } from './token-routes.js';
+import { OAuthTokenService } from './token.service.js';
+
+export interface OAuthDeps {
+  db: Db;
+  auth: AuthService;
+  tokens: TokenService;
+  csrf: CsrfTokens;
+  clock: Clock;
+  /** PUBLIC_BASE_URL: the issuer of the metadata and of the `iss` of authorization responses. */
+  issuer: string;
+}
+
+export function oauthModule(deps: OAuthDeps) {
+  const repo = new OAuthRepository(deps.db);
+  const revokeSession = (sessionId: string, reason: string) => deps.auth.revokeSession(sessionId, reason);
+  const apps = new OAuthAppsService(repo, revokeSession, deps.clock);
+  const authorize = new AuthorizeService(repo, deps.clock, deps.issuer);
+  const tokens = new OAuthTokenService(repo, new DelegatedSessions(deps.tokens, deps.csrf, deps.clock), revokeSession, deps.clock);
+  return {
+    apps,
+    async register(app: FastifyInstance) {
+      await app.register(oauthRoutes({ apps, authorize, issuer: deps.issuer }));
+      await app.register(oauthTokenRoutes(tokens));
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/** Pro subscriptions assembled for the composition root; the store's Stripe webhook hands it subscription sessions. */
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { PaymentProcessors } from '../../infra/payments/processors.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import { subscriptionsRoutes } from './routes.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { SubscriptionsService } from './subscriptions.service.js';
+
+export function createSubscriptions(deps: { db: Db; processors: PaymentProcessors; bus: EventBus; clock: Clock; publicBaseUrl: string }) {
+  const service = new SubscriptionsService(new SubscriptionsRepository(deps.db), deps.processors, deps.bus, deps.clock, deps.publicBaseUrl);
+  return { service, routes: subscriptionsRoutes(service) };
+}

@@ -1,0 +1,122 @@
+/** Data access of Pro subscriptions and the plan on users. */
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { isUuid } from '../../infra/db/ids.js';
+import { subscriptions, users } from '../../infra/db/schema/index.js';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** ended: this call ended it and the user is free; not_active: it was not active (never paid, or ended already). */
+export type Ending = { outcome: 'ended' | 'not_active'; row: SubscriptionRow };
+
+/** activated: this notice made the user Pro; already: an earlier one did; duplicate: the user was Pro through another subscription. */
+export type Activation = { outcome: 'activated' | 'already' | 'duplicate'; row: SubscriptionRow };
+
+export class SubscriptionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async user(userId: string) {
+    const [row] = await this.db.select({ id: users.id, email: users.email, plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
+    return row ?? null;
+  }
+
+  async openOf(userId: string): Promise<SubscriptionRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'open')))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /** Null when the user already has an open one (the partial unique index decides between concurrent calls). */
+  async insertOpen(values: typeof subscriptions.$inferInsert): Promise<SubscriptionRow | null> {
+    const [row] = await this.db.insert(subscriptions).values(values).onConflictDoNothing().returning();
+    return row ?? null;
+  }
+
+  async expire(id: string): Promise<void> {
+    await this.db.update(subscriptions).set({ status: 'expired' }).where(and(eq(subscriptions.id, id), eq(subscriptions.status, 'open')));
+  }
+
+  async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<SubscriptionRow> {
+    const [row] = await this.db.update(subscriptions).set({ processorSessionId, checkoutUrl }).where(eq(subscriptions.id, id)).returning();
+    return row;
+  }
+
+  async byProcessorSession(processorSessionId: string): Promise<SubscriptionRow | null> {
+    const [row] = await this.db.select().from(subscriptions).where(eq(subscriptions.processorSessionId, processorSessionId)).limit(1);
+    return row ?? null;
+  }
+
+  async listOf(userId: string, limit: number, offset: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
+    const where = eq(subscriptions.userId, userId);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(subscriptions).where(where).orderBy(desc(subscriptions.createdAt), desc(subscriptions.id)).limit(limit).offset(offset),
+      this.db.select({ total: count() }).from(subscriptions).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /**
+   * Marks a paid subscription active and the user Pro, once, in one transaction. The user's row is locked
+   * first, so concurrent notices (the sandbox page pressed twice, Stripe retrying) serialise here.
+   */
+  async activate(subscription: SubscriptionRow, change: { reference: string; processorSubscriptionId: string | null; now: Date }): Promise<Activation> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.userId)).for('update');
+      const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
+      if (current.status === 'active') return { outcome: 'already', row: current };
+      const [other] = await tx
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, subscription.userId), eq(subscriptions.status, 'active')))
+        .limit(1);
+      if (other) return { outcome: 'duplicate', row: current };
+      const [row] = await tx
+        .update(subscriptions)
+        .set({ status: 'active', activatedAt: change.now, processorReference: change.reference, processorSubscriptionId: change.processorSubscriptionId })
+        .where(eq(subscriptions.id, subscription.id))
+        .returning();
+      await tx.update(users).set({ plan: 'pro', updatedAt: sql`now()` }).where(eq(users.id, subscription.userId));
+      return { outcome: 'activated', row };
+    });
+  }
+
+  async byId(id: string): Promise<SubscriptionRow | null> {
+    if (!isUuid(id)) return null; // ids are opaque to callers: any other shape is simply unknown
+    const [row] = await this.db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  async byProcessorSubscription(processorSubscriptionId: string): Promise<SubscriptionRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.processorSubscriptionId, processorSubscriptionId))
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /** Records a cancellation asked for at the processor's period end; the subscription stays active until then. */
+  async markCancelAtPeriodEnd(id: string): Promise<SubscriptionRow> {
+    const [row] = await this.db.update(subscriptions).set({ cancelAtPeriodEnd: true }).where(eq(subscriptions.id, id)).returning();
+    return row;
+  }
+
+  /**
+   * Ends an active subscription and makes its user free, once, in one transaction. The user's row is locked
+   * first, as in activate(), so an ending and a concurrent notice serialise.
+   */
+  async end(subscription: SubscriptionRow, now: Date): Promise<Ending> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.userId)).for('update');
+      const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
+      if (current.status !== 'active') return { outcome: 'not_active', row: current };
+      const [row] = await tx.update(subscriptions).set({ status: 'cancelled', endedAt: now }).where(eq(subscriptions.id, subscription.id)).returning();
+      await tx.update(users).set({ plan: 'free', updatedAt: sql`now()` }).where(eq(users.id, subscription.userId));
+      return { outcome: 'ended', row };
+    });
+  }
+}

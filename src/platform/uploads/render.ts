@@ -1,0 +1,88 @@
+/**
+ * The queued half of an upload: renders the 128, 192 and 320 kbps MP3 renditions from the master, extracts
+ * the style features (module B's eligibility gate and the safety filter's reference need them), then
+ * publishes the track and emits `track.published`. A track taken down meanwhile is left as it is. The job
+ * carries only the track id and reloads everything, so a retry (or a re-queue at start) is safe; after the
+ * last attempt the track is marked failed with a message the uploader may read.
+ */
+import { renderMp3Renditions, type RenditionBitrate } from '../../engine/audio/renditions.js';
+import type { AudioFeatures } from '../../engine/types.js';
+import { publicFailure, type FailureLog } from '../../errors.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { Job } from '../../infra/queue/job-queue.js';
+import { TRACK_CHANGED_CHANNEL } from '../catalog/catalog.service.js';
+import type { PlatformEvents } from '../webhooks/platform-events.js';
+import type { UploadsRepository } from './uploads.repository.js';
+import { RENDER_ATTEMPTS } from './uploads.service.js';
+import { RENDITION_KBPS, renditionKeys, STREAM_KBPS, streamKeyOf } from './view.js';
+
+export interface RenderDeps {
+  repo: UploadsRepository;
+  blobs: BlobStore;
+  bus: EventBus;
+  events: PlatformEvents;
+  clock: Clock;
+  /** The engine's feature extractor (worker threads, or the ML service). */
+  extractFeatures: (mp3: Buffer) => Promise<AudioFeatures>;
+  log: FailureLog;
+}
+
+const RENDER_FAILED = { code: 'RENDER_FAILED', message: 'The stream renditions could not be made from this file' };
+
+export class UploadRenderer {
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: RenderDeps) {}
+
+  /** The queue worker. */
+  async handle(job: Job): Promise<void> {
+    const trackId = String(job.data.trackId);
+    try {
+      await this.render(trackId);
+    } catch (error) {
+      // A shutdown is not the file's fault: the track stays processing and is queued again at the next start
+      // (UploadsService.resume), so this attempt ends quietly.
+      if (this.stopping.signal.aborted) return;
+      if (job.attempt < RENDER_ATTEMPTS) throw error;
+      const failure = publicFailure(error, { fallback: RENDER_FAILED, log: this.deps.log, context: { track_id: trackId, job_id: job.id } });
+      await this.deps.repo.fail(trackId, failure.message);
+      await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, trackId);
+    }
+  }
+
+  /** Stops a render in progress between two chunks. */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  private async render(trackId: string): Promise<void> {
+    const managed = await this.deps.repo.find(trackId);
+    if (!managed?.upload || managed.track.status !== 'processing') return; // published already, taken down, or gone
+    const master = await this.deps.blobs.get(managed.upload.masterBlobKey);
+    const format = managed.upload.masterFormat === 'wav' ? 'wav' : 'mp3';
+    const renditions = await renderMp3Renditions(master, format, RENDITION_KBPS, this.stopping.signal);
+    for (const [kbps, key] of renditionKeys(trackId)) await this.deps.blobs.put(key, renditions.get(kbps as RenditionBitrate)!);
+    await this.storeFeatures(trackId, renditions.get(128)!);
+    const stream = renditions.get(STREAM_KBPS)!;
+    const published = await this.deps.repo.transaction((repo) =>
+      repo.publish(trackId, { blobKey: streamKeyOf(trackId), bitrateKbps: STREAM_KBPS, sizeBytes: stream.length }, this.deps.clock.date()),
+    );
+    if (!published) return;
+    await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, trackId);
+    // Title and genre as they are now: the owner may have changed them while the track was processing.
+    const now = await this.deps.repo.find(trackId);
+    if (!now) return;
+    await this.deps.events.emit('track.published', { track_id: trackId, artist_id: now.artist.id, title: now.track.title, genre: now.track.genre });
+  }
+
+  /** Features are worth having but not worth withholding a track for: a failure is logged and the track publishes. */
+  private async storeFeatures(trackId: string, mp3: Buffer): Promise<void> {
+    try {
+      await this.deps.repo.saveFeatures(trackId, await this.deps.extractFeatures(mp3));
+    } catch (error) {
+      this.deps.log.warn({ err: error, track_id: trackId }, 'style features of an upload could not be extracted');
+    }
+  }
+}

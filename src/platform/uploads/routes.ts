@@ -1,0 +1,108 @@
+/** POST /v1/tracks (upload), GET /v1/tracks/{id}/upload, PATCH /v1/tracks/{id}, DELETE /v1/tracks/{id}. */
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdParams } from '../../http/schemas.js';
+import { spoolForm, TempFiles, FORM_LIMITS } from './multipart.js';
+import { ManagedTrack, TakedownBody, TrackPatchBody, UploadForm } from './schemas.js';
+import type { SpooledFile, UploadsService } from './uploads.service.js';
+
+export interface UploadRouteOptions {
+  /** STATION_UPLOAD_MAX_MB in bytes. */
+  maxBytes: number;
+  /** Where files are spooled while they are checked (same disk as the blobs, under DATA_DIR). */
+  tempDir: string;
+}
+
+const MANAGERS = "Only the artist's owner or an admin: another artist gets 403 on a published track and 404 on one they cannot see (processing, removed).";
+
+export function uploadRoutes(uploads: UploadsService, options: UploadRouteOptions) {
+  return async function register(fastify: FastifyInstance) {
+    // Registered here, once: the multipart parser and its limits exist for these routes only; every other
+    // route keeps answering 415 to a multipart body.
+    await fastify.register(multipart, { limits: { ...FORM_LIMITS, fileSize: options.maxBytes }, throwFileSizeLimit: true });
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const temp = new TempFiles(options.tempDir);
+    const spooled = new WeakMap<object, SpooledFile>();
+    app.addHook('onResponse', async (request) => temp.release(request));
+
+    app.post(
+      '/v1/tracks',
+      {
+        config: { scope: 'artist' },
+        schema: {
+          tags: ['tracks'],
+          summary: 'Uploads a track (multipart/form-data): probed, loudness-measured, then rendered and published',
+          description: [
+            `The file is checked whole before anything is stored: not audio, or audio other than MP3/WAV, answers 415 PLATFORM_UNSUPPORTED_MEDIA_TYPE; a file cut short, undecodable or under 1 s answers 400 PLATFORM_VALIDATION_FAILED (the detail names the reason); a file over ${Math.round(options.maxBytes / 1048576)} MB (STATION_UPLOAD_MAX_MB) answers 413 PLATFORM_PAYLOAD_TOO_LARGE. Nothing is kept then.`,
+            'Accepted: 202 with `status: "processing"` and Location: /v1/tracks/{id}/upload. The master is kept as uploaded; the 128, 192 and 320 kbps MP3 renditions are rendered in the background, then the track is `published` (event `track.published`) and playable at GET /v1/tracks/{id}/stream?quality=.',
+            'Tags fill the fields left out (title, genre, album, ISRC, year). Uploads by platform-owned artists can join the station\'s training dataset under module B\'s rules; no other upload ever does. With a test key the track is uploaded to the sandbox, for the sandbox copy of the caller\'s artist (same slug): it is seen by test keys only, and never aired or trained on.',
+          ].join('\n\n'),
+          consumes: ['multipart/form-data'],
+          body: UploadForm,
+          response: { 202: ManagedTrack },
+        },
+        // The form is read before validation, so the schema checks its text fields like any JSON body's.
+        preValidation: async (request) => {
+          const form = await spoolForm(request, temp, options.maxBytes);
+          if (form.file) spooled.set(request, form.file);
+          // Without a file part there is no `file`, and validation says so (400).
+          (request as { body: unknown }).body = form.file ? { ...form.fields, file: form.file.filename ?? 'upload' } : { ...form.fields };
+        },
+      },
+      async (request, reply) => {
+        const { file: _name, ...form } = request.body;
+        const view = await uploads.upload(request.principal!, form, spooled.get(request)!);
+        return reply.code(202).header('Location', `/v1/tracks/${view.id}/upload`).send(view);
+      },
+    );
+
+    app.get(
+      '/v1/tracks/:id/upload',
+      {
+        config: { scope: 'artist' },
+        schema: {
+          tags: ['tracks'],
+          summary: 'A track as its owner sees it: status (processing, published, removed, failed), master, loudness, renditions',
+          description: MANAGERS,
+          params: IdParams('id'),
+          response: { 200: ManagedTrack },
+        },
+      },
+      async (request) => uploads.get(request.principal!, request.params.id),
+    );
+
+    app.patch(
+      '/v1/tracks/:id',
+      {
+        config: { scope: 'tracks:write' },
+        schema: {
+          tags: ['tracks'],
+          summary: "Updates a track's metadata",
+          description: `${MANAGERS} An ISRC another track holds answers 409.`,
+          params: IdParams('id'),
+          body: TrackPatchBody,
+          response: { 200: ManagedTrack },
+        },
+      },
+      async (request) => uploads.update(request.principal!, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/v1/tracks/:id',
+      {
+        config: { scope: 'tracks:write' },
+        schema: {
+          tags: ['tracks'],
+          summary: 'Takes a track down, with a reason',
+          description: `${MANAGERS} The track leaves the catalog (404 to everyone but admins) and the radio's rotation at once; its rows, play history and registry entries stay. Emits \`track.removed\` {track_id, reason} if it was published. Taking down a removed track again changes nothing.`,
+          params: IdParams('id'),
+          body: TakedownBody,
+          response: { 200: ManagedTrack },
+        },
+      },
+      async (request) => uploads.remove(request.principal!, request.params.id, request.body.reason),
+    );
+
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The playout's measurements of each master (loudness, true peak, sound edges, quiet intro and outro),
+ * taken once and kept in `playout_analyses` by blob key. The scheduler warms them for the next slots, so a
+ * track is normally measured well before it airs; otherwise on its first air, while it is loaded ahead.
+ * Concurrent requests for one master share one measurement. A catalog track whose loudness was never
+ * measured (demo masters, which are rendered rather than uploaded) gets `tracks.loudness_lufs` filled in.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import { analyseTrack, type TrackAnalysis } from '../../engine/audio/track-analysis.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Db } from '../../infra/db/client.js';
+import { playoutAnalyses, tracks } from '../../infra/db/schema/index.js';
+import { sniffFormat } from './stream/track-reader.js';
+
+export class PlayoutAnalyses {
+  private readonly inFlight = new Map<string, Promise<TrackAnalysis>>();
+  /** Masters measured by this instance (not read from the cache). */
+  measured = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** The analysis of the master at `blobKey`; `bytes` saves reading it when the caller holds it already. */
+  forBlob(blobKey: string, bytes?: Buffer): Promise<TrackAnalysis> {
+    let pending = this.inFlight.get(blobKey);
+    if (!pending) {
+      pending = this.lookUpOrMeasure(blobKey, bytes).finally(() => this.inFlight.delete(blobKey));
+      this.inFlight.set(blobKey, pending);
+    }
+    return pending;
+  }
+
+  private async lookUpOrMeasure(blobKey: string, bytes?: Buffer): Promise<TrackAnalysis> {
+    const size = bytes?.length ?? (await this.blobs.stat(blobKey))?.size;
+    const [row] = await this.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, blobKey));
+    if (row && row.sizeBytes === size) return toAnalysis(row);
+    const file = bytes ?? (await this.blobs.get(blobKey));
+    const analysis = await analyseTrack(file, sniffFormat(file));
+    this.measured++;
+    const values = { sizeBytes: file.length, ...analysis, analysedAt: new Date() };
+    await this.db.transaction(async (tx) => {
+      await tx.insert(playoutAnalyses).values({ blobKey, ...values }).onConflictDoUpdate({ target: playoutAnalyses.blobKey, set: values });
+      if (analysis.loudnessLufs !== null) {
+        await tx
+          .update(tracks)
+          .set({ loudnessLufs: analysis.loudnessLufs })
+          .where(and(eq(tracks.audioBlobKey, blobKey), isNull(tracks.loudnessLufs)));
+      }
+    });
+    return analysis;
+  }
+}
+
+function toAnalysis(row: typeof playoutAnalyses.$inferSelect): TrackAnalysis {
+  return {
+    durationSec: row.durationSec,
+    loudnessLufs: row.loudnessLufs,
+    truePeakDbtp: row.truePeakDbtp,
+    soundStartSec: row.soundStartSec,
+    soundEndSec: row.soundEndSec,
+    introSec: row.introSec,
+    outroSec: row.outroSec,
+  };
+}

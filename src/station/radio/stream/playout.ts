@@ -1,0 +1,328 @@
+/**
+ * The playout: one continuous PCM timeline, encoded once, the way an Icecast source client works.
+ *
+ *   TrackSource.next() -> read() -> analysis -> Voice (decoder, gain, fades)
+ *   timeline block (4 frames) = sum of the voices playing -> limiter -> LAME -> frames -> queue
+ *
+ * The broadcaster takes frames from the queue on its clock and asks for more (`pump`), so the timeline is
+ * rendered about `aheadMs` before it is sent, a block at a time with a yield to the event loop after each.
+ * The next track is loaded `prefetchMs` before the current one ends; its crossfade is planned as soon as
+ * it is loaded (crossfade.ts). If it is still loading when the crossfade should begin, rendering waits as
+ * long as the queue allows, then lets the current track play out and brings the next one in when it comes.
+ *
+ * Positions: the timeline counts samples mixed; `markers` give each track's start, audible change and end
+ * in samples of the encoded stream as a decoder hears it (frame index x 1152, codec delay included).
+ */
+import { analyseTrack, type TrackAnalysis } from '../../../engine/audio/track-analysis.js';
+import type { PcmFormat } from '../../../engine/audio/pcm.js';
+import { normalisationGainDb, planCrossfade } from './crossfade.js';
+import { CODEC_DELAY_SAMPLES, SAMPLES_PER_FRAME, StreamEncoder } from './encoder.js';
+import { LIMITER_LOOKAHEAD, Limiter } from './limiter.js';
+import { TIMELINE_RATE, TrackReader, sniffFormat } from './track-reader.js';
+import { Voice } from './voice.js';
+
+export interface SourceTrack {
+  id: string;
+  /** The stream's quality when it was cued (stream_quality). */
+  bitrateKbps: number;
+  /** Shown by players that ask for ICY metadata ("Artist - Title"). */
+  title?: string;
+  /** Overlap with the track before it (crossfade_sec when it was cued); the playout's default when absent. */
+  crossfadeSec?: number;
+  format?: PcmFormat;
+  /** The whole file (MP3 or WAV). */
+  read(): Promise<Buffer>;
+  /** Its analysis (cached by the caller); measured from the bytes when absent. */
+  analysis?(bytes: Buffer): Promise<TrackAnalysis>;
+}
+
+/** Port to the scheduler: the track to play after the current one; null when there is nothing to play now. */
+export interface TrackSource {
+  next(): Promise<SourceTrack | null>;
+}
+
+export interface TrackMarker {
+  id: string;
+  title: string | null;
+  /** Stream samples (as heard) of its first sound, of the audible change to it, and of its end. */
+  startSample: number;
+  changeSample: number | null;
+  endSample: number | null;
+}
+
+export interface PlayoutOptions {
+  bitrateKbps: number;
+  prefetchMs: number;
+  retryMs: number;
+  crossfadeSec: number;
+  targetLufs: number;
+  ceilingDbtp: number;
+  now(): number;
+  onError(error: unknown, context: string): void;
+  /** Between two rendered blocks. */
+  yieldTurn?: () => Promise<void>;
+}
+
+export const FRAMES_PER_BLOCK = 4;
+const BLOCK = FRAMES_PER_BLOCK * SAMPLES_PER_FRAME;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class Playout {
+  readonly markers: TrackMarker[] = [];
+  private readonly queue: Buffer[] = [];
+  private queueHead = 0;
+  private position = 0; // timeline samples mixed
+  private producedFrames = 0;
+  private encoder: StreamEncoder | null = null;
+  /** Stream sample (as heard) = timeline sample + offset, for the current encoder. */
+  private offset = 0;
+  private readonly limiter: Limiter;
+  private readonly outLeft = new Float32Array(BLOCK);
+  private readonly outRight = new Float32Array(BLOCK);
+  private current: Voice | null = null;
+  private next: Voice | null = null;
+  private loaded: Voice | null = null;
+  private loading: Promise<void> | null = null;
+  private retryAt = 0;
+  private loadGeneration = 0;
+  private stopped = false;
+  private pumping: Promise<void> | null = null;
+  private readonly markerOf = new Map<Voice, TrackMarker>();
+
+  constructor(
+    private readonly source: TrackSource,
+    private readonly options: PlayoutOptions,
+  ) {
+    this.limiter = new Limiter(options.ceilingDbtp);
+  }
+
+  /** Frames rendered and not yet taken. */
+  get queued(): number {
+    return this.queue.length - this.queueHead;
+  }
+
+  get bitrateKbps(): number {
+    return this.encoder?.bitrateKbps ?? this.options.bitrateKbps;
+  }
+
+  takeFrame(): Buffer | null {
+    if (this.queueHead >= this.queue.length) return null;
+    const frame = this.queue[this.queueHead++];
+    if (this.queueHead > 256) {
+      this.queue.splice(0, this.queueHead);
+      this.queueHead = 0;
+    }
+    return frame;
+  }
+
+  /**
+   * Renders until `target` frames are queued. Waiting for a track that is still loading when its crossfade
+   * is due stops the run while at least `reserve` frames are queued; the next pump tries again.
+   */
+  pump(target: number, reserve: number): Promise<void> {
+    this.pumping ??= this.run(target, reserve)
+      .catch((error: unknown) => this.options.onError(error, 'rendering the stream'))
+      .finally(() => (this.pumping = null));
+    return this.pumping;
+  }
+
+  /** Resolves once no rendering and no load is in progress (tests drive the clock with it). */
+  async idle(): Promise<void> {
+    while (this.pumping || this.loading) await Promise.all([this.pumping, this.loading]);
+  }
+
+  /** Asks the source for a track now (when none is loaded or loading); resolves when that load settles. */
+  requestLoad(): Promise<void> {
+    this.retryAt = 0;
+    this.maybeLoad(true);
+    return this.loading ?? Promise.resolve();
+  }
+
+  /** Forgets the track loaded ahead (and one scheduled but not yet audible in the timeline). */
+  dropUpcoming(): void {
+    this.loadGeneration++;
+    this.loading = null;
+    this.loaded?.reader.close();
+    this.loaded = null;
+    if (this.next && !this.next.started) {
+      this.next.reader.close();
+      this.next = null;
+      if (this.current) this.current.fadeOut = 0;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.loadGeneration++;
+    for (const voice of [this.current, this.next, this.loaded]) voice?.reader.close();
+    this.current = this.next = this.loaded = null;
+    this.loading = null;
+  }
+
+  /** The latest track that is part of the rendered timeline (what will be heard, even if not yet). */
+  lastScheduledId(): string | null {
+    return (this.next ?? this.current)?.info.id ?? null;
+  }
+
+  private async run(target: number, reserve: number): Promise<void> {
+    const yieldTurn = this.options.yieldTurn ?? nextTurn;
+    while (!this.stopped && this.queued < target) {
+      this.maybeLoad(false);
+      this.schedule();
+      if (this.waitingForLoad() && this.queued >= reserve) return;
+      await this.renderBlock();
+      await yieldTurn();
+    }
+  }
+
+  private maybeLoad(force: boolean): void {
+    if (this.stopped || this.loading || this.loaded || this.next) return;
+    if (!force && this.options.now() < this.retryAt) return;
+    if (this.current && this.current.end - this.position > (this.options.prefetchMs / 1000) * TIMELINE_RATE) return;
+    const generation = this.loadGeneration;
+    this.loading = this.load()
+      .then((voice) => {
+        if (generation !== this.loadGeneration) return voice?.reader.close();
+        if (voice) this.loaded = voice;
+        else this.retryAt = this.options.now() + this.options.retryMs;
+      })
+      .catch((error: unknown) => {
+        if (generation !== this.loadGeneration) return;
+        this.retryAt = this.options.now() + this.options.retryMs;
+        this.options.onError(error, 'loading the next track');
+      })
+      .finally(() => {
+        if (generation === this.loadGeneration) this.loading = null;
+      });
+  }
+
+  private async load(): Promise<Voice | null> {
+    const track = await this.source.next();
+    if (!track) return null;
+    const bytes = await track.read();
+    const format = track.format ?? sniffFormat(bytes);
+    const analysis = track.analysis ? await track.analysis(bytes) : await analyseTrack(bytes, format);
+    const startSample = Math.round(analysis.soundStartSec * TIMELINE_RATE);
+    const length = Math.round(analysis.soundEndSec * TIMELINE_RATE) - startSample;
+    if (analysis.loudnessLufs === null || length <= 0) throw new Error(`track ${track.id} has no sound`);
+    const gainDb = normalisationGainDb(analysis.loudnessLufs, analysis.truePeakDbtp, this.options.targetLufs, this.options.ceilingDbtp);
+    const reader = new TrackReader(bytes, format, startSample, length);
+    await reader.fill(2 * BLOCK);
+    const info = {
+      id: track.id,
+      title: track.title ?? null,
+      bitrateKbps: track.bitrateKbps,
+      crossfadeSec: track.crossfadeSec ?? this.options.crossfadeSec,
+      analysis,
+    };
+    return new Voice(info, reader, 10 ** (gainDb / 20), BLOCK);
+  }
+
+  /** Places a loaded track on the timeline: at once on silence, or crossfaded into the current one. */
+  private schedule(): void {
+    const incoming = this.loaded;
+    if (!incoming) return;
+    const outgoing = this.current;
+    if (!outgoing) {
+      incoming.start = this.position;
+      this.current = incoming;
+      this.loaded = null;
+      return;
+    }
+    if (this.next) return;
+    const plan = planCrossfade(
+      { lengthSec: outgoing.length / TIMELINE_RATE, outroSec: outgoing.info.analysis.outroSec },
+      { lengthSec: incoming.length / TIMELINE_RATE, introSec: incoming.info.analysis.introSec },
+      incoming.info.crossfadeSec,
+    );
+    // Late (it loaded after its crossfade should have begun): what is left of the outgoing track.
+    const overlap = Math.min(Math.round(plan.overlapSec * TIMELINE_RATE), outgoing.end - this.position);
+    incoming.start = outgoing.end - Math.max(0, overlap);
+    incoming.fadeIn = plan.fadeInSec > 0 ? Math.max(0, overlap) : 0;
+    outgoing.fadeOut = plan.fadeOutSec > 0 ? Math.max(0, overlap) : 0;
+    this.next = incoming;
+    this.loaded = null;
+  }
+
+  /** The current track reaches the point where its successor should come in, and that one is still loading. */
+  private waitingForLoad(): boolean {
+    const current = this.current;
+    if (!current || this.next || this.loaded || !this.loading) return false;
+    const longest = Math.min(current.info.crossfadeSec * TIMELINE_RATE, current.length / 3);
+    return this.position + BLOCK > current.end - longest;
+  }
+
+  private async renderBlock(): Promise<void> {
+    const from = this.position;
+    const to = from + BLOCK;
+    const voices = [this.current, this.next].filter((voice): voice is Voice => voice !== null && voice.start < to);
+    for (const voice of voices) await voice.reader.fill(voice.needed(from, to));
+    if (this.stopped) return;
+    const starting = voices.find((voice) => !voice.started);
+    if (!this.encoder || (starting && starting.info.bitrateKbps !== this.encoder.bitrateKbps)) {
+      await this.switchEncoder(starting?.info.bitrateKbps ?? this.options.bitrateKbps);
+      if (this.stopped) return;
+    }
+    this.outLeft.fill(0);
+    this.outRight.fill(0);
+    for (let segment = 0; segment < BLOCK; segment += SAMPLES_PER_FRAME) this.mixSegment(voices, from + segment, segment);
+    this.limiter.process(this.outLeft, this.outRight, BLOCK);
+    this.position = to;
+    for (const frame of this.encoder!.encode(this.outLeft, this.outRight)) this.push(frame);
+    this.retire();
+  }
+
+  /** One frame's worth: each voice adds its part; the incoming one's audible change is where it gets louder. */
+  private mixSegment(voices: Voice[], at: number, offset: number): void {
+    const energies = voices.map((voice) => voice.mixInto(this.outLeft, this.outRight, offset, at, SAMPLES_PER_FRAME));
+    voices.forEach((voice) => {
+      if (voice.started && !this.markerOf.has(voice)) this.mark(voice);
+    });
+    const incoming = this.next;
+    if (!incoming || incoming.changeAt !== null || !incoming.started) return;
+    const outgoingEnergy = this.current && voices.includes(this.current) ? energies[voices.indexOf(this.current)] : 0;
+    const incomingEnergy = energies[voices.indexOf(incoming)] ?? 0;
+    if (incomingEnergy >= outgoingEnergy || (this.current && at >= this.current.end)) this.changed(incoming, Math.max(at, incoming.start));
+  }
+
+  private mark(voice: Voice): void {
+    const marker: TrackMarker = { id: voice.info.id, title: voice.info.title, startSample: voice.start + this.offset, changeSample: null, endSample: null };
+    this.markerOf.set(voice, marker);
+    this.markers.push(marker);
+    if (voice !== this.next) this.changed(voice, voice.start); // nothing before it: it is the change
+    if (this.markers.length > 16) this.markers.splice(0, this.markers.length - 16);
+  }
+
+  private changed(voice: Voice, at: number): void {
+    voice.changeAt = at;
+    const marker = this.markerOf.get(voice);
+    if (marker) marker.changeSample = at + this.offset;
+  }
+
+  /** The current track ended: its successor (if any) becomes current. */
+  private retire(): void {
+    const current = this.current;
+    if (!current || this.position < current.end) return;
+    const marker = this.markerOf.get(current);
+    if (marker) marker.endSample = current.end + this.offset;
+    this.markerOf.delete(current);
+    current.reader.close();
+    const next = this.next;
+    if (next && next.changeAt === null) this.changed(next, Math.max(next.start, current.end));
+    this.current = next;
+    this.next = null;
+  }
+
+  /** A new quality starts a new encoder (the old one is flushed first); the stream's timing carries on from its frames. */
+  private async switchEncoder(bitrateKbps: number): Promise<void> {
+    if (this.encoder) for (const frame of this.encoder.finish()) this.push(frame);
+    const encoder = await StreamEncoder.create(bitrateKbps);
+    this.encoder = encoder;
+    this.offset = this.producedFrames * SAMPLES_PER_FRAME - this.position + CODEC_DELAY_SAMPLES + LIMITER_LOOKAHEAD;
+  }
+
+  private push(frame: Buffer): void {
+    this.queue.push(frame);
+    this.producedFrames++;
+  }
+}

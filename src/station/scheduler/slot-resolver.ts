@@ -1,0 +1,132 @@
+/**
+ * Resolving a slot to what the stream plays: an AI slot's finished, not withheld generation (following
+ * safety replacements), else a stand-in while it still renders, else a catalog replacement (with the
+ * failure reported once); catalog slots get their master, or another when it vanished. Never the track
+ * just handed out or the next planned one.
+ */
+import type { StationConfigRow } from '../admin/config.repository.js';
+import { GENERATION_STALE_MS } from '../generation/generation.service.js';
+import type { SourceTrack } from '../radio/stream/broadcaster.js';
+import { CatalogChoice } from './catalog-choice.js';
+import type { SchedulerDeps } from './scheduler.js';
+import { streamSource } from './stream-source.js';
+import type { SlotRow } from './slots.repository.js';
+
+export class SlotResolver {
+  private readonly catalogChoice: CatalogChoice;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.catalogChoice = new CatalogChoice(deps.slots, deps.contexts, deps.catalog);
+  }
+
+  /** A playable catalog master by the picker's rules, avoiding `alsoAvoid`; `strict` never repeats a planned one. */
+  pick(config: StationConfigRow, alsoAvoid: string[] = [], strict = false) {
+    return this.catalogChoice.pick(config, alsoAvoid, { strict });
+  }
+
+  /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now. */
+  suggest(config: StationConfigRow) {
+    return this.catalogChoice.suggest(config);
+  }
+
+  /** The catalog tracks a slot played now must not repeat: the one just handed out and the next planned one. */
+  private async neighbours(except: number | null): Promise<string[]> {
+    const last = await this.deps.slots.lastHandedOut();
+    const next = (await this.deps.slots.planned()).find((s) => s.id !== except);
+    return [last?.trackId, next?.trackId].filter((id): id is string => !!id);
+  }
+
+  /**
+   * The track a planned slot plays: its AI track when ready and not withheld, else (fallback_mode hybrid) a
+   * reusable AI track, else a catalog track. `engineDown` is the scheduler's fallback state.
+   */
+  async resolve(slot: SlotRow, config: StationConfigRow, engineDown: boolean): Promise<SourceTrack | null> {
+    if (slot.origin === 'ai_generated') {
+      let generation = slot.generationId ? await this.deps.generationRepo.find(slot.generationId) : null;
+      // A safety block starts a replacement with another seed: the slot follows it.
+      for (let hops = 0; generation?.status === 'failed' && hops < 8; hops++) {
+        const replacement = await this.deps.generationRepo.replacementOf(generation.id);
+        if (!replacement) break;
+        generation = replacement;
+        await this.deps.slots.update(slot.id, { generationId: replacement.id });
+      }
+      if (generation?.status === 'complete' && generation.stationTrackId && generation.audioBlobKey) {
+        const record = await this.deps.registry.get(generation.stationTrackId);
+        const withheld = await this.deps.registry.withheldReason(record.stationTrackId);
+        if (!withheld) {
+          const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec });
+          return cued ? this.source(cued, record.audioBlobKey, record.title, config) : null;
+        }
+        // The generation succeeded; the review keeps its track off air (and already raised its own event).
+        await this.deps.slots.update(slot.id, { replacedReason: `the generated track is withheld (${withheld})` });
+      } else {
+        // Still rendering (and not stuck): a catalog track plays in between and the AI slot stays first in line.
+        if (
+          (generation?.status === 'pending' || generation?.status === 'in_progress') &&
+          this.deps.clock.now() - generation.createdAt.getTime() < GENERATION_STALE_MS
+        ) {
+          const between = await this.standIn(config, 'AI track still rendering; it plays next');
+          if (between) return between;
+        }
+        await this.fallBackToCatalog(slot, generation?.status ?? 'not started', generation?.id ?? null, generation?.status === 'failed');
+      }
+      if (engineDown && config.fallbackMode === 'hybrid') {
+        const reused = await this.reuseAiTrack(slot, config);
+        if (reused) return reused;
+      }
+      return this.replaceWithCatalog(slot, config);
+    }
+    return this.cueCatalog(slot, slot.trackId, config);
+  }
+
+  private async fallBackToCatalog(slot: SlotRow, status: string, generationId: string | null, alreadyReported: boolean) {
+    const reason = status === 'failed' ? 'generation failed or was blocked' : `generation not ready in time (${status})`;
+    if (generationId && status === 'pending') await this.deps.generations.cancel(generationId).catch(() => undefined);
+    if (generationId && !alreadyReported) {
+      await this.deps.events.emit('station.track.generation_failed', {
+        generation_id: generationId,
+        error_code: 'STATION_GENERATION_FAILED',
+        message: `replaced by a catalog track: ${reason}`,
+      });
+    }
+    await this.deps.slots.update(slot.id, { replacedReason: reason });
+  }
+
+  /** fallback_mode hybrid: an already registered AI track an admin marked reuse_eligible stands in. */
+  private async reuseAiTrack(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+    const recent = (await this.deps.slots.history(5)).map((s) => s.stationTrackId).filter((id): id is string => !!id);
+    const record = await this.deps.slots.reusableAiTrack(recent);
+    if (!record) return null;
+    const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec, replacedReason: 'reused a reuse_eligible AI track (fallback)' });
+    return cued ? this.source(cued, record.audioBlobKey, record.title, config) : null;
+  }
+
+  private async replaceWithCatalog(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+    const track = await this.pick(config, await this.neighbours(slot.id));
+    return this.cueCatalog({ ...slot, origin: 'catalog' }, track?.id ?? null, config);
+  }
+
+  /** A catalog track played out of plan (nothing planned, or the AI slot first in line is not ready yet); the plan is kept. */
+  async standIn(config: StationConfigRow, reason: string | null = null): Promise<SourceTrack | null> {
+    const track = await this.pick(config, await this.neighbours(null));
+    if (!track) return null;
+    const state = await this.deps.slots.state(this.deps.clock.date());
+    const slot = await this.deps.slots.insert({ origin: 'catalog', trackId: track.id, sessionId: state.sessionId, durationSec: track.durationSec, replacedReason: reason });
+    return this.cueCatalog(slot, track.id, config);
+  }
+
+  private async cueCatalog(slot: SlotRow, trackId: string | null, config: StationConfigRow): Promise<SourceTrack | null> {
+    const track = trackId ? await this.deps.catalog.findTrack(trackId, 'live') : null;
+    if (!track?.audioBlobKey) {
+      const other = await this.pick(config, await this.neighbours(slot.id));
+      if (!other || other.id === trackId) return null;
+      return this.cueCatalog(slot, other.id, config);
+    }
+    const cued = await this.deps.slots.cue(slot.id, { origin: 'catalog', trackId: track.id, durationSec: track.durationSec });
+    return cued ? this.source(cued, track.audioBlobKey, track.title, config) : null;
+  }
+
+  source(slot: SlotRow, blobKey: string, title: string, config: StationConfigRow): SourceTrack {
+    return streamSource(this.deps, slot, blobKey, title, config);
+  }
+}

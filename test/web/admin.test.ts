@@ -1,0 +1,116 @@
+/**
+ * The admin panel in a real browser against the real server: TOTP login, the inline ratio-sum error and
+ * then a good save, the radio switched off and on, a tiny training job whose loss curve grows, a registry
+ * track flagged and found in the safety review queue; no serious or critical axe violations; screenshots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registryTracks } from '../../src/infra/db/schema/index.js';
+import { totpCode } from '../../src/auth/totp.js';
+import { pollUntil } from '../helpers/poll.js';
+import { ADMIN, type TestStation } from '../helpers/station.js';
+import { buildTrainedStation } from '../helpers/trained-station.js';
+import { ORIGIN, ensureWebBuild, launchBrowser, portOf, screenshots, seriousViolations, type Browser } from './support.js';
+
+describe('the admin panel', () => {
+  let station: TestStation;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4 });
+    // Set up through the services: the browser's login is the one TOTP code of this 30 s window.
+    await station.station.admin.config.update({ catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 });
+    await station.station.admin.config.enable(null);
+    const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser(portOf(address));
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await station?.destroy();
+  });
+
+  it('logs in with TOTP and runs the station: config, radio switch, training, safety review', async () => {
+    const { page } = browser;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    const section = async (name: string) => {
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+    };
+
+    await page.goto(`${ORIGIN}/admin`);
+    await page.getByLabel('Work e-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByLabel('Authenticator code').fill(totpCode(ADMIN.totpSecret, Date.now()));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('role').textContent()).toBe('super_admin');
+    await page.getByTestId('status').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'admin');
+
+    // Configuration: the ratio sum is checked in the page before anything is sent.
+    await section('Radio & config');
+    const form = page.getByRole('form', { name: 'Station configuration' });
+    await form.getByLabel('Catalog ratio').fill('0.5');
+    await form.getByLabel('AI generation ratio').fill('0.6');
+    await form.getByText('The ratios must sum to 1.0 (now 1.1)').waitFor();
+    let patches = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().endsWith('/station/v1/admin/config')) patches += 1;
+    });
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await form.getByText('Fix the fields marked above; nothing was sent.').waitFor();
+    expect(patches).toBe(0);
+    await form.getByLabel('Catalog ratio').fill('0.4');
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await form.getByText(/^Saved\./).waitFor();
+    expect(patches).toBe(1);
+    const saved = await station.station.admin.config.get();
+    expect(saved).toMatchObject({ catalog_ratio: 0.4, ai_generation_ratio: 0.6 });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The radio switch: off with a reason, then on again.
+    const state = page.getByTestId('radio-state');
+    await page.getByLabel('Reason for going off air').fill('browser test maintenance');
+    await page.getByRole('button', { name: 'Disable radio' }).click();
+    await state.getByText('off air').waitFor();
+    expect(await state.textContent()).toContain('browser test maintenance');
+    expect((await station.station.admin.config.get()).radio_enabled).toBe(false);
+    await page.getByRole('button', { name: 'Enable radio' }).click();
+    await state.getByText('on air').waitFor();
+    expect((await station.station.admin.config.get()).radio_enabled).toBe(true);
+
+    // Training: a snapshot, a long-enough audio job, its loss curve growing live, then cancelled.
+    await section('Training & models');
+    await page.getByRole('button', { name: 'Take a dataset snapshot' }).click();
+    const start = page.getByRole('form', { name: 'Start a training job' });
+    await pollUntil('a snapshot to train on', () => start.getByLabel('Dataset snapshot').locator('option').count(), (n) => n > 0, 30_000);
+    await start.getByLabel('Model type').selectOption('audio');
+    await start.getByLabel('Epochs').fill('400');
+    await start.getByRole('button', { name: 'Start training' }).click();
+    const chart = page.locator('figure.chart', { has: page.getByText('Loss', { exact: true }) });
+    const points = async () => Number(await chart.getAttribute('data-points'));
+    const first = await pollUntil('the loss curve to start', points, (n) => n >= 2, 120_000);
+    await pollUntil('the loss curve to grow', points, (n) => n > first, 120_000);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshots(page, 'admin-training');
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await pollUntil('the job to be gone', () => station.station.training.service.list({}).then((r) => r.data.filter((j) => j.status === 'running').length), (n) => n === 0, 30_000);
+
+    // The registry: flag an AI track, then find it in the safety review queue.
+    await pollUntil('an AI track in the registry', () => station.database.db.select().from(registryTracks).then((rows) => rows.length), (n) => n > 0, 240_000);
+    await section('Registry');
+    const row = page.locator('tr[data-track-id]').first();
+    await row.waitFor();
+    const trackId = await row.getAttribute('data-track-id');
+    await row.getByRole('button', { name: /Flag for review/ }).click();
+    await row.getByText('in review').waitFor();
+    await section('Safety review');
+    const queued = page.locator(`tr[data-track-id="${trackId}"]`);
+    await queued.waitFor();
+    expect(await queued.textContent()).toContain('flagged by an admin');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,98 @@
+/**
+ * The listener player in a real browser against the real server: sign up, press Play and hear the stream
+ * advance, see the card change with the track, open the transparency panel of an AI track, send feedback;
+ * no serious or critical axe violations; screenshots at desktop and phone size.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../helpers/poll.js';
+import { authHeaders, staffLogin, type TestStation } from '../helpers/station.js';
+import { buildTrainedStation } from '../helpers/trained-station.js';
+import { ORIGIN, ensureWebBuild, launchBrowser, portOf, screenshots, seriousViolations, type Browser } from './support.js';
+
+describe('the listener player', () => {
+  let station: TestStation;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4 });
+    const admin = authHeaders(await staffLogin(station));
+    // Short AI tracks, an even ratio and no crossfade, so track changes and AI slots come round quickly.
+    const patch = await station.http.inject({
+      method: 'PATCH',
+      url: '/station/v1/admin/config',
+      headers: admin,
+      payload: { catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 },
+    });
+    expect(patch.statusCode).toBe(200);
+    expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
+    const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser(portOf(address));
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await station?.destroy();
+  });
+
+  it('signs up, plays the stream, follows the track changes, explains an AI track and takes feedback', async () => {
+    const { page } = browser;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${ORIGIN}/`);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByLabel('Display name').fill('Browser Listener');
+    await page.getByLabel('E-mail').fill(`browser-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('listener-password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    // Play: the audio element's clock runs on the live stream.
+    await page.getByRole('button', { name: /^Play/ }).click();
+    const currentTime = () => page.evaluate<number>("document.querySelector('audio').currentTime");
+    await pollUntil('audio currentTime advancing', currentTime, (t) => t > 1.5, 60_000);
+
+    // The now-playing card follows the track changes pushed over the WebSocket.
+    const card = page.locator('article.now-playing');
+    const trackId = () => card.getAttribute('data-track-id');
+    const first = await pollUntil('a track on the card', trackId, (id) => !!id, 30_000);
+    // Layout shifts from here on (Cumulative Layout Shift): a track change must not move the page.
+    await page.evaluate(`window.__shift = 0; new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+    }).observe({ type: 'layout-shift' });`);
+    await pollUntil('the card changing track', trackId, (id) => !!id && id !== first, 60_000);
+    expect(await page.evaluate<number>('window.__shift')).toBeLessThan(0.05);
+    expect(await page.getByTestId('listener-count').textContent()).toMatch(/^\d+$/);
+
+    // An AI track: its badge opens the transparency panel.
+    await pollUntil('an AI track on air', () => card.getAttribute('data-origin'), (o) => o === 'ai_generated', 240_000);
+    await card.getByRole('button', { name: /AI-generated/ }).click();
+    const panel = page.getByRole('dialog', { name: 'How this track was made' });
+    await panel.waitFor({ state: 'visible' });
+    await panel.getByText('Training data', { exact: true }).waitFor();
+    expect(await panel.textContent()).toMatch(/audio-/);
+    expect(await panel.getByRole('link', { name: /AI policy/ }).getAttribute('href')).toMatch(/^http/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'hidden' });
+
+    // Feedback on the track on air (tracks are 4 to 10 s long here: if the card changed under the click, again).
+    const like = card.getByRole('button', { name: 'Like', exact: true });
+    await pollUntil(
+      'feedback acknowledged',
+      async () => {
+        await like.click();
+        return card.getByText(/Thanks/).waitFor({ timeout: 3000 }).then(() => true, () => false);
+      },
+      (acknowledged) => acknowledged,
+      30_000,
+    );
+
+    // The stream kept playing all along.
+    const before = await currentTime();
+    await pollUntil('audio still advancing', currentTime, (t) => t > before + 1, 20_000);
+
+    expect(await seriousViolations(page)).toEqual([]);
+    const shots = await screenshots(page, 'listener');
+    expect(shots).toHaveLength(2);
+    expect(errors).toEqual([]);
+  }, 420_000);
+});

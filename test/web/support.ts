@@ -1,0 +1,102 @@
+/**
+ * The browser side of the web tests: Debian's chromium driven by playwright-core (never a downloaded
+ * browser), the production bundle (built here when dist/web is missing), axe-core run inside the page, and
+ * screenshots under one folder. The station answers at PUBLIC_BASE_URL http://station.test (its links are
+ * absolute), so the browser resolves station.test to the in-process server's loopback port.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { WEB_ROOT } from '../../src/http/web.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(process.cwd(), '.tmp', 'screenshots');
+export const ORIGIN = 'http://station.test';
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+/** The production bundle the server serves; built once if missing (CI builds it before the suites). */
+export function ensureWebBuild(): void {
+  if (existsSync(join(WEB_ROOT, 'index.html')) && existsSync(join(WEB_ROOT, 'admin', 'index.html'))) return;
+  execFileSync(process.execPath, [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'], { stdio: 'inherit' });
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** One fresh browser profile, station.test mapped to `port` on loopback. */
+export async function launchBrowser(port: number): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'station-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: VIEWPORTS.desktop,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable',
+      '--autoplay-policy=no-user-gesture-required',
+      `--host-resolver-rules=MAP station.test 127.0.0.1:${port}`,
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core in the page (evaluated over the DevTools protocol, so the page's CSP does not block it). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  // A string expression: this runs in the page, where the DOM is (the test's own types know no DOM).
+  const violations = await page.evaluate<AxeViolation[]>(`(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  })()`);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** `<name>-desktop.png` and `<name>-phone.png` under .tmp/screenshots; the viewport is desktop again after. */
+export async function screenshots(page: Page, name: string): Promise<string[]> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const files: string[] = [];
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    const file = join(SCREENSHOTS, `${name}-${size}.png`);
+    await page.screenshot({ path: file, fullPage: false });
+    files.push(file);
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  return files;
+}
+
+/** Port of the address `http.listen` answered. */
+export function portOf(address: string): number {
+  return Number(new URL(address).port);
+}

@@ -1,0 +1,51 @@
+/** Staff login: work e-mail, password and the 6-digit TOTP code (POST /api/auth/admin/login). */
+import { useState, type FormEvent } from 'react';
+import { Alert, Field, useAction } from '../shared/ui';
+import { api, rememberUser, session, toLogin, type LoginAnswer } from './session';
+
+export function LoginForm() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const { busy, error, run } = useAction();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const answer = await run(() => api.post<LoginAnswer>('/api/auth/admin/login', { email, password, totp_code: code }, { anonymous: true }));
+    if (!answer) return;
+    rememberUser(answer.user);
+    session.set(toLogin(answer, answer.user));
+  };
+
+  return (
+    <section className="card login" aria-labelledby="login-title">
+      <h1 id="login-title">Station admin</h1>
+      <p className="muted">Staff only: administrators and developers, with their authenticator app.</p>
+      <form onSubmit={submit} aria-label="Staff login">
+        <Field label="Work e-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" />}</Field>
+        <Field label="Password">
+          {(id) => <input id={id} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />}
+        </Field>
+        <Field label="Authenticator code" hint="6 digits from your authenticator app">
+          {(id, describedBy) => (
+            <input
+              id={id}
+              inputMode="numeric"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              autoComplete="one-time-code"
+              aria-describedby={describedBy}
+            />
+          )}
+        </Field>
+        <Alert>{error}</Alert>
+        <button className="primary" type="submit" disabled={busy}>
+          Log in
+        </button>
+      </form>
+    </section>
+  );
+}
