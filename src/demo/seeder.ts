@@ -5,7 +5,8 @@
  *   1. a third of the masters, short (EARLY_SEC): the radio plays the first within seconds, and together they
  *      are enough to learn from (a model learned from only two or three masters copies them, and the safety
  *      filter blocks what it makes as duplicates)
- *   2. the audio model, trained on those (a second or two), and deployed: AI slots can be filled now
+ *   2. the audio model, trained on those (a second or two), and deployed: AI slots can be filled now; the
+ *      seed then waits while the radio renders its first AI track (a training would hold the engine's worker)
  *   3. the lyrics model (it needs no audio)
  *   4. the other masters, short too, retraining (and deploying) the audio model as their number grows
  *   5. the style model (influences shown on AI tracks)
@@ -61,6 +62,8 @@ export interface DemoSeederDeps {
   stationConfig: ConfigRepository;
   contexts: ContextService;
   safetyReference: SafetyReferenceStore;
+  /** Whether the radio is still waiting for its first AI track (src/station/scheduler/slots.repository.ts). */
+  radioAwaitsFirstAiTrack: () => Promise<boolean>;
   log: FastifyBaseLogger;
   clock?: Clock;
 }
@@ -169,6 +172,7 @@ export class DemoSeeder {
     await this.publish('audio model', 0);
     await trainDemoModels(this.deps, ['audio'], log, shouldStop);
     if (this.halted) return;
+    await this.giveWayToFirstAiTrack();
     await this.publish('lyrics model', 0);
     await trainDemoModels(this.deps, ['lyrics'], log, shouldStop);
     if (this.halted) return;
@@ -223,6 +227,20 @@ export class DemoSeeder {
     while (!this.halted && this.clock.now() < until) {
       const [{ rendering }] = await this.deps.db.select({ rendering: count() }).from(generations).where(eq(generations.status, 'in_progress'));
       if (rendering === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+
+  /**
+   * Waits (up to GIVE_WAY_MAX_MS) while the radio waits for its first AI track. The engine's worker runs one
+   * task at a time, so a training started now would hold every generation behind it; on a loaded machine the
+   * lyrics model takes minutes, and the first AI track on air matters more to a new station than its lyrics.
+   */
+  private async giveWayToFirstAiTrack(): Promise<void> {
+    const until = this.clock.now() + GIVE_WAY_MAX_MS;
+    while (!this.halted && this.clock.now() < until) {
+      const config = await this.deps.stationConfig.get();
+      if (!config.radioEnabled || config.generationMode === 'catalog_only' || !(await this.deps.radioAwaitsFirstAiTrack())) return;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }

@@ -205,7 +205,19 @@ export function buildStationModules(infra: StationInfra) {
       modelWaiter.start();
       if (config.demo) {
         demo = new DemoSeeder(
-          { db, blobs, engine, models, modelsRepo, stationConfig, contexts, safetyReference, log, clock },
+          {
+            db,
+            blobs,
+            engine,
+            models,
+            modelsRepo,
+            stationConfig,
+            contexts,
+            safetyReference,
+            radioAwaitsFirstAiTrack: () => radioModule.slots.awaitingFirstAiTrack(),
+            log,
+            clock,
+          },
           config.demoTrackSec,
         );
         await demo.start();

@@ -1,11 +1,16 @@
 /**
- * The radio end to end, as a listener and an operator would meet it: a fresh demo station renders its
- * catalog and trains its models, then the stream plays catalog and AI tracks one after another while
- * every WebSocket client sees the same now-playing cards; every AI track played is in the registry.
+ * The radio end to end, as a listener and an operator would meet it: a fresh demo station goes on air while
+ * it renders its catalog and trains its models; the stream plays catalog tracks, then AI tracks among them,
+ * while every WebSocket client sees the same now-playing cards; every AI track played is in the registry.
+ * The listener tunes in at once and stays tuned until the first AI track has played: it does not wait for
+ * the seed to finish (which renders every master twice), only for what a first listener would hear.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, min } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { parseMp3 } from '../../src/engine/audio/mp3-frames.js';
+import { generations, modelVersions } from '../../src/infra/db/schema/index.js';
+import { pollUntil } from '../helpers/poll.js';
 import { authHeaders, signupListener, staffLogin, type TestStation, buildTestStation } from '../helpers/station.js';
 
 interface Card {
@@ -34,8 +39,7 @@ describe('the radio, end to end', () => {
       payload: { max_track_length_sec: 10, catalog_ratio: 0.5, ai_generation_ratio: 0.5, generation_lead_time: 60 },
     });
     expect(patch.statusCode).toBe(200);
-    await station.station.demo!.done;
-  }, 600_000);
+  }, 120_000);
   afterAll(() => station.destroy());
 
   it('streams catalog and AI tracks while WebSocket clients see the same cards', async () => {
@@ -69,7 +73,9 @@ describe('the radio, end to end', () => {
       return socket;
     });
 
-    const deadline = Date.now() + 300_000;
+    // A quiet machine airs the first AI track about two minutes after a fresh start; a loaded CI machine
+    // (the engine's worker runs at a lower priority than the other suite's processes) can take several times that.
+    const deadline = Date.now() + 540_000;
     const seenAi = () => cards[0].some((c) => c.is_ai_generated);
     const enough = () => seenAi() && cards[0].filter((c) => !c.is_ai_generated).length >= 2 && cards[0].length >= 4;
     while (!enough()) {
@@ -112,7 +118,20 @@ describe('the radio, end to end', () => {
 
     const history = (await station.http.inject({ url: '/station/v1/radio/history', headers: authHeaders(listener) })).json().data;
     expect(history.length).toBeGreaterThanOrEqual(4);
-    const queue = (await station.http.inject({ url: '/station/v1/radio/queue', headers: authHeaders(listener) })).json().data;
+    // The seed gave way to the radio's first AI track: its lyrics model (a training that holds the engine's
+    // only worker for a while) was not trained until that track had rendered.
+    const db = station.database.db;
+    const [firstDone] = await db.select({ at: min(generations.completedAt) }).from(generations).where(eq(generations.status, 'complete'));
+    const [lyricsSaved] = await db.select({ at: min(modelVersions.createdAt) }).from(modelVersions).where(eq(modelVersions.modelType, 'lyrics'));
+    expect(firstDone.at).not.toBeNull();
+    if (lyricsSaved.at) expect(lyricsSaved.at.getTime()).toBeGreaterThan(firstDone.at!.getTime());
+
+    // The scheduler tops the queue up every cycle; right after a track ends it may briefly hold four.
+    const queue = await pollUntil(
+      'a full queue',
+      async () => (await station.http.inject({ url: '/station/v1/radio/queue', headers: authHeaders(listener) })).json().data as unknown[],
+      (data) => data.length === 5,
+    );
     expect(queue).toHaveLength(5);
-  }, 420_000);
+  }, 600_000);
 });

@@ -1,7 +1,10 @@
 /**
- * A station with a small rendered catalog and trained, deployed models of every type: the demo seed's
- * own steps, cut short (a few masters, few epochs) so a suite gets there in seconds.
+ * A station with a small rendered catalog and trained, deployed models (every type unless `models` names
+ * fewer): the demo seed's own steps, cut short (a few masters, few epochs) so a suite gets there in seconds.
+ * The lyrics model is the slow one (its corpus is every songwriter's lyrics): a suite that never asks for
+ * lyrics leaves it out.
  */
+import type { TrainableModel } from '../../src/engine/engine.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { renderDemoMasters } from '../../src/demo/seed-audio.js';
 import { trainDemoModels } from '../../src/demo/seed-models.js';
@@ -11,7 +14,7 @@ export const SERVICE_KEY = 'svc_test_generation_key_0123456789';
 
 export async function buildTrainedStation(
   env: Record<string, string> = {},
-  options: { masters?: number; trackSec?: number } & NonNullable<Parameters<typeof buildTestStation>[1]> = {},
+  options: { masters?: number; trackSec?: number; models?: TrainableModel[] } & NonNullable<Parameters<typeof buildTestStation>[1]> = {},
 ): Promise<TestStation> {
   const station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY, ...env }, options);
   const db = station.database.db;
@@ -23,7 +26,7 @@ export async function buildTrainedStation(
   station.station.safetyReference.invalidate();
   await trainDemoModels(
     { db, blobs: station.blobs, engine: station.engine, models: station.station.models, modelsRepo: station.station.modelsRepo },
-    ['lyrics', 'audio', 'style_embedding'],
+    options.models ?? ['lyrics', 'audio', 'style_embedding'],
     () => undefined,
     () => false,
     {

@@ -493,7 +493,7 @@ describe('module D: the next generation follows an override', () => {
   let service: Headers;
 
   beforeAll(async () => {
-    station = await buildTrainedStation({}, { masters: 3 });
+    station = await buildTrainedStation({}, { masters: 3, models: ['audio', 'style_embedding'] });
     await station.station.contextRotator.stop();
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;

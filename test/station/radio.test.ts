@@ -26,7 +26,8 @@ describe('module H: the listener API on a playing station', () => {
   let service: Record<string, string>;
 
   beforeAll(async () => {
-    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 6, trackSec: 4 });
+    // Catalog only: the masters, no models.
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 6, trackSec: 4, models: [] });
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
@@ -159,7 +160,8 @@ describe('fallback and restart', () => {
   });
 
   it('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
-    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database });
+    // An audio model, so the first station plans AI slots the second must fill from the catalog.
+    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database, models: ['audio'] });
     const admin = authHeaders(await staffLogin(first));
     await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
     await waitFor(async () => (await first.station.radio.scheduler.nowPlaying()) !== null, 60_000);

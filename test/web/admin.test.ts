@@ -17,7 +17,7 @@ describe('the admin panel', () => {
 
   beforeAll(async () => {
     ensureWebBuild();
-    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4 });
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'] });
     // Set up through the services: the browser's login is the one TOTP code of this 30 s window.
     await station.station.admin.config.update({ catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 });
     await station.station.admin.config.enable(null);

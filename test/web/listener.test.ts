@@ -15,7 +15,7 @@ describe('the listener player', () => {
 
   beforeAll(async () => {
     ensureWebBuild();
-    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4 });
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'] });
     const admin = authHeaders(await staffLogin(station));
     // Short AI tracks, an even ratio and no crossfade, so track changes and AI slots come round quickly.
     const patch = await station.http.inject({

@@ -128,6 +128,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
 
   return {
     scheduler,
+    slots,
     broadcaster,
     stream,
     radio,

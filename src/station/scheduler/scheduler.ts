@@ -33,10 +33,9 @@ import { SlotResolver } from './slot-resolver.js';
 import { warmAnalyses } from './stream-source.js';
 import type { LeaderElection } from './leader.js';
 import { nextOrigin } from './slot-planner.js';
-import { newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
+import { NO_AUDIO_MODEL, newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
 
 export const QUEUE_TARGET = 5;
-const NO_AUDIO_MODEL = 'no production audio model yet';
 
 export interface SchedulerDeps {
   slots: SlotsRepository;

@@ -2,11 +2,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { artists, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
+import { artists, generations, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
 import { notWithheldSql } from '../registry/safety-review.repository.js';
 
 export type SlotRow = typeof radioSlots.$inferSelect;
+
+/** Why a catalog slot holds an AI slot's place: no audio model yet (it becomes AI again once one exists). */
+export const NO_AUDIO_MODEL = 'no production audio model yet';
 
 export function newRadioSessionId(at: Date): string {
   return `ses_${at.toISOString().slice(0, 10).replaceAll('-', '')}_${randomBytes(4).toString('hex')}`;
@@ -30,6 +33,27 @@ export class SlotsRepository {
   /** Slots not yet handed to the stream, in order. */
   async planned(): Promise<SlotRow[]> {
     return this.db.select().from(radioSlots).where(eq(radioSlots.status, 'planned')).orderBy(asc(radioSlots.id));
+  }
+
+  /**
+   * True while the radio waits for its first AI track: no generation has completed yet, and one is queued or
+   * rendering, or an AI slot (or a catalog slot holding an AI slot's place until a model exists) is planned.
+   */
+  async awaitingFirstAiTrack(): Promise<boolean> {
+    const completed = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.status, 'complete')).limit(1);
+    if (completed.length > 0) return false;
+    const rendering = await this.db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(inArray(generations.status, ['pending', 'in_progress']))
+      .limit(1);
+    if (rendering.length > 0) return true;
+    const aiPlanned = await this.db
+      .select({ id: radioSlots.id })
+      .from(radioSlots)
+      .where(and(eq(radioSlots.status, 'planned'), sql`(${radioSlots.origin} = 'ai_generated' or ${radioSlots.replacedReason} = ${NO_AUDIO_MODEL})`))
+      .limit(1);
+    return aiPlanned.length > 0;
   }
 
   async insert(row: typeof radioSlots.$inferInsert): Promise<SlotRow> {
