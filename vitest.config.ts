@@ -18,6 +18,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Test files share a worker's module graph instead of importing the whole product again for each file
+    // (about 1.8 s of CPU per file, a fifth of CI's CPU time on two cores). Safe because nothing in src
+    // keeps process-wide state (ports, not globals) and no test mocks a module or changes the environment.
+    isolate: false,
     // Two cores: more workers only fight over the CPU that audio rendering and argon2 need.
     maxWorkers: 2,
   },
