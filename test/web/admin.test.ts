@@ -2,10 +2,11 @@
  * The admin panel in a real browser against the real server: TOTP login, the inline ratio-sum error and
  * then a good save, the radio switched off and on, a tiny training job whose loss curve grows, a registry
  * track flagged and found in the safety review queue; no serious or critical axe violations; screenshots.
+ * Then a developer: training, dataset and webhooks, and neither the radio switch nor a job's cancel button.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registryTracks } from '../../src/infra/db/schema/index.js';
-import { totpCode } from '../../src/auth/totp.js';
+import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
 import { pollUntil } from '../helpers/poll.js';
 import { ADMIN, type TestStation } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
@@ -113,4 +114,40 @@ describe('the admin panel', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 600_000);
+
+  it('shows a developer training, dataset and webhooks, but no radio switch and no way to cancel a job', async () => {
+    const { page } = browser;
+    const developer = { email: 'dev@station.test', password: 'developer-password', totpSecret: newTotpSecret() };
+    await station.auth.createUser({ ...developer, role: 'developer', displayName: 'Dev' });
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByLabel('Work e-mail').fill(developer.email);
+    await page.getByLabel('Password').fill(developer.password);
+    await page.getByLabel('Authenticator code').fill(totpCode(developer.totpSecret, Date.now()));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('role').textContent()).toBe('developer');
+    const links = await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allTextContents();
+    expect(links).toEqual(['Overview', 'Dataset', 'Training & models', 'Webhooks']);
+
+    // An admin-only section's address shows the first allowed one instead.
+    await page.goto(`${ORIGIN}/admin/radio`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(await page.getByRole('button', { name: /radio/i }).count()).toBe(0);
+
+    // Training: the developer starts a job and follows it, but only an admin may cancel it.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Training & models' }).click();
+    const start = page.getByRole('form', { name: 'Start a training job' });
+    await pollUntil('a snapshot to train on', () => start.getByLabel('Dataset snapshot').locator('option').count(), (n) => n > 0, 30_000);
+    await start.getByLabel('Model type').selectOption('audio');
+    await start.getByLabel('Epochs').fill('400');
+    await start.getByRole('button', { name: 'Start training' }).click();
+    const chart = page.locator('figure.chart', { has: page.getByText('Loss', { exact: true }) });
+    await pollUntil('the loss curve to start', async () => Number(await chart.getAttribute('data-points')), (n) => n >= 2, 120_000);
+    expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    const running = (await station.station.training.service.list({})).data.filter((j) => j.status === 'running');
+    expect(running).toHaveLength(1);
+    await station.station.training.service.cancel(running[0].job_id);
+  }, 300_000);
 });
