@@ -6,8 +6,6 @@
  * is refused and changes nothing. The secret key never appears in an answer or in the logs.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
@@ -15,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { storeOrders } from '../../src/infra/db/schema/index.js';
 import { PLATFORM_EVENTS_CHANNEL } from '../../src/platform/webhooks/platform-events.js';
+import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-stand-in.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { createProduct, headers, seedArtist, userWithRole, type SeededArtist, type User } from './store-support.js';
@@ -22,76 +21,15 @@ import { createProduct, headers, seedArtist, userWithRole, type SeededArtist, ty
 const SECRET_KEY = `sk_test_${randomBytes(16).toString('hex')}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 
-interface StripeCall {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  form: Record<string, string>;
-}
-
-/** Answers like api.stripe.com for POST /v1/accounts, /v1/account_links and /v1/checkout/sessions. */
-async function fakeStripe() {
-  const calls: StripeCall[] = [];
-  const byIdempotencyKey = new Map<string, unknown>();
-  let counter = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      const call: StripeCall = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, form };
-      calls.push(call);
-      const reply = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++counter}` }).end(JSON.stringify(body));
-      };
-      if (req.headers.authorization !== `Bearer ${SECRET_KEY}`) {
-        return reply(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
-      }
-      const key = req.headers['idempotency-key'];
-      if (typeof key === 'string' && byIdempotencyKey.has(key)) return reply(200, byIdempotencyKey.get(key));
-      let body: Record<string, unknown>;
-      const now = Math.floor(Date.now() / 1000);
-      if (req.method === 'POST' && req.url === '/v1/accounts') {
-        body = { id: `acct_${randomBytes(8).toString('hex')}`, object: 'account', type: form.type, metadata: { artist_id: form['metadata[artist_id]'] } };
-      } else if (req.method === 'POST' && req.url === '/v1/account_links') {
-        body = { object: 'account_link', created: now, expires_at: now + 300, url: `https://connect.stripe.com/setup/e/${form.account}/${randomBytes(6).toString('hex')}` };
-      } else if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
-        const id = `cs_test_${randomBytes(12).toString('hex')}`;
-        body = {
-          id,
-          object: 'checkout.session',
-          mode: form.mode,
-          amount_total: Number(form['line_items[0][price_data][unit_amount]']),
-          currency: form['line_items[0][price_data][currency]'],
-          client_reference_id: form.client_reference_id,
-          metadata: { session_id: form['metadata[session_id]'] },
-          payment_status: 'unpaid',
-          url: `https://checkout.stripe.com/c/pay/${id}`,
-        };
-      } else {
-        return reply(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url})` } });
-      }
-      if (typeof key === 'string') byIdempotencyKey.set(key, body);
-      reply(200, body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 const clock = new ManualClock(Date.UTC(2026, 2, 1, 12, 0, 0));
 const logLines: string[] = [];
-let stripeApi: Awaited<ReturnType<typeof fakeStripe>>;
+let stripeApi: StripeStandIn;
 let station: TestStation;
 let artist: SeededArtist;
 let buyer: User;
 
 beforeAll(async () => {
-  stripeApi = await fakeStripe();
+  stripeApi = await startStripeStandIn(SECRET_KEY);
   const stream = new Writable({
     write(chunk, _encoding, done) {
       logLines.push(String(chunk));

@@ -5,8 +5,6 @@
  * once and emits user.subscribed; a bad signature or another amount changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,63 +13,19 @@ import { subscriptions } from '../../src/infra/db/schema/index.js';
 import { PLATFORM_EVENTS_CHANNEL } from '../../src/platform/webhooks/platform-events.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
+import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-stand-in.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, loginAs, type Login } from './accounts-support.js';
 
 const SECRET_KEY = `sk_test_${randomBytes(16).toString('hex')}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 
-interface StripeCall {
-  path: string;
-  headers: IncomingHttpHeaders;
-  form: Record<string, string>;
-}
-
-/** Answers like api.stripe.com for POST /v1/checkout/sessions (with Idempotency-Key replays). */
-async function stripeStandIn() {
-  const calls: StripeCall[] = [];
-  const byKey = new Map<string, unknown>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      calls.push({ path: req.url ?? '', headers: req.headers, form });
-      const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== `Bearer ${SECRET_KEY}`) return reply(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
-      const subscription = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(req.url ?? '');
-      if (req.method === 'POST' && subscription) {
-        return reply(200, { id: subscription[1], object: 'subscription', status: 'active', cancel_at_period_end: form.cancel_at_period_end === 'true' });
-      }
-      if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') return reply(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
-      const key = String(req.headers['idempotency-key']);
-      if (!byKey.has(key)) {
-        const id = `cs_test_${randomBytes(12).toString('hex')}`;
-        byKey.set(key, {
-          id,
-          object: 'checkout.session',
-          mode: form.mode,
-          amount_total: Number(form['line_items[0][price_data][unit_amount]']),
-          currency: form['line_items[0][price_data][currency]'],
-          client_reference_id: form.client_reference_id,
-          metadata: { subscription_id: form['metadata[subscription_id]'] },
-          payment_status: 'unpaid',
-          url: `https://checkout.stripe.com/c/pay/${id}`,
-        });
-      }
-      reply(200, byKey.get(key));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 const clock = new ManualClock(Date.UTC(2026, 6, 1, 12, 0, 0));
-let stripeApi: Awaited<ReturnType<typeof stripeStandIn>>;
+let stripeApi: StripeStandIn;
 let station: TestStation;
 
 beforeAll(async () => {
-  stripeApi = await stripeStandIn();
+  stripeApi = await startStripeStandIn(SECRET_KEY);
   station = await buildTestStation(
     { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
     { clock, stripeEndpoint: { host: '127.0.0.1', port: stripeApi.port, protocol: 'http' } },

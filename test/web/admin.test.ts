@@ -9,21 +9,25 @@ import { registryTracks } from '../../src/infra/db/schema/index.js';
 import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
 import { pollUntil } from '../helpers/poll.js';
 import { ADMIN, type TestStation } from '../helpers/station.js';
-import { buildTrainedStation } from '../helpers/trained-station.js';
-import { ORIGIN, ensureWebBuild, launchBrowser, portOf, screenshots, seriousViolations, type Browser } from './support.js';
+import { ORIGIN, playingStationAndBrowser, screenshots, seriousViolations, type Browser } from './support.js';
+
+/** Starts an audio training job long enough to watch (400 epochs) from the Training section; returns its loss curve's point count. */
+async function startLongAudioJob(page: Browser['page']): Promise<() => Promise<number>> {
+  const start = page.getByRole('form', { name: 'Start a training job' });
+  await pollUntil('a snapshot to train on', () => start.getByLabel('Dataset snapshot').locator('option').count(), (n) => n > 0, 30_000);
+  await start.getByLabel('Model type').selectOption('audio');
+  await start.getByLabel('Epochs').fill('400');
+  await start.getByRole('button', { name: 'Start training' }).click();
+  const chart = page.locator('figure.chart', { has: page.getByText('Loss', { exact: true }) });
+  return async () => Number(await chart.getAttribute('data-points'));
+}
 
 describe('the admin panel', () => {
   let station: TestStation;
   let browser: Browser;
 
   beforeAll(async () => {
-    ensureWebBuild();
-    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'] });
-    // Set up through the services: the browser's login is the one TOTP code of this 30 s window.
-    await station.station.admin.config.update({ catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 });
-    await station.station.admin.config.enable(null);
-    const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser(portOf(address));
+    ({ station, browser } = await playingStationAndBrowser());
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
@@ -85,13 +89,7 @@ describe('the admin panel', () => {
     // Training: a snapshot, a long-enough audio job, its loss curve growing live, then cancelled.
     await section('Training & models');
     await page.getByRole('button', { name: 'Take a dataset snapshot' }).click();
-    const start = page.getByRole('form', { name: 'Start a training job' });
-    await pollUntil('a snapshot to train on', () => start.getByLabel('Dataset snapshot').locator('option').count(), (n) => n > 0, 30_000);
-    await start.getByLabel('Model type').selectOption('audio');
-    await start.getByLabel('Epochs').fill('400');
-    await start.getByRole('button', { name: 'Start training' }).click();
-    const chart = page.locator('figure.chart', { has: page.getByText('Loss', { exact: true }) });
-    const points = async () => Number(await chart.getAttribute('data-points'));
+    const points = await startLongAudioJob(page);
     const first = await pollUntil('the loss curve to start', points, (n) => n >= 2, 120_000);
     await pollUntil('the loss curve to grow', points, (n) => n > first, 120_000);
     expect(await seriousViolations(page)).toEqual([]);
@@ -137,13 +135,7 @@ describe('the admin panel', () => {
 
     // Training: the developer starts a job and follows it, but only an admin may cancel it.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Training & models' }).click();
-    const start = page.getByRole('form', { name: 'Start a training job' });
-    await pollUntil('a snapshot to train on', () => start.getByLabel('Dataset snapshot').locator('option').count(), (n) => n > 0, 30_000);
-    await start.getByLabel('Model type').selectOption('audio');
-    await start.getByLabel('Epochs').fill('400');
-    await start.getByRole('button', { name: 'Start training' }).click();
-    const chart = page.locator('figure.chart', { has: page.getByText('Loss', { exact: true }) });
-    await pollUntil('the loss curve to start', async () => Number(await chart.getAttribute('data-points')), (n) => n >= 2, 120_000);
+    await pollUntil('the loss curve to start', await startLongAudioJob(page), (n) => n >= 2, 120_000);
     expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     const running = (await station.station.training.service.list({})).data.filter((j) => j.status === 'running');

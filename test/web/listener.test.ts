@@ -5,29 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../helpers/poll.js';
-import { authHeaders, staffLogin, type TestStation } from '../helpers/station.js';
-import { buildTrainedStation } from '../helpers/trained-station.js';
-import { ORIGIN, ensureWebBuild, launchBrowser, portOf, screenshots, seriousViolations, type Browser } from './support.js';
+import type { TestStation } from '../helpers/station.js';
+import { ORIGIN, playingStationAndBrowser, screenshots, seriousViolations, type Browser } from './support.js';
 
 describe('the listener player', () => {
   let station: TestStation;
   let browser: Browser;
 
   beforeAll(async () => {
-    ensureWebBuild();
-    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'] });
-    const admin = authHeaders(await staffLogin(station));
-    // Short AI tracks, an even ratio and no crossfade, so track changes and AI slots come round quickly.
-    const patch = await station.http.inject({
-      method: 'PATCH',
-      url: '/station/v1/admin/config',
-      headers: admin,
-      payload: { catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 },
-    });
-    expect(patch.statusCode).toBe(200);
-    expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
-    const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser(portOf(address));
+    ({ station, browser } = await playingStationAndBrowser());
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

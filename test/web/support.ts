@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_ROOT } from '../../src/http/web.js';
+import type { TestStation } from '../helpers/station.js';
+import { buildTrainedStation } from '../helpers/trained-station.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(process.cwd(), '.tmp', 'screenshots');
@@ -99,4 +101,18 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
 /** Port of the address `http.listen` answered. */
 export function portOf(address: string): number {
   return Number(new URL(address).port);
+}
+
+/**
+ * A small trained station on air (short AI tracks, an even catalog/AI ratio, no crossfade, so track changes
+ * and AI slots come round quickly), served on a loopback port, and a browser pointed at it. Set up through
+ * the services, not the staff API: a browser login may need this 30 s window's one TOTP code.
+ */
+export async function playingStationAndBrowser(): Promise<{ station: TestStation; browser: Browser }> {
+  ensureWebBuild();
+  const station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'] });
+  await station.station.admin.config.update({ catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 });
+  await station.station.admin.config.enable(null);
+  const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
+  return { station, browser: await launchBrowser(portOf(address)) };
 }
