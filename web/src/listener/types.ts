@@ -1,20 +1,8 @@
 /** The listener API's shapes the player reads (GET /openapi.json: NowPlayingCard, StreamInfo, ...). */
 
-export interface NowPlayingCard {
-  station_track_id: string;
-  title: string;
-  artist: string;
-  is_ai_generated: boolean;
-  track_origin: 'catalog' | 'ai_generated';
-  genre: string;
-  mood: string[];
-  duration_sec: number;
-  elapsed_sec: number;
-  cover_art_url: string | null;
-  waveform_url: string | null;
-  transparency?: { model_version: string; influencing_genre: string; influencing_mood: string[]; lyrics_source: string | null };
-  started_at: string;
-}
+// The card's shape is the server's own (a type-only import: nothing of the server reaches the bundle).
+import type { NowPlayingCard } from '../../../src/station/radio/now-playing.js';
+export type { NowPlayingCard };
 
 export interface NowPlayingMessage {
   event: 'now_playing';
