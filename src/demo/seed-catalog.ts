@@ -8,7 +8,12 @@ import { albums, artists, lyrics, songwriters, trackCredits, tracks } from '../i
 import { demoContent, validateDemoContent, type DemoContent } from './content/index.js';
 
 /** True when the catalog was empty and the demo rows were inserted. */
-export async function seedDemoCatalog(db: Db, content: DemoContent = demoContent): Promise<boolean> {
+/**
+ * `plannedSec`: the length the demo's masters will be rendered at (STATION_DEMO_TRACK_SEC), which a track shows
+ * until its master exists.
+ */
+export async function seedDemoCatalog(db: Db, options: { content?: DemoContent; plannedSec?: number } = {}): Promise<boolean> {
+  const content = options.content ?? demoContent;
   validateDemoContent(content);
   return db.transaction(async (tx) => {
     const [{ existing }] = await tx.select({ existing: count() }).from(artists);
@@ -53,8 +58,8 @@ export async function seedDemoCatalog(db: Db, content: DemoContent = demoContent
           musicalKey: t.key,
           mode: t.mode,
           energy: t.energy,
-          // Until its master is rendered, a track is as long as its metadata says; the render sets the real length.
-          durationSec: 1,
+          // Until its master is rendered, a track shows the length it is planned at; the render sets the real one.
+          durationSec: options.plannedSec ?? 150,
           isrc: t.isrc,
           explicit: t.explicit,
           releaseYear: t.releaseYear,

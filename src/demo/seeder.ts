@@ -90,7 +90,7 @@ export class DemoSeeder {
 
   /** Inserts the catalog if the database is fresh, then starts the background steps. */
   async start(): Promise<void> {
-    const fresh = await seedDemoCatalog(this.deps.db);
+    const fresh = await seedDemoCatalog(this.deps.db, { plannedSec: this.trackSec });
     if (fresh) {
       // A fresh demo station plays at once: radio on, hybrid mode, AI tracks as long as the demo's masters.
       await this.deps.stationConfig.update({

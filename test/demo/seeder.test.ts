@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { demoSeed, modelVersions, tracks } from '../../src/infra/db/schema/index.js';
 import { DemoSeedState, SEED_LEASE_MS } from '../../src/demo/seed-state.js';
+import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { buildTestStation, createTestDatabase, type TestDatabase, type TestStation } from '../helpers/station.js';
 
 describe('demo seed lease', () => {
@@ -45,6 +46,12 @@ describe('demo seed lease', () => {
     expect(await b.completed()).toBe(true);
     clock.advance(10 * SEED_LEASE_MS);
     expect(await a.acquire()).toBe(false);
+  });
+  it('gives a track whose master is not rendered yet the length it is planned at', async () => {
+    expect(await seedDemoCatalog(db, { plannedSec: 42 })).toBe(true);
+    const rows = await db.select({ durationSec: tracks.durationSec, audio: tracks.audioBlobKey }).from(tracks);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.durationSec === 42 && row.audio === null)).toBe(true);
   });
 });
 
