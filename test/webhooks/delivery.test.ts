@@ -19,6 +19,7 @@ import { InProcessJobQueue } from '../../src/infra/queue/in-process-queue.js';
 import { EgressPolicy } from '../../src/infra/egress/egress-policy.js';
 import { parseAllowList } from '../../src/infra/egress/allow-list.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { pollUntil } from '../helpers/poll.js';
 import {
   attemptsOf,
   developer,
@@ -365,5 +366,37 @@ describe('sendSignedPost', () => {
   it('refuses non-http(s) URLs without sending anything', async () => {
     const outcome = await sendSignedPost('file:///etc/passwd', 'station.training.job_completed', {}, 'secret', { egress: loopbackOnly });
     expect(outcome).toMatchObject({ ok: false, responseStatus: null, error: 'refused_by_policy' });
+  });
+});
+
+describe('stopping', () => {
+  it('waits for a sweep in flight, so no query of it outlives the stop (and the database it is about to close)', async () => {
+    const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
+    const repo = new WebhookRepository(station.database.db);
+    // The real repository, with a gate the test holds the next sweep's read at.
+    let gate: Promise<void> | null = null;
+    let release = () => {};
+    let entered = false;
+    const gated: WebhookRepository = Object.assign(Object.create(repo) as WebhookRepository, {
+      async pendingDeliveries(...args: Parameters<WebhookRepository['pendingDeliveries']>) {
+        if (gate) {
+          entered = true;
+          await gate;
+        }
+        return repo.pendingDeliveries(...args);
+      },
+    });
+    const dispatcher = new WebhookDispatcher(gated, box, station.queue, clock, { sweepIntervalMs: 20, onError: () => undefined });
+    await dispatcher.start(station.bus);
+    gate = new Promise<void>((resolve) => (release = resolve));
+    await pollUntil('a sweep to start', () => entered, Boolean, 5_000);
+
+    let stopped = false;
+    const stopping = dispatcher.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(stopped).toBe(true);
   });
 });

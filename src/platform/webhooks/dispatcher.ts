@@ -28,6 +28,8 @@ const RECOVERY_BATCH = 500;
 export class WebhookDispatcher {
   private unsubscribers: (() => Promise<void>)[] = [];
   private sweepTimer: NodeJS.Timeout | null = null;
+  /** The sweep in flight, if any (stop waits for it). */
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly repo: WebhookRepository,
@@ -44,7 +46,7 @@ export class WebhookDispatcher {
     await this.requeuePending();
     if (this.options.sweepIntervalMs > 0) {
       this.sweepTimer = setInterval(() => {
-        this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs)).catch((error) =>
+        this.sweeping = this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs)).catch((error) =>
           this.options.onError('webhook sweep failed', error),
         );
       }, this.options.sweepIntervalMs);
@@ -55,6 +57,8 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    // A sweep already running finishes first: the database closes after this returns.
+    await this.sweeping;
     const unsubscribers = this.unsubscribers;
     this.unsubscribers = [];
     await Promise.allSettled(unsubscribers.map((unsubscribe) => unsubscribe()));
