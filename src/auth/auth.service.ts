@@ -8,7 +8,6 @@
  * hash is verified (a decoy one for an unknown e-mail) and a TOTP code is checked (against a decoy secret
  * when the account has none), so neither the answer nor its timing tells which part was wrong.
  */
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../infra/db/client.js';
 import type { Clock } from '../infra/clock/clock.js';
 import type { CounterStore } from '../infra/counters/counter-store.js';
@@ -27,11 +26,15 @@ import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
-import { SERVICE_KEY_SCOPES, STAFF_ROLES, roleNeedsSecondFactor, type Role, type Scope } from './scopes.js';
+import { STAFF_ROLES, roleNeedsSecondFactor, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
 import { ACCESS_TOKEN_TTL_SEC, CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
 import { acceptTotp } from './totp.js';
-import { TOTP_KEY_FILE, TotpSecrets } from './totp-secrets.js';
+import type { TotpSecrets } from './totp-secrets.js';
+import { AccountProvisioning, type BootstrapAdmin, type NewUser } from './account-provisioning.js';
+import { publicUser, type PublicUser } from './public-user.js';
+
+export type { PublicUser };
 
 export interface IssuedLogin {
   accessToken: string;
@@ -39,13 +42,6 @@ export interface IssuedLogin {
   csrfToken: string;
   expiresIn: number;
   user: PublicUser;
-}
-
-export interface PublicUser {
-  id: string;
-  email: string;
-  role: Role;
-  display_name: string;
 }
 
 export interface AuthServiceDeps {
@@ -79,10 +75,6 @@ export const MFA_MAX_ATTEMPTS = 5;
 const MFA_SPENT = String(MFA_MAX_ATTEMPTS + 1);
 const MFA_STATE_TTL_MS = (MFA_TOKEN_TTL_SEC + 60) * 1000;
 
-function publicUser(row: UserRow): PublicUser {
-  return { id: row.id, email: row.email, role: row.role, display_name: row.displayName };
-}
-
 export class AuthService {
   private readonly repo: AuthRepository;
   private readonly passwords: PasswordHasher;
@@ -95,12 +87,14 @@ export class AuthService {
   readonly developerKeys: DeveloperKeys;
   private readonly reset: PasswordReset | null;
   private readonly oidc: OidcSignIn | null;
+  private readonly provisioning: AccountProvisioning;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
     this.developerKeys = new DeveloperKeys(this.repo, deps.bus);
     this.passwords = deps.passwords ?? argon2Passwords;
+    this.provisioning = new AccountProvisioning(this.repo, this.passwords, deps.totpSecrets);
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
     this.reset = deps.mail
       ? new PasswordReset({
@@ -344,64 +338,14 @@ export class AuthService {
     return { token, expiresIn: ACCESS_TOKEN_TTL_SEC, csrfToken: this.csrf.forCredential(credentialId) };
   }
 
-  /**
-   * Start-up: seals TOTP secrets an older version left in clear, and creates the super_admin of
-   * STATION_ADMIN_* and the service key of STATION_SERVICE_API_KEY if they are missing. An existing
-   * bootstrap admin whose stored secret does not open (DATA_DIR/keys/totp-secrets.key was replaced) gets
-   * STATION_ADMIN_TOTP_SECRET sealed again, so the operator can still log in. Returns warnings to log.
-   */
-  async bootstrap(admin: { email: string; password: string; totpSecret: string } | null, serviceKey: string | null): Promise<string[]> {
-    const warnings: string[] = [];
-    await decoyPasswordHash(); // computed now, so the first login for an unknown e-mail is not the slow one
-    await this.sealClearTotpSecrets();
-    if (admin) {
-      const existing = await this.repo.findUserByEmail(admin.email);
-      if (!existing) {
-        await this.createUser({ email: admin.email, password: admin.password, role: 'super_admin', displayName: 'Station administrator', totpSecret: admin.totpSecret });
-      } else if (!this.deps.totpSecrets.opens(existing.id, existing.totpSecret)) {
-        await this.repo.replaceTotpSecret(existing.id, existing.totpSecret, this.deps.totpSecrets.seal(existing.id, admin.totpSecret));
-        warnings.push(
-          `the stored TOTP secret of ${admin.email} did not open with DATA_DIR/keys/${TOTP_KEY_FILE}.key; ` +
-            'STATION_ADMIN_TOTP_SECRET was sealed again. Other accounts sealed under the previous key cannot pass TOTP until re-enrolled.',
-        );
-      }
-    }
-    if (serviceKey && !(await this.repo.findApiKeyByHash(sha256Hex(serviceKey)))) {
-      await this.repo.insertApiKey({
-        name: 'bootstrap service key (STATION_SERVICE_API_KEY)',
-        keyHash: sha256Hex(serviceKey),
-        keyPrefix: serviceKey.slice(0, 4),
-        scopes: [...SERVICE_KEY_SCOPES],
-        environment: 'live',
-        ownerUserId: null,
-      });
-    }
-    return warnings;
+  /** Start-up: clear TOTP secrets sealed, the STATION_ADMIN_* super_admin and the service key created (account-provisioning.ts). */
+  bootstrap(admin: BootstrapAdmin | null, serviceKey: string | null): Promise<string[]> {
+    return this.provisioning.bootstrap(admin, serviceKey);
   }
 
-  /** Creates a user of any role; for seeding and for the admin API of later issues. The TOTP secret is sealed. */
-  async createUser(input: { email: string; password: string; role: Role; displayName: string; totpSecret?: string }) {
-    const id = randomUUID();
-    const user = await this.repo.insertUser({
-      id,
-      email: input.email,
-      passwordHash: await this.passwords.hash(input.password),
-      role: input.role,
-      displayName: input.displayName,
-      totpSecret: input.totpSecret ? this.deps.totpSecrets.seal(id, input.totpSecret) : null,
-    });
-    if (!user) throw Errors.conflict('An account with this e-mail already exists');
-    return publicUser(user);
-  }
-
-  private async sealClearTotpSecrets(): Promise<void> {
-    for (;;) {
-      const batch = await this.repo.usersWithClearTotpSecret(100);
-      for (const row of batch) {
-        await this.repo.replaceTotpSecret(row.id, row.totpSecret, this.deps.totpSecrets.seal(row.id, row.totpSecret));
-      }
-      if (batch.length < 100) return;
-    }
+  /** Creates a user of any role; for seeding and for the admin API. The TOTP secret is sealed. */
+  createUser(input: NewUser): Promise<PublicUser> {
+    return this.provisioning.createUser(input);
   }
 
   /** 429 with Retry-After while this e-mail is locked for this address (login-throttle.ts). */

@@ -13,8 +13,6 @@
  * from the last checkpoint, so at most the running epoch is lost.
  */
 import { randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactRef, Engine, TrainableModel, TrainingEpoch, TrainingHyperparams } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
@@ -33,6 +31,7 @@ import { publicFailure } from '../../errors.js';
 import { internalTrainingFailure, trainingFailureOf, TrainingErrors } from './errors.js';
 import { JobControl } from './job-control.js';
 import type { TrainingJobRow, TrainingJobsRepository } from './repository.js';
+import { CpuMeter, modelMetrics } from './metrics.js';
 import { enqueueTraining, TRAINING_CONTROL_CHANNEL } from './service.js';
 import type { SnapshotSource } from './snapshots.js';
 
@@ -356,42 +355,6 @@ function stageOf(error: unknown): string {
   }
   if (error.stage === 'train' && !(cause instanceof EngineError)) return 'checkpoint'; // a hook's own failure
   return error.stage;
-}
-
-/** The model version's metrics: the job's final numbers under stable names, and the trainer's own scores. */
-function modelMetrics(type: TrainableModel, engineMetrics: Record<string, unknown>, curve: LossCurvePoint[]): Record<string, unknown> {
-  const { lossCurve: _curve, ...rest } = engineMetrics;
-  const last = curve.at(-1);
-  return {
-    ...rest,
-    final_loss: last?.loss ?? (typeof rest.finalLoss === 'number' ? rest.finalLoss : null),
-    held_out_loss: last?.held_out_loss ?? null,
-    perplexity: type === 'lyrics' ? (typeof rest.perplexity === 'number' ? rest.perplexity : (last?.perplexity ?? null)) : null,
-    epochs: last?.epoch ?? 0,
-  };
-}
-
-/**
- * This process's CPU use between two laps, as an integer % of all the machine's cores: CPU time (user + system,
- * every thread) / (wall time x cores). Wall time is measured, not read from the injectable clock: it is the
- * denominator of a measurement, not a schedule.
- */
-export class CpuMeter {
-  private cpu = process.cpuUsage();
-  private wall = performance.now();
-
-  constructor(private readonly cores = availableParallelism()) {}
-
-  /** The % since the last lap (or since construction), and starts the next lap. */
-  lap(): number {
-    const cpu = process.cpuUsage(this.cpu);
-    const wall = performance.now() - this.wall;
-    this.cpu = process.cpuUsage();
-    this.wall = performance.now();
-    if (wall <= 0) return 0;
-    const pct = ((cpu.user + cpu.system) / 1000 / (wall * this.cores)) * 100;
-    return Math.max(0, Math.min(100, Math.round(pct)));
-  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
