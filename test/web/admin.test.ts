@@ -4,12 +4,12 @@
  * track flagged and found in the safety review queue; no serious or critical axe violations; screenshots.
  * Then a developer: training, dataset and webhooks, and neither the radio switch nor a job's cancel button.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registryTracks } from '../../src/infra/db/schema/index.js';
 import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
 import { pollUntil } from '../helpers/poll.js';
-import { ADMIN, type TestStation } from '../helpers/station.js';
-import { ORIGIN, playingStationAndBrowser, screenshots, seriousViolations, type Browser } from './support.js';
+import { ADMIN } from '../helpers/station.js';
+import { ORIGIN, playingStationAndBrowserForSuite, screenshots, seriousViolations, type Browser } from './support.js';
 
 /** Starts an audio training job long enough to watch (400 epochs) from the Training section; returns its loss curve's point count. */
 async function startLongAudioJob(page: Browser['page']): Promise<() => Promise<number>> {
@@ -32,18 +32,10 @@ async function logIn(page: Browser['page'], staff: { email: string; password: st
 }
 
 describe('the admin panel', () => {
-  let station: TestStation;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ station, browser } = await playingStationAndBrowser());
-  }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await station?.destroy();
-  });
+  const suite = playingStationAndBrowserForSuite();
 
   it('logs in with TOTP and runs the station: config, radio switch, training, safety review', async () => {
+    const { station, browser } = suite;
     const { page } = browser;
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
@@ -119,6 +111,7 @@ describe('the admin panel', () => {
   }, 600_000);
 
   it('shows a developer training, dataset and webhooks, but no radio switch and no way to cancel a job', async () => {
+    const { station, browser } = suite;
     const { page } = browser;
     const developer = { email: 'dev@station.test', password: 'developer-password', totpSecret: newTotpSecret() };
     await station.auth.createUser({ ...developer, role: 'developer', displayName: 'Dev' });

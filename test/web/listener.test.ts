@@ -3,24 +3,15 @@
  * advance, see the card change with the track, open the transparency panel of an AI track, send feedback;
  * no serious or critical axe violations; screenshots at desktop and phone size.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../helpers/poll.js';
-import type { TestStation } from '../helpers/station.js';
-import { ORIGIN, playingStationAndBrowser, screenshots, seriousViolations, type Browser } from './support.js';
+import { ORIGIN, playingStationAndBrowserForSuite, screenshots, seriousViolations } from './support.js';
 
 describe('the listener player', () => {
-  let station: TestStation;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ station, browser } = await playingStationAndBrowser());
-  }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await station?.destroy();
-  });
+  const suite = playingStationAndBrowserForSuite();
 
   it('signs up, plays the stream, follows the track changes, explains an AI track and takes feedback', async () => {
+    const { browser } = suite;
     const { page } = browser;
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { WEB_ROOT } from '../../src/http/web.js';
 import type { TestStation } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
@@ -115,4 +116,17 @@ export async function playingStationAndBrowser(): Promise<{ station: TestStation
   await station.station.admin.config.enable(null);
   const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
   return { station, browser: await launchBrowser(portOf(address)) };
+}
+
+/** The station and browser of a suite: set up before its tests (playingStationAndBrowser), closed after them. */
+export function playingStationAndBrowserForSuite(): { station: TestStation; browser: Browser } {
+  const suite = {} as { station: TestStation; browser: Browser };
+  beforeAll(async () => {
+    Object.assign(suite, await playingStationAndBrowser());
+  }, 300_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.station?.destroy();
+  });
+  return suite;
 }
