@@ -30,16 +30,13 @@ const { values: args } = parseArgs({ options: { tracks: { type: 'string', defaul
 const TRACKS = Number(args.tracks);
 const ROUNDS = Number(args.rounds);
 
-/** The pids of the backends connected to the bench database (PostgreSQL on this machine). */
-async function backendPids(server: string, database: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]);
-    return rows.map((row) => row.pid).filter((pid) => existsSync(`/proc/${pid}/stat`));
-  } finally {
-    await client.end();
-  }
+/**
+ * The pids of the backends connected to the bench database (PostgreSQL on this machine), asked on one connection
+ * kept for the whole run: a connection per round would start and end a server process beside the searches.
+ */
+async function backendPids(monitor: pg.Client, database: string): Promise<number[]> {
+  const { rows } = await monitor.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+  return rows.map((row) => row.pid).filter((pid) => existsSync(`/proc/${pid}/stat`));
 }
 
 /** CPU milliseconds used so far by each of these processes that still runs (utime + stime, in ticks of 10 ms). */
@@ -74,6 +71,8 @@ const station = await createStation(
   { logger: false },
 );
 const backend = station.database.driver;
+const monitor = scratch.server ? new pg.Client({ connectionString: scratch.server }) : null;
+await monitor?.connect();
 try {
   const seedStarted = performance.now();
   const catalog = await seedCatalog(station.database.db, TRACKS);
@@ -92,7 +91,7 @@ try {
   for (let round = -3; round < ROUNDS; round++) {
     // The backends serving the bench database (the pool opens and closes connections): their CPU is read from
     // /proc around each search.
-    backends = scratch.server && scratch.name ? await backendPids(scratch.server, scratch.name) : [];
+    backends = monitor && scratch.name ? await backendPids(monitor, scratch.name) : [];
     if (round === 0) loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
     for (const [name, next] of Object.entries(mix)) {
       const url = `/v1/tracks?${next()}&limit=20`;
@@ -126,6 +125,7 @@ try {
   console.log(`\n${backend}: p99 ${p99.toFixed(2)} ms, target < ${target} ms: ${p99 < target ? 'met' : 'MISSED'}`);
   if (p99 >= target) process.exitCode = 1;
 } finally {
+  await monitor?.end();
   await station.close();
   await scratch.drop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -181,7 +181,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   await connectionGuard.start(bus);
   // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
   const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => http.log.warn({ err: error }, 'analytics wake-up not published'));
-  const catalogRepository = new CatalogRepository(database.db);
+  const catalogRepository = new CatalogRepository(database.db, { concurrentStatements: database.driver === 'postgres' });
   const catalog = new CatalogService(catalogRepository, signer, blobs, playRecorded);
   await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 

@@ -5,7 +5,7 @@ import { artists, playEvents, tracks, userProfiles } from '../../infra/db/schema
 import type { DeviceClass } from '../analytics/device-class.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import { trackColumns, withArtist, type TrackRow, type TrackSummaryRow } from './track-columns.js';
-import { hasSearchWords, TrackSearch } from './track-search.js';
+import { hasSearchWords, TrackSearch, type TrackSearchOptions } from './track-search.js';
 import type { Environment } from '../library/library.repository.js';
 
 export type { TrackRow, TrackSummaryRow } from './track-columns.js';
@@ -128,10 +128,13 @@ export class CatalogRepository {
 
   private readonly search: TrackSearch;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    searchOptions?: TrackSearchOptions,
+  ) {
     this.trackDetail = trackDetailQuery(db, false).prepare('catalog_track_detail');
     this.anyTrackDetail = trackDetailQuery(db, true).prepare('catalog_track_detail_any_status');
-    this.search = new TrackSearch(db);
+    this.search = new TrackSearch(db, searchOptions);
   }
 
   /** The filter's conditions besides the search, on tracks alone (the artist by a subquery). */
@@ -157,7 +160,8 @@ export class CatalogRepository {
     const conditions = this.trackConditions(filter);
     if (filter.search !== undefined) {
       if (!hasSearchWords(filter.search)) return { rows: [], total: 0 };
-      return this.search.page(filter.search, conditions, limit, offset, JSON.stringify(filter));
+      const wholeCatalog = filter.environment === 'live' && !filter.anyStatus && !filter.genre && !filter.artist && !filter.artistId && filter.onRelease === undefined;
+      return this.search.page({ text: filter.search, where: conditions, limit, offset, key: JSON.stringify(filter), wholeCatalog });
     }
     const where = and(...conditions);
     const rows = await this.db

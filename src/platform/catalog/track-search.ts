@@ -26,9 +26,12 @@
  * A search found broad is remembered for BROAD_MEMORY_MS on this instance (its tsqueries, its tiers' shares, and
  * which tiers a walk could not fill), so the common words that make most broad searches skip the first statement
  * while it lasts; its total meanwhile says MAX_SEARCH_RESULTS even if removals brought the matches under it.
+ * On PostgreSQL, the first search of a text that the table's statistics say is broad (search-statistics.ts) runs
+ * the two statements side by side on two connections instead of one after the other; the first still decides.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
+import { SearchStatistics, type SearchEstimate } from './search-statistics.js';
 import { trackSummaryJson, type TrackSummaryRow } from './track-columns.js';
 
 export const MAX_SEARCH_RESULTS = 1000;
@@ -118,33 +121,91 @@ function tierCondition(queries: Queries, tier: Tier, v: SQL = searchVector): SQL
   return sql`${v} @@ ${queries.match} and not ${v} @@ ${queries.names}`;
 }
 
+export interface TrackSearchOptions {
+  /**
+   * Whether two statements of one search can run at once (a PostgreSQL pool). PGlite runs one at a time, so
+   * starting the broad path early would only add work whenever the guess is wrong.
+   */
+  concurrentStatements: boolean;
+}
+
+export interface SearchRequest {
+  text: string;
+  /** The other conditions on tracks (environment, published, genre, artist). */
+  where: SQL[];
+  limit: number;
+  offset: number;
+  /** Names the text and the filters: what a broad search is remembered by. */
+  key: string;
+  /** The filters keep the whole live catalog, which the table's statistics describe (no genre, artist...). */
+  wholeCatalog: boolean;
+}
+
 export class TrackSearch {
   /** Broad searches by key (text and filters), until when they are remembered, and what was learned of their tiers. */
   private readonly broad = new Map<string, BroadSearch>();
+  private readonly statistics: SearchStatistics;
 
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly options: TrackSearchOptions = { concurrentStatements: false },
+  ) {
+    this.statistics = new SearchStatistics(db);
+  }
 
-  /**
-   * One page of matches, in rank order, and the total (at most MAX_SEARCH_RESULTS).
-   * `where`: the other conditions on tracks (environment, published, genre, artist); `key` names the text and those filters.
-   */
-  async page(text: string, where: SQL[], limit: number, offset: number, key: string): Promise<{ rows: TrackSummaryRow[]; total: number }> {
-    const filter = sql.join(where, sql` and `);
+  /** One page of matches, in rank order, and the total (at most MAX_SEARCH_RESULTS). */
+  async page(request: SearchRequest): Promise<{ rows: TrackSummaryRow[]; total: number }> {
+    const { text, limit, offset, key } = request;
+    const filter = sql.join(request.where, sql` and `);
     const now = Date.now();
     let broad = this.broad.get(key);
     if (!broad || broad.until <= now) {
+      const guess = this.options.concurrentStatements && request.wholeCatalog && offset < MAX_SEARCH_RESULTS ? this.statistics.estimate(text) : null;
+      if (guess && guess.match > MAX_SEARCH_RESULTS) return this.probablyBroad(request, filter, guess, now);
       const first = await this.ranked(queriesOf(text), filter, limit, offset);
       if (first.matches <= MAX_SEARCH_RESULTS) return { rows: first.rows ? json(first.rows) : [], total: first.matches };
-      const shares: Record<Tier, number> = {
-        3: first.title_hits / first.matches,
-        2: first.name_hits / first.matches,
-        1: (first.matches - first.title_hits - first.name_hits) / first.matches,
-      };
-      if (this.broad.size >= BROAD_MEMORY_SIZE) this.broad.clear();
-      this.broad.set(key, (broad = { queries: constantQueries(first), shares, walkShortAt: {}, until: now + BROAD_MEMORY_MS }));
+      broad = this.remember(key, first, now);
     }
     if (offset >= MAX_SEARCH_RESULTS) return { rows: [], total: MAX_SEARCH_RESULTS };
     return { rows: await this.tierByTier(broad, filter, limit, offset), total: MAX_SEARCH_RESULTS };
+  }
+
+  /**
+   * The first search of a text the statistics say is broad: the first statement, which tells whether it is, and
+   * the broad path's page at once, side by side on two connections (tiers guessed common from the statistics
+   * are walked). If the first finds no more than MAX_SEARCH_RESULTS matches after all, its page is the answer
+   * and the other is dropped; either way the answer is what the two statements in turn would have given.
+   */
+  private async probablyBroad(request: SearchRequest, filter: SQL, guess: SearchEstimate, now: number): Promise<{ rows: TrackSummaryRow[]; total: number }> {
+    const queries = queriesOf(request.text);
+    const title = Math.min(guess.title, guess.match);
+    const names = Math.min(Math.max(guess.names - title, 0), guess.match - title);
+    const provisional: BroadSearch = {
+      queries,
+      shares: { 3: title / guess.match, 2: names / guess.match, 1: 1 - (title + names) / guess.match },
+      walkShortAt: {},
+      until: now,
+    };
+    const [first, rows] = await Promise.all([
+      this.ranked(queries, filter, request.limit, request.offset),
+      this.tierByTier(provisional, filter, request.limit, request.offset),
+    ]);
+    if (first.matches <= MAX_SEARCH_RESULTS) return { rows: first.rows ? json(first.rows) : [], total: first.matches };
+    this.remember(request.key, first, now).walkShortAt = provisional.walkShortAt;
+    return { rows, total: MAX_SEARCH_RESULTS };
+  }
+
+  /** A search the first statement found broad, with its tsqueries and its tiers' shares among those matches. */
+  private remember(key: string, first: RankedRow, now: number): BroadSearch {
+    const shares: Record<Tier, number> = {
+      3: first.title_hits / first.matches,
+      2: first.name_hits / first.matches,
+      1: (first.matches - first.title_hits - first.name_hits) / first.matches,
+    };
+    if (this.broad.size >= BROAD_MEMORY_SIZE) this.broad.clear();
+    const broad: BroadSearch = { queries: constantQueries(first), shares, walkShortAt: {}, until: now + BROAD_MEMORY_MS };
+    this.broad.set(key, broad);
+    return broad;
   }
 
   /**
