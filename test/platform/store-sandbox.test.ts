@@ -5,10 +5,10 @@
  * the payout history's 85/15 split divided by songwriter credits without losing a cent.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { artists, storeOrders, storePayoutLines, tracks } from '../../src/infra/db/schema/index.js';
+import { artists, storeOrders, storePayoutLines, tracks, webhookDeliveries } from '../../src/infra/db/schema/index.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { registerWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
@@ -22,6 +22,7 @@ let buyer: User;
 let stranger: User;
 let admin: User;
 let receiver: Receiver;
+let sandboxReceiver: Receiver;
 let hookSecret: string;
 
 beforeAll(async () => {
@@ -32,11 +33,13 @@ beforeAll(async () => {
   stranger = await userWithRole(station, 'listener');
   admin = await userWithRole(station, 'developer');
   receiver = await startReceiver();
+  sandboxReceiver = await startReceiver();
   hookSecret = (await registerWebhook(station, admin, receiver.url, ['payment.success'])).secret;
 });
 afterAll(async () => {
   await station?.destroy();
   await receiver?.close();
+  await sandboxReceiver?.close();
 });
 
 const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, who: User | null, payload?: unknown, extra: Record<string, string> = {}) =>
@@ -290,6 +293,11 @@ describe('test keys and onboarding', () => {
       const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token;
       return { 'x-api-key': key, 'x-csrf-token': csrf };
     };
+    // A developer's webhook registered with a test key: the sandbox's events.
+    const hookKey = await keyOf(admin.userId, ['webhooks:read', 'webhooks:write']);
+    const registered = await station.http.inject({ method: 'POST', url: '/v1/webhooks', headers: hookKey, payload: { url: sandboxReceiver.url, events: ['payment.success'] } });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const sandboxHook = registered.json() as { id: string };
     // The artist's owner, with a test key, sells as the sandbox copy of their artist: its tracks, not the live ones.
     const seller = await keyOf(artist.owner.userId, ['artist', 'tracks:read']);
     const refused = await station.http.inject({ method: 'POST', url: '/v1/store/products', headers: seller, payload: { title: 'X', type: 'single', price: 2, track_ids: [artist.trackIds[0]] } });
@@ -324,6 +332,19 @@ describe('test keys and onboarding', () => {
     expect(order.livemode).toBe(false);
     const live = await inject('GET', '/v1/payouts', artist.owner);
     expect(live.json().data.map((p: { order_id: string }) => p.order_id)).not.toContain(order.id);
+
+    // Its payment.success goes to the webhooks registered with a test key, never to the live ones; and the reverse.
+    const [sandboxDelivery] = await sandboxReceiver.waitFor(order.id, 1);
+    expect(JSON.parse(sandboxDelivery.body)).toMatchObject({ event: 'payment.success', data: { order_id: order.id, livemode: false } });
+    const deliveriesOf = async (orderId: string) =>
+      (await db.select({ webhookId: webhookDeliveries.webhookId }).from(webhookDeliveries).where(like(webhookDeliveries.payload, `%${orderId}%`))).map((row) => row.webhookId);
+    expect(await deliveriesOf(order.id)).toEqual([sandboxHook.id]);
+    const liveSession = (await inject('POST', '/v1/checkout', buyer, { product_id: liveProduct.id, price: 2, user_id: buyer.userId })).json();
+    expect((await payInBrowser(liveSession.checkout_url)).statusCode).toBe(200);
+    const [liveOrder] = await db.select().from(storeOrders).where(eq(storeOrders.productId, liveProduct.id));
+    await receiver.waitFor(liveOrder.id, 1);
+    expect(await deliveriesOf(liveOrder.id)).not.toContain(sandboxHook.id);
+    expect(sandboxReceiver.matching(liveOrder.id)).toEqual([]);
   });
 
   it('POST /api/connect/onboard answers the sandbox onboarding page for the calling artist', async () => {

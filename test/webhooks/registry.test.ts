@@ -135,6 +135,29 @@ describe('ownership', () => {
     expect(own.json()).toEqual({ data: [], total: 0, page: 1, limit: 20 });
   });
 
+  it("keeps a test key's webhooks in the sandbox: registered, listed and read there only, never for station events", async () => {
+    const { key } = await station.auth.createApiKey({ name: 'sandbox hooks', scopes: ['webhooks:read', 'webhooks:write'], environment: 'test', ownerUserId: dev.userId });
+    const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token;
+    const testKey = { 'x-api-key': key, 'x-csrf-token': csrf };
+    expectEnvelope(await post(null, { url: 'https://example.com/sandbox', events: ['station.track.now_playing', 'track.published'] }, testKey), 400, 'PLATFORM_VALIDATION_FAILED');
+    const created = await post(null, { url: 'https://example.com/sandbox', events: ['track.published', 'payment.success'] }, testKey);
+    expect(created.statusCode, created.body).toBe(201);
+    const sandboxHook = created.json();
+    const live = await registerWebhook(station, dev, 'https://example.com/live', ['track.published']);
+    const list = async (headers: Record<string, string>) => (await station.http.inject({ method: 'GET', url: '/v1/webhooks?limit=100', headers })).json().data as { id: string; environment: string }[];
+    const fromTestKey = await list(testKey);
+    expect(fromTestKey).toEqual([expect.objectContaining({ id: sandboxHook.id, environment: 'test' })]);
+    const fromLogin = await list(headersOf(dev));
+    expect(fromLogin.map((w) => w.id)).toContain(live.id);
+    expect(fromLogin.map((w) => w.id)).not.toContain(sandboxHook.id);
+    expect(fromLogin.find((w) => w.id === live.id)?.environment).toBe('live');
+    expect((await list(headersOf(admin))).map((w) => w.id)).not.toContain(sandboxHook.id);
+    // The owner's own webhook of the other environment is a 404 from here, both ways.
+    expectEnvelope(await station.http.inject({ method: 'GET', url: `/v1/webhooks/${live.id}/deliveries`, headers: testKey }), 404, 'PLATFORM_NOT_FOUND');
+    expectEnvelope(await station.http.inject({ method: 'DELETE', url: `/v1/webhooks/${sandboxHook.id}`, headers: headersOf(dev) }), 404, 'PLATFORM_NOT_FOUND');
+    expect((await station.http.inject({ method: 'DELETE', url: `/v1/webhooks/${sandboxHook.id}`, headers: testKey })).statusCode).toBe(204);
+  });
+
   it('lets the owner delete (with CSRF), then answers 404', async () => {
     const hook = await registerWebhook(station, dev, 'https://example.com/short-lived', ['artist.verified']);
     const noCsrf = await station.http.inject({ method: 'DELETE', url: `/v1/webhooks/${hook.id}`, headers: { authorization: `Bearer ${dev.token}` } });

@@ -31,7 +31,7 @@ export class ArtistVerificationService {
     const artist = await this.artists.find(slugOrId, caller.environment);
     if (!artist) throw Errors.notFound('Artist', slugOrId);
     const { row, changed } = await this.artists.setVerified(artist.id, verified, caller.userId, this.clock.date());
-    if (changed && verified) await this.events.emit('artist.verified', { artist_id: row.id, verified_by: caller.userId });
+    if (changed && verified) await this.events.emit('artist.verified', { artist_id: row.id, verified_by: caller.userId }, caller.environment);
     return verificationJson(row);
   }
 }

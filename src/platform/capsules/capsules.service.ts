@@ -124,7 +124,7 @@ export class CapsulesService {
       );
     }
     if (await this.repo.unlock(row.id, userId, this.clock.date())) {
-      await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId });
+      await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId }, caller.environment);
     }
     return this.get(caller, row.id);
   }

@@ -295,6 +295,8 @@ export class StoreService {
     const event: PlatformEvent = {
       event: 'payment.success',
       timestamp: order.createdAt.toISOString(),
+      // A test key's order (never live) is the sandbox's: its webhooks, not the live ones, hear of it.
+      environment: order.livemode ? 'live' : 'test',
       data: {
         order_id: order.id,
         user_id: order.userId,

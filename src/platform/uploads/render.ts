@@ -74,7 +74,8 @@ export class UploadRenderer {
     // Title and genre as they are now: the owner may have changed them while the track was processing.
     const now = await this.deps.repo.find(trackId);
     if (!now) return;
-    await this.deps.events.emit('track.published', { track_id: trackId, artist_id: now.artist.id, title: now.track.title, genre: now.track.genre });
+    const event = { track_id: trackId, artist_id: now.artist.id, title: now.track.title, genre: now.track.genre };
+    await this.deps.events.emit('track.published', event, now.track.environment);
   }
 
   /** Features are worth having but not worth withholding a track for: a failure is logged and the track publishes. */

@@ -166,7 +166,7 @@ export class UploadsService {
       return managed.track.status === 'published';
     });
     await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, id);
-    if (wasPublished) await this.deps.events.emit('track.removed', { track_id: id, reason: text });
+    if (wasPublished) await this.deps.events.emit('track.removed', { track_id: id, reason: text }, caller.environment);
     return this.get(caller, id);
   }
 

@@ -8,6 +8,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { STATION_EVENTS_CHANNEL } from '../../station/events/station-events.js';
+import type { Environment } from '../library/library.repository.js';
 import { enqueueDelivery } from './delivery.js';
 import { familyOf, isWebhookEventName } from './event-names.js';
 import { PLATFORM_EVENTS_CHANNEL } from './platform-events.js';
@@ -68,7 +69,7 @@ export class WebhookDispatcher {
   async dispatch(message: unknown): Promise<number> {
     const parsed = parseMessage(message);
     if (!parsed) return 0;
-    const hooks = await this.repo.activeWebhooksFor(parsed.event);
+    const hooks = await this.repo.activeWebhooksFor(parsed.event, parsed.environment);
     if (hooks.length === 0) return 0;
     const eventId = eventIdOf(parsed);
     const family = familyOf(parsed.event);
@@ -120,10 +121,12 @@ export class WebhookDispatcher {
   }
 }
 
-function parseMessage(message: unknown): (EventMessage & { event: Parameters<typeof familyOf>[0] }) | null {
+/** A bus message as the webhooks see it; station events, and platform events that name none, are live. */
+function parseMessage(message: unknown): (EventMessage & { event: Parameters<typeof familyOf>[0]; environment: Environment }) | null {
   if (typeof message !== 'object' || message === null) return null;
-  const { event, timestamp, data } = message as Record<string, unknown>;
+  const { event, timestamp, data, environment } = message as Record<string, unknown>;
   if (!isWebhookEventName(event) || typeof timestamp !== 'string') return null;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  return { event, timestamp, data: data as Record<string, unknown> };
+  if (environment !== undefined && environment !== 'live' && environment !== 'test') return null;
+  return { event, timestamp, data: data as Record<string, unknown>, environment: environment ?? 'live' };
 }

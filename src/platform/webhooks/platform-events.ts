@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { Environment } from '../library/library.repository.js';
 import type { PlatformEventName } from './event-names.js';
 
 export const PLATFORM_EVENTS_CHANNEL = 'platform.events';
@@ -12,6 +13,8 @@ export interface PlatformEvent {
   event: PlatformEventName;
   data: Record<string, unknown>;
   timestamp: string;
+  /** The data space it happened in: only webhooks registered in the same one receive it (absent: live). */
+  environment?: Environment;
 }
 
 export class PlatformEvents {
@@ -20,8 +23,8 @@ export class PlatformEvents {
     private readonly clock: Clock,
   ) {}
 
-  emit(event: PlatformEventName, data: Record<string, unknown>): Promise<void> {
-    const message: PlatformEvent = { event, data, timestamp: this.clock.date().toISOString() };
+  emit(event: PlatformEventName, data: Record<string, unknown>, environment: Environment = 'live'): Promise<void> {
+    const message: PlatformEvent = { event, data, timestamp: this.clock.date().toISOString(), environment };
     return this.bus.publish(PLATFORM_EVENTS_CHANNEL, message);
   }
 }

@@ -3,6 +3,7 @@ import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql } from '
 import type { Db } from '../../infra/db/client.js';
 import { webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
+import type { Environment } from '../library/library.repository.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -35,9 +36,9 @@ export class WebhookRepository {
     return inserted;
   }
 
-  /** `ownerUserId` null lists every webhook (admins). */
-  async listWebhooks(ownerUserId: string | null, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> {
-    const where = ownerUserId === null ? undefined : eq(webhooks.ownerUserId, ownerUserId);
+  /** The webhooks of one environment: one owner's, or (`ownerUserId` null) everyone's (admins). */
+  async listWebhooks(ownerUserId: string | null, environment: Environment, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> {
+    const where = and(eq(webhooks.environment, environment), ownerUserId === null ? undefined : eq(webhooks.ownerUserId, ownerUserId));
     const [rows, [{ total }]] = await Promise.all([
       this.db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
       this.db.select({ total: count() }).from(webhooks).where(where),
@@ -56,11 +57,11 @@ export class WebhookRepository {
     return deleted.length > 0;
   }
 
-  async activeWebhooksFor(event: string): Promise<WebhookRow[]> {
+  async activeWebhooksFor(event: string, environment: Environment): Promise<WebhookRow[]> {
     return this.db
       .select()
       .from(webhooks)
-      .where(and(eq(webhooks.active, true), arrayContains(webhooks.events, [event])));
+      .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
   }
 
   async listDeliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {

@@ -26,6 +26,9 @@ const Webhook = Type.Object(
     url: Type.String(),
     events: Type.Array(Type.String()),
     active: Type.Boolean(),
+    environment: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+      description: "'test' when registered with a test key: it receives the sandbox's events only; 'live' otherwise: station events and the live platform's",
+    }),
     owner_user_id: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
   },
@@ -60,6 +63,10 @@ const DeliveryAttempt = Type.Object(
 );
 
 const DELIVERY_DESCRIPTION = [
+  'A webhook belongs to the environment of the credential that registers it. Registered with a test key, it',
+  "receives the sandbox's platform events only (its tracks, capsules, orders...) and station events are refused",
+  '(400: they come from the live radio); otherwise it receives station events and the live platform\'s, never the',
+  "sandbox's. Each credential lists, removes and reads the deliveries of its own environment's webhooks only.",
   'Each delivery is a POST whose raw body is the JSON envelope, with `X-Webhook-Id` (stable across retries),',
   '`X-Webhook-Timestamp` (Unix seconds of the attempt) and `X-Station-Signature` (station.* events) or',
   '`X-Platform-Signature` (platform events): `sha256=<hex>` of HMAC-SHA256 over the raw body, keyed with the',
@@ -76,7 +83,7 @@ const DELIVERY_DESCRIPTION = [
 
 function callerOf(request: FastifyRequest): WebhookCaller {
   const principal = request.principal!;
-  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin') };
+  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), environment: principal.environment };
 }
 
 export function webhookRoutes(webhooks: WebhookService) {

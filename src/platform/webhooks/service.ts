@@ -3,15 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { Errors } from '../../errors.js';
 import { refusedDestinationDetail, type EgressPolicy } from '../../infra/egress/egress-policy.js';
 import { isDeliverableUrl } from './delivery.js';
-import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
+import { familyOf, isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
 import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
+import type { Environment } from '../library/library.repository.js';
 import type { SecretBox } from './secret-box.js';
 import { newWebhookSecret } from './signing.js';
 
-/** Who asks: webhooks belong to a user; admins (platform:admin) see and remove everyone's. */
+/**
+ * Who asks: webhooks belong to a user; admins (platform:admin) see and remove everyone's. Each belongs to the
+ * environment of the credential that registered it (a test key: the sandbox), and is seen only from there.
+ */
 export interface WebhookCaller {
   userId: string | null;
   isAdmin: boolean;
+  environment: Environment;
 }
 
 export interface WebhookView {
@@ -19,6 +24,8 @@ export interface WebhookView {
   url: string;
   events: string[];
   active: boolean;
+  /** 'test': registered with a test key, it receives the sandbox's events; 'live': station and live platform events. */
+  environment: Environment;
   owner_user_id: string;
   created_at: string;
 }
@@ -52,6 +59,13 @@ export class WebhookService {
     if (caller.userId === null) throw Errors.forbidden('webhooks belong to a user: use a user token or a user-owned API key');
     const url = endpointUrl(input.url);
     const events = knownEvents(input.events);
+    const stationEvents = events.filter((event) => familyOf(event) === 'station');
+    if (caller.environment === 'test' && stationEvents.length > 0) {
+      throw Errors.validation(
+        `station events come from the live radio, and a test key's webhook hears the sandbox's events only: ${stationEvents.join(', ')}`,
+        'Invalid webhook events',
+      );
+    }
     if ((await this.egress.screen(new URL(url).hostname)) === 'refused') {
       throw Errors.validation(refusedDestinationDetail('url'), 'Invalid webhook URL');
     }
@@ -62,6 +76,7 @@ export class WebhookService {
       ownerUserId: caller.userId,
       url,
       events,
+      environment: caller.environment,
       secretCiphertext: this.box.seal(secret, id),
     });
     return { id: row.id, url: row.url, events: row.events, secret };
@@ -69,7 +84,7 @@ export class WebhookService {
 
   async list(caller: WebhookCaller, limit: number, offset: number): Promise<{ data: WebhookView[]; total: number }> {
     if (!caller.isAdmin && caller.userId === null) return { data: [], total: 0 };
-    const { rows, total } = await this.repo.listWebhooks(caller.isAdmin ? null : caller.userId, limit, offset);
+    const { rows, total } = await this.repo.listWebhooks(caller.isAdmin ? null : caller.userId, caller.environment, limit, offset);
     return { data: rows.map(webhookView), total };
   }
 
@@ -84,10 +99,10 @@ export class WebhookService {
     return { data: rows.map(deliveryView), total };
   }
 
-  /** Someone else's webhook answers 404, like a missing one: its existence is not disclosed. */
+  /** Someone else's webhook, or one of the other environment, answers 404 like a missing one: its existence is not disclosed. */
   private async visibleWebhook(caller: WebhookCaller, id: string): Promise<WebhookRow> {
     const row = await this.repo.findWebhook(id);
-    if (!row || (!caller.isAdmin && row.ownerUserId !== caller.userId)) throw Errors.notFound('Webhook', id);
+    if (!row || row.environment !== caller.environment || (!caller.isAdmin && row.ownerUserId !== caller.userId)) throw Errors.notFound('Webhook', id);
     return row;
   }
 }
@@ -116,6 +131,7 @@ function webhookView(row: WebhookRow): WebhookView {
     url: row.url,
     events: row.events,
     active: row.active,
+    environment: row.environment,
     owner_user_id: row.ownerUserId,
     created_at: row.createdAt.toISOString(),
   };

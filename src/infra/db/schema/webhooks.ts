@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from './auth.js';
+import { apiKeyEnvironment, users } from './auth.js';
 
 export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', ['pending', 'succeeded', 'failed', 'retrying']);
 
@@ -20,6 +20,11 @@ export const webhooks = pgTable(
     // AES-256-GCM under the DATA_DIR key `webhook-secrets`, bound to the row id: `v1.<iv>.<tag>.<ciphertext>`.
     secretCiphertext: text('secret_ciphertext').notNull(),
     active: boolean('active').notNull().default(true),
+    /**
+     * The data space whose events it receives: 'test' when registered with a test key (the sandbox's events
+     * only), otherwise 'live' (station events and the live platform's). Never both.
+     */
+    environment: apiKeyEnvironment('environment').notNull().default('live'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('webhooks_owner_idx').on(t.ownerUserId, t.createdAt)],

@@ -1,0 +1,1 @@
+ALTER TABLE "webhooks" ADD COLUMN "environment" "api_key_environment" DEFAULT 'live' NOT NULL;
