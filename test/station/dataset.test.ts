@@ -567,7 +567,22 @@ describe('module B: dataset manager', () => {
         .where(and(eq(lyrics.artistId, platformArtist.id), sql`${lyrics.trackId} IS NOT NULL`))
         .limit(1);
       const credits = await db.select().from(trackCredits).where(eq(trackCredits.trackId, lyric.trackId!));
-      await db.delete(trackCredits).where(and(eq(trackCredits.trackId, lyric.trackId!), eq(trackCredits.songwriterId, lyric.songwriterId)));
+      // The songwriter's credits go; the track's splits must still sum to 100 at commit (a deferred trigger
+      // insists), so another songwriter takes their share: one already credited, or another platform writer.
+      const share = credits.filter((c) => c.songwriterId === lyric.songwriterId).reduce((sum, c) => sum + c.splitPct, 0);
+      const heir = credits.find((c) => c.songwriterId !== lyric.songwriterId);
+      await db.transaction(async (tx) => {
+        await tx.delete(trackCredits).where(and(eq(trackCredits.trackId, lyric.trackId!), eq(trackCredits.songwriterId, lyric.songwriterId)));
+        if (heir) {
+          await tx
+            .update(trackCredits)
+            .set({ splitPct: heir.splitPct + share })
+            .where(and(eq(trackCredits.trackId, heir.trackId), eq(trackCredits.songwriterId, heir.songwriterId), eq(trackCredits.role, heir.role)));
+        } else {
+          const [other] = await tx.select().from(songwriters).where(and(eq(songwriters.platformOwned, true), sql`${songwriters.id} <> ${lyric.songwriterId}`)).limit(1);
+          await tx.insert(trackCredits).values({ trackId: lyric.trackId!, songwriterId: other.id, role: 'composer', splitPct: 100 });
+        }
+      });
       const report = await validate();
       expect(report.problems).toEqual([expect.objectContaining({ item_type: 'lyric', item_id: lyric.id, title: lyric.title, problem: 'lyric_credit_not_on_track' })]);
       await db.delete(trackCredits).where(eq(trackCredits.trackId, lyric.trackId!));
