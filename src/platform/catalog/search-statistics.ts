@@ -73,9 +73,9 @@ export class SearchStatistics {
     if (!snapshot || words.length === 0) return null;
     const exact = (lexeme: string) => snapshot.frequencies.get(lexeme) ?? snapshot.floor / 2;
     const last = words[words.length - 1];
-    let match = 1;
-    for (const word of new Set(words)) match *= word === last && word.length >= 2 ? this.prefixFrequency(snapshot, word) : exact(word);
-    const marked = (mark: string) => [...new Set(words)].reduce((product, word) => product * exact(mark + word), 1);
+    const distinct = [...new Set(words)];
+    const match = distinct.reduce((product, word) => product * (word === last && word.length >= 2 ? this.prefixFrequency(snapshot, word) : exact(word)), 1);
+    const marked = (mark: string) => distinct.reduce((product, word) => product * exact(mark + word), 1);
     return { match: snapshot.rows * match, names: snapshot.rows * marked('§n'), title: snapshot.rows * marked('§t') };
   }
 
