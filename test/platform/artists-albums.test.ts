@@ -105,6 +105,24 @@ describe('GET /v1/artists/{slug}', () => {
     await station.database.db.delete(artists).where(eq(artists.id, copy));
   });
 
+  it('follows and unfollows with one POST and a {"follow"} body, as the spec lists it; DELETE unfollows too', async () => {
+    const post = (body?: object) =>
+      station.http.inject({ method: 'POST', url: `/v1/artists/${FOLK.slug}/follow`, headers: bearer(listener), ...(body ? { payload: body } : {}) });
+    const followed = await post({ follow: true });
+    expect(followed.statusCode, followed.body).toBe(200);
+    expect(followed.json()).toMatchObject({ following: true, followers: 1, artist_slug: FOLK.slug });
+    const unfollowed = await post({ follow: false });
+    expect(unfollowed.statusCode, unfollowed.body).toBe(200);
+    expect(unfollowed.json()).toMatchObject({ following: false, followers: 0 });
+    expect(await ok(`/v1/artists/${FOLK.slug}`)).toMatchObject({ following: false, followers: 0 });
+    // No body still follows; DELETE still unfollows; a body of the wrong shape changes nothing.
+    expect((await post()).json()).toMatchObject({ following: true, followers: 1 });
+    expectEnvelope(await post({ follow: 'no' }), 400, 'PLATFORM_VALIDATION_FAILED');
+    expect(await ok(`/v1/artists/${FOLK.slug}`)).toMatchObject({ following: true, followers: 1 });
+    const removed = await station.http.inject({ method: 'DELETE', url: `/v1/artists/${FOLK.slug}/follow`, headers: bearer(listener) });
+    expect(removed.json()).toMatchObject({ following: false, followers: 0 });
+  });
+
   it('lists the artist’s published tracks, most streamed first, paged, by slug or id', async () => {
     const first = await ok(`/v1/artists/${NEON.slug}/tracks?limit=2`);
     expect(first).toMatchObject({ total: 4, page: 1, limit: 2 });

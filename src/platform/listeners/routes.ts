@@ -101,14 +101,29 @@ export function listenersRoutes(listeners: ListenersService) {
     );
 
     const FOLLOW =
-      'platform-api.md lists one `POST /artists/{id}/follow` to "follow or unfollow": here POST follows and DELETE unfollows, both idempotent (a repeat changes nothing and answers the same state). The path takes the artist\'s slug or its id. From a login session only (an API key answers 403).';
+      'platform-api.md lists one `POST /artists/{id}/follow` to "follow or unfollow": POST with `{"follow": false}` unfollows, POST with no body or `{"follow": true}` follows; DELETE also unfollows. Every form is idempotent (a repeat changes nothing and answers the same state). The path takes the artist\'s slug or its id. From a login session only (an API key answers 403).';
+    const FollowBody = Type.Object(
+      { follow: Type.Optional(Type.Boolean({ default: true, description: 'false unfollows' })) },
+      { additionalProperties: false },
+    );
 
     app.post(
       '/v1/artists/:slug/follow',
       {
-        schema: { tags: ['artists'], summary: 'Follows an artist', description: FOLLOW, params: IdParams('slug'), response: { 200: FollowState } },
+        schema: {
+          tags: ['artists'],
+          summary: 'Follows or unfollows an artist',
+          description: FOLLOW,
+          params: IdParams('slug'),
+          body: FollowBody,
+          response: { 200: FollowState },
+        },
+        // The body is optional (a bare POST follows, as before); an absent body is validated as `{}`.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
       },
-      async (request) => listeners.setFollow(request.principal!, request.params.slug, true),
+      async (request) => listeners.setFollow(request.principal!, request.params.slug, request.body?.follow ?? true),
     );
 
     app.delete(
