@@ -8,7 +8,7 @@
  * `npm start` builds the bundle first (prestart). When it is missing anyway the pages answer a 503 that
  * says how to build it, rather than a JSON 404 a person cannot make sense of.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -16,6 +16,12 @@ import fastifyStatic from '@fastify/static';
 
 /** Where `npm run build:web` writes the bundle. */
 export const WEB_ROOT = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
+/**
+ * The station's icon, kept beside the server rather than in the bundle: browsers ask for `/favicon.ico` on
+ * every origin they open (the docs, a media link, the pages) whether or not the bundle is built.
+ */
+const FAVICON = fileURLToPath(new URL('./assets/favicon.ico', import.meta.url));
 
 export interface WebOptions {
   /** The built bundle (default WEB_ROOT). */
@@ -67,6 +73,7 @@ The APIs work meanwhile: <a href="/docs">/docs</a>.</p></body></html>`;
 export async function registerWeb(app: FastifyInstance, options: WebOptions): Promise<void> {
   const root = options.root ?? WEB_ROOT;
   const csp = contentSecurityPolicy(options.publicBaseUrl);
+  const favicon = readFileSync(FAVICON);
 
   await app.register(async (scope) => {
     // serve: false: only reply.sendFile, on the routes below, so nothing else is claimed by the plugin.
@@ -83,6 +90,14 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
 
     for (const url of LISTENER_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'index.html'));
     for (const url of ADMIN_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'admin/index.html'));
+
+    scope.get('/favicon.ico', { config: PAGE, schema: HIDDEN }, (_request, reply) =>
+      reply
+        .type('image/x-icon')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'public, max-age=86400')
+        .send(favicon),
+    );
 
     scope.get('/assets/*', { config: PAGE, schema: HIDDEN }, (request, reply) => {
       const file = (request.params as { '*': string })['*'];

@@ -50,6 +50,17 @@ describe('serving the web front end', () => {
     expect((await get('/assets/../index.html')).statusCode).not.toBe(200);
   });
 
+  it('serves the station icon at /favicon.ico', async () => {
+    const response = await get('/favicon.ico');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/x-icon');
+    // An ICO directory (reserved 0, type 1) holding at least one image.
+    const bytes = response.rawPayload;
+    expect(bytes.readUInt16LE(0)).toBe(0);
+    expect(bytes.readUInt16LE(2)).toBe(1);
+    expect(bytes.readUInt16LE(4)).toBeGreaterThan(0);
+  });
+
   it('shadows none of the APIs and operations routes', async () => {
     for (const url of ['/v1/nothing', '/station/v1/nothing', '/api/nothing', '/media/nothing', '/listen', '/adminx']) {
       const response = await get(url);
