@@ -4,7 +4,7 @@ import { EngineError } from '../../src/engine/errors.js';
 import { eq } from 'drizzle-orm';
 import { id3TagLength } from '../../src/engine/music/id3.js';
 import { GENERATION_PROGRESS_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
-import { artists, demoSeed } from '../../src/infra/db/schema/index.js';
+import { artists, demoSeed, modelVersions } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
@@ -401,6 +401,59 @@ describe('modules E and F before the first model is deployed (issue 8, item 9)',
     await vi.waitFor(
       async () => {
         if (['pending', 'in_progress'].includes((await poll(now.json().generation_id)).json().status)) throw new Error('running');
+      },
+      { timeout: 120_000, interval: 200 },
+    );
+  }, 240_000);
+
+  it('keeps a generation that sings waiting for the lyrics model, never making it instrumental; 409 when lyrics cannot come', async () => {
+    const db = station.database.db;
+    const lyricsModel = (await station.station.models.production('lyrics'))!;
+    const audioModel = (await station.station.models.production('audio'))!;
+    const setLyricsStatus = (status: 'ready' | 'production') => db.update(modelVersions).set({ status }).where(eq(modelVersions.id, lyricsModel.id));
+    // The audio model is deployed; the lyrics model is not yet, but the seed will deploy one in 30 s.
+    await setLyricsStatus('ready');
+    await seedInProgress(60, { lyrics: 30 });
+    const sung = await generate({ max_duration_sec: 10, seed: 5, include_lyrics: true });
+    expect(sung.statusCode, sung.body).toBe(202);
+    expect(sung.json()).toMatchObject({ status: 'pending', model_version: null, waiting_for_model: true, eta_seconds: 31 });
+    // An instrumental request needs no lyrics model: it binds the audio model at once.
+    const instrumental = await generate({ max_duration_sec: 10, seed: 6 });
+    expect(instrumental.json()).toMatchObject({ model_version: audioModel.version });
+    expect(instrumental.json().waiting_for_model).toBeUndefined();
+    await station.station.modelWaiter!.tick();
+    expect((await poll(sung.json().generation_id)).json()).toMatchObject({ status: 'pending', waiting_for_model: true });
+
+    await setLyricsStatus('production');
+    await station.station.modelWaiter!.tick();
+    const done = await vi.waitFor(
+      async () => {
+        const body = (await poll(sung.json().generation_id)).json();
+        if (body.status !== 'complete' && body.status !== 'failed') throw new Error(`still ${body.status}`);
+        return body;
+      },
+      { timeout: 120_000, interval: 200 },
+    );
+    expect(done).toMatchObject({ status: 'complete', model_version: audioModel.version, lyrics_model_version: lyricsModel.version });
+
+    // Lyrics switched off in the configuration: the request says why.
+    await station.station.stationConfig.update({ lyricsGeneration: false });
+    const off = await generate({ max_duration_sec: 10, include_lyrics: true });
+    expect(off.statusCode).toBe(409);
+    expect(off.json().error.message).toContain('lyrics_generation');
+    await station.station.stationConfig.update({ lyricsGeneration: true });
+
+    // No lyrics model deployed and none coming (the seed stopped long ago): 409 saying what to do.
+    await setLyricsStatus('ready');
+    await seedInProgress(-(DEMO_SEED_GRACE_MS / 1000 + 60), { lyrics: 30 });
+    const none = await generate({ max_duration_sec: 10, include_lyrics: true });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.code).toBe('STATION_CONFLICT');
+    expect(none.json().error.message).toContain('lyrics');
+    await setLyricsStatus('production');
+    await vi.waitFor(
+      async () => {
+        if (['pending', 'in_progress'].includes((await poll(instrumental.json().generation_id)).json().status)) throw new Error('running');
       },
       { timeout: 120_000, interval: 200 },
     );

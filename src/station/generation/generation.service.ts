@@ -14,7 +14,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { ContextOverride, ContextService } from '../context/context.service.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { ModelStore } from '../models/model-store.js';
-import { noModelMessage, type ModelAvailability } from '../models/model-availability.js';
+import { noModelMessage, type Availability, type ModelAvailability } from '../models/model-availability.js';
 import type { GenerationRepository, GenerationRow } from './generation.repository.js';
 import { generationView } from './generation.view.js';
 
@@ -23,6 +23,12 @@ export const MAX_CONCURRENT_GENERATIONS = 4;
 export const GENERATION_QUEUE = 'generation';
 /** A job running longer than this lost its worker and may be taken over. */
 export const GENERATION_STALE_MS = 10 * 60_000;
+/** The deployed model an availability names, if any. */
+const deployed = (availability: Availability | null) => (availability?.state === 'production' ? availability.model : null);
+
+/** Why a generation that sings cannot be made while the station's configuration turns lyrics off (409). */
+export const LYRICS_DISABLED_MESSAGE =
+  'include_lyrics needs lyrics generation, which the station configuration turns off (lyrics_generation: false); enable it with PATCH /station/v1/admin/config or ask without include_lyrics';
 /** Assumed until real render times have been measured. */
 const DEFAULT_REALTIME_FACTOR = 8;
 
@@ -72,7 +78,20 @@ export class GenerationService {
       }
     }
     const includeLyrics = request.include_lyrics ?? false;
-    const lyricsModel = includeLyrics && config.lyricsGeneration && modelVersion ? await this.models.production('lyrics') : null;
+    // Sung lyrics need a lyrics model too: wait for it like the audio model, never fall back to instrumental.
+    let lyricsModelVersion: string | null = null;
+    if (includeLyrics) {
+      if (!config.lyricsGeneration) throw Errors.conflict(LYRICS_DISABLED_MESSAGE);
+      const lyrics = await this.availability.of('lyrics');
+      if (lyrics.state === 'none') throw Errors.conflict(noModelMessage('lyrics', lyrics));
+      if (lyrics.state === 'production') lyricsModelVersion = lyrics.model.version;
+      else {
+        // Still coming: the job waits (no model bound) for both, with the later of the two waits.
+        const audioWait = modelVersion === null ? (etaSeconds ?? 0) : await this.renderSeconds(request.max_duration_sec);
+        etaSeconds = lyrics.etaSeconds === null ? null : Math.max(audioWait, lyrics.etaSeconds + (await this.renderSeconds(request.max_duration_sec)));
+        modelVersion = null;
+      }
+    }
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
     const row = await this.repo.admit(
       {
@@ -85,7 +104,7 @@ export class GenerationService {
         includeLyrics,
         sessionId: request.session_id ?? null,
         modelVersion,
-        lyricsModelVersion: lyricsModel?.version ?? null,
+        lyricsModelVersion,
         etaSeconds,
         regeneratedFrom,
         requestedBy,
@@ -102,50 +121,58 @@ export class GenerationService {
   }
 
   /**
-   * Jobs waiting for the first production audio model: bound to it and queued once one is deployed (by
-   * whichever instance gets there first), given a fresh ETA while it is still coming, failed with a
-   * conflict when it no longer is (the training failed or was cancelled, the seed stopped).
+   * Jobs waiting for the first production audio model (and, when they sing, the first lyrics model): bound
+   * to the models and queued once both are deployed (by whichever instance gets there first), given a fresh
+   * ETA while one is still coming, failed with a conflict when one no longer is (the training failed or was
+   * cancelled, the seed stopped, lyrics were switched off).
    */
   async wakeWaiting(): Promise<number> {
     const waiting = await this.repo.waitingForModel();
     if (waiting.length === 0) return 0;
-    const availability = await this.availability.of('audio');
-    if (availability.state === 'production') {
-      const config = await this.config.get();
-      const lyricsModel = config.lyricsGeneration ? await this.models.production('lyrics') : null;
-      let started = 0;
-      for (const row of waiting) {
-        const bound = await this.repo.bindModel(
-          row.id,
-          availability.model.version,
-          row.includeLyrics ? (lyricsModel?.version ?? null) : null,
-          await this.renderSeconds(row.maxDurationSec),
-        );
+    const audio = await this.availability.of('audio');
+    const sings = waiting.some((row) => row.includeLyrics);
+    const config = sings ? await this.config.get() : null;
+    const lyrics = sings && config?.lyricsGeneration ? await this.availability.of('lyrics') : null;
+    let started = 0;
+    for (const row of waiting) {
+      const needs: Array<{ type: 'audio' | 'lyrics'; availability: Availability | null }> = [];
+      if (typeof row.request.model_version !== 'string') needs.push({ type: 'audio', availability: audio });
+      if (row.includeLyrics) needs.push({ type: 'lyrics', availability: lyrics });
+      const stopped = needs.find((need) => need.availability === null || need.availability.state === 'none');
+      if (stopped) {
+        const message = stopped.availability?.state === 'none' ? noModelMessage(stopped.type, stopped.availability) : LYRICS_DISABLED_MESSAGE;
+        // A trained model waiting only for an admin's deploy keeps the work waiting, without a promised ETA.
+        if (stopped.availability?.state === 'none' && stopped.availability.awaitingDeploy) {
+          await this.repo.setWaitingEta([row.id], null);
+          continue;
+        }
+        const failed = await this.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.clock.date());
+        // Only the instance whose update won reports it, so subscribers hear of each failure once.
+        if (failed) await this.events.emit('station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message });
+        continue;
+      }
+      const render = await this.renderSeconds(row.maxDurationSec);
+      if (needs.every((need) => deployed(need.availability))) {
+        // A version the request named (it waited for lyrics only) stays the one it asked for.
+        const asked = row.request.model_version;
+        const audioVersion = typeof asked === 'string' ? asked : deployed(audio)!.version;
+        const lyricsVersion = row.includeLyrics ? deployed(lyrics)!.version : null;
+        const bound = await this.repo.bindModel(row.id, audioVersion, lyricsVersion, render);
         if (!bound) continue;
         await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
         started += 1;
+        continue;
       }
-      return started;
+      const waits = needs.map((need) => (need.availability?.state === 'coming' ? need.availability.etaSeconds : 0));
+      const known = waits.filter((wait): wait is number => wait !== null);
+      await this.repo.setWaitingEta([row.id], known.length < waits.length ? null : Math.max(...known) + render);
     }
-    if (availability.state === 'coming') {
-      for (const row of waiting) {
-        const eta = availability.etaSeconds === null ? null : availability.etaSeconds + (await this.renderSeconds(row.maxDurationSec));
-        await this.repo.setWaitingEta([row.id], eta);
-      }
-      return 0;
-    }
-    if (availability.awaitingDeploy) {
-      // Trained, only an admin's deploy is missing: keep waiting, but no ETA can be promised for that.
-      await this.repo.setWaitingEta(waiting.map((row) => row.id), null);
-      return 0;
-    }
-    const message = noModelMessage('audio', availability);
-    for (const row of waiting) {
-      const failed = await this.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.clock.date());
-      // Only the instance whose update won reports it, so subscribers hear of each failure once.
-      if (failed) await this.events.emit('station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message });
-    }
-    return 0;
+    return started;
+  }
+
+  /** Whether a production lyrics model is deployed now (a generation that sings would not wait). */
+  async lyricsDeployed(): Promise<boolean> {
+    return (await this.models.production('lyrics')) !== null;
   }
 
   /** Estimated wall seconds to render a track of this length (measured real-time factor). */

@@ -229,14 +229,17 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (this.fallback) return; // the engine is down: AI slots fall back at play time
     let etaSec = this.remainingOnAirSec();
     const state = await this.deps.slots.state(this.deps.clock.date());
+    // The radio never waits for a lyrics model: until one is deployed its AI tracks are instrumental.
+    let sing: boolean | null = null;
     for (const slot of await this.deps.slots.planned()) {
       if (slot.origin === 'ai_generated' && !slot.generationId && etaSec <= config.generationLeadTime) {
+        sing ??= config.lyricsGeneration && (await this.deps.generations.lyricsDeployed());
         try {
           const generation = await this.deps.generations.create(
             {
               max_duration_sec: config.maxTrackLengthSec,
               quality: config.streamQuality,
-              include_lyrics: config.lyricsGeneration,
+              include_lyrics: sing,
               session_id: state.sessionId,
             },
             'scheduler',
