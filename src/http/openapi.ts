@@ -53,3 +53,99 @@ export function openApiDocument(baseUrl: string) {
     ],
   };
 }
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * What the routes' schemas cannot say in OpenAPI 3.1 by themselves, applied once to the finished document
+ * so that generated clients (clients/js here, others elsewhere) get clean input:
+ * - tuples: TypeBox writes them in draft-07 form (`items: [...]`, `additionalItems: false`); JSON Schema
+ *   2020-12, which OpenAPI 3.1 uses, spells that `prefixItems: [...]` with `items: false`;
+ * - the media wildcard: Fastify's `/media/*` becomes `/media/{*}`, which is no parameter name; it is
+ *   documented as `/media/{key}` (the blob key, which may contain slashes);
+ * - an `operationId` on every operation, from its method and path (`GET /v1/tracks/{id}/stream` ->
+ *   `getTracksByIdStream`, station paths prefixed `Station`), unless the route names its own. The names are
+ *   public API for generated clients: a route that moves keeps its name by declaring it.
+ */
+export function normaliseOpenApi<T extends object>(document: T): T {
+  const doc = document as unknown as JsonObject; // a plain JSON document: walked by key, whatever its static type
+  const paths = (doc.paths ?? {}) as JsonObject;
+  const renamed: JsonObject = {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (path.includes('{*}')) {
+      renamed[path.replace('{*}', '{key}')] = renameWildcardParameter(item as JsonObject);
+    } else renamed[path] = item;
+  }
+  doc.paths = renamed;
+  rewriteTuples(doc);
+  const taken = new Set<string>();
+  for (const item of Object.values(renamed)) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as JsonObject)[method] as JsonObject | undefined;
+      if (operation && typeof operation.operationId === 'string') taken.add(operation.operationId);
+    }
+  }
+  for (const [path, item] of Object.entries(renamed)) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as JsonObject)[method] as JsonObject | undefined;
+      if (!operation || typeof operation.operationId === 'string') continue;
+      const base = operationIdOf(method, path);
+      let id = base;
+      for (let n = 2; taken.has(id); n += 1) id = `${base}${n}`;
+      taken.add(id);
+      operation.operationId = id;
+    }
+  }
+  return document;
+}
+
+function renameWildcardParameter(item: JsonObject): JsonObject {
+  for (const method of HTTP_METHODS) {
+    const operation = item[method] as JsonObject | undefined;
+    for (const parameter of (operation?.parameters ?? []) as JsonObject[]) {
+      if (parameter.in === 'path' && parameter.name === '*') {
+        parameter.name = 'key';
+        parameter.description = 'The blob key, as it appears in a signed media link (it may contain `/`)';
+      }
+    }
+  }
+  return item;
+}
+
+function rewriteTuples(node: Json): void {
+  if (Array.isArray(node)) {
+    for (const child of node) rewriteTuples(child);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node.items)) {
+    node.prefixItems = node.items;
+    node.items = node.additionalItems === undefined ? true : node.additionalItems;
+    delete node.additionalItems;
+  }
+  for (const child of Object.values(node)) rewriteTuples(child);
+}
+
+function operationIdOf(method: string, path: string): string {
+  const words: string[] = [method];
+  const segments = path.split('/').filter(Boolean);
+  let rest = segments;
+  if (segments[0] === 'station' && segments[1] === 'v1') {
+    words.push('station');
+    rest = segments.slice(2);
+  } else if (segments[0] === 'station') {
+    words.push('station');
+    rest = segments.slice(1);
+  } else if (segments[0] === 'v1') rest = segments.slice(1);
+  for (const segment of rest) {
+    const parameter = /^\{(.+)\}$/.exec(segment);
+    if (parameter) words.push('by', ...parameter[1].split(/[^A-Za-z0-9]+/));
+    else words.push(...segment.split(/[^A-Za-z0-9]+/));
+  }
+  return words
+    .filter(Boolean)
+    .map((word, index) => (index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1)))
+    .join('');
+}

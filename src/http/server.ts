@@ -21,7 +21,7 @@ import { registerValidation } from './validation.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { clientKey } from './client-address.js';
 import type { TrustProxy } from '../config.js';
-import { openApiDocument } from './openapi.js';
+import { normaliseOpenApi, openApiDocument } from './openapi.js';
 import { registerWeb } from './web.js';
 import './types.js';
 
@@ -79,7 +79,10 @@ export async function buildHttpServer(
     keyGenerator: (request) => request.principal?.userId ?? request.principal?.credentialId ?? clientKey(request.ip),
     errorResponseBuilder: (_request, context) => Errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
-  await app.register(swagger, { openapi: openApiDocument(deps.publicBaseUrl) });
+  await app.register(swagger, {
+    openapi: openApiDocument(deps.publicBaseUrl),
+    transformObject: (documents) => normaliseOpenApi('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
+  });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
 
   registerAuthHooks(app, deps.auth);

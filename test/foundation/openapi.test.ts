@@ -74,15 +74,34 @@ describe('/openapi.json', () => {
     for (const [path, operations] of Object.entries<Record<string, unknown>>(spec.paths)) {
       for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path}`);
     }
-    // The web front end's pages (src/http/web.ts) are HTML for people, not API operations.
-    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/admin']);
+    // The web front end's pages and icon (src/http/web.ts) are for people and browsers, not API operations.
+    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/admin', '/favicon.ico']);
     const missing = registered
       .filter((r) => !hidden.has(r.url) && !r.url.startsWith('/docs') && r.method !== 'HEAD')
       .map((r) => `${r.method} ${openApiPath(r.url)}`)
-      .filter((key) => !documented.has(key) && !documented.has(key.replace(/\/\*$/, '/{*}')) && !/\*/.test(key));
+      .filter((key) => !documented.has(key) && !documented.has(key.replace(/\/\*$/, '/{key}')) && !/\*/.test(key));
     expect(registered).toContainEqual({ method: 'GET', url: '/v1/tracks/:id/stream' });
     expect(registered).toContainEqual({ method: 'POST', url: '/api/auth/logout' });
     expect(missing).toEqual([]);
+  });
+
+  it('is clean input for client generators: a unique operationId everywhere, 2020-12 tuples, named path parameters', () => {
+    const ids: string[] = [];
+    for (const item of Object.values<Record<string, { operationId?: string }>>(spec.paths)) {
+      for (const operation of Object.values(item)) ids.push(operation.operationId!);
+    }
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(spec.paths['/v1/tracks/{id}/stream'].get.operationId).toBe('getTracksByIdStream');
+    expect(spec.paths['/station/v1/radio/stream-info'].get.operationId).toBe('getStationRadioStreamInfo');
+    // Every path parameter is a name a client can use, the media wildcard included.
+    expect(Object.keys(spec.paths).filter((path) => path.includes('{*}'))).toEqual([]);
+    expect(spec.paths['/media/{key}'].get.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: 'key' }));
+    // Tuples in JSON Schema 2020-12 form (prefixItems), never draft-07's array-valued items.
+    const text = JSON.stringify(spec);
+    expect(text).not.toContain('"additionalItems"');
+    const tempo = spec.paths['/station/v1/context/current'].get.responses['200'].content['application/json'].schema.properties.tempo_range;
+    expect(tempo).toMatchObject({ type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }], items: false });
   });
 
   it('marks non-public operations with security and a scope note, public ones with none', () => {
