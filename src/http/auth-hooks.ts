@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthService } from '../auth/auth.service.js';
 import { hasScope } from '../auth/principal.js';
 import { DomainError, Errors } from '../errors.js';
+import { cameThroughSandboxBase, sandboxPrincipal } from './sandbox-base.js';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -32,6 +33,8 @@ export function registerAuthHooks(app: FastifyInstance, auth: AuthService): void
       if (!(error instanceof DomainError)) throw error;
       failure = error;
     }
+    // Through /sandbox/v1 the credential acts in the sandbox; a live key is refused there even on public routes.
+    if (request.principal && cameThroughSandboxBase(request.raw)) request.principal = sandboxPrincipal(request.principal);
     const principal = request.principal;
     if (principal?.metered && principal.apiKeyId) {
       // Every answer to a developer key's request carries its quota, whatever the route (src/auth/api-quota.ts).

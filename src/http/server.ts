@@ -22,6 +22,7 @@ import { fastifyTrustProxy } from './trust-proxy.js';
 import { clientKey } from './client-address.js';
 import type { TrustProxy } from '../config.js';
 import { normaliseOpenApi, openApiDocument } from './openapi.js';
+import { rewriteSandboxUrl } from './sandbox-base.js';
 import { registerWeb } from './web.js';
 import './types.js';
 
@@ -59,6 +60,8 @@ export async function buildHttpServer(
     trustProxy: fastifyTrustProxy(deps.trustProxy),
     // Ids are opaque: a long one is still an id that names nothing (404 from the lookup), not a router error.
     routerOptions: { maxParamLength: 1024 },
+    // /sandbox/v1/... is the platform API of /v1/... acting in the sandbox (src/http/sandbox-base.ts).
+    rewriteUrl: rewriteSandboxUrl,
     // The router's own failures (a malformed percent-encoding, a parameter past maxParamLength) get the envelope too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, toErrorResponse(error)),
   });

@@ -162,6 +162,40 @@ describe('personal data of a login (live)', () => {
   });
 });
 
+describe('the sandbox base address /sandbox/v1', () => {
+  it('serves the platform API on sandbox data to a test key and a login session; a live key answers 403', async () => {
+    const sandboxIds = [...sandbox.tracks.values()].sort();
+    const viaKey = await ok('/sandbox/v1/tracks?limit=100', as(testKey));
+    expect(viaKey.data.map((t: { id: string }) => t.id).sort()).toEqual(sandboxIds);
+    // A login session acts on sandbox data there, and on live data at /v1.
+    const viaLogin = await ok('/sandbox/v1/tracks?limit=100', bearer(developer));
+    expect(viaLogin.data.map((t: { id: string }) => t.id).sort()).toEqual(sandboxIds);
+    expect((await ok(`/sandbox/v1/artists/${demoArtists[0].slug}`, bearer(developer))).id).toBe(sandbox.artists.get(demoArtists[0].slug));
+    expect((await ok('/v1/tracks?limit=100', bearer(developer))).data.map((t: { id: string }) => t.id).sort()).toEqual([...live.tracks.values()].sort());
+    // A live key serves production only.
+    const refused = await get('/sandbox/v1/tracks', as(liveKey));
+    expectEnvelope(refused, 403, 'PLATFORM_FORBIDDEN');
+    expect(refused.json().error.detail).toContain('test key');
+    // The same errors and codes as /v1: unknown paths, no credential.
+    expectEnvelope(await get('/sandbox/v1/nothing-here', as(testKey)), 404, 'PLATFORM_NOT_FOUND');
+    expectEnvelope(await get('/sandbox/v1/tracks', {}), 401, 'PLATFORM_AUTH_REQUIRED');
+    expect((await get('/sandbox/v1x/tracks', as(testKey))).statusCode).toBe(404);
+  });
+
+  it('keeps what a login session does there in the sandbox', async () => {
+    const listener = await loginAs(station, 'listener');
+    const slug = demoArtists[1].slug;
+    const followed = await station.http.inject({ method: 'POST', url: `/sandbox/v1/artists/${slug}/follow`, headers: bearer(listener) });
+    expect(followed.statusCode, followed.body).toBe(200);
+    expect(followed.json()).toMatchObject({ following: true, followers: 1, artist_id: sandbox.artists.get(slug) });
+    // The sandbox counts its own follows; the live artist's count and the live profile never see it.
+    const [artist] = await station.database.db.select().from(artists).where(eq(artists.id, live.artists.get(slug)!));
+    expect(artist.followers).toBe(0);
+    expect(await ok(`/v1/artists/${slug}`, bearer(listener))).toMatchObject({ following: false, followers: 0 });
+    expect(await ok(`/sandbox/v1/artists/${slug}`, bearer(listener))).toMatchObject({ following: true, followers: 1 });
+  });
+});
+
 describe('the station', () => {
   it('never puts a sandbox track on the radio', async () => {
     const candidates = (await new SlotsRepository(station.database.db).catalogCandidates(true)).map((c) => c.id);
