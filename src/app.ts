@@ -233,6 +233,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       rateLimitRedis: redis,
       rateLimitNamespace: `${config.redisPrefix}:rate-limit:`,
       publicBaseUrl: config.publicBaseUrl,
+      mediaOrigin: presigner?.origin ?? null,
       trustProxy: config.trustProxy,
       isReady: async () => {
         if (!ready) return false;

@@ -2,13 +2,19 @@
  * A station configured with the S3_* variables keeps an uploaded track's master and renditions in the object
  * store (a local S3-compatible server, test/infra/s3-server.ts), nothing under DATA_DIR/blobs, and serves them
  * through either kind of link: station-signed /media links it proxies from the store (the default), or the
- * store's own presigned URLs (STATION_MEDIA_LINKS=presigned) that the listener fetches from the store.
+ * store's own presigned URLs (STATION_MEDIA_LINKS=presigned) that the listener fetches from the store, and
+ * that the web pages' Content-Security-Policy then allows.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMp3 } from '../../src/engine/audio/mp3-frames.js';
+import { registerWeb } from '../../src/http/web.js';
+import { S3Presigner } from '../../src/infra/blobs/s3-presigner.js';
 import { renditionKeys } from '../../src/platform/uploads/view.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { S3_KEYS, startLocalS3, type LocalS3 } from '../infra/s3-server.js';
@@ -105,3 +111,24 @@ for (const mode of ['proxy', 'presigned'] as const) {
     }, 180_000);
   });
 }
+
+describe('the web pages with presigned media links', () => {
+  it("allow images, audio and fetches from the store's origin, beside PUBLIC_BASE_URL", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'station-web-'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>Station radio</title>');
+    const presigner = new S3Presigner({ endpoint: 'http://minio:9000', bucket: 'media', region: 'us-east-1', credentials: S3_KEYS, forcePathStyle: false }, 'https://cdn.example.com:8443/');
+    expect(presigner.origin).toBe('https://media.cdn.example.com:8443');
+    const app = Fastify();
+    await registerWeb(app, { publicBaseUrl: 'https://radio.example.com', root, mediaOrigin: presigner.origin });
+    try {
+      const csp = String((await app.inject({ url: '/' })).headers['content-security-policy']);
+      for (const directive of ['img-src', 'media-src', 'connect-src']) {
+        expect(csp).toMatch(new RegExp(`${directive} 'self' https://radio\\.example\\.com https://media\\.cdn\\.example\\.com:8443 `));
+      }
+      expect(csp).toContain("script-src 'self'");
+    } finally {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -32,7 +32,8 @@ function amzDate(unixSeconds: number): string {
 }
 
 export class S3Presigner implements Presigner {
-  private readonly origin: string;
+  /** Where the links point (scheme, host and port), for the web pages' Content-Security-Policy. */
+  readonly origin: string;
   private readonly host: string;
   private readonly pathPrefix: string;
   private readonly accessKeyId: string;
