@@ -22,6 +22,8 @@ import { buildHttpServer } from './http/server.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { FileBlobStore, type BlobStore } from './infra/blobs/blob-store.js';
 import { UrlSigner } from './infra/blobs/url-signer.js';
+import { S3BlobStore } from './infra/blobs/s3-blob-store.js';
+import { S3Presigner } from './infra/blobs/s3-presigner.js';
 import { systemClock, type Clock } from './infra/clock/clock.js';
 import type { IntervalTimers } from './infra/clock/timers.js';
 import { openDatabase, type Database } from './infra/db/client.js';
@@ -149,8 +151,10 @@ export async function createStation(config: Config, options: StationOptions = {}
     ? new SmtpMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, clock })
     : new OutboxMailer(database.db, clock);
 
-  const blobs = new FileBlobStore(join(config.dataDir, 'blobs'));
-  const signer = new UrlSigner(loadOrCreateSecret(config.dataDir, 'media', null), config.publicBaseUrl, clock);
+  const objectStore = config.s3 ? new S3BlobStore(config.s3) : null;
+  const blobs: BlobStore = objectStore ?? new FileBlobStore(join(config.dataDir, 'blobs'));
+  const presigner = config.s3 && config.mediaLinks.mode === 'presigned' ? new S3Presigner(config.s3, config.mediaLinks.publicEndpoint) : null;
+  const signer = new UrlSigner(loadOrCreateSecret(config.dataDir, 'media', null), config.publicBaseUrl, clock, presigner);
   const tokens = new TokenService(loadOrCreateSecret(config.dataDir, 'jwt', config.jwtSecret), clock);
   const csrf = new CsrfTokens(loadOrCreateSecret(config.dataDir, 'csrf', null));
   const sessionCache = new SessionCache(clock);
@@ -229,6 +233,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       rateLimitRedis: redis,
       rateLimitNamespace: `${config.redisPrefix}:rate-limit:`,
       publicBaseUrl: config.publicBaseUrl,
+      mediaOrigin: presigner?.origin ?? null,
       trustProxy: config.trustProxy,
       isReady: async () => {
         if (!ready) return false;
@@ -291,6 +296,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await connectionGuard.stop();
       await bus.close();
       redis?.disconnect();
+      objectStore?.close();
       await database.close();
     },
   };

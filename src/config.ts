@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { AllowListError, DEFAULT_ALLOW_LIST_TEXT, parseAllowList, type AllowList } from './infra/egress/allow-list.js';
+import type { S3Location } from './infra/blobs/s3-blob-store.js';
 
 export interface AdminBootstrap {
   email: string;
@@ -49,7 +50,18 @@ export interface Config {
   uploadMaxBytes: number;
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
   stripe: { secretKey: string; webhookSecret: string } | null;
+  /** S3_*: media in an S3-compatible object store instead of DATA_DIR/blobs; null keeps them on disk. */
+  s3: S3Location | null;
+  /** STATION_MEDIA_LINKS (and S3_PUBLIC_ENDPOINT): who answers the media links the station hands out. */
+  mediaLinks: MediaLinks;
 }
+
+/**
+ * 'proxy': station-signed /media links under PUBLIC_BASE_URL, served by the station from whichever store.
+ * 'presigned': the object store's own presigned GET URLs (at publicEndpoint, else S3_ENDPOINT), so the store
+ * or a CDN in front of it serves the bytes.
+ */
+export type MediaLinks = { mode: 'proxy' } | { mode: 'presigned'; publicEndpoint: string | null };
 
 /**
  * TRUST_PROXY: 'none' believes no X-Forwarded-For (the client is the socket's peer); 'hops' believes that
@@ -240,7 +252,47 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy(env),
     stripe: stripe(env),
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
+    ...objectStore(env),
   };
+}
+
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+
+function s3Location(env: Env): S3Location | null {
+  if (S3_VARIABLES.every((name) => text(env, name) === null)) return null;
+  const bucket = text(env, 'S3_BUCKET');
+  if (bucket === null || !/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) {
+    throw new ConfigError('S3_BUCKET', 'a bucket name (required when another S3_* variable is set)', bucket ?? '');
+  }
+  const region = text(env, 'S3_REGION') ?? 'us-east-1';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(region)) throw new ConfigError('S3_REGION', 'a region name such as us-east-1', region);
+  const accessKeyId = text(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = text(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY', 'set together with the other', '<unset>');
+  }
+  return {
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    bucket,
+    region,
+    credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+function objectStore(env: Env): { s3: S3Location | null; mediaLinks: MediaLinks } {
+  const s3 = s3Location(env);
+  const mode = text(env, 'STATION_MEDIA_LINKS') ?? 'proxy';
+  const publicEndpoint = url(env, 'S3_PUBLIC_ENDPOINT', ['http:', 'https:']);
+  if (mode === 'proxy') {
+    if (publicEndpoint !== null) throw new ConfigError('S3_PUBLIC_ENDPOINT', 'set only with STATION_MEDIA_LINKS=presigned', publicEndpoint);
+    return { s3, mediaLinks: { mode: 'proxy' } };
+  }
+  if (mode !== 'presigned') throw new ConfigError('STATION_MEDIA_LINKS', 'proxy or presigned', mode);
+  if (s3?.credentials == null) {
+    throw new ConfigError('STATION_MEDIA_LINKS', 'proxy unless S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set (presigned links are signed with those keys)', mode);
+  }
+  return { s3, mediaLinks: { mode: 'presigned', publicEndpoint } };
 }
 
 function oidcProvider(env: Env): Config['oidc'] {

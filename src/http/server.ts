@@ -43,6 +43,8 @@ export interface HttpServerDeps {
   isReady: () => Promise<boolean>;
   /** The built web front end; default dist/web (src/http/web.ts). */
   webRoot?: string;
+  /** The object store's origin when media links are presigned URLs on it: the pages may load media from there. */
+  mediaOrigin?: string | null;
 }
 
 export async function buildHttpServer(
@@ -119,6 +121,6 @@ export async function buildHttpServer(
 
   await registerModules(app);
   // The listener player at / and the admin panel at /admin (web/, built into dist/web).
-  await registerWeb(app, { publicBaseUrl: deps.publicBaseUrl, root: deps.webRoot });
+  await registerWeb(app, { publicBaseUrl: deps.publicBaseUrl, root: deps.webRoot, mediaOrigin: deps.mediaOrigin });
   return app;
 }

@@ -28,6 +28,8 @@ export interface WebOptions {
   root?: string;
   /** PUBLIC_BASE_URL: media and stream links are absolute URLs on it, so the pages may load from there. */
   publicBaseUrl: string;
+  /** The object store's origin when media links are presigned URLs on it (STATION_MEDIA_LINKS=presigned). */
+  mediaOrigin?: string | null;
 }
 
 /** The listener app's own paths (client-side routes); everything else under `/` belongs to the APIs. */
@@ -37,12 +39,12 @@ export const ADMIN_PATHS = ['/admin', '/admin/*'] as const;
 const PAGE = { public: true } as const;
 const HIDDEN = { hide: true } as const;
 
-function contentSecurityPolicy(publicBaseUrl: string): string {
+function contentSecurityPolicy(publicBaseUrl: string, mediaOrigin: string | null): string {
   let media = "'self'";
   try {
     const origin = new URL(publicBaseUrl).origin;
     const ws = origin.replace(/^http/, 'ws');
-    media = `'self' ${origin}`;
+    media = `'self' ${origin}${mediaOrigin ? ` ${new URL(mediaOrigin).origin}` : ''}`;
     return [
       "default-src 'self'",
       `img-src ${media} data: blob:`,
@@ -72,7 +74,7 @@ The APIs work meanwhile: <a href="/docs">/docs</a>.</p></body></html>`;
 
 export async function registerWeb(app: FastifyInstance, options: WebOptions): Promise<void> {
   const root = options.root ?? WEB_ROOT;
-  const csp = contentSecurityPolicy(options.publicBaseUrl);
+  const csp = contentSecurityPolicy(options.publicBaseUrl, options.mediaOrigin ?? null);
   const favicon = readFileSync(FAVICON);
 
   await app.register(async (scope) => {

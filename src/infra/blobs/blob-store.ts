@@ -1,6 +1,8 @@
 /**
- * Storage for audio masters, waveforms and cover art. The embedded default is the filesystem under
- * DATA_DIR; the app serves it at signed, expiring URLs (see url-signer.ts), which is the "CDN".
+ * Storage for audio masters, renditions, waveforms, cover art, models and checkpoints. The embedded default is
+ * the filesystem under DATA_DIR; S3BlobStore (s3-blob-store.ts) keeps them in an S3-compatible object store
+ * shared by instances on several machines. Links to them are signed by url-signer.ts.
+ * Both stores pass the same contract: test/infra/blob-store.contract.test.ts.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile, readFile } from 'node:fs/promises';
@@ -14,11 +16,15 @@ export interface BlobInfo {
 }
 
 export interface BlobStore {
+  /** Stores the whole blob or nothing: a put that fails leaves the key as it was (absent, or the old bytes). */
   put(key: string, data: Buffer | Readable): Promise<BlobInfo>;
+  /** Rejects with code ENOENT when there is no such blob. */
   get(key: string): Promise<Buffer>;
-  /** A byte range, both ends inclusive, as in HTTP Range. */
+  /** A byte range, both ends inclusive, as in HTTP Range; a missing blob fails the stream with code ENOENT. */
   stream(key: string, range?: { start: number; end: number }): Readable;
+  /** Null when there is no such blob (or the key is not a valid key). */
   stat(key: string): Promise<BlobInfo | null>;
+  /** Deleting a missing blob is not an error. */
   delete(key: string): Promise<void>;
 }
 
@@ -26,6 +32,11 @@ const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
 
 export function assertBlobKey(key: string): void {
   if (!KEY_PATTERN.test(key) || key.includes('..')) throw new RangeError(`invalid blob key: ${key}`);
+}
+
+/** The error of a missing blob, shaped like the filesystem's, so callers test one code whichever store it is. */
+export function blobNotFound(key: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`no blob under ${key}`), { code: 'ENOENT' });
 }
 
 export class FileBlobStore implements BlobStore {
@@ -58,7 +69,7 @@ export class FileBlobStore implements BlobStore {
     return { size: (await stat(path)).size };
   }
 
-  get(key: string): Promise<Buffer> {
+  async get(key: string): Promise<Buffer> {
     return readFile(this.pathOf(key));
   }
 

@@ -5,18 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import { contentTypeOf } from '../../infra/blobs/content-types.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { Errors } from '../../errors.js';
 import { HttpError } from '../../http/errors.js';
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  wav: 'audio/wav',
-  json: 'application/json',
-  png: 'image/png',
-  svg: 'image/svg+xml',
-};
 
 const linkInvalid = () => new HttpError(403, 'MEDIA_LINK_INVALID', 'This media link is invalid or has expired');
 
@@ -59,9 +51,8 @@ export function mediaRoutes(blobs: BlobStore, signer: UrlSigner) {
         if (!signer.verify(key, request.query.exp, request.query.sig)) throw linkInvalid();
         const info = await blobs.stat(key);
         if (!info) throw Errors.notFound('Media');
-        const extension = key.split('.').pop() ?? '';
         reply
-          .header('Content-Type', CONTENT_TYPES[extension] ?? 'application/octet-stream')
+          .header('Content-Type', contentTypeOf(key))
           .header('Accept-Ranges', 'bytes')
           .header('Cache-Control', 'private, max-age=3600');
         const range = parseRange(request.headers.range, info.size);
