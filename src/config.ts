@@ -49,6 +49,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
   stripe: { secretKey: string; webhookSecret: string } | null;
+  /** STATION_MAX_KEYS_PER_ACCOUNT: unrevoked developer keys one account may hold, live and test together. */
+  maxKeysPerAccount: number;
 }
 
 /**
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy(env),
     stripe: stripe(env),
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
+    maxKeysPerAccount: integer(env, 'STATION_MAX_KEYS_PER_ACCOUNT', 10, 1, 1000),
   };
 }
 
