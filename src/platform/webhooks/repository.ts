@@ -1,5 +1,6 @@
 /** Webhook registrations and delivery attempts (Drizzle). */
 import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { ROLES, scopesOfRole } from '../../auth/scopes.js';
 import type { Db } from '../../infra/db/client.js';
 import { users, webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
@@ -10,8 +11,8 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 /** A subscribed webhook with what the audience policy asks of its owner now (event-audience.ts). */
 export type SubscribedWebhook = WebhookRow & { ownerIsAdmin: boolean };
 
-/** The roles that make an account an admin (they hold platform:admin: src/auth/scopes.ts). */
-const ADMIN_ROLES = ['admin', 'super_admin'] as const;
+/** The roles that make an account an admin: those holding platform:admin (src/auth/scopes.ts). */
+const ADMIN_ROLES: readonly string[] = ROLES.filter((role) => scopesOfRole(role).includes('platform:admin'));
 export type NewDelivery = Pick<
   typeof webhookDeliveries.$inferInsert,
   'webhookId' | 'eventId' | 'event' | 'payload' | 'webhookMessageId' | 'attempt' | 'nextAttemptAt'
@@ -74,7 +75,7 @@ export class WebhookRepository {
       .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
     return rows.map(({ webhook, ownerRole, ownerStatus }) => ({
       ...webhook,
-      ownerIsAdmin: ownerStatus === 'active' && (ADMIN_ROLES as readonly string[]).includes(ownerRole),
+      ownerIsAdmin: ownerStatus === 'active' && ADMIN_ROLES.includes(ownerRole),
     }));
   }
 
