@@ -175,6 +175,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     totpSecrets: new TotpSecrets(loadOrCreateSecret(config.dataDir, TOTP_KEY_FILE, null)),
     passwords: options.passwords,
     quotas: options.apiQuotas,
+    maxKeysPerAccount: config.maxKeysPerAccount,
     events: platformEvents,
     oidc: config.oidc,
     mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed') },

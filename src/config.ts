@@ -54,6 +54,8 @@ export interface Config {
   s3: S3Location | null;
   /** STATION_MEDIA_LINKS (and S3_PUBLIC_ENDPOINT): who answers the media links the station hands out. */
   mediaLinks: MediaLinks;
+  /** STATION_MAX_KEYS_PER_ACCOUNT: unrevoked developer keys one account may hold, live and test together. */
+  maxKeysPerAccount: number;
 }
 
 /**
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     stripe: stripe(env),
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
     ...objectStore(env),
+    maxKeysPerAccount: integer(env, 'STATION_MAX_KEYS_PER_ACCOUNT', 10, 1, 1000),
   };
 }
 

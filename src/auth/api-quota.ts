@@ -1,8 +1,10 @@
 /**
  * Request quotas of developer keys (platform-api.md, "Limits"): 1,000,000 requests a calendar month (UTC)
- * for a live key, 100,000 for a test key, and a burst of 500 a minute for either. Counted in the shared
- * CounterStore (Redis with REDIS_URL), so every instance counts against the same numbers; time comes from
- * the injected clock, so a month turns when the clock says so.
+ * in the live environment, 100,000 in the sandbox, and a burst of 500 a minute. They are counted per owner
+ * and environment, not per key: every live key of one account draws on one live month and one minute (and
+ * its test keys on one test month and one minute), so making more keys never buys more requests. Counted
+ * in the shared CounterStore (Redis with REDIS_URL), so every instance counts against the same numbers;
+ * time comes from the injected clock, so a month turns when the clock says so.
  *
  * Every answer to a key-authenticated request carries the window that binds it, with the spelling
  * @fastify/rate-limit uses on the auth routes (X-RateLimit-Limit, X-RateLimit-Remaining, and
@@ -14,18 +16,19 @@ import type { Clock } from '../infra/clock/clock.js';
 import type { CounterStore } from '../infra/counters/counter-store.js';
 
 export interface QuotaLimits {
-  /** Requests per calendar month (UTC) of a live key. */
+  /** Requests per calendar month (UTC) of one account's live keys together. */
   live: number;
-  /** Requests per calendar month (UTC) of a test (sandbox) key. */
+  /** Requests per calendar month (UTC) of one account's test (sandbox) keys together. */
   test: number;
-  /** Requests per minute of any key. */
+  /** Requests per minute of one account's keys of one environment together. */
   burstPerMinute: number;
 }
 
 export const DEFAULT_QUOTAS: QuotaLimits = { live: 1_000_000, test: 100_000, burstPerMinute: 500 };
 
 export const QUOTA_DESCRIPTION =
-  'Quotas per key: live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; ' +
+  "Quotas per account and environment (all of an account's live keys share one count, its test keys another): " +
+  'live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; ' +
   'every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the binding window resets), ' +
   'and beyond a limit the answer is 429 PLATFORM_RATE_LIMITED with Retry-After.';
 
@@ -50,19 +53,22 @@ export class ApiQuota {
     this.limits = { ...DEFAULT_QUOTAS, ...limits };
   }
 
-  /** Counts one request of `keyId` and says whether it may be served. A refused burst does not spend the month. */
-  async take(keyId: string, environment: 'live' | 'test'): Promise<QuotaDecision> {
+  /**
+   * Counts one request of a key of `ownerId` (the key's owner) in `environment`, and says whether it may be
+   * served. A refused burst does not spend the month.
+   */
+  async take(ownerId: string, environment: 'live' | 'test'): Promise<QuotaDecision> {
     const now = this.clock.now();
     const minute = Math.floor(now / MINUTE_MS);
     const burstReset = Math.max(1, Math.ceil(((minute + 1) * MINUTE_MS - now) / 1000));
-    const burst = await this.counters.increment(`quota:burst:${keyId}:${minute}`, 2 * MINUTE_MS);
+    const burst = await this.counters.increment(`quota:burst:${ownerId}:${environment}:${minute}`, 2 * MINUTE_MS);
     const burstLimit = this.limits.burstPerMinute;
     if (burst > burstLimit) return { allowed: false, limit: burstLimit, remaining: 0, resetSec: burstReset };
 
     const month = monthOf(now);
     const monthLimit = environment === 'live' ? this.limits.live : this.limits.test;
     const monthReset = Math.max(1, Math.ceil((month.endMs - now) / 1000));
-    const used = await this.counters.increment(monthKey(keyId, month.label), month.endMs - now + 24 * 3600_000);
+    const used = await this.counters.increment(monthKey(ownerId, environment, month.label), month.endMs - now + 24 * 3600_000);
     if (used > monthLimit) return { allowed: false, limit: monthLimit, remaining: 0, resetSec: monthReset };
 
     const burstLeft = burstLimit - burst;
@@ -73,9 +79,9 @@ export class ApiQuota {
   }
 }
 
-/** The counter of a key's month ('2025-03'): exported so tests can stand at the end of a month without a million requests. */
-export function monthKey(keyId: string, label: string): string {
-  return `quota:month:${keyId}:${label}`;
+/** The counter of an owner's month ('2025-03') in one environment: exported so tests can stand at the end of a month without a million requests. */
+export function monthKey(ownerId: string, environment: 'live' | 'test', label: string): string {
+  return `quota:month:${ownerId}:${environment}:${label}`;
 }
 
 export function monthOf(nowMs: number): { label: string; endMs: number } {

@@ -228,6 +228,27 @@ export class AuthRepository {
     return row ?? null;
   }
 
+  /**
+   * Inserts a key of `input.ownerUserId` unless that owner already holds `maxActive` unrevoked keys (either
+   * environment): 'limit' then. The owner's user row is locked for the count, so two creations racing on
+   * any instance cannot both take the last place. Null when the key's hash is already registered.
+   */
+  async insertApiKeyWithinLimit(
+    input: { name: string; keyHash: string; keyPrefix: string; scopes: string[]; environment: 'live' | 'test'; ownerUserId: string },
+    maxActive: number,
+  ): Promise<ApiKeyRow | 'limit' | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, input.ownerUserId)).for('update');
+      const [{ active }] = await tx
+        .select({ active: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.ownerUserId, input.ownerUserId), isNull(apiKeys.revokedAt)));
+      if (active >= maxActive) return 'limit';
+      const [row] = await tx.insert(apiKeys).values(input).onConflictDoNothing({ target: apiKeys.keyHash }).returning();
+      return row ?? null;
+    });
+  }
+
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyWithOwner | null> {
     return this.findApiKey(eq(apiKeys.keyHash, keyHash));
   }

@@ -58,6 +58,8 @@ export interface AuthServiceDeps {
   passwords?: PasswordHasher;
   /** Developer-key quotas; platform-api.md's limits by default (tests lower them). */
   quotas?: Partial<QuotaLimits>;
+  /** STATION_MAX_KEYS_PER_ACCOUNT: unrevoked developer keys one account may hold (default 10). */
+  maxKeysPerAccount?: number;
   /** The OpenID Connect provider of POST /v1/auth/google (OIDC_*); none when not configured. */
   oidc?: OidcSettings | null;
   /** Platform events (user.signup); none in unit setups. */
@@ -92,7 +94,7 @@ export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
-    this.developerKeys = new DeveloperKeys(this.repo, deps.bus);
+    this.developerKeys = new DeveloperKeys(this.repo, deps.bus, deps.maxKeysPerAccount);
     this.passwords = deps.passwords ?? argon2Passwords;
     this.provisioning = new AccountProvisioning(this.repo, this.passwords, deps.totpSecrets);
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;

@@ -27,6 +27,9 @@ export interface PublicApiKey {
 /** Who may create developer keys and register OAuth apps: developers, and admins (whose roles hold every scope a key can carry). */
 export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
 
+/** Unrevoked keys one account may hold, live and test together (STATION_MAX_KEYS_PER_ACCOUNT). */
+export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 10;
+
 function publicApiKey(row: ApiKeyRow): PublicApiKey {
   return {
     id: row.id,
@@ -49,12 +52,15 @@ export class DeveloperKeys {
   constructor(
     private readonly repo: AuthRepository,
     private readonly bus: EventBus,
+    /** Quotas are counted per account (src/auth/api-quota.ts); the cap keeps one account's keys few enough to manage and audit. */
+    private readonly maxKeysPerAccount = DEFAULT_MAX_KEYS_PER_ACCOUNT,
   ) {}
 
   /**
    * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user creates keys (a
    * key never mints keys), and the scopes asked for must all be held by that session now: a key is never
-   * wider than its owner's own rights (400 otherwise). The key is returned once; only its SHA-256 is kept.
+   * wider than its owner's own rights (400 otherwise). An account holds at most `maxKeysPerAccount` unrevoked
+   * keys (409 beyond: revoke one first). The key is returned once; only its SHA-256 is kept.
    */
   async create(caller: Principal, input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' }): Promise<PublicApiKey & { key: string }> {
     const userId = loginSessionUser(caller, 'API keys');
@@ -63,14 +69,16 @@ export class DeveloperKeys {
     const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
     if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
     const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
-    const row = await this.repo.insertApiKey({
-      name: input.name,
-      keyHash: sha256Hex(key),
-      keyPrefix: key.slice(0, 16),
-      scopes,
-      environment: input.environment,
-      ownerUserId: userId,
-    });
+    const row = await this.repo.insertApiKeyWithinLimit(
+      { name: input.name, keyHash: sha256Hex(key), keyPrefix: key.slice(0, 16), scopes, environment: input.environment, ownerUserId: userId },
+      this.maxKeysPerAccount,
+    );
+    if (row === 'limit') {
+      throw Errors.conflict(
+        `An account holds at most ${this.maxKeysPerAccount} API keys`,
+        'revoke one (DELETE /v1/developer/keys/{id}) before creating another; live and test keys count together',
+      );
+    }
     if (!row) throw Errors.conflict('This API key is already registered');
     return { ...publicApiKey(row), key };
   }

@@ -38,11 +38,12 @@ export function registerAuthHooks(app: FastifyInstance, auth: AuthService): void
     const principal = request.principal;
     if (principal?.metered && principal.apiKeyId) {
       // Every answer to a developer key's request carries its quota, whatever the route (src/auth/api-quota.ts).
-      const quota = await auth.quota.take(principal.apiKeyId, principal.environment);
+      // Counted per owner and environment: an account's keys share one quota (a metered key always has an owner).
+      const quota = await auth.quota.take(principal.userId ?? principal.apiKeyId, principal.environment);
       reply.header('x-ratelimit-limit', quota.limit);
       reply.header('x-ratelimit-remaining', quota.remaining);
       reply.header('x-ratelimit-reset', quota.resetSec);
-      if (!quota.allowed) throw Errors.rateLimited(quota.resetSec, 'The request quota of this API key is spent; see Retry-After');
+      if (!quota.allowed) throw Errors.rateLimited(quota.resetSec, "The request quota of this account's API keys is spent; see Retry-After");
     }
     if (config.public) return;
     if (failure) throw failure;

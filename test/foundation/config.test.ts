@@ -106,6 +106,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads STATION_MAX_KEYS_PER_ACCOUNT: 10 by default, an integer from 1 to 1000', () => {
+    expect(loadConfig({}, '/srv/station').maxKeysPerAccount).toBe(10);
+    expect(loadConfig({ STATION_MAX_KEYS_PER_ACCOUNT: '25' }, '/srv/station').maxKeysPerAccount).toBe(25);
+    for (const bad of ['0', '1001', 'ten']) expect(configError({ STATION_MAX_KEYS_PER_ACCOUNT: bad }).message).toContain('STATION_MAX_KEYS_PER_ACCOUNT');
+  });
+
   it('treats empty values as unset', () => {
     const config = loadConfig({ PORT: '', DATABASE_URL: '  ', STATION_DEMO: '' }, '/srv');
     expect(config.port).toBe(8080);

@@ -161,6 +161,28 @@ describe('developer keys', () => {
     expect(again.statusCode).toBe(404);
   });
 
+  it('caps an account at 10 unrevoked keys, live and test together: the 11th is 409 until one is revoked', async () => {
+    const owner = await loginAs(station, 'developer');
+    const create = (environment: 'live' | 'test') =>
+      station.http.inject({ method: 'POST', url: '/v1/developer/keys', headers: bearer(owner), payload: { name: 'many', scopes: ['tracks:read'], environment } });
+    const made = [];
+    for (let i = 0; i < 9; i++) made.push(await createKey(station, owner, { scopes: ['tracks:read'], environment: i % 2 ? 'test' : 'live' }));
+    // Two creations racing for the last place: one gets it, the other is refused.
+    const racing = await Promise.all([create('live'), create('test')]);
+    expect(racing.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    const refused = await create('test');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'PLATFORM_CONFLICT', message: 'An account holds at most 10 API keys' });
+    expect(refused.json().error.detail).toMatch(/revoke one/);
+    expect((await station.http.inject({ url: '/v1/developer/keys?limit=100', headers: bearer(owner) })).json().total).toBe(10);
+    // Another account is not affected; revoking one of the ten frees a place.
+    expect((await createKey(station, other, { scopes: ['tracks:read'], environment: 'live' })).key).toMatch(/^stn_live_/);
+    const revoked = await station.http.inject({ method: 'DELETE', url: `/v1/developer/keys/${made[0].id}`, headers: bearer(owner) });
+    expect(revoked.statusCode).toBe(204);
+    expect((await create('live')).statusCode).toBe(201);
+    expect((await create('live')).statusCode).toBe(409);
+  });
+
   it("a banned owner's keys and JWTs stop at once and work again on restore; a demoted owner's keys narrow", async () => {
     const owner = await loginAs(station, 'developer');
     const key = await createKey(station, owner, { scopes: ['tracks:read', 'webhooks:read'], environment: 'live' });

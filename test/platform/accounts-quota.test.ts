@@ -1,7 +1,8 @@
 /**
- * Quotas of developer keys: a monthly quota by environment and a per-minute burst, counted in the shared
- * counter store, with X-RateLimit-* on every answer (the spelling @fastify/rate-limit uses on the auth
- * routes) and 429 PLATFORM_RATE_LIMITED with Retry-After beyond. Time is the injected clock.
+ * Quotas of developer keys: a monthly quota by environment and a per-minute burst, per account and
+ * environment (an account's keys share them), counted in the shared counter store, with X-RateLimit-* on
+ * every answer (the spelling @fastify/rate-limit uses on the auth routes) and 429 PLATFORM_RATE_LIMITED
+ * with Retry-After beyond. Time is the injected clock.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -99,14 +100,36 @@ describe('developer key quotas through HTTP', () => {
     expect(february.statusCode).toBe(200);
   });
 
-  it('counts each key on its own', async () => {
+  it("counts an account's keys together per environment: a second key buys no more burst; another account or environment is apart", async () => {
     clock.set(Date.UTC(2026, 2, 3, 10, 0, 0));
     const developer = await loginAs(station, 'developer');
     const a = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'live' });
     const b = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'live' });
-    for (let i = 0; i < 3; i++) await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': a.key } });
-    expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': a.key } })).statusCode).toBe(429);
-    expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': b.key } })).statusCode).toBe(200);
+    const sandbox = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'test' });
+    const stranger = await createKey(station, await loginAs(station, 'developer'), { scopes: ['tracks:read'], environment: 'live' });
+    const call = (key: { key: string }) => station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': key.key } });
+    expect([(await call(a)).statusCode, (await call(b)).statusCode, (await call(a)).statusCode]).toEqual([200, 200, 200]);
+    const refused = await call(b);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect((await call(a)).statusCode).toBe(429);
+    expect((await call(sandbox)).statusCode).toBe(200);
+    expect((await call(stranger)).statusCode).toBe(200);
+  });
+
+  it("spends one month for all of an account's live keys: 25 keys never make 25 quotas", async () => {
+    clock.set(Date.UTC(2026, 3, 7, 10, 0, 0));
+    const developer = await loginAs(station, 'developer');
+    const keys = [];
+    for (let i = 0; i < 3; i++) keys.push(await createKey(station, developer, { scopes: ['tracks:read'], environment: 'live' }));
+    const statuses = [];
+    for (let i = 0; i < 9; i++) {
+      statuses.push((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': keys[i % 3].key } })).statusCode);
+      clock.advance(61_000); // past the burst window each time
+    }
+    // live: 8 a month for the account, whichever of its keys asks.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+    expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': keys[0].key } })).statusCode).toBe(429);
   });
 });
 
@@ -116,14 +139,14 @@ describe('the limits of platform-api.md', () => {
     const clock = new ManualClock(Date.UTC(2026, 4, 20, 8, 0, 0));
     const counters = new InProcessCounterStore(clock);
     const quota = new ApiQuota(counters, clock);
-    await counters.set(monthKey('live-key', '2026-05'), String(999_999), 3600_000);
-    await counters.set(monthKey('test-key', '2026-05'), String(99_999), 3600_000);
-    expect(await quota.take('live-key', 'live')).toMatchObject({ allowed: true, limit: 1_000_000, remaining: 0 });
-    expect(await quota.take('live-key', 'live')).toMatchObject({ allowed: false, limit: 1_000_000 });
-    expect(await quota.take('test-key', 'test')).toMatchObject({ allowed: true, limit: 100_000, remaining: 0 });
-    expect(await quota.take('test-key', 'test')).toMatchObject({ allowed: false, limit: 100_000 });
+    await counters.set(monthKey('owner-1', 'live', '2026-05'), String(999_999), 3600_000);
+    await counters.set(monthKey('owner-1', 'test', '2026-05'), String(99_999), 3600_000);
+    expect(await quota.take('owner-1', 'live')).toMatchObject({ allowed: true, limit: 1_000_000, remaining: 0 });
+    expect(await quota.take('owner-1', 'live')).toMatchObject({ allowed: false, limit: 1_000_000 });
+    expect(await quota.take('owner-1', 'test')).toMatchObject({ allowed: true, limit: 100_000, remaining: 0 });
+    expect(await quota.take('owner-1', 'test')).toMatchObject({ allowed: false, limit: 100_000 });
     const fresh = [];
-    for (let i = 0; i < 501; i++) fresh.push(await quota.take('burst-key', 'live'));
+    for (let i = 0; i < 501; i++) fresh.push(await quota.take('owner-2', 'live'));
     expect(fresh[0]).toMatchObject({ allowed: true, limit: 500, remaining: 499 });
     expect(fresh[499]).toMatchObject({ allowed: true, remaining: 0 });
     expect(fresh[500]).toMatchObject({ allowed: false, limit: 500 });
@@ -153,12 +176,13 @@ describe.skipIf(!multiInstance)('quotas across two instances', () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('one burst, whichever instance answers', async () => {
+  it("one burst for an account's keys, whichever instance answers and whichever key asks", async () => {
     const developer = await loginAs(a, 'developer');
-    const key = await createKey(a, developer, { scopes: ['tracks:read'], environment: 'live' });
-    const on = (s: TestStation) => s.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': key.key } });
+    const first = await createKey(a, developer, { scopes: ['tracks:read'], environment: 'live' });
+    const second = await createKey(b, developer, { scopes: ['tracks:read'], environment: 'live' });
+    const on = (s: TestStation, key: { key: string }) => s.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': key.key } });
     const statuses = [];
-    for (const s of [a, b, a, b, a, b]) statuses.push((await on(s)).statusCode);
+    for (const [s, key] of [[a, first], [b, second], [a, second], [b, first], [a, first], [b, second]] as const) statuses.push((await on(s, key)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 });

@@ -84,10 +84,13 @@ describe('capsules', () => {
   });
 
   it('unlocks by rule, idempotently, and sends capsule.unlocked once per user, signed', async () => {
-    const developer = await loginAs(station, 'developer');
-    const registered = await call(developer, 'POST', '/v1/webhooks', { url: receiver.url, events: ['capsule.unlocked'] });
+    // The capsule's artist's owner and admins hear it; a developer's webhook (anyone may ask for it) does not.
+    const registered = await call(admin, 'POST', '/v1/webhooks', { url: receiver.url, events: ['capsule.unlocked'] });
     expect(registered.statusCode, registered.body).toBe(201);
     const secret = registered.json().secret as string;
+    const developer = await loginAs(station, 'developer');
+    const deaf = await call(developer, 'POST', '/v1/webhooks', { url: `${receiver.url}?deaf`, events: ['capsule.unlocked'] });
+    expect(deaf.statusCode, deaf.body).toBe(201);
 
     const followOnly = (
       await call(artistUser, 'POST', '/v1/capsules', { artist_id: artist.id, title: 'Fans only', teaser: 'Follow to hear', content_media_url: 'https://cdn.example.com/x.mp3', unlock_rule: 'follow' })
@@ -119,6 +122,7 @@ describe('capsules', () => {
     expect((await call(ada, 'POST', `/v1/capsules/${open.id}/unlock`)).statusCode).toBe(200);
     await receiver.waitFor(open.id, 1);
     expect(receiver.received.filter((r) => r.body.includes(followOnly.id))).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.path.endsWith('?deaf'))).toEqual([]);
 
     // Another listener's unlock is theirs alone.
     const bob = await loginAs(station, 'listener');

@@ -9,7 +9,7 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { artists, storeOrders, storePayoutLines, tracks, webhookDeliveries } from '../../src/infra/db/schema/index.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { registerWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
 import { createProduct, headers, seedArtist, userWithRole, type SeededArtist, type User } from './store-support.js';
@@ -21,6 +21,8 @@ let otherArtist: SeededArtist;
 let buyer: User;
 let stranger: User;
 let admin: User;
+let adminHookId: string;
+let developerHookId: string;
 let receiver: Receiver;
 let sandboxReceiver: Receiver;
 let hookSecret: string;
@@ -31,10 +33,13 @@ beforeAll(async () => {
   otherArtist = await seedArtist(station, 'Quiet Radiator');
   buyer = await userWithRole(station, 'listener');
   stranger = await userWithRole(station, 'listener');
-  admin = await userWithRole(station, 'developer');
+  admin = await staffLogin(station);
   receiver = await startReceiver();
   sandboxReceiver = await startReceiver();
-  hookSecret = (await registerWebhook(station, admin, receiver.url, ['payment.success'])).secret;
+  const adminHook = await registerWebhook(station, admin, receiver.url, ['payment.success']);
+  [hookSecret, adminHookId] = [adminHook.secret, adminHook.id];
+  // payment.success reaches the selling artist's owner and admins: a developer may ask for it and hears nothing of others' sales.
+  developerHookId = (await registerWebhook(station, await userWithRole(station, 'developer'), `${receiver.url}?developer`, ['payment.success'])).id;
 });
 afterAll(async () => {
   await station?.destroy();
@@ -181,6 +186,8 @@ describe('checkout with the sandbox processor', () => {
     const rows = await station.database.db.select().from(webhookDeliveries).where(like(webhookDeliveries.payload, `%${orders[0].id}%`));
     expect(new Set(rows.map((r) => r.eventId)).size).toBe(1);
     expect(rows.filter((r) => r.attempt === 1)).toHaveLength(1);
+    expect(rows.map((r) => r.webhookId)).toContain(adminHookId);
+    expect(rows.map((r) => r.webhookId)).not.toContain(developerHookId);
 
     const listed = await inject('GET', '/v1/store/orders', buyer);
     expect(listed.json().data.map((o: { id: string }) => o.id)).toContain(orders[0].id);
@@ -293,7 +300,7 @@ describe('test keys and onboarding', () => {
       const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token;
       return { 'x-api-key': key, 'x-csrf-token': csrf };
     };
-    // A developer's webhook registered with a test key: the sandbox's events.
+    // An admin's webhook registered with a test key: the sandbox's events.
     const hookKey = await keyOf(admin.userId, ['webhooks:read', 'webhooks:write']);
     const registered = await station.http.inject({ method: 'POST', url: '/v1/webhooks', headers: hookKey, payload: { url: sandboxReceiver.url, events: ['payment.success'] } });
     expect(registered.statusCode, registered.body).toBe(201);

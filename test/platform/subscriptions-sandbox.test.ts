@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { subscriptions } from '../../src/infra/db/schema/index.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { hmac, registerWebhook, startReceiver, type Receiver } from '../webhooks/support.js';
 import { PLATFORM_EVENTS_CHANNEL } from '../../src/platform/webhooks/platform-events.js';
@@ -22,8 +22,8 @@ let hookSecret: string;
 beforeAll(async () => {
   station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
   receiver = await startReceiver();
-  const developer = await loginAs(station, 'developer');
-  hookSecret = (await registerWebhook(station, { token: developer.token, csrf: developer.csrf, userId: developer.userId }, receiver.url, ['user.subscribed'])).secret;
+  // user.subscribed is heard by admin-owned webhooks only.
+  hookSecret = (await registerWebhook(station, await staffLogin(station), receiver.url, ['user.subscribed'])).secret;
 });
 afterAll(async () => {
   await station?.destroy();

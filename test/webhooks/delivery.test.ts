@@ -215,10 +215,12 @@ describe('retries', () => {
         seen.set(request.body, count);
         return count <= 2 ? 500 : 200;
       });
-      // payment.success: no other test here subscribes to it, and nothing publishes it on the bus.
+      // payment.success: no other test here subscribes to it, and nothing publishes it on the bus. The
+      // developer hears it as the seller's owner (the audience the store names beside the event).
       const hook = await registerWebhook(station, dev, r.url, ['payment.success']);
       const marker = nonce();
-      expect(await dispatcher.dispatch({ event: 'payment.success', data: { payment_id: 'p-1', marker }, timestamp: retryClock.date().toISOString() })).toBe(1);
+      const message = { event: 'payment.success', data: { payment_id: 'p-1', marker }, timestamp: retryClock.date().toISOString(), audience: { ownerUserId: dev.userId } };
+      expect(await dispatcher.dispatch(message)).toBe(1);
       const [first] = await r.waitFor(marker, 1);
       const messageId = first.headers['x-webhook-id'] as string;
       // The attempt's row exists and its delayed job waits on the timers.

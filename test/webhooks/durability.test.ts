@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries } from '../../src/infra/db/schema/index.js';
 import { StationEvents } from '../../src/station/events/station-events.js';
 import { PlatformEvents } from '../../src/platform/webhooks/platform-events.js';
-import { buildTestStation, createTestDatabase, type TestStation } from '../helpers/station.js';
+import { buildTestStation, createTestDatabase, staffLogin, type TestStation } from '../helpers/station.js';
 import { attemptsOf, developer, gate, hmac, nonce, registerWebhook, settledAttempts, startReceiver, until, type Receiver } from './support.js';
 
 /** The receivers listen on 127.0.0.1, which the default egress policy (external) refuses. */
@@ -121,7 +121,8 @@ describe('shutdown', () => {
     const dev = await developer(first);
     const hook = await registerWebhook(first, dev, r.url, ['capsule.unlocked']);
     const marker = nonce();
-    await new PlatformEvents(first.bus, first.clock).emit('capsule.unlocked', { capsule_id: 'c-1', user_id: 'u-1', artist_id: 'a-1', marker });
+    // Heard by the capsule's artist's owner: the developer here.
+    await new PlatformEvents(first.bus, first.clock).emit('capsule.unlocked', { capsule_id: 'c-1', user_id: 'u-1', artist_id: 'a-1', marker }, 'live', { ownerUserId: dev.userId });
     const [hanging] = await r.waitFor(marker, 1);
     await first.destroy();
     stopped = true;
@@ -148,7 +149,8 @@ describe.skipIf(!multiInstance)('two stations on one database and one bus', () =
     cleanups.push(() => b.destroy());
 
     const r = await receiver();
-    const dev = await developer(a);
+    // user.subscribed is for admin-owned webhooks only.
+    const dev = await staffLogin(a);
     const hook = await registerWebhook(a, dev, r.url, ['station.track.now_playing', 'user.subscribed']);
 
     const markers: string[] = [];

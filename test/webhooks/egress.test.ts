@@ -132,7 +132,7 @@ describe('the default policy (external)', () => {
 
   it('shows attempts recorded by earlier versions with network error text as coarse kinds', async () => {
     dns['legacy.test'] = ['93.184.216.34'];
-    const hook = await registerWebhook(s, dev, 'https://legacy.test/hook', ['user.signup']);
+    const hook = await registerWebhook(s, dev, 'https://legacy.test/hook', ['track.published']);
     const legacy = [
       ['network error: connect ECONNREFUSED 10.1.2.3:5432', null, 'connection_failed'],
       ['timed out after 10000 ms', null, 'timeout'],
@@ -261,7 +261,7 @@ describe('a CIDR entry', () => {
     const r = await receiver();
     const port = new URL(r.url).port;
     const hook = await registerWebhook(s, dev, r.url, ['station.radio.enabled']);
-    expect((await register(s, dev, `http://[::ffff:127.0.0.1]:${port}/mapped`, ['user.signup'])).statusCode).toBe(201);
+    expect((await register(s, dev, `http://[::ffff:127.0.0.1]:${port}/mapped`, ['track.published'])).statusCode).toBe(201);
     expectEnvelope(await register(s, dev, `http://127.0.0.2:${port}/hook`), 400, 'PLATFORM_VALIDATION_FAILED');
     expectEnvelope(await register(s, dev, `http://[::1]:${port}/hook`), 400, 'PLATFORM_VALIDATION_FAILED');
     const marker = await emit(s);

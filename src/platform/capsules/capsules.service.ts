@@ -124,7 +124,9 @@ export class CapsulesService {
       );
     }
     if (await this.repo.unlock(row.id, userId, this.clock.date())) {
-      await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId }, caller.environment);
+      // Heard by the capsule's artist's owner and admins only (src/platform/webhooks/event-audience.ts).
+      const audience = { ownerUserId: row.artistOwnerUserId };
+      await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId }, caller.environment, audience);
     }
     return this.get(caller, row.id);
   }

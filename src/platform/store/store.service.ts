@@ -292,11 +292,15 @@ export class StoreService {
    */
   private async complete(session: CheckoutRow, reference: string): Promise<OrderRow> {
     const { order } = await this.repo.completeCheckout(session, reference, this.clock.date());
+    const environment = order.livemode ? 'live' : 'test';
+    const seller = await this.repo.artistByIdOrSlug(order.artistId, environment);
     const event: PlatformEvent = {
       event: 'payment.success',
       timestamp: order.createdAt.toISOString(),
       // A test key's order (never live) is the sandbox's: its webhooks, not the live ones, hear of it.
-      environment: order.livemode ? 'live' : 'test',
+      environment,
+      // Heard by the selling artist's owner and admins only (src/platform/webhooks/event-audience.ts).
+      audience: { ownerUserId: seller?.ownerUserId ?? null },
       data: {
         order_id: order.id,
         user_id: order.userId,

@@ -10,6 +10,7 @@ import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { STATION_EVENTS_CHANNEL } from '../../station/events/station-events.js';
 import type { Environment } from '../library/library.repository.js';
 import { enqueueDelivery } from './delivery.js';
+import { recipientMayHear, type EventAudience } from './event-audience.js';
 import { familyOf, isWebhookEventName } from './event-names.js';
 import { PLATFORM_EVENTS_CHANNEL } from './platform-events.js';
 import type { NewDelivery, WebhookRepository } from './repository.js';
@@ -65,11 +66,15 @@ export class WebhookDispatcher {
     await Promise.allSettled(unsubscribers.map((unsubscribe) => unsubscribe()));
   }
 
-  /** Creates the first attempt of this event for every subscribed webhook; answers how many this call created. */
+  /**
+   * Creates the first attempt of this event for every subscribed webhook whose owner may hear it now
+   * (event-audience.ts); answers how many this call created.
+   */
   async dispatch(message: unknown): Promise<number> {
     const parsed = parseMessage(message);
     if (!parsed) return 0;
-    const hooks = await this.repo.activeWebhooksFor(parsed.event, parsed.environment);
+    const subscribed = await this.repo.activeWebhooksFor(parsed.event, parsed.environment);
+    const hooks = subscribed.filter((hook) => recipientMayHear(parsed.event, hook, parsed.audience));
     if (hooks.length === 0) return 0;
     const eventId = eventIdOf(parsed);
     const family = familyOf(parsed.event);
@@ -121,12 +126,24 @@ export class WebhookDispatcher {
   }
 }
 
-/** A bus message as the webhooks see it; station events, and platform events that name none, are live. */
-function parseMessage(message: unknown): (EventMessage & { event: Parameters<typeof familyOf>[0]; environment: Environment }) | null {
+type ParsedMessage = EventMessage & { event: Parameters<typeof familyOf>[0]; environment: Environment; audience: EventAudience | undefined };
+
+/**
+ * A bus message as the webhooks see it; station events, and platform events that name none, are live. The
+ * audience (who owns what the event is about) is kept apart from the message that is signed and sent.
+ */
+function parseMessage(message: unknown): ParsedMessage | null {
   if (typeof message !== 'object' || message === null) return null;
-  const { event, timestamp, data, environment } = message as Record<string, unknown>;
+  const { event, timestamp, data, environment, audience } = message as Record<string, unknown>;
   if (!isWebhookEventName(event) || typeof timestamp !== 'string') return null;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   if (environment !== undefined && environment !== 'live' && environment !== 'test') return null;
-  return { event, timestamp, data: data as Record<string, unknown>, environment: environment ?? 'live' };
+  return { event, timestamp, data: data as Record<string, unknown>, environment: environment ?? 'live', audience: audienceOf(audience) };
+}
+
+/** An audience that does not name its owner as a string names none: the event then reaches admins only. */
+function audienceOf(value: unknown): EventAudience | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { ownerUserId } = value as Record<string, unknown>;
+  return typeof ownerUserId === 'string' ? { ownerUserId } : undefined;
 }

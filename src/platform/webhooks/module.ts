@@ -2,8 +2,9 @@
  * The webhooks module assembled from its ports, for the composition root: the registry's routes, the bus
  * subscription that turns events into delivery attempts, and the queue worker that sends them.
  *
- *   StationEvents.emit / PlatformEvents.emit
- *     -> event bus (every instance)            dispatcher.ts: one row per subscribed webhook, deduped by event id
+ *   StationEvents.emit / PlatformEvents.emit (with the resource's owner, for owner-scoped events)
+ *     -> event bus (every instance)            dispatcher.ts: one row per subscribed webhook whose owner may hear
+ *                                              it (event-audience.ts), deduped by event id
  *     -> JobQueue 'webhooks' (job id = attempt) delivery.ts: claim, POST, record; retry = new row + delayed job
  */
 import type { Clock } from '../../infra/clock/clock.js';

@@ -5,6 +5,7 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { Environment } from '../library/library.repository.js';
+import type { EventAudience } from './event-audience.js';
 import type { PlatformEventName } from './event-names.js';
 
 export const PLATFORM_EVENTS_CHANNEL = 'platform.events';
@@ -15,6 +16,11 @@ export interface PlatformEvent {
   timestamp: string;
   /** The data space it happened in: only webhooks registered in the same one receive it (absent: live). */
   environment?: Environment;
+  /**
+   * For payment.success and capsule.unlocked: the user owning what the event is about, who hears it beside
+   * admins (event-audience.ts). Not part of `data`, so receivers never see it; absent, only admins hear it.
+   */
+  audience?: EventAudience;
 }
 
 export class PlatformEvents {
@@ -23,8 +29,8 @@ export class PlatformEvents {
     private readonly clock: Clock,
   ) {}
 
-  emit(event: PlatformEventName, data: Record<string, unknown>, environment: Environment = 'live'): Promise<void> {
-    const message: PlatformEvent = { event, data, timestamp: this.clock.date().toISOString(), environment };
+  emit(event: PlatformEventName, data: Record<string, unknown>, environment: Environment = 'live', audience?: EventAudience): Promise<void> {
+    const message: PlatformEvent = { event, data, timestamp: this.clock.date().toISOString(), environment, ...(audience ? { audience } : {}) };
     return this.bus.publish(PLATFORM_EVENTS_CHANNEL, message);
   }
 }

@@ -1,12 +1,18 @@
 /** Webhook registrations and delivery attempts (Drizzle). */
 import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { ROLES, scopesOfRole } from '../../auth/scopes.js';
 import type { Db } from '../../infra/db/client.js';
-import { webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
+import { users, webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { Environment } from '../library/library.repository.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+/** A subscribed webhook with what the audience policy asks of its owner now (event-audience.ts). */
+export type SubscribedWebhook = WebhookRow & { ownerIsAdmin: boolean };
+
+/** The roles that make an account an admin: those holding platform:admin (src/auth/scopes.ts). */
+const ADMIN_ROLES: readonly string[] = ROLES.filter((role) => scopesOfRole(role).includes('platform:admin'));
 export type NewDelivery = Pick<
   typeof webhookDeliveries.$inferInsert,
   'webhookId' | 'eventId' | 'event' | 'payload' | 'webhookMessageId' | 'attempt' | 'nextAttemptAt'
@@ -57,11 +63,20 @@ export class WebhookRepository {
     return deleted.length > 0;
   }
 
-  async activeWebhooksFor(event: string, environment: Environment): Promise<WebhookRow[]> {
-    return this.db
-      .select()
+  /**
+   * The active webhooks of an environment subscribed to `event`, each with whether its owner is an active
+   * admin now (read in the same statement: a demoted or banned admin stops hearing admin events at once).
+   */
+  async activeWebhooksFor(event: string, environment: Environment): Promise<SubscribedWebhook[]> {
+    const rows = await this.db
+      .select({ webhook: webhooks, ownerRole: users.role, ownerStatus: users.status })
       .from(webhooks)
+      .innerJoin(users, eq(users.id, webhooks.ownerUserId))
       .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
+    return rows.map(({ webhook, ownerRole, ownerStatus }) => ({
+      ...webhook,
+      ownerIsAdmin: ownerStatus === 'active' && ADMIN_ROLES.includes(ownerRole),
+    }));
   }
 
   async listDeliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {

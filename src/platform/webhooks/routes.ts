@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasScope } from '../../auth/principal.js';
+import { STATION_SCOPES } from '../../auth/scopes.js';
 import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
 import { WEBHOOK_EVENT_NAMES } from './event-names.js';
@@ -63,6 +64,11 @@ const DeliveryAttempt = Type.Object(
 );
 
 const DELIVERY_DESCRIPTION = [
+  'Who hears what: track.published, track.removed and artist.verified reach any webhook; user.signup and',
+  "user.subscribed only admin-owned ones; payment.success reaches the selling artist's owner and admins, and",
+  "capsule.unlocked the capsule's artist's owner and admins (anyone may subscribe; the others' events are not",
+  'sent to them); station.* events need a credential holding a station scope. Asking for an event the caller',
+  'may not hear answers 400 naming it, and every event is checked again, against the owner as they are then.',
   'A webhook belongs to the environment of the credential that registers it. Registered with a test key, it',
   "receives the sandbox's platform events only (its tracks, capsules, orders...) and station events are refused",
   '(400: they come from the live radio); otherwise it receives station events and the live platform\'s, never the',
@@ -83,7 +89,12 @@ const DELIVERY_DESCRIPTION = [
 
 function callerOf(request: FastifyRequest): WebhookCaller {
   const principal = request.principal!;
-  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), environment: principal.environment };
+  return {
+    userId: principal.userId,
+    isAdmin: hasScope(principal, 'platform:admin'),
+    hasStationScope: STATION_SCOPES.some((scope) => hasScope(principal, scope)),
+    environment: principal.environment,
+  };
 }
 
 export function webhookRoutes(webhooks: WebhookService) {

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Errors } from '../../errors.js';
 import { refusedDestinationDetail, type EgressPolicy } from '../../infra/egress/egress-policy.js';
 import { isDeliverableUrl } from './delivery.js';
-import { familyOf, isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
+import { registrationRefusal } from './event-audience.js';
+import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
 import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
 import type { Environment } from '../library/library.repository.js';
 import type { SecretBox } from './secret-box.js';
@@ -16,6 +17,8 @@ import { newWebhookSecret } from './signing.js';
 export interface WebhookCaller {
   userId: string | null;
   isAdmin: boolean;
+  /** Holds a station scope: may subscribe to station events (event-audience.ts). */
+  hasStationScope: boolean;
   environment: Environment;
 }
 
@@ -59,13 +62,12 @@ export class WebhookService {
     if (caller.userId === null) throw Errors.forbidden('webhooks belong to a user: use a user token or a user-owned API key');
     const url = endpointUrl(input.url);
     const events = knownEvents(input.events);
-    const stationEvents = events.filter((event) => familyOf(event) === 'station');
-    if (caller.environment === 'test' && stationEvents.length > 0) {
-      throw Errors.validation(
-        `station events come from the live radio, and a test key's webhook hears the sandbox's events only: ${stationEvents.join(', ')}`,
-        'Invalid webhook events',
-      );
-    }
+    // Who may hear what (event-audience.ts); the dispatcher asks again for every event, of the owner as they are then.
+    const refused = events.flatMap((event) => {
+      const reason = registrationRefusal(event, caller);
+      return reason === null ? [] : [`${event} (${reason})`];
+    });
+    if (refused.length > 0) throw Errors.validation(`events this webhook's owner may not hear: ${refused.join('; ')}`, 'Invalid webhook events');
     if ((await this.egress.screen(new URL(url).hostname)) === 'refused') {
       throw Errors.validation(refusedDestinationDetail('url'), 'Invalid webhook URL');
     }
