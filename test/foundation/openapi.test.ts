@@ -75,7 +75,7 @@ describe('/openapi.json', () => {
       for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path}`);
     }
     // The web front end's pages (src/http/web.ts) are HTML for people, not API operations.
-    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/admin']);
+    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/verify-email', '/admin']);
     const missing = registered
       .filter((r) => !hidden.has(r.url) && !r.url.startsWith('/docs') && r.method !== 'HEAD')
       .map((r) => `${r.method} ${openApiPath(r.url)}`)
