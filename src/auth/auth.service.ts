@@ -156,7 +156,7 @@ export class AuthService implements EmailVerifiedCheck {
 
   /** POST /v1/auth/verify-email/resend: a new link, for a logged-in account whose address is not verified. */
   resendVerification(caller: Principal): Promise<void> {
-    if (!caller.userId) throw Errors.forbidden('this credential belongs to no user');
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('a new link is asked for from a login session');
     return this.verification.resend(caller.userId);
   }
 

@@ -56,7 +56,7 @@ export function accountRoutes(auth: AuthService) {
           tags: ['platform-auth'],
           summary: "Mails a new verification link to the caller's address",
           description:
-            'At most 3 links per account per clock hour (then 429 PLATFORM_RATE_LIMITED with Retry-After); an address already verified answers 409 PLATFORM_CONFLICT. ' +
+            'From a login session only (an API key or an app answers 403 PLATFORM_FORBIDDEN). At most 3 links per account per clock hour (then 429 PLATFORM_RATE_LIMITED with Retry-After); an address already verified answers 409 PLATFORM_CONFLICT. ' +
             'Earlier links stay valid until they expire or one of them is used.',
           response: { 202: Type.Object({ status: Type.Literal('accepted') }, { title: 'VerificationRequested' }) },
         },
