@@ -49,6 +49,17 @@ export const Errors = {
   insufficientScope: (scope: string) =>
     new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'The token lacks the required scope', `required scope: ${scope}`),
   forbidden: (detail: string) => new DomainError('forbidden', 'FORBIDDEN', 'This action is not allowed for the caller', detail),
+  /**
+   * 403 EMAIL_UNVERIFIED (PLATFORM_EMAIL_UNVERIFIED on platform paths): the action is one contract.md marks
+   * "verified address". Thrown by assertEmailVerified (src/auth/email-verification.ts), which is what modules call.
+   */
+  emailUnverified: () =>
+    new DomainError(
+      'forbidden',
+      'EMAIL_UNVERIFIED',
+      'This action needs a verified e-mail address',
+      'open the link mailed to your address, or ask for a new one with POST /v1/auth/verify-email/resend',
+    ),
   csrfInvalid: () =>
     new DomainError('forbidden', 'CSRF_INVALID', 'Missing or invalid X-CSRF-Token header', 'send the csrf_token issued with your credential'),
   notFound: (what: string, id?: string) =>

@@ -24,6 +24,11 @@ export interface NewUser {
   role: Role;
   displayName: string;
   totpSecret?: string;
+  /**
+   * Whether the address counts as verified (default true): the operator made the account (STATION_ADMIN_*, the
+   * demo, seeding) and vouches for it. False for an account whose address nobody checked.
+   */
+  emailVerified?: boolean;
 }
 
 const SEAL_BATCH = 100;
@@ -54,6 +59,7 @@ export class AccountProvisioning {
             'STATION_ADMIN_TOTP_SECRET was sealed again. Other accounts sealed under the previous key cannot pass TOTP until re-enrolled.',
         );
       }
+      if (existing) await this.markOperatorAddressVerified(existing);
     }
     if (serviceKey && !(await this.repo.findApiKeyByHash(sha256Hex(serviceKey)))) {
       await this.repo.insertApiKey({
@@ -77,9 +83,15 @@ export class AccountProvisioning {
       role: input.role,
       displayName: input.displayName,
       totpSecret: input.totpSecret ? this.totpSecrets.seal(id, input.totpSecret) : null,
+      emailVerifiedAt: input.emailVerified === false ? null : new Date(),
     });
     if (!user) throw Errors.conflict('An account with this e-mail already exists');
     return publicUser(user);
+  }
+
+  /** The STATION_ADMIN_* account made before addresses were verified counts as verified, like a new one. */
+  private async markOperatorAddressVerified(user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<void> {
+    if (!user.emailVerifiedAt) await this.repo.markEmailVerified(user.id, user.email, new Date());
   }
 
   private async sealClearTotpSecrets(): Promise<void> {

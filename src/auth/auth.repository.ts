@@ -1,8 +1,8 @@
 /** Data access for users, login sessions, refresh tokens and API keys. */
-import { and, count, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
-import { apiKeys, authSessions, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
+import { apiKeys, authSessions, emailVerificationTokens, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 
@@ -11,6 +11,14 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
 /** An API key with its owner's status and role: a banned owner's keys stop working with the rest of their access. */
 export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null };
+
+/** PostgreSQL's unique_violation, wherever the driver (pg, PGlite, drizzle) nests it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
 
 export class AuthRepository {
   constructor(readonly db: DbOrTx) {}
@@ -38,6 +46,8 @@ export class AuthRepository {
     role: Role;
     displayName: string;
     totpSecret?: string | null;
+    /** When the address counts as proven (operator-made accounts, a provider's verified claim); null: not yet. */
+    emailVerifiedAt?: Date | null;
   }): Promise<UserRow | null> {
     const [row] = await this.db
       .insert(users)
@@ -127,6 +137,55 @@ export class AuthRepository {
       .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
   }
 
+  async insertVerificationToken(input: { userId: string; email: string; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<void> {
+    await this.db.insert(emailVerificationTokens).values(input);
+  }
+
+  /** Spends a verification token if it is unused and unexpired, in one statement; returns its user and address, or null. */
+  async spendVerificationToken(tokenHash: string, now: Date): Promise<{ userId: string; email: string } | null> {
+    const [row] = await this.db
+      .update(emailVerificationTokens)
+      .set({ usedAt: now })
+      .where(
+        and(eq(emailVerificationTokens.tokenHash, tokenHash), isNull(emailVerificationTokens.usedAt), sql`${emailVerificationTokens.expiresAt} > ${now}`),
+      )
+      .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
+    return row ?? null;
+  }
+
+  /** Every outstanding verification link of the user dies (the address was verified or changed). */
+  async spendUserVerificationTokens(userId: string, now: Date): Promise<void> {
+    await this.db
+      .update(emailVerificationTokens)
+      .set({ usedAt: now })
+      .where(and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)));
+  }
+
+  /** Marks the address verified if it is still `email` (a link proves the address it was mailed to); false otherwise. */
+  async markEmailVerified(userId: string, email: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at})`, updatedAt: sql`now()` })
+      .where(and(eq(users.id, userId), eq(users.email, email.toLowerCase())))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** A new address, not verified; null when another account has it (the unique index decides). */
+  async changeEmail(userId: string, email: string): Promise<UserRow | null> {
+    try {
+      const [row] = await this.db
+        .update(users)
+        .set({ email: email.toLowerCase(), emailVerifiedAt: null, updatedAt: sql`now()` })
+        .where(eq(users.id, userId))
+        .returning();
+      return row ?? null;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
   }
@@ -174,12 +233,12 @@ export class AuthRepository {
       .where(and(idEq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
   }
 
-  /** Revokes every open session of a user; returns their ids. */
-  async revokeUserSessions(userId: string, reason: string): Promise<string[]> {
+  /** Revokes every open session of a user, but `keepSessionId` when given; returns their ids. */
+  async revokeUserSessions(userId: string, reason: string, keepSessionId?: string): Promise<string[]> {
     const rows = await this.db
       .update(authSessions)
       .set({ revokedAt: sql`now()`, revokedReason: reason })
-      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)))
+      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), keepSessionId === undefined ? undefined : ne(authSessions.id, keepSessionId)))
       .returning({ id: authSessions.id });
     return rows.map((row) => row.id);
   }

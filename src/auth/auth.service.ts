@@ -16,7 +16,9 @@ import { Errors } from '../errors.js';
 import { CredentialResolver } from './access.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import { PasswordReset } from './password-reset.js';
-import { OidcSignIn, identityRefused, type AuthorizationResponse, type OidcSettings, type VerifiedIdentity } from './oidc.js';
+import { OidcSignIn, type AuthorizationResponse, type OidcSettings, type VerifiedIdentity } from './oidc.js';
+import { EmailVerification, type EmailVerifiedCheck } from './email-verification.js';
+import { ProviderAccounts, type LinkedIdentity } from './provider-accounts.js';
 import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
@@ -64,12 +66,9 @@ export interface AuthServiceDeps {
   oidc?: OidcSettings | null;
   /** Platform events (user.signup); none in unit setups. */
   events?: { emit(event: 'user.signup', data: Record<string, unknown>): Promise<void> };
-  /** Password-reset mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
-  mail?: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
+  /** Password-reset and verification mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
+  mail: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
 }
-
-/** The password hash of an account created through an identity provider: no password verifies against it. */
-const NO_PASSWORD = '!no-password';
 
 /** Codes a temp_token may be tried with; the next try finds it dead. */
 export const MFA_MAX_ATTEMPTS = 5;
@@ -77,7 +76,7 @@ export const MFA_MAX_ATTEMPTS = 5;
 const MFA_SPENT = String(MFA_MAX_ATTEMPTS + 1);
 const MFA_STATE_TTL_MS = (MFA_TOKEN_TTL_SEC + 60) * 1000;
 
-export class AuthService {
+export class AuthService implements EmailVerifiedCheck {
   private readonly repo: AuthRepository;
   private readonly passwords: PasswordHasher;
   readonly csrf: CsrfTokens;
@@ -87,7 +86,9 @@ export class AuthService {
   readonly quota: ApiQuota;
   /** POST/GET/DELETE /v1/developer/keys. */
   readonly developerKeys: DeveloperKeys;
-  private readonly reset: PasswordReset | null;
+  private readonly reset: PasswordReset;
+  private readonly verification: EmailVerification;
+  private readonly providerAccounts: ProviderAccounts;
   private readonly oidc: OidcSignIn | null;
   private readonly provisioning: AccountProvisioning;
 
@@ -98,18 +99,30 @@ export class AuthService {
     this.passwords = deps.passwords ?? argon2Passwords;
     this.provisioning = new AccountProvisioning(this.repo, this.passwords, deps.totpSecrets);
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
-    this.reset = deps.mail
-      ? new PasswordReset({
-          repo: this.repo,
-          mailer: deps.mail.mailer,
-          clock: deps.clock,
-          counters: deps.counters,
-          passwords: this.passwords,
-          publicBaseUrl: deps.mail.publicBaseUrl,
-          endSessions: (userId) => this.endAllSessions(userId, 'password reset'),
-          onError: deps.mail.onError,
-        })
-      : null;
+    this.reset = new PasswordReset({
+      repo: this.repo,
+      mailer: deps.mail.mailer,
+      clock: deps.clock,
+      counters: deps.counters,
+      passwords: this.passwords,
+      publicBaseUrl: deps.mail.publicBaseUrl,
+      endSessions: (userId) => this.endAllSessions(userId, 'password reset'),
+      onError: deps.mail.onError,
+    });
+    this.verification = new EmailVerification({
+      repo: this.repo,
+      mailer: deps.mail.mailer,
+      clock: deps.clock,
+      counters: deps.counters,
+      publicBaseUrl: deps.mail.publicBaseUrl,
+      onError: deps.mail.onError,
+    });
+    this.providerAccounts = new ProviderAccounts({
+      repo: this.repo,
+      clock: deps.clock,
+      verification: this.verification,
+      endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
+    });
     this.csrf = deps.csrf;
     this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
   }
@@ -133,8 +146,48 @@ export class AuthService {
     });
     if (!user) throw Errors.conflict('An account with this e-mail already exists');
     const login = await this.startSession(user, 'platform', false);
+    this.verification.sendLink(user.id, user.email);
     await this.announceSignup(user);
     return login;
+  }
+
+  /** POST /v1/auth/verify-email: the link's token marks the address it was mailed to verified (email-verification.ts). */
+  verifyEmail(token: string): Promise<void> {
+    return this.verification.verify(token);
+  }
+
+  /** POST /v1/auth/verify-email/resend: a new link, for a logged-in account whose address is not verified. */
+  resendVerification(caller: Principal): Promise<void> {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('a new link is asked for from a login session');
+    return this.verification.resend(caller.userId);
+  }
+
+  /** The check of actions marked "verified address": throws Errors.emailUnverified() (403) unless the user's address is verified. */
+  assertEmailVerified(userId: string): Promise<void> {
+    return this.verification.assertEmailVerified(userId);
+  }
+
+  /**
+   * A new address for the caller's account, from a login session and with the account's password (a stolen
+   * access token alone cannot move the account away). The new address is not verified: a link goes to it,
+   * a notice to the old one, and outstanding reset links (mailed to the old address) die. Wrong passwords
+   * count toward the login throttle of the account.
+   */
+  async changeEmail(caller: Principal, email: string, password: string, clientAddress: string): Promise<PublicUser & { email_verified: boolean }> {
+    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('the address is changed from a login session, not with an API key');
+    const user = await this.repo.findUserById(caller.userId);
+    if (!user) throw Errors.notFound('User', caller.userId);
+    await this.refuseWhileThrottled(user.email, clientAddress);
+    if (!(await this.passwords.verify(user.passwordHash, password))) {
+      await this.deps.throttle.recordFailure(user.email, clientAddress);
+      throw Errors.invalidCredentials();
+    }
+    if (email.toLowerCase() === user.email) return { ...publicUser(user), email_verified: user.emailVerifiedAt !== null };
+    const changed = await this.repo.changeEmail(user.id, email);
+    if (!changed) throw Errors.conflict('An account with this e-mail already exists');
+    await this.repo.spendUserResetTokens(user.id, this.deps.clock.date());
+    await this.verification.addressChanged(changed, user.email);
+    return { ...publicUser(changed), email_verified: false };
   }
 
   /** Event user.signup (platform-api.md): every account starts on the free plan. Delivered by the webhook engine. */
@@ -142,47 +195,30 @@ export class AuthService {
     // The account exists either way: a bus failure is logged, not turned into a failed sign-up.
     await this.deps.events
       ?.emit('user.signup', { user_id: user.id, role: user.role, email: user.email, plan: 'free' })
-      .catch((error: unknown) => this.deps.mail?.onError(error));
+      .catch((error: unknown) => this.deps.mail.onError(error));
   }
 
   /**
    * POST /v1/auth/google: sign-in with an identity the OpenID Connect provider verified. A linked identity
-   * signs its user in; otherwise an account with the same e-mail is linked only when the provider says the
-   * e-mail is verified; otherwise a listener account is created (event user.signup) with no usable
-   * password (a password can be set later through reset-password). A banned account is refused, and a
+   * signs its user in; otherwise an account with the same e-mail is linked only when both the provider and
+   * the account verified the address (else 409), ending its other sessions; otherwise a listener account is
+   * created (event user.signup) with no usable password (a password can be set later through
+   * reset-password): provider-accounts.ts. A banned account is refused, and a
    * role whose scopes need TOTP gets the 2FA answer, as on /v1/auth/login.
    */
   async signInWithProvider(response: AuthorizationResponse) {
+    return this.signInWithIdentity(await this.requireOidc().redeem(response));
+  }
+
+  private requireOidc(): OidcSignIn {
     if (!this.oidc) {
       throw new DomainError('unavailable', 'IDENTITY_PROVIDER_NOT_CONFIGURED', 'Sign-in with an identity provider is not configured', 'the operator sets OIDC_ISSUER and OIDC_CLIENT_ID');
     }
-    return this.signInWithIdentity(await this.oidc.redeem(response));
+    return this.oidc;
   }
 
   async signInWithIdentity(identity: VerifiedIdentity): Promise<(IssuedLogin & { created: boolean }) | { mfaToken: string }> {
-    let user = await this.repo.findUserByIdentity(identity.issuer, identity.subject);
-    let created = false;
-    if (!user) {
-      if (!identity.email) throw identityRefused('the provider shared no e-mail address');
-      const existing = await this.repo.findUserByEmail(identity.email);
-      if (existing && !identity.emailVerified) throw Errors.conflict('An account with this e-mail exists; the provider has not verified the address');
-      user = existing;
-      if (!user) {
-        user = await this.repo.insertUser({
-          email: identity.email,
-          passwordHash: NO_PASSWORD,
-          role: 'listener',
-          displayName: identity.name ?? identity.email.split('@')[0].slice(0, 80),
-        });
-        created = user !== null;
-        user ??= await this.repo.findUserByEmail(identity.email); // a concurrent sign-up took the address
-        if (!user) throw Errors.conflict('An account with this e-mail already exists');
-      }
-      if (!(await this.repo.linkIdentity(identity.issuer, identity.subject, user.id))) {
-        user = await this.repo.findUserByIdentity(identity.issuer, identity.subject); // a concurrent first sign-in linked it
-        if (!user) throw identityRefused('the identity could not be linked');
-      }
-    }
+    const { user, created } = await this.providerAccounts.accountOf(identity);
     if (user.status !== 'active') throw Errors.invalidCredentials();
     if (roleNeedsSecondFactor(user.role) && this.deps.totpSecrets.open(user.id, user.totpSecret) !== null) {
       return { mfaToken: await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId: 'mfa' }, 'mfa') };
@@ -190,6 +226,12 @@ export class AuthService {
     const login = await this.startSession(user, 'platform', false);
     if (created) await this.announceSignup(user);
     return { ...login, created };
+  }
+
+  /** POST /v1/users/me/identities: links the provider identity of an authorization code to the caller's account (provider-accounts.ts). */
+  async linkProvider(caller: Principal, response: AuthorizationResponse): Promise<LinkedIdentity> {
+    if (caller.kind !== 'user') throw Errors.forbidden('a sign-in provider is linked from a login session');
+    return this.providerAccounts.linkFromSession(caller, await this.requireOidc().redeem(response));
   }
 
   /**
@@ -268,24 +310,22 @@ export class AuthService {
 
   /** POST /v1/auth/reset-password: the same for any address; a mail with a 1-hour single-use link follows for an active account. */
   async requestPasswordReset(email: string): Promise<void> {
-    if (!this.reset) throw new Error('password reset needs a mailer');
     await this.reset.request(email);
   }
 
   /** Sets the new password from a reset link and ends every session of the user. */
   async confirmPasswordReset(token: string, password: string): Promise<void> {
-    if (!this.reset) throw new Error('password reset needs a mailer');
     await this.reset.confirm(token, password);
   }
 
-  /** Waits for reset mails still being written (shutdown). */
+  /** Waits for reset and verification mails still being written (shutdown). */
   async drain(): Promise<void> {
-    await this.reset?.drain();
+    await Promise.all([this.reset.drain(), this.verification.drain()]);
   }
 
-  /** Revokes every login of the user (refresh families included) and closes their connections on every instance. */
-  async endAllSessions(userId: string, reason: string): Promise<void> {
-    await this.repo.revokeUserSessions(userId, reason);
+  /** Revokes every login of the user but `keepSessionId` (refresh families included) and closes their connections on every instance. */
+  async endAllSessions(userId: string, reason: string, keepSessionId?: string): Promise<void> {
+    await this.repo.revokeUserSessions(userId, reason, keepSessionId);
     await this.userChanged(userId);
   }
 

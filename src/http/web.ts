@@ -1,7 +1,7 @@
 /**
  * The web front end (web/, built by Vite into dist/web): the listener player at `/` and the station admin
  * panel at `/admin` (contract.md, "Paths"). Both are single-page apps, so their own sub-paths answer their
- * page (`/admin/*`, and `/reset-password`, where the password-reset mail points); nothing else is
+ * page (`/admin/*`, and `/reset-password` and `/verify-email`, where the password-reset and verification mails point); nothing else is
  * claimed: `/v1`, `/station`, `/api`, `/docs`, `/media` and the operations routes keep their answers, and an
  * unknown path still gets the JSON 404. Hashed bundles are served from `/assets/` and cached for good.
  *
@@ -33,7 +33,7 @@ export interface WebOptions {
 }
 
 /** The listener app's own paths (client-side routes); everything else under `/` belongs to the APIs. */
-export const LISTENER_PATHS = ['/', '/reset-password'] as const;
+export const LISTENER_PATHS = ['/', '/reset-password', '/verify-email'] as const;
 export const ADMIN_PATHS = ['/admin', '/admin/*'] as const;
 
 const PAGE = { public: true } as const;

@@ -75,7 +75,7 @@ describe('/openapi.json', () => {
       for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path}`);
     }
     // The web front end's pages and icon (src/http/web.ts) are for people and browsers, not API operations.
-    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/admin', '/favicon.ico']);
+    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/verify-email', '/admin', '/favicon.ico']);
     const missing = registered
       .filter((r) => !hidden.has(r.url) && !r.url.startsWith('/docs') && r.method !== 'HEAD')
       .map((r) => `${r.method} ${openApiPath(r.url)}`)

@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { mailOutbox } from '../../src/infra/db/schema/index.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 
@@ -128,17 +130,105 @@ describe('sign-in with an OpenID Connect provider', () => {
     expect(login.statusCode).toBe(401);
   });
 
-  it('links an existing account only when the provider verified the e-mail', async () => {
+  const login = (email: string, password: string) =>
+    station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email, password } });
+  const me = (token: string) => station.http.inject({ url: '/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+  const refresh = (refreshToken: string) =>
+    station.http.inject({ method: 'POST', url: '/v1/auth/refresh', remoteAddress: clientAddress(), payload: { refresh_token: refreshToken } });
+  const linkFromSession = (session: { token: string; csrf_token: string }, back: Awaited<ReturnType<typeof authorize>>) =>
+    station.http.inject({
+      method: 'POST',
+      url: '/v1/users/me/identities',
+      remoteAddress: clientAddress(),
+      headers: { authorization: `Bearer ${session.token}`, 'x-csrf-token': session.csrf_token },
+      payload: { code: back.code, state: back.state, iss: back.iss, nonce: back.nonce, code_verifier: back.verifier, redirect_uri: REDIRECT_URI },
+    });
+
+  it('records the address of a created account as verified only when the provider verified it', async () => {
     const verified = account(true);
-    const existing = await station.auth.createUser({ email: verified.email, password: 'existing-password', role: 'artist', displayName: 'Existing' });
-    const linked = await redeem(await authorize(verified.id));
-    expect(linked.json()).toMatchObject({ created: false, role: 'artist', user: { id: existing.id } });
+    const first = (await redeem(await authorize(verified.id))).json();
+    expect((await me(first.token)).json()).toMatchObject({ email: verified.email, email_verified: true });
 
     const unverified = account(false);
-    await station.auth.createUser({ email: unverified.email, password: 'existing-password', role: 'listener', displayName: 'Other' });
-    const refused = await redeem(await authorize(unverified.id));
+    const other = (await redeem(await authorize(unverified.id))).json();
+    expect(other).toMatchObject({ created: true });
+    expect((await me(other.token)).json()).toMatchObject({ email: unverified.email, email_verified: false });
+    await station.auth.drain();
+    const mails = await station.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, unverified.email));
+    expect(mails.map((mail) => mail.subject)).toEqual(['Confirm your e-mail address']);
+  });
+
+  it('links an existing account whose address is verified, when the provider verified it too, and ends its other sessions', async () => {
+    const verified = account(true);
+    const existing = await station.auth.createUser({ email: verified.email, password: 'existing-password', role: 'artist', displayName: 'Existing' });
+    const before = (await login(verified.email, 'existing-password')).json();
+    expect((await me(before.token)).statusCode).toBe(200);
+
+    const linked = await redeem(await authorize(verified.id));
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect(linked.json()).toMatchObject({ created: false, role: 'artist', user: { id: existing.id } });
+    // Whoever held a session before the link is out; the new session works.
+    expect((await me(before.token)).statusCode).toBe(401);
+    expect((await refresh(before.refresh_token)).statusCode).toBe(401);
+    expect((await me(linked.json().token)).statusCode).toBe(200);
+
+    const unverifiedClaim = account(false);
+    await station.auth.createUser({ email: unverifiedClaim.email, password: 'existing-password', role: 'listener', displayName: 'Other' });
+    const refused = await redeem(await authorize(unverifiedClaim.id));
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('PLATFORM_CONFLICT');
+  });
+
+  it('refuses with 409 to link an account whose address nobody verified (a squatter keeps no foothold); its owner links from a session', async () => {
+    const victim = account(true);
+    // Someone signed up with the victim's address and never proved it.
+    const squat = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/signup',
+      remoteAddress: clientAddress(),
+      payload: { email: victim.email, password: 'squatter-password', display_name: 'Squatter' },
+    });
+    expect(squat.statusCode).toBe(201);
+    const refused = await redeem(await authorize(victim.id));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'PLATFORM_CONFLICT' });
+    expect(refused.json().error.detail).toContain('/v1/users/me/identities');
+    // Nothing was linked: the provider still cannot sign in to that account, and the account's session is untouched.
+    expect((await redeem(await authorize(victim.id))).statusCode).toBe(409);
+    expect((await me(squat.json().token)).statusCode).toBe(200);
+
+    // The account's holder links the identity from a logged-in session: the other sessions end, this one stays.
+    const other = (await login(victim.email, 'squatter-password')).json();
+    const session = (await login(victim.email, 'squatter-password')).json();
+    const linked = await linkFromSession(session, await authorize(victim.id));
+    expect(linked.statusCode, linked.body).toBe(200);
+    // The provider verified this very address: the account's address counts as verified now.
+    expect(linked.json()).toEqual({ issuer, email_verified: true });
+    expect((await me(session.token)).json()).toMatchObject({ email_verified: true });
+    for (const ended of [squat.json(), other]) {
+      expect((await me(ended.token)).statusCode).toBe(401);
+      expect((await refresh(ended.refresh_token)).statusCode).toBe(401);
+    }
+    const signedIn = await redeem(await authorize(victim.id));
+    expect(signedIn.json()).toMatchObject({ created: false, user: { id: squat.json().user.id } });
+
+    // Linking again changes nothing; an identity linked elsewhere cannot be taken.
+    expect((await linkFromSession(session, await authorize(victim.id))).statusCode).toBe(200);
+    expect((await me(signedIn.json().token)).statusCode).toBe(200);
+    const someoneElse = (await redeem(await authorize(account(true).id))).json();
+    const taken = await linkFromSession(someoneElse, await authorize(victim.id));
+    expect(taken.statusCode).toBe(409);
+  });
+
+  it('links from a login session only', async () => {
+    const back = await authorize(account(true).id);
+    const anonymous = await station.http.inject({
+      method: 'POST',
+      url: '/v1/users/me/identities',
+      remoteAddress: clientAddress(),
+      payload: { code: back.code, state: back.state, iss: back.iss, nonce: back.nonce, code_verifier: back.verifier, redirect_uri: REDIRECT_URI },
+    });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it('refuses a wrong PKCE verifier, a replayed code, a wrong nonce and a banned account', async () => {

@@ -26,6 +26,7 @@ describe('serving the web front end', () => {
     for (const [url, title] of [
       ['/', 'Station radio'],
       ['/reset-password?token=abc', 'Station radio'],
+      ['/verify-email?token=abc', 'Station radio'],
       ['/admin', 'Station admin'],
       ['/admin/training', 'Station admin'],
       ['/admin/registry/anything/deeper', 'Station admin'],

@@ -1,9 +1,22 @@
-/** Platform authentication: sign-up, login (with the 2FA step for the roles that need TOTP), refresh and revoke. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Platform authentication: sign-up, login (with the 2FA step for the roles that need TOTP), refresh and revoke.
+ * Every session answer carries the refresh token in its body (API clients, contract.md) and also sets it as an
+ * HttpOnly, SameSite=Strict cookie scoped to POST /v1/auth/refresh, which the web player uses instead: its
+ * script never holds a refresh token (security issue #16, item 13). A refresh by cookie answers without the
+ * token in the body.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService, IssuedLogin } from '../../auth/auth.service.js';
+import { REFRESH_TOKEN_TTL_SEC } from '../../auth/tokens.js';
+import { Errors } from '../../errors.js';
 import { clientKey } from '../../http/client-address.js';
 import { Email, Password } from '../../http/schemas.js';
+import { AuthorizationCode, accountRoutes } from './account-routes.js';
+
+/** The web player's refresh token (the staff one is `refresh_token` on /api/auth). */
+export const PLATFORM_REFRESH_COOKIE = 'platform_refresh_token';
+export const PLATFORM_REFRESH_PATH = '/v1/auth/refresh';
 
 const PublicUser = Type.Object(
   { id: Type.String(), email: Type.String(), role: Type.String(), display_name: Type.String() },
@@ -36,11 +49,35 @@ function sessionAnswer(login: IssuedLogin) {
   };
 }
 
+const RefreshAnswer = Type.Composite(
+  [
+    Type.Omit(SessionAnswer, ['refresh_token']),
+    Type.Object({ refresh_token: Type.Optional(Type.String({ description: 'The rotated refresh token; left out when the refresh came by cookie (the cookie carries it)' })) }),
+  ],
+  { title: 'PlatformRefreshed' },
+);
+
 const credentialCreating = { public: true, csrfExempt: true } as const;
 
-export function platformAuthRoutes(auth: AuthService) {
+export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
+  function setRefreshCookie(reply: FastifyReply, login: IssuedLogin) {
+    reply.setCookie(PLATFORM_REFRESH_COOKIE, login.refreshToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: secureCookies,
+      path: PLATFORM_REFRESH_PATH,
+      maxAge: REFRESH_TOKEN_TTL_SEC,
+    });
+  }
+  /** The session answer, with the refresh cookie set beside it. */
+  const issue = (reply: FastifyReply, login: IssuedLogin) => {
+    setRefreshCookie(reply, login);
+    return sessionAnswer(login);
+  };
+
   return async function register(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    await app.register(accountRoutes(auth));
 
     app.post(
       '/v1/auth/signup',
@@ -62,7 +99,7 @@ export function platformAuthRoutes(auth: AuthService) {
           password: request.body.password,
           displayName: request.body.display_name.trim(),
         });
-        return reply.status(201).send(sessionAnswer(login));
+        return reply.status(201).send(issue(reply, login));
       },
     );
 
@@ -81,9 +118,9 @@ export function platformAuthRoutes(auth: AuthService) {
           response: { 200: Type.Union([SessionAnswer, TwoFactorAnswer]) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const result = await auth.platformLogin(request.body.email, request.body.password, clientKey(request.ip));
-        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : sessionAnswer(result);
+        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : issue(reply, result);
       },
     );
 
@@ -102,7 +139,7 @@ export function platformAuthRoutes(auth: AuthService) {
           response: { 200: SessionAnswer },
         },
       },
-      async (request) => sessionAnswer(await auth.verifySecondFactor(request.body.temp_token, request.body.code, clientKey(request.ip))),
+      async (request, reply) => issue(reply, await auth.verifySecondFactor(request.body.temp_token, request.body.code, clientKey(request.ip))),
     );
 
     app.post(
@@ -117,30 +154,22 @@ export function platformAuthRoutes(auth: AuthService) {
             'code_challenge_method=S256, its own redirect_uri, state and nonce), then posts here what came back with the PKCE verifier.',
             'The server redeems the code with OIDC_CLIENT_ID / OIDC_CLIENT_SECRET and verifies the ID token (signature, issuer, audience, expiry, nonce).',
             'A known identity signs its account in; a new one is linked to the account with the same e-mail only if the provider marks it verified',
-            '(otherwise 409 PLATFORM_CONFLICT), or gets a new listener account (`created: true`, event user.signup).',
+            'and that account verified its address (otherwise 409 PLATFORM_CONFLICT: the owner logs in and links it with POST /v1/users/me/identities);',
+            'linking ends every other session of the account. Otherwise the identity gets a new listener account (`created: true`, event user.signup),',
+            'its address verified when the provider says so.',
             'Answers like /v1/auth/login (roles needing TOTP get requires_2fa). A refused code or token: 401 PLATFORM_INVALID_CREDENTIALS;',
             'not configured: 503 PLATFORM_IDENTITY_PROVIDER_NOT_CONFIGURED; provider unreachable: 503 PLATFORM_IDENTITY_PROVIDER_UNAVAILABLE.',
           ].join(' '),
-          body: Type.Object(
-            {
-              code: Type.String({ minLength: 1, maxLength: 2048 }),
-              redirect_uri: Type.String({ format: 'uri', maxLength: 2048, description: 'the redirect_uri of the authorization request' }),
-              code_verifier: Type.String({ minLength: 43, maxLength: 128, description: 'PKCE verifier (S256)' }),
-              state: Type.Optional(Type.String({ maxLength: 512 })),
-              nonce: Type.Optional(Type.String({ maxLength: 512, description: 'the nonce of the authorization request, checked in the ID token' })),
-              iss: Type.Optional(Type.String({ maxLength: 2048, description: 'the authorization response\'s iss parameter (RFC 9207), when there was one' })),
-            },
-            { additionalProperties: false },
-          ),
+          body: AuthorizationCode,
           response: {
             200: Type.Union([Type.Composite([SessionAnswer, Type.Object({ created: Type.Boolean({ description: 'a new account was created' }) })], { title: 'ProviderSession' }), TwoFactorAnswer]),
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { code, redirect_uri, code_verifier, state, nonce, iss } = request.body;
         const result = await auth.signInWithProvider({ code, redirectUri: redirect_uri, codeVerifier: code_verifier, state, nonce, iss });
-        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : { ...sessionAnswer(result), created: result.created };
+        return 'mfaToken' in result ? { requires_2fa: true as const, temp_token: result.mfaToken } : { ...issue(reply, result), created: result.created };
       },
     );
 
@@ -181,11 +210,29 @@ export function platformAuthRoutes(auth: AuthService) {
         schema: {
           tags: ['platform-auth'],
           summary: 'New tokens from a refresh token (rotated; reuse revokes the login)',
-          body: Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
-          response: { 200: SessionAnswer },
+          description:
+            'The refresh token comes in the body (API clients) or, when the body has none, from the `platform_refresh_token` cookie ' +
+            '(HttpOnly, SameSite=Strict, Path=/v1/auth/refresh, 7 days) that every session answer sets: the web player uses the cookie and never sees the token. ' +
+            'Either way the cookie is rotated; a refresh by cookie answers without `refresh_token` in the body. ' +
+            'Presenting a token that was already rotated revokes the whole login. No token at all, or an unknown, expired or revoked one: 401 PLATFORM_AUTH_REQUIRED.',
+          body: Type.Object({ refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })) }, { additionalProperties: false }),
+          response: { 200: RefreshAnswer },
+        },
+        // A cookie refresh may come with no body at all: it is validated as the empty object.
+        preValidation: async (request) => {
+          request.body ??= {};
         },
       },
-      async (request) => sessionAnswer(await auth.refresh(request.body.refresh_token, 'platform')),
+      async (request, reply) => {
+        const fromBody = request.body.refresh_token;
+        const presented = fromBody ?? request.cookies[PLATFORM_REFRESH_COOKIE];
+        if (!presented) throw Errors.authRequired('send {"refresh_token"} or the refresh cookie');
+        const login = await auth.refresh(presented, 'platform');
+        const answer = issue(reply, login);
+        if (fromBody !== undefined) return answer;
+        const { refresh_token: _inCookieOnly, ...withoutToken } = answer;
+        return withoutToken;
+      },
     );
 
     app.post(
@@ -238,9 +285,10 @@ export function platformAuthRoutes(auth: AuthService) {
           response: { 200: Type.Object({ revoked: Type.Boolean() }) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const sessionId = request.principal!.sessionId;
         if (sessionId) await auth.revokeSession(sessionId, 'revoked by the user');
+        reply.clearCookie(PLATFORM_REFRESH_COOKIE, { path: PLATFORM_REFRESH_PATH });
         return { revoked: sessionId !== null };
       },
     );

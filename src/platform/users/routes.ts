@@ -13,6 +13,9 @@ const Me = Type.Object(
   {
     id: Type.String(),
     email: Type.String(),
+    email_verified: Type.Boolean({
+      description: 'Whether the address is verified (POST /v1/auth/verify-email); actions marked "verified address" answer 403 PLATFORM_EMAIL_UNVERIFIED until it is',
+    }),
     role: Type.String(),
     status: Type.String(),
     plan: Type.String({ enum: ['free', 'pro'], description: 'pro once a subscription is paid (POST /v1/subscriptions)' }),

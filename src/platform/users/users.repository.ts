@@ -11,6 +11,7 @@ export interface ProfileRow {
   status: (typeof users.$inferSelect)['status'];
   plan: (typeof users.$inferSelect)['plan'];
   displayName: string;
+  emailVerifiedAt: Date | null;
   createdAt: Date;
   avatarUrl: string | null;
   country: string | null;
@@ -35,6 +36,7 @@ export const profileColumns = {
   status: users.status,
   plan: users.plan,
   displayName: users.displayName,
+  emailVerifiedAt: users.emailVerifiedAt,
   createdAt: users.createdAt,
   avatarUrl: userProfiles.avatarUrl,
   country: userProfiles.country,

@@ -27,6 +27,7 @@ export function isCountryCode(code: string): boolean {
 export interface PublicProfile {
   id: string;
   email: string;
+  email_verified: boolean;
   role: string;
   status: string;
   plan: string;
@@ -43,6 +44,7 @@ export function publicProfile(row: ProfileRow): PublicProfile {
   return {
     id: row.id,
     email: row.email,
+    email_verified: row.emailVerifiedAt !== null,
     role: row.role,
     status: row.status,
     plan: row.plan,

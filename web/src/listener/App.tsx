@@ -1,11 +1,13 @@
 /**
- * The listener player at `/`: account forms until logged in, then the live radio: play button, the
+ * The listener player at `/`: account forms until logged in (a reload restores the login through the
+ * refresh cookie), then the e-mail state and the live radio: play button, the
  * now-playing card updated over /station/ws/now-playing, the listener count over /station/ws/listeners,
  * the queue and the history (refreshed on every track change), and the transparency panel.
  */
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { describeLink, useChannel } from '../shared/live';
-import { AuthPanel, ResetConfirm } from './Auth';
+import { EmailStatus } from './Account';
+import { AuthPanel, ResetConfirm, VerifyEmail } from './Auth';
 import { RecentlyPlayed, UpNext } from './Lists';
 import { NowPlaying } from './NowPlaying';
 import { Player } from './Player';
@@ -15,8 +17,8 @@ import type { HistoryItem, ListenerCountMessage, NowPlayingCard, NowPlayingMessa
 
 const QUEUE_REFRESH_MS = 15_000;
 
-function resetToken(): string | null {
-  return location.pathname === '/reset-password' ? new URLSearchParams(location.search).get('token') : null;
+function tokenAt(path: string): string | null {
+  return location.pathname === path ? new URLSearchParams(location.search).get('token') : null;
 }
 
 export function App() {
@@ -24,11 +26,19 @@ export function App() {
     (listener) => session.subscribe(listener),
     () => session.user(),
   );
-  const [reset, setReset] = useState(resetToken);
-  const leaveReset = () => {
+  const [reset, setReset] = useState(() => tokenAt('/reset-password'));
+  const [verification, setVerification] = useState(() => tokenAt('/verify-email'));
+  const [restoring, setRestoring] = useState(true);
+  const leave = () => {
     history.replaceState(null, '', '/');
     setReset(null);
+    setVerification(null);
   };
+
+  // A reload keeps the login through the refresh cookie.
+  useEffect(() => {
+    void session.renew().finally(() => setRestoring(false));
+  }, []);
 
   return (
     <>
@@ -49,7 +59,19 @@ export function App() {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        {reset ? <ResetConfirm token={reset} onDone={leaveReset} /> : user ? <Radio /> : <AuthPanel />}
+        {reset ? (
+          <ResetConfirm token={reset} onDone={leave} />
+        ) : verification ? (
+          <VerifyEmail token={verification} onDone={leave} />
+        ) : restoring ? (
+          <p className="status-line" role="status">
+            Loading…
+          </p>
+        ) : user ? (
+          <Radio />
+        ) : (
+          <AuthPanel />
+        )}
       </main>
       <footer className="muted foot">
         AI-generated tracks are labelled and explained. <a href="/policy/ai">AI policy</a> · <a href="/docs">API</a>
@@ -117,6 +139,7 @@ function Radio() {
   const linkNote = describeLink(nowLink, 'Live updates') ?? describeLink(countLink, 'Listener count');
   return (
     <div className="radio">
+      <EmailStatus />
       <section className="card radio-head" aria-label="Radio">
         <Player card={card} onInfo={onInfo} />
         <p className="listeners" aria-live="off">

@@ -1,8 +1,8 @@
 /**
- * Sign up, log in (with the TOTP step the platform asks of staff accounts), request a password reset, and
- * set a new password from the mailed link (/reset-password?token=...).
+ * Sign up, log in (with the TOTP step the platform asks of staff accounts), request a password reset, set a
+ * new password from the mailed link (/reset-password?token=...), and confirm an address (/verify-email?token=...).
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Field, useAction } from '../shared/ui';
 import { api, session, toLogin } from './session';
 import type { SessionAnswer } from './types';
@@ -160,6 +160,36 @@ export function ResetConfirm({ token, onDone }: { token: string; onDone: () => v
             Set password
           </button>
         </form>
+      )}
+    </section>
+  );
+}
+
+/** The page the verification mail links to: it confirms the address as it opens (the link works once). */
+export function VerifyEmail({ token, onDone }: { token: string; onDone: () => void }) {
+  const [done, setDone] = useState(false);
+  const { busy, error, run } = useAction();
+  const sent = useRef(false);
+  useEffect(() => {
+    // Once per page, also under StrictMode's double effects: a second use of the token would fail.
+    if (sent.current) return;
+    sent.current = true;
+    void run(() => api.post('/v1/auth/verify-email', { token }, { anonymous: true })).then((answer) => setDone(answer !== null));
+  }, [token, run]);
+  return (
+    <section className="card auth" aria-labelledby="verify-title">
+      <h2 id="verify-title">Confirm your e-mail address</h2>
+      {busy && (
+        <p className="status-line" role="status">
+          Confirming…
+        </p>
+      )}
+      <Alert tone="ok">{done ? 'Your e-mail address is verified.' : null}</Alert>
+      <Alert>{error}</Alert>
+      {(done || error) && (
+        <button className="primary" type="button" onClick={onDone}>
+          Go to the player
+        </button>
       )}
     </section>
   );

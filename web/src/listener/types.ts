@@ -82,9 +82,18 @@ export interface ListenerUser {
   display_name: string;
 }
 
+/** GET /v1/users/me, the fields the page shows. */
+export interface CurrentUser {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  display_name: string;
+}
+
 export interface SessionAnswer {
   token: string;
-  refresh_token: string;
+  /** Sent to API clients; the page ignores it and renews with the HttpOnly cookie set beside it. */
+  refresh_token?: string;
   role: string;
   csrf_token: string;
   expires_in: number;

@@ -1,16 +1,14 @@
 /**
- * A login as a page holds it: the access token and its CSRF token, renewed before they expire (15
- * minutes) and on a 401, by a renewal function the page supplies (the listener's refresh token, or the
- * staff refresh cookie). One renewal at a time: a refresh token is single-use (rotated), and presenting
- * a rotated one revokes the whole login.
+ * A login as a page holds it, in memory only: the access token and its CSRF token, renewed before they
+ * expire (15 minutes) and on a 401, by a renewal function the page supplies (the listener's or the staff
+ * refresh cookie: HttpOnly, so no script ever holds a refresh token). One renewal at a time: a refresh
+ * token is single-use (rotated), and presenting a rotated one revokes the whole login.
  */
 import type { Credential, CredentialSource } from './api';
 
 export interface Login<U> extends Credential {
   /** Seconds the access token lives. */
   expiresIn: number;
-  /** The listener's refresh token (the staff one is an HttpOnly cookie the page never sees). */
-  refreshToken?: string;
   user: U;
 }
 
@@ -28,22 +26,7 @@ export class Session<U> implements CredentialSource {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<() => void>();
 
-  constructor(
-    private readonly renewWith: Renew<U>,
-    /** localStorage key to keep the login across reloads (listeners); none keeps it in memory (staff). */
-    private readonly storageKey: string | null = null,
-  ) {
-    if (storageKey) {
-      try {
-        const saved = localStorage.getItem(storageKey);
-        if (saved) this.login = JSON.parse(saved) as Login<U>;
-      } catch {
-        this.login = null;
-      }
-      // A saved access token may have expired while the page was closed: start from a fresh one.
-      if (this.login) void this.renew();
-    }
-  }
+  constructor(private readonly renewWith: Renew<U>) {}
 
   current(): Credential | null {
     return this.login;
@@ -60,14 +43,6 @@ export class Session<U> implements CredentialSource {
 
   set(login: Login<U> | null): void {
     this.login = login;
-    if (this.storageKey) {
-      try {
-        if (login) localStorage.setItem(this.storageKey, JSON.stringify(login));
-        else localStorage.removeItem(this.storageKey);
-      } catch {
-        // private mode: the login lasts as long as the page
-      }
-    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = login ? setTimeout(() => void this.renew(), Math.max(5_000, login.expiresIn * 1000 - RENEW_AHEAD_MS)) : null;
     for (const listener of this.listeners) listener();

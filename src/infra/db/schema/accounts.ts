@@ -33,6 +33,26 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * E-mail verification links (src/auth/email-verification.ts): only the SHA-256 of the token, the address it was
+ * mailed to (a link proves that address only, so it dies with an address change), valid 24 hours, used once.
+ */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('email_verification_tokens_user_idx').on(t.userId)],
+);
+
 /** Accounts signed in through an OpenID Connect provider (POST /v1/auth/google): one row per (issuer, subject). */
 export const userIdentities = pgTable(
   'user_identities',

@@ -25,6 +25,8 @@ export const users = pgTable(
     totpSecret: text('totp_secret'),
     // The last TOTP time step accepted: a code from this step or an earlier one is a replay.
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    // When the current address was proven (src/auth/email-verification.ts); null until then, and again after a change.
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
