@@ -80,7 +80,7 @@ try {
   const email = `bench-${Date.now()}@example.com`;
   const user = await station.auth.createUser({ email, password: 'bench-password-1', role: 'artist', displayName: 'Bench' });
   await station.database.db.insert(artists).values({ slug: `bench-${Date.now()}`, name: 'Bench', genre: 'Electronic', ownerUserId: user.id });
-  const login = await (await fetch(`${address}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password-1' }) })).json();
+  const login = (await (await fetch(`${address}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password-1' }) })).json()) as { token: string; csrf_token: string };
   const headers = { authorization: `Bearer ${login.token}`, 'x-csrf-token': login.csrf_token };
 
   const cases = [
@@ -99,13 +99,13 @@ try {
     const body = multipart(name, wav());
     const request = await watched(async () => {
       const answer = await fetch(`${address}/v1/tracks`, { method: 'POST', headers: { ...headers, 'content-type': body.contentType }, body: body.payload });
-      const view = await answer.json();
+      const view = (await answer.json()) as { id: string };
       if (answer.status !== 202) throw new Error(`upload answered ${answer.status}: ${JSON.stringify(view)}`);
-      return view.id as string;
+      return view.id;
     });
     const render = await watched(async () => {
       for (;;) {
-        const view = await (await fetch(`${address}/v1/tracks/${request.value}/upload`, { headers })).json();
+        const view = (await (await fetch(`${address}/v1/tracks/${request.value}/upload`, { headers })).json()) as { status: string; failure: string | null };
         if (view.status === 'published') return view;
         if (view.status !== 'processing') throw new Error(`render ended ${view.status}: ${view.failure}`);
         await new Promise((r) => setTimeout(r, 200));
