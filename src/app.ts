@@ -222,7 +222,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   );
   // A published or changed catalog track may bring new style features: the safety filter's reference is rebuilt when next needed.
   await bus.subscribe(TRACK_CHANGED_CHANNEL, () => station.safetyReference.invalidate());
-  const uploads = createUploads({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine });
+  const uploads = createUploads({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers });
 
   let ready = false;
   const http = await buildHttpServer(
@@ -236,6 +236,8 @@ export async function createStation(config: Config, options: StationOptions = {}
       publicBaseUrl: config.publicBaseUrl,
       mediaOrigin: presigner?.origin ?? null,
       trustProxy: config.trustProxy,
+      requestTimeoutMs: config.requestTimeoutMs,
+      longestBodyTimeoutMs: config.uploadTimeoutMs,
       isReady: async () => {
         if (!ready) return false;
         await database.ping();
@@ -291,7 +293,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await station.stop();
       await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
       await analytics.stop();
-      uploads.stop(); // uploads: a render in progress stops; it is re-queued at the next start
+      await uploads.stop(); // uploads: a render in progress stops; it is re-queued at the next start
       await queue.close();
       await engine.close();
       await connectionGuard.stop();

@@ -48,6 +48,12 @@ export interface Config {
   trustProxy: TrustProxy;
   /** STATION_UPLOAD_MAX_MB in bytes: the largest audio file POST /v1/tracks accepts. */
   uploadMaxBytes: number;
+  /** STATION_UPLOAD_MAX_SEC: the longest audio an upload may declare; longer files are refused before decoding. */
+  uploadMaxSec: number;
+  /** STATION_REQUEST_TIMEOUT_SEC in ms: a request's body must have arrived this long after it started (408). */
+  requestTimeoutMs: number;
+  /** STATION_UPLOAD_TIMEOUT_SEC in ms: the same limit for an upload's body, which may be large. */
+  uploadTimeoutMs: number;
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
   stripe: { secretKey: string; webhookSecret: string } | null;
   /** S3_*: media in an S3-compatible object store instead of DATA_DIR/blobs; null keeps them on disk. */
@@ -256,6 +262,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
     ...objectStore(env),
     maxKeysPerAccount: integer(env, 'STATION_MAX_KEYS_PER_ACCOUNT', 10, 1, 1000),
+    uploadMaxSec: integer(env, 'STATION_UPLOAD_MAX_SEC', 1200, 1, 24 * 3600),
+    requestTimeoutMs: integer(env, 'STATION_REQUEST_TIMEOUT_SEC', 30, 1, 3600) * 1000,
+    uploadTimeoutMs: integer(env, 'STATION_UPLOAD_TIMEOUT_SEC', 900, 1, 24 * 3600) * 1000,
   };
 }
 

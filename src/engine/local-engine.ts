@@ -82,7 +82,7 @@ export class LocalEngine implements Engine {
       shouldStop: hooks.shouldStop && (() => hooks.shouldStop!()),
       async onEvent(event) {
         if (event.kind === 'epoch') await hooks.onEpoch?.(event.epoch);
-        else await hooks.onCheckpoint?.(event.checkpoint);
+        else if (event.kind === 'checkpoint') await hooks.onCheckpoint?.(event.checkpoint);
       },
     });
   }

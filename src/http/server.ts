@@ -14,6 +14,7 @@ import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { AuthService } from '../auth/auth.service.js';
 import { documentSecurity, registerAuthHooks } from './auth-hooks.js';
+import { registerBodyDeadline } from './body-deadline.js';
 import { registerErrorHandling, sendError, toErrorResponse } from './error-handler.js';
 import { Errors } from '../errors.js';
 import { registerHttpMetrics } from './metrics.js';
@@ -45,7 +46,15 @@ export interface HttpServerDeps {
   webRoot?: string;
   /** The object store's origin when media links are presigned URLs on it: the pages may load media from there. */
   mediaOrigin?: string | null;
+  /** STATION_REQUEST_TIMEOUT_SEC: a request's body must arrive within this (408); see body-deadline.ts. */
+  requestTimeoutMs?: number;
+  /** The longest body limit a route gives itself (uploads); Node's own request timeout, as a backstop. */
+  longestBodyTimeoutMs?: number;
 }
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** A socket with no bytes either way for this long is closed (SSE streams send a heartbeat every 15 s). */
+const IDLE_CONNECTION_MS = 120_000;
 
 export async function buildHttpServer(
   deps: HttpServerDeps,
@@ -54,6 +63,10 @@ export async function buildHttpServer(
   const app = Fastify({
     logger: deps.logger,
     bodyLimit: 1024 * 1024,
+    // Slow bodies: Node's requestTimeout is one limit for every route, so it is the longest (uploads') as a
+    // backstop; registerBodyDeadline holds each route to its own. connectionTimeout closes idle sockets.
+    requestTimeout: Math.max(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, deps.longestBodyTimeoutMs ?? 0),
+    connectionTimeout: IDLE_CONNECTION_MS,
     // Honour a caller's X-Request-Id when it is sane, so a request can be followed across services.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -75,6 +88,7 @@ export async function buildHttpServer(
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   registerValidation(app);
+  registerBodyDeadline(app, deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   app.addHook('onRoute', documentSecurity);
 
   await app.register(cookie);

@@ -144,3 +144,24 @@ export async function stored(station: Station) {
 export async function expectNothingStored(station: Station, before: Awaited<ReturnType<typeof stored>>) {
   await pollUntil('nothing stored by a refused upload', () => stored(station), (now) => JSON.stringify(now) === JSON.stringify(before), 5_000);
 }
+
+/** A PCM WAV whose header says what the test needs (any rate, channel count, width), with `frames` frames of silence. */
+export function pcmWav({ rate, channels, bits = 16, frames }: { rate: number; channels: number; bits?: number; frames: number }): Buffer {
+  const frameBytes = (bits / 8) * channels;
+  const dataBytes = frames * frameBytes;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * frameBytes, 28);
+  header.writeUInt16LE(frameBytes, 32);
+  header.writeUInt16LE(bits, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(dataBytes, 40);
+  // 8-bit PCM is unsigned: silence is 128.
+  return Buffer.concat([header, Buffer.alloc(dataBytes, bits === 8 ? 128 : 0)]);
+}

@@ -5,6 +5,10 @@
  * says); then the whole file is decoded, which proves it is playable and measures its integrated loudness
  * (BS.1770) on the way. MP3 (MPEG Layer III) and WAV (PCM or float) are accepted: those are the formats the
  * installed decoders read; any other container is refused as unsupported.
+ *
+ * What the header declares is judged before a sample is decoded (`out_of_range`, `too_long`): a sample rate
+ * outside 8-192 kHz, more than 8 channels, or a length past the caller's limit. A few hundred bytes can
+ * declare hours of audio at 1 Hz; decoding and rendering them is what must not happen.
  */
 import { parseBuffer, type IAudioMetadata } from 'music-metadata';
 import { AudioDecodeError } from '../features/errors.js';
@@ -13,7 +17,16 @@ import { LoudnessMeter } from './loudness.js';
 import { parseMp3 } from './mp3-frames.js';
 import { decodePcm, type DecodeStats, type PcmFormat } from './pcm.js';
 
-export type AudioRejection = 'not_audio' | 'unsupported_format' | 'truncated' | 'undecodable' | 'too_short';
+export type AudioRejection = 'not_audio' | 'unsupported_format' | 'truncated' | 'undecodable' | 'too_short' | 'out_of_range' | 'too_long';
+
+/** What an upload may declare; checked from the header, before decoding. */
+export interface AudioLimits {
+  /** The longest audio accepted (STATION_UPLOAD_MAX_SEC). */
+  maxDurationSec: number;
+}
+
+export const SAMPLE_RATE_RANGE = { min: 8000, max: 192_000 } as const;
+export const CHANNEL_RANGE = { min: 1, max: 8 } as const;
 
 /** Why a file is not accepted as audio; the message is safe to show to the uploader. */
 export class AudioRejectedError extends Error {
@@ -64,10 +77,10 @@ export function normaliseIsrc(value: string | null | undefined): string | null {
   return ISRC.test(compact) ? compact : null;
 }
 
-export async function inspectAudio(bytes: Uint8Array): Promise<AudioInspection> {
+export async function inspectAudio(bytes: Uint8Array, limits: AudioLimits): Promise<AudioInspection> {
   const metadata = await readMetadata(bytes);
   const format = formatOf(metadata);
-  const expectedFrames = checkStructure(bytes, format);
+  const expectedFrames = checkStructure(bytes, format, limits);
   const { frames, sampleRate, channels, loudnessLufs } = await decodeAll(bytes, format, expectedFrames);
   const durationSec = frames / sampleRate;
   if (durationSec < MIN_DURATION_SEC) throw new AudioRejectedError('too_short', `the audio lasts ${durationSec.toFixed(2)} s; at least ${MIN_DURATION_SEC} s is needed`);
@@ -104,11 +117,16 @@ function formatOf(metadata: IAudioMetadata): PcmFormat {
   throw new AudioRejectedError('unsupported_format', `${what} audio is not supported; upload MP3 or WAV (PCM)`);
 }
 
-/** Refuses a file cut short or mostly junk; returns how many PCM frames its structure promises (null: unknown). */
-function checkStructure(bytes: Uint8Array, format: PcmFormat): number | null {
+/**
+ * Refuses a file whose header declares what is not accepted, cut short or mostly junk; returns how many PCM
+ * frames its structure promises (null: unknown).
+ */
+function checkStructure(bytes: Uint8Array, format: PcmFormat, limits: AudioLimits): number | null {
   if (format === 'wav') {
     const layout = readLayout(bytes);
     const frameBytes = (layout.bitsPerSample / 8) * layout.channels;
+    const declaredBytes = UNKNOWN_WAV_SIZES.has(layout.declaredDataLength) ? layout.dataLength : Math.max(layout.dataLength, layout.declaredDataLength);
+    checkDeclared({ sampleRate: layout.sampleRate, channels: layout.channels, durationSec: frameBytes > 0 ? declaredBytes / frameBytes / layout.sampleRate : 0 }, limits);
     const cut = !UNKNOWN_WAV_SIZES.has(layout.declaredDataLength) && layout.declaredDataLength > layout.dataLength;
     if (cut || layout.dataLength % frameBytes !== 0) {
       throw new AudioRejectedError('truncated', `the file is truncated: its data chunk holds ${layout.dataLength} of ${layout.declaredDataLength} bytes`);
@@ -117,11 +135,27 @@ function checkStructure(bytes: Uint8Array, format: PcmFormat): number | null {
   }
   const parsed = parseMp3(bytes);
   if (parsed.frames.length === 0) throw new AudioRejectedError('undecodable', 'no MPEG audio frames were found');
+  // MPEG rates (8-48 kHz) and channels (1-2) are always in range; the length is the sum of the frames'.
+  const durationSec = parsed.frames.reduce((sum, frame) => sum + frame.durationMs, 0) / 1000;
+  checkDeclared({ sampleRate: parsed.frames[0].sampleRate, channels: 1, durationSec }, limits);
   if (parsed.skipped.truncatedTail) throw new AudioRejectedError('truncated', 'the file is truncated: it ends inside an MPEG frame');
   if (parsed.skipped.garbageBytes > MAX_JUNK_SHARE * bytes.length) {
     throw new AudioRejectedError('undecodable', `${parsed.skipped.garbageBytes} bytes of the file are neither MPEG frames nor tags`);
   }
   return null;
+}
+
+function checkDeclared(header: { sampleRate: number; channels: number; durationSec: number }, limits: AudioLimits): void {
+  const { sampleRate, channels, durationSec } = header;
+  if (!(sampleRate >= SAMPLE_RATE_RANGE.min && sampleRate <= SAMPLE_RATE_RANGE.max)) {
+    throw new AudioRejectedError('out_of_range', `the sample rate is ${sampleRate} Hz; uploads take ${SAMPLE_RATE_RANGE.min / 1000}-${SAMPLE_RATE_RANGE.max / 1000} kHz`);
+  }
+  if (!(channels >= CHANNEL_RANGE.min && channels <= CHANNEL_RANGE.max)) {
+    throw new AudioRejectedError('out_of_range', `the file has ${channels} channels; uploads take ${CHANNEL_RANGE.min} to ${CHANNEL_RANGE.max}`);
+  }
+  if (durationSec > limits.maxDurationSec) {
+    throw new AudioRejectedError('too_long', `the audio lasts ${durationSec.toFixed(1)} s, longer than ${limits.maxDurationSec} s`);
+  }
 }
 
 function readLayout(bytes: Uint8Array) {

@@ -1,10 +1,10 @@
 /**
  * Stream renditions of an uploaded master: one decode pass feeds one LAME encoder per bitrate (the radio's
  * MP3 encoder, engine/music/encode.ts), so every rendition comes from the master itself, never from another
- * lossy copy. LAME's MPEG-1 Layer III takes 32, 44.1 or 48 kHz; a master at another rate is resampled to
- * 44.1 kHz. Mono masters play on both channels; surround masters are folded down to stereo (ITU-R BS.775).
+ * lossy copy. It runs on an engine worker thread (task `renderRenditions`), never on the API's, and hands
+ * its bytes on as it goes, so no rendition is ever held whole. LAME's MPEG-1 Layer III takes 32, 44.1 or
+ * 48 kHz; a master at another rate is resampled to 44.1 kHz. Mono masters play on both channels; surround masters are folded down to stereo (ITU-R BS.775).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AudioQuality } from '../types.js';
 import { StreamingResampler } from '../features/resample.js';
 import { createMp3Stream, type Mp3Stream } from '../music/encode.js';
@@ -20,24 +20,61 @@ const FOLD = Math.SQRT1_2;
 
 const qualityOf = (kbps: RenditionBitrate): AudioQuality => `${kbps}kbps`;
 
-export async function renderMp3Renditions(
+/** Input frames per slice: about a second of audio, so one slice is a few milliseconds of encoding per bitrate. */
+const SLICE_FRAMES = 48_000;
+/** Encoded bytes gathered per rendition before they are handed on (fewer, larger messages). */
+const FLUSH_BYTES = 64 * 1024;
+
+/** Where the renditions' bytes go as they are made, in order; awaited, so a slow consumer slows the render. */
+export type RenditionSink = (chunks: { bitrateKbps: RenditionBitrate; bytes: Uint8Array }[]) => Promise<void>;
+
+export interface RenderOptions {
+  /** Checked between slices; once true the render stops with an error (the caller's job is retried later). */
+  shouldStop?: () => boolean;
+  /** Input frames per slice (tests use small ones). */
+  sliceFrames?: number;
+}
+
+/**
+ * Renders every bitrate from the master in bounded slices: decode a chunk, cut it into slices of at most
+ * `sliceFrames` input frames, resample and encode each slice, and hand the bytes to `sink` once a
+ * rendition has gathered FLUSH_BYTES (and at the end). Nothing holds a whole rendition: memory is one
+ * decoded chunk plus a few encoded buffers, whatever the length. Returns the input frames rendered.
+ */
+export async function streamMp3Renditions(
   master: Uint8Array,
   format: PcmFormat,
-  bitrates: readonly RenditionBitrate[] = RENDITION_BITRATES,
-  /** Stops between chunks (the process is shutting down); the caller's job is retried later. */
-  signal?: AbortSignal,
-): Promise<Map<RenditionBitrate, Buffer>> {
-  const outputs = new Map<RenditionBitrate, Uint8Array[]>(bitrates.map((kbps) => [kbps, []]));
+  bitrates: readonly RenditionBitrate[],
+  sink: RenditionSink,
+  options: RenderOptions = {},
+): Promise<{ frames: number }> {
+  const sliceFrames = options.sliceFrames ?? SLICE_FRAMES;
+  const pending = new Map<RenditionBitrate, Uint8Array[]>(bitrates.map((kbps) => [kbps, []]));
+  const pendingBytes = new Map<RenditionBitrate, number>(bitrates.map((kbps) => [kbps, 0]));
   let encoders: Map<RenditionBitrate, Mp3Stream> | null = null;
   let resamplers: [StreamingResampler, StreamingResampler] | null = null;
-  const encode = async (left: Float32Array, right: Float32Array) => {
-    for (const [kbps, encoder] of encoders!) {
-      outputs.get(kbps)!.push(encoder.write(left, right));
-      await nextTurn(); // an encode of a chunk takes milliseconds; let requests in between
+  let frames = 0;
+
+  const flush = async (all: boolean) => {
+    if (!all && ![...pendingBytes.values()].some((n) => n >= FLUSH_BYTES)) return;
+    const chunks = bitrates.map((kbps) => ({ bitrateKbps: kbps, bytes: concat(pending.get(kbps)!, pendingBytes.get(kbps)!) }));
+    for (const kbps of bitrates) {
+      pending.set(kbps, []);
+      pendingBytes.set(kbps, 0);
     }
+    await sink(chunks.filter((c) => c.bytes.length > 0));
   };
+  const encode = async (left: Float32Array, right: Float32Array) => {
+    for (const [kbps, encoder] of encoders!) add(kbps, encoder.write(left, right));
+    await flush(false);
+  };
+  const add = (kbps: RenditionBitrate, bytes: Uint8Array) => {
+    if (bytes.length === 0) return;
+    pending.get(kbps)!.push(bytes);
+    pendingBytes.set(kbps, pendingBytes.get(kbps)! + bytes.length);
+  };
+
   for await (const chunk of decodePcm(master, format)) {
-    signal?.throwIfAborted();
     if (!encoders) {
       const rate = ENCODER_RATES.has(chunk.sampleRate) ? chunk.sampleRate : FALLBACK_RATE;
       if (rate !== chunk.sampleRate) resamplers = [new StreamingResampler(chunk.sampleRate, rate), new StreamingResampler(chunk.sampleRate, rate)];
@@ -45,14 +82,32 @@ export async function renderMp3Renditions(
       for (const kbps of bitrates) encoders.set(kbps, await createMp3Stream(qualityOf(kbps), rate));
     }
     const [left, right] = toStereo(chunk.channels);
-    if (resamplers) await encode(resamplers[0].push(left), resamplers[1].push(right));
-    else await encode(left, right);
+    for (let start = 0; start < chunk.frames; start += sliceFrames) {
+      if (options.shouldStop?.()) throw new Error('the render was stopped');
+      const end = Math.min(chunk.frames, start + sliceFrames);
+      const l = left.subarray(start, end);
+      const r = right.subarray(start, end);
+      if (resamplers) await encode(resamplers[0].push(l), resamplers[1].push(r));
+      else await encode(l, r);
+      frames += end - start;
+    }
   }
   if (!encoders) throw new Error('the master holds no audio');
   if (resamplers) await encode(resamplers[0].flush(), resamplers[1].flush());
-  const result = new Map<RenditionBitrate, Buffer>();
-  for (const [kbps, encoder] of encoders) result.set(kbps, Buffer.concat([...outputs.get(kbps)!, encoder.finish()]));
-  return result;
+  for (const [kbps, encoder] of encoders) add(kbps, encoder.finish());
+  await flush(true);
+  return { frames };
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
 
 /** Any channel layout as left and right: mono on both sides, surround folded down (ITU-R BS.775). */

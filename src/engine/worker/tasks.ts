@@ -2,6 +2,8 @@
  * The named tasks an engine worker runs. Each takes the task's plain-data input (ArtifactRefs, not
  * models) and loads what it needs through the worker's artifact cache.
  */
+import { threadId } from 'node:worker_threads';
+import { streamMp3Renditions } from '../audio/renditions.js';
 import type { SafetyVerdict } from '../engine.js';
 import { extractFeaturesFromFile } from '../features/extract.js';
 import { generateLyrics } from '../lyrics/generate.js';
@@ -89,6 +91,14 @@ export const TASK_HANDLERS: TaskHandlers = {
   },
 
   train: (spec, ctx) => runTraining(spec, ctx),
+
+  async renderRenditions({ master, format, bitrates, sliceFrames }, ctx) {
+    const { frames } = await streamMp3Renditions(master, format, bitrates, (chunks) => ctx.emit({ kind: 'renditions', chunks }), {
+      shouldStop: ctx.shouldStop,
+      sliceFrames,
+    });
+    return { frames, threadId };
+  },
 };
 
 function verdict(assessment: SafetyVerdict): SafetyVerdict {

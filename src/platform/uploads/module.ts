@@ -1,18 +1,22 @@
 /**
- * Uploads assembled for the composition root: the routes, the render worker on the job queue, and the
- * re-queueing at start of uploads a previous process left processing.
+ * Uploads assembled for the composition root: the routes, the render worker on the job queue (renders run
+ * on their own engine worker threads), the re-queueing at start of uploads a previous process left
+ * processing, and the hourly sweep of spooled files nobody removed (a crash mid-request).
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
+import { RenditionPool } from '../../engine/worker/rendition-pool.js';
 import type { FailureLog } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
+import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
+import { UploadAdmission } from './admission.js';
 import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
 import { UploadsRepository } from './uploads.repository.js';
@@ -27,21 +31,42 @@ export interface UploadsDeps {
   events: PlatformEvents;
   clock: Clock;
   engine: Pick<Engine, 'extractFeatures'>;
+  /** The spool sweep's timer (tests fire it by hand); real timers by default. */
+  timers?: IntervalTimers;
 }
 
-/** Renders run one at a time per instance: each is CPU-bound for seconds, and the API shares the process. */
+/** Renders run one at a time per instance, on a worker thread of their own; more wait on the queue. */
 const RENDER_CONCURRENCY = 1;
-/** Spooled files older than this belong to no request any more (a crash left them). */
-const STALE_TEMP_MS = 24 * 3600 * 1000;
+/** Uploads being received and checked at once: per user, per instance. */
+const UPLOADS_PER_USER = 3;
+const UPLOADS_PER_INSTANCE = 8;
+/** A user's uploads in flight may reserve this many full-size files of spool space together. */
+const SPOOL_FILES_PER_USER = 2;
+const HOUR_MS = 3600 * 1000;
 
 export function createUploads(deps: UploadsDeps) {
+  const { config } = deps;
   const repo = new UploadsRepository(deps.db);
-  const service = new UploadsService({ repo, blobs: deps.blobs, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock });
-  const tempDir = join(deps.config.dataDir, 'tmp', 'uploads');
+  const service = new UploadsService({
+    repo,
+    blobs: deps.blobs,
+    queue: deps.queue,
+    bus: deps.bus,
+    events: deps.events,
+    clock: deps.clock,
+    audioLimits: { maxDurationSec: config.uploadMaxSec },
+  });
+  const tempDir = join(config.dataDir, 'tmp', 'uploads');
+  const admission = new UploadAdmission({ perUser: UPLOADS_PER_USER, perInstance: UPLOADS_PER_INSTANCE, spoolBytesPerUser: SPOOL_FILES_PER_USER * config.uploadMaxBytes });
+  const timers = deps.timers ?? systemTimers;
+  // No request lives past its body limit: a spooled file older than twice that (an hour at least) is no one's.
+  const staleMs = Math.max(HOUR_MS, 2 * config.uploadTimeoutMs);
+  const pool = new RenditionPool({ size: RENDER_CONCURRENCY });
   let renderer: UploadRenderer | null = null;
+  let sweep: unknown = null;
   return {
     service,
-    routes: uploadRoutes(service, { maxBytes: deps.config.uploadMaxBytes, tempDir }),
+    routes: uploadRoutes(service, { maxBytes: config.uploadMaxBytes, maxSec: config.uploadMaxSec, tempDir, bodyTimeoutMs: config.uploadTimeoutMs, admission }),
     async start(log: FailureLog): Promise<void> {
       renderer = new UploadRenderer({
         repo,
@@ -50,25 +75,32 @@ export function createUploads(deps: UploadsDeps) {
         events: deps.events,
         clock: deps.clock,
         extractFeatures: (mp3) => deps.engine.extractFeatures(mp3, 'mp3'),
+        renderRenditions: (master, format, bitrates, onChunks, shouldStop) => pool.render(master, format, bitrates, onChunks, shouldStop),
         log,
       });
       const worker = renderer;
       await deps.queue.process(UPLOAD_QUEUE, (job) => worker.handle(job), { concurrency: RENDER_CONCURRENCY });
       await service.resume();
-      await removeStaleTemp(tempDir, deps.clock.now());
+      await removeStaleSpool(tempDir, deps.clock.now(), staleMs);
+      sweep = timers.setInterval(() => {
+        removeStaleSpool(tempDir, deps.clock.now(), staleMs).catch((error) => log.warn({ err: error }, 'the upload spool sweep failed'));
+      }, HOUR_MS);
     },
-    /** Before the queue closes: a render in progress stops between chunks and is picked up at the next start. */
-    stop(): void {
+    /** Before the queue closes: a render in progress stops between slices and is picked up at the next start. */
+    async stop(): Promise<void> {
+      if (sweep !== null) timers.clearInterval(sweep);
+      sweep = null;
       renderer?.stop();
+      await pool.close();
     },
   };
 }
 
-async function removeStaleTemp(dir: string, now: number): Promise<void> {
+async function removeStaleSpool(dir: string, now: number, staleMs: number): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     const path = join(dir, name);
     const info = await stat(path).catch(() => null);
-    if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+    if (info && now - info.mtimeMs > staleMs) await rm(path, { force: true });
   }
 }

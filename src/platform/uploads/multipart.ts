@@ -1,8 +1,9 @@
 /**
  * Reads an upload's multipart/form-data body: text fields into an object, the one file part streamed to a
  * temporary file, never past the size limit (busboy stops counting bytes into it at the limit, and the
- * request is refused with 413). The temporary file is the caller's to delete; `TempFiles` does it when the
- * response ends, whatever happened.
+ * request is refused with 413). The temporary file is removed as soon as spooling fails (the client closed
+ * the socket mid-body: `signal` aborts the copy, and the file goes in the `catch`); otherwise `TempFiles`
+ * removes it when the response ends or the request is aborted, whatever happened.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -19,6 +20,12 @@ export const FILE_FIELD = 'file';
 export const FORM_LIMITS = { fields: 20, fieldSize: 4096, fieldNameSize: 100, files: 1, parts: 21, headerPairs: 100 };
 /** Room for the form's text fields and boundaries when judging a Content-Length against the file limit. */
 const FORM_OVERHEAD_BYTES = 128 * 1024;
+
+/** What an upload may spool: its Content-Length, or the most a form may carry when it declares none. */
+export function declaredBodyBytes(request: FastifyRequest, maxBytes: number): number {
+  const declared = Number(request.headers['content-length']);
+  return Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBytes + FORM_OVERHEAD_BYTES) : maxBytes + FORM_OVERHEAD_BYTES;
+}
 
 export interface SpooledForm {
   fields: Record<string, string>;
@@ -47,7 +54,8 @@ export class TempFiles {
   }
 }
 
-export async function spoolForm(request: FastifyRequest, temp: TempFiles, maxBytes: number): Promise<SpooledForm> {
+/** `signal` aborts the copy when the client goes away mid-body (its file is then removed here). */
+export async function spoolForm(request: FastifyRequest, temp: TempFiles, maxBytes: number, signal: AbortSignal): Promise<SpooledForm> {
   if (!request.isMultipart()) {
     throw Errors.unsupportedMedia('Uploads take multipart/form-data', `send the audio as the "${FILE_FIELD}" part of a multipart/form-data body`);
   }
@@ -55,12 +63,13 @@ export async function spoolForm(request: FastifyRequest, temp: TempFiles, maxByt
   if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
   const fields: Record<string, string> = {};
   let file: SpooledFile | null = null;
+  let path: string | null = null;
   try {
     for await (const part of request.parts({ limits: { ...FORM_LIMITS, fileSize: maxBytes } })) {
       if (part.type === 'file') {
         if (part.fieldname !== FILE_FIELD) throw Errors.validation(`the audio goes in the "${FILE_FIELD}" part, not "${part.fieldname}"`);
-        const path = await temp.create(request);
-        await pipeline(part.file, createWriteStream(path));
+        path = await temp.create(request);
+        await pipeline(part.file, createWriteStream(path), { signal });
         if (part.file.truncated) throw tooLarge(maxBytes);
         file = { path, size: part.file.bytesRead, filename: part.filename || null };
       } else {
@@ -71,6 +80,7 @@ export async function spoolForm(request: FastifyRequest, temp: TempFiles, maxByt
       }
     }
   } catch (error) {
+    if (path) await rm(path, { force: true });
     throw multipartFailure(error, maxBytes);
   }
   return { fields, file };

@@ -1,14 +1,18 @@
 /**
- * The queued half of an upload: renders the 128, 192 and 320 kbps MP3 renditions from the master, extracts
+ * The queued half of an upload: renders the 128, 192 and 320 kbps MP3 renditions from the master on an
+ * engine worker thread (never on the API's), streaming each into the blob store as its bytes arrive, extracts
  * the style features (module B's eligibility gate and the safety filter's reference need them), then
  * publishes the track and emits `track.published`. A track taken down meanwhile is left as it is. The job
  * carries only the track id and reloads everything, so a retry (or a re-queue at start) is safe; after the
  * last attempt the track is marked failed with a message the uploader may read.
  */
-import { renderMp3Renditions, type RenditionBitrate } from '../../engine/audio/renditions.js';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { RenditionBitrate } from '../../engine/audio/renditions.js';
+import type { RenditionChunks } from '../../engine/worker/rendition-pool.js';
 import type { AudioFeatures } from '../../engine/types.js';
 import { publicFailure, type FailureLog } from '../../errors.js';
-import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { BlobInfo, BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { Job } from '../../infra/queue/job-queue.js';
@@ -26,6 +30,14 @@ export interface RenderDeps {
   clock: Clock;
   /** The engine's feature extractor (worker threads, or the ML service). */
   extractFeatures: (mp3: Buffer) => Promise<AudioFeatures>;
+  /** Renders on a worker thread (RenditionPool), handing the bytes over in order as they are made. */
+  renderRenditions: (
+    master: Uint8Array,
+    format: 'mp3' | 'wav',
+    bitrates: readonly RenditionBitrate[],
+    onChunks: (chunks: RenditionChunks) => Promise<void>,
+    shouldStop: () => boolean,
+  ) => Promise<unknown>;
   log: FailureLog;
 }
 
@@ -62,12 +74,11 @@ export class UploadRenderer {
     if (!managed?.upload || managed.track.status !== 'processing') return; // published already, taken down, or gone
     const master = await this.deps.blobs.get(managed.upload.masterBlobKey);
     const format = managed.upload.masterFormat === 'wav' ? 'wav' : 'mp3';
-    const renditions = await renderMp3Renditions(master, format, RENDITION_KBPS, this.stopping.signal);
-    for (const [kbps, key] of renditionKeys(trackId)) await this.deps.blobs.put(key, renditions.get(kbps as RenditionBitrate)!);
-    await this.storeFeatures(trackId, renditions.get(128)!);
-    const stream = renditions.get(STREAM_KBPS)!;
+    const sizes = await this.renderToBlobs(trackId, master, format);
+    const keys = new Map(renditionKeys(trackId));
+    await this.storeFeatures(trackId, await this.deps.blobs.get(keys.get(128)!));
     const published = await this.deps.repo.transaction((repo) =>
-      repo.publish(trackId, { blobKey: streamKeyOf(trackId), bitrateKbps: STREAM_KBPS, sizeBytes: stream.length }, this.deps.clock.date()),
+      repo.publish(trackId, { blobKey: streamKeyOf(trackId), bitrateKbps: STREAM_KBPS, sizeBytes: sizes.get(STREAM_KBPS)!.size }, this.deps.clock.date()),
     );
     if (!published) return;
     await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, trackId);
@@ -76,6 +87,40 @@ export class UploadRenderer {
     if (!now) return;
     const event = { track_id: trackId, artist_id: now.artist.id, title: now.track.title, genre: now.track.genre };
     await this.deps.events.emit('track.published', event, now.track.environment);
+  }
+
+  /**
+   * One blob write per rendition, fed as the worker's bytes arrive: a batch is taken only once the blob
+   * store has room for it, so memory stays a few batches whatever the length. A failure on either side
+   * ends every write; a write that failed leaves no blob under its key (the blob store writes then renames).
+   */
+  private async renderToBlobs(trackId: string, master: Uint8Array, format: 'mp3' | 'wav'): Promise<Map<number, BlobInfo>> {
+    const streams = new Map<number, PassThrough>(RENDITION_KBPS.map((kbps) => [kbps, new PassThrough()]));
+    // A stream destroyed before its write began piping would throw its error unheard; put() reports it instead.
+    for (const stream of streams.values()) stream.on('error', () => undefined);
+    const writes = renditionKeys(trackId).map(async ([kbps, key]) => [kbps, await this.deps.blobs.put(key, streams.get(kbps)!)] as const);
+    const stored = Promise.all(writes);
+    stored.catch(() => undefined); // observed below; a write failing early must not be an unhandled rejection
+    try {
+      await this.deps.renderRenditions(
+        master,
+        format,
+        RENDITION_KBPS,
+        async (chunks) => {
+          for (const { bitrateKbps, bytes } of chunks) {
+            const stream = streams.get(bitrateKbps)!;
+            if (!stream.write(bytes)) await Promise.race([once(stream, 'drain'), stored]);
+          }
+        },
+        () => this.stopping.signal.aborted,
+      );
+      for (const stream of streams.values()) stream.end();
+      return new Map(await stored);
+    } catch (error) {
+      for (const stream of streams.values()) stream.destroy(error instanceof Error ? error : new Error(String(error)));
+      await stored.catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Features are worth having but not worth withholding a track for: a failure is logged and the track publishes. */

@@ -1,17 +1,24 @@
 /** POST /v1/tracks (upload), GET /v1/tracks/{id}/upload, PATCH /v1/tracks/{id}, DELETE /v1/tracks/{id}. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../http/schemas.js';
-import { spoolForm, TempFiles, FORM_LIMITS } from './multipart.js';
+import type { UploadAdmission } from './admission.js';
+import { declaredBodyBytes, spoolForm, TempFiles, FORM_LIMITS } from './multipart.js';
 import { ManagedTrack, TakedownBody, TrackPatchBody, UploadForm } from './schemas.js';
-import type { SpooledFile, UploadsService } from './uploads.service.js';
+import { PROCESSING_PER_USER, type SpooledFile, type UploadsService } from './uploads.service.js';
 
 export interface UploadRouteOptions {
   /** STATION_UPLOAD_MAX_MB in bytes. */
   maxBytes: number;
+  /** STATION_UPLOAD_MAX_SEC (for the documentation; the service applies it). */
+  maxSec: number;
   /** Where files are spooled while they are checked (same disk as the blobs, under DATA_DIR). */
   tempDir: string;
+  /** STATION_UPLOAD_TIMEOUT_SEC in ms: the upload's body may take this long to arrive (408 after). */
+  bodyTimeoutMs: number;
+  /** Uploads in flight per user and per instance, and each user's spool share (429 past them). */
+  admission: UploadAdmission;
 }
 
 const MANAGERS = "Only the artist's owner or an admin: another artist gets 403 on a published track and 404 on one they cannot see (processing, removed).";
@@ -24,17 +31,30 @@ export function uploadRoutes(uploads: UploadsService, options: UploadRouteOption
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const temp = new TempFiles(options.tempDir);
     const spooled = new WeakMap<object, SpooledFile>();
-    app.addHook('onResponse', async (request) => temp.release(request));
+    const admitted = new WeakMap<object, () => void>();
+    // Whichever comes first, the answer or the client going away: the spool file and the upload's slot are freed.
+    const finish = async (request: FastifyRequest) => {
+      admitted.get(request)?.();
+      await temp.release(request);
+    };
+    app.addHook('onResponse', finish);
+    app.addHook('onRequestAbort', finish);
+    // An upload refused before its body was read (429, 413, 408): the connection closes after the answer
+    // rather than take in the rest of the file only to throw it away.
+    app.addHook('onSend', async (request, reply) => {
+      if (!request.raw.complete) reply.header('Connection', 'close');
+    });
 
     app.post(
       '/v1/tracks',
       {
-        config: { scope: 'artist' },
+        config: { scope: 'artist', bodyTimeoutMs: options.bodyTimeoutMs },
         schema: {
           tags: ['tracks'],
           summary: 'Uploads a track (multipart/form-data): probed, loudness-measured, then rendered and published',
           description: [
             `The file is checked whole before anything is stored: not audio, or audio other than MP3/WAV, answers 415 PLATFORM_UNSUPPORTED_MEDIA_TYPE; a file cut short, undecodable or under 1 s answers 400 PLATFORM_VALIDATION_FAILED (the detail names the reason); a file over ${Math.round(options.maxBytes / 1048576)} MB (STATION_UPLOAD_MAX_MB) answers 413 PLATFORM_PAYLOAD_TOO_LARGE. Nothing is kept then.`,
+            `What the header declares is judged before a sample is decoded: a sample rate outside 8-192 kHz, a channel count outside 1-8, or audio longer than ${options.maxSec} s (STATION_UPLOAD_MAX_SEC) answers 400 PLATFORM_VALIDATION_FAILED, the message naming what is wrong. A caller may have ${options.admission.limits.perUser} uploads in flight and ${PROCESSING_PER_USER} tracks processing at once, and the server a few uploads in all: past that, 429 PLATFORM_RATE_LIMITED with Retry-After. The body must arrive within ${Math.round(options.bodyTimeoutMs / 1000)} s (STATION_UPLOAD_TIMEOUT_SEC), or 408.`,
             'Accepted: 202 with `status: "processing"` and Location: /v1/tracks/{id}/upload. The master is kept as uploaded; the 128, 192 and 320 kbps MP3 renditions are rendered in the background, then the track is `published` (event `track.published`) and playable at GET /v1/tracks/{id}/stream?quality=.',
             'Tags fill the fields left out (title, genre, album, ISRC, year). Uploads by platform-owned artists can join the station\'s training dataset under module B\'s rules; no other upload ever does. With a test key the track is uploaded to the sandbox, for the sandbox copy of the caller\'s artist (same slug): it is seen by test keys only, and never aired or trained on.',
           ].join('\n\n'),
@@ -44,7 +64,15 @@ export function uploadRoutes(uploads: UploadsService, options: UploadRouteOption
         },
         // The form is read before validation, so the schema checks its text fields like any JSON body's.
         preValidation: async (request) => {
-          const form = await spoolForm(request, temp, options.maxBytes);
+          const principal = request.principal!;
+          admitted.set(request, options.admission.admit(principal.userId ?? principal.credentialId, declaredBodyBytes(request, options.maxBytes)));
+          // The client closing the socket before the whole body arrived stops the copy at once.
+          // It may have gone already, while authentication was awaited: then 'close' has been and gone.
+          const gone = new AbortController();
+          const abandoned = () => !request.raw.complete && (request.raw.destroyed || request.raw.socket?.destroyed === true);
+          if (abandoned()) gone.abort();
+          else request.raw.once('close', () => abandoned() && gone.abort());
+          const form = await spoolForm(request, temp, options.maxBytes, gone.signal);
           if (form.file) spooled.set(request, form.file);
           // Without a file part there is no `file`, and validation says so (400).
           (request as { body: unknown }).body = form.file ? { ...form.fields, file: form.file.filename ?? 'upload' } : { ...form.fields };

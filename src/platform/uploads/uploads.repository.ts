@@ -1,5 +1,5 @@
 /** Uploaded tracks: the catalog row, its upload record (the master) and takedowns. */
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, count, eq, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { AudioFeatures } from '../../engine/types.js';
@@ -147,5 +147,15 @@ export class UploadsRepository {
       .innerJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
       .where(eq(tracks.status, status));
     return rows.map((row) => row.id);
+  }
+
+  /** How many of this user's uploads are still waiting for their renditions (every instance's). */
+  async processingCountBy(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(tracks)
+      .innerJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
+      .where(and(eq(trackUploads.uploadedBy, userId), eq(tracks.status, 'processing')));
+    return row?.n ?? 0;
   }
 }

@@ -12,7 +12,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Principal } from '../../auth/principal.js';
-import { AudioRejectedError, inspectAudio, normaliseIsrc, type AudioInspection } from '../../engine/audio/inspect.js';
+import { AudioRejectedError, inspectAudio, normaliseIsrc, type AudioInspection, type AudioLimits } from '../../engine/audio/inspect.js';
 import { Errors } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
@@ -28,6 +28,10 @@ import type { ManagedTrack, TrackChange, UploadsRepository } from './uploads.rep
 export const UPLOAD_QUEUE = 'track-uploads';
 export const RENDER_JOB = 'render-renditions';
 export const RENDER_ATTEMPTS = 3;
+/** A user's uploads waiting for their renditions at once; the next is refused (429) until one is published. */
+export const PROCESSING_PER_USER = 3;
+/** What a refused caller is told to wait: about one render of a long upload. */
+const PROCESSING_RETRY_AFTER_SEC = 60;
 
 /** The form fields of POST /v1/tracks, as text (multipart fields are strings). */
 export interface UploadForm {
@@ -69,6 +73,8 @@ export interface UploadsDeps {
   bus: EventBus;
   events: PlatformEvents;
   clock: Clock;
+  /** What a file may declare (STATION_UPLOAD_MAX_SEC), judged from its header before decoding. */
+  audioLimits: AudioLimits;
 }
 
 export class UploadsService {
@@ -77,8 +83,11 @@ export class UploadsService {
   async upload(caller: Principal, form: UploadForm, file: SpooledFile): Promise<UploadView> {
     const userId = callerUserId(caller);
     const artist = await this.artistFor(caller, userId, form.artist_id);
+    if ((await this.deps.repo.processingCountBy(userId)) >= PROCESSING_PER_USER) {
+      throw Errors.rateLimited(PROCESSING_RETRY_AFTER_SEC, `${PROCESSING_PER_USER} of your uploads are still being processed; upload more once one is published`);
+    }
     const bytes = await readFile(file.path);
-    const audio = await probe(bytes);
+    const audio = await probe(bytes, this.deps.audioLimits);
     const fields = trackFields(form, audio);
     const id = randomUUID();
     const masterKey = `tracks/${id}/master.${audio.format}`;
@@ -214,12 +223,14 @@ function canManage(caller: Principal, managed: ManagedTrack): boolean {
 
 const isrcConflict = (isrc: string) => Errors.conflict('A track with this ISRC already exists', `isrc ${isrc} is taken`);
 
-async function probe(bytes: Buffer): Promise<AudioInspection> {
+async function probe(bytes: Buffer, limits: AudioLimits): Promise<AudioInspection> {
   try {
-    return await inspectAudio(bytes);
+    return await inspectAudio(bytes, limits);
   } catch (error) {
     if (!(error instanceof AudioRejectedError)) throw error;
     if (error.reason === 'not_audio' || error.reason === 'unsupported_format') throw Errors.unsupportedMedia(error.message, 'upload an MP3 or WAV file');
+    // What the header declares is refused by name: the message says which limit the file is past.
+    if (error.reason === 'out_of_range' || error.reason === 'too_long') throw Errors.validation(`${error.reason}: ${error.message}`, `The file is refused: ${error.message}`);
     throw Errors.validation(`${error.reason}: ${error.message}`, 'The file is not usable audio');
   }
 }
