@@ -49,6 +49,13 @@ export interface Config {
   uploadMaxBytes: number;
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
   stripe: { secretKey: string; webhookSecret: string } | null;
+  /**
+   * STATION_STORE_SANDBOX_LIVE (default: STATION_DEMO): live checkouts and Pro subscriptions complete through the
+   * built-in sandbox processor when Stripe is not configured, as a demo store; never for production. Sandbox
+   * payments are never live money (livemode false): they count in no revenue, payout or KPI. Off, a live
+   * checkout without Stripe answers 503 PLATFORM_PAYMENTS_UNAVAILABLE.
+   */
+  storeSandboxLive: boolean;
 }
 
 /**
@@ -212,6 +219,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (databaseMigrationUrl !== null && databaseUrl === null) {
     throw new ConfigError('DATABASE_MIGRATION_URL', 'set only together with DATABASE_URL (the embedded database has no roles)', '<hidden>');
   }
+  const demo = boolean(env, 'STATION_DEMO', true);
   return {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
@@ -230,7 +238,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     oidc: oidcProvider(env),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Station <no-reply@station.local>',
-    demo: boolean(env, 'STATION_DEMO', true),
+    demo,
     demoTrackSec: integer(env, 'STATION_DEMO_TRACK_SEC', 150, 4, 600),
     schedulerCycleSec: integer(env, 'STATION_SCHEDULER_CYCLE_SEC', 30, 1, 3600),
     contextRotationSec: integer(env, 'STATION_CONTEXT_ROTATION_SEC', 1800, 10, 86400),
@@ -239,6 +247,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ml: mlServiceLink(env),
     trustProxy: trustProxy(env),
     stripe: stripe(env),
+    storeSandboxLive: boolean(env, 'STATION_STORE_SANDBOX_LIVE', demo),
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
   };
 }
