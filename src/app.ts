@@ -201,7 +201,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
   const subscriptions = createSubscriptions({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
-  const store = createStore({ config, database, bus, signer, clock, processors, subscriptions: subscriptions.service });
+  const store = createStore({ config, database, bus, signer, blobs, clock, processors, subscriptions: subscriptions.service });
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
   const engine =
     options.engine ??
@@ -258,7 +258,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(webhooks.routes);
       await app.register(store.routes);
       await app.register(subscriptions.routes);
-      await listenersModule({ db: database.db, events: platformEvents, clock }).register(app);
+      await listenersModule({ db: database.db, events: platformEvents, clock, sandboxPurchasesEntitle: config.storeSandboxLive }).register(app);
       await oauthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl }).register(app);
       await app.register(analytics.routes);
       await station.routes(app);

@@ -62,6 +62,13 @@ export interface Config {
   mediaLinks: MediaLinks;
   /** STATION_MAX_KEYS_PER_ACCOUNT: unrevoked developer keys one account may hold, live and test together. */
   maxKeysPerAccount: number;
+  /**
+   * STATION_STORE_SANDBOX_LIVE (default: STATION_DEMO): live checkouts and Pro subscriptions complete through the
+   * built-in sandbox processor when Stripe is not configured, as a demo store; never for production. Sandbox
+   * payments are never live money (livemode false): they count in no revenue, payout or KPI. Off, a live
+   * checkout without Stripe answers 503 PLATFORM_PAYMENTS_UNAVAILABLE.
+   */
+  storeSandboxLive: boolean;
 }
 
 /**
@@ -232,6 +239,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (databaseMigrationUrl !== null && databaseUrl === null) {
     throw new ConfigError('DATABASE_MIGRATION_URL', 'set only together with DATABASE_URL (the embedded database has no roles)', '<hidden>');
   }
+  const demo = boolean(env, 'STATION_DEMO', true);
   return {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
@@ -250,7 +258,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     oidc: oidcProvider(env),
     mailFrom: text(env, 'MAIL_FROM') ?? 'Station <no-reply@station.local>',
-    demo: boolean(env, 'STATION_DEMO', true),
+    demo,
     demoTrackSec: integer(env, 'STATION_DEMO_TRACK_SEC', 150, 4, 600),
     schedulerCycleSec: integer(env, 'STATION_SCHEDULER_CYCLE_SEC', 30, 1, 3600),
     contextRotationSec: integer(env, 'STATION_CONTEXT_ROTATION_SEC', 1800, 10, 86400),
@@ -259,6 +267,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ml: mlServiceLink(env),
     trustProxy: trustProxy(env),
     stripe: stripe(env),
+    storeSandboxLive: boolean(env, 'STATION_STORE_SANDBOX_LIVE', demo),
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
     ...objectStore(env),
     maxKeysPerAccount: integer(env, 'STATION_MAX_KEYS_PER_ACCOUNT', 10, 1, 1000),

@@ -11,17 +11,19 @@ export const PLATFORM_SCOPES = [
   'analytics:read',
   'webhooks:read',
   'webhooks:write',
+  // The caller's own store purchases: checkout, GET /v1/store/orders, downloads (platform-api.md names no scope).
+  'store:orders',
   'artist',
   'platform:admin',
 ] as const;
 export type Scope = (typeof STATION_SCOPES)[number] | (typeof PLATFORM_SCOPES)[number];
 
-const LISTENER: Scope[] = ['station:read', 'streams:read', 'tracks:read', 'users:read'];
+const LISTENER: Scope[] = ['station:read', 'streams:read', 'tracks:read', 'users:read', 'store:orders'];
 
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   listener: LISTENER,
   artist: [...LISTENER, 'tracks:write', 'artist'],
-  developer: ['station:train', 'station:read', 'streams:read', 'tracks:read', 'users:read', 'analytics:read', 'webhooks:read', 'webhooks:write'],
+  developer: ['station:train', 'station:read', 'streams:read', 'tracks:read', 'users:read', 'store:orders', 'analytics:read', 'webhooks:read', 'webhooks:write'],
   admin: [...STATION_SCOPES, ...PLATFORM_SCOPES],
   super_admin: [...STATION_SCOPES, ...PLATFORM_SCOPES],
 };

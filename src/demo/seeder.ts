@@ -38,6 +38,7 @@ import { seedDemoPresets } from '../station/context/presets-seed.js';
 import { lengthenDemoMasters, renderDemoMasters } from './seed-audio.js';
 import { seedDemoCatalog, seedDemoReleases } from './seed-catalog.js';
 import { mirrorSandboxMedia, seedSandboxCatalog } from './seed-sandbox.js';
+import { seedDemoStore } from './seed-store.js';
 import { trainDemoModels } from './seed-models.js';
 import { DemoSeedState, SEED_LEASE_MS } from './seed-state.js';
 
@@ -106,6 +107,9 @@ export class DemoSeeder {
     } else if (await seedDemoReleases(this.deps.db)) {
       this.deps.log.info('demo releases seeded');
     }
+    // The releases on sale (a station seeded before the demo store gets its products at the next start).
+    const products = await seedDemoStore(this.deps.db);
+    if (products > 0) this.deps.log.info({ products }, 'demo store seeded');
     // The sandbox's copy of the catalog (test keys), on a fresh station and on one seeded before the sandbox existed.
     const copied = await seedSandboxCatalog(this.deps.db);
     await mirrorSandboxMedia(this.deps.db);

@@ -16,8 +16,8 @@ import { CatalogRepository } from '../../src/platform/catalog/catalog.repository
 import { LISTENER_COUNTS_CHANNEL } from '../../src/station/radio/now-playing.js';
 import { buildTestStation, createTestDatabase, type TestStation } from '../helpers/station.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
-import { buyInSandbox, insertOrder, insertPlays, seedArtist, SseClient, type CatalogArtist, type SseFrame } from './analytics-support.js';
-import { createProduct, seedArtist as seedStoreArtist } from './store-support.js';
+import { insertOrder, insertPlays, seedArtist, SseClient, type CatalogArtist, type SseFrame } from './analytics-support.js';
+import { seedArtist as seedStoreArtist } from './store-support.js';
 
 const STREAM = '/v1/analytics/stream';
 const today = () => new Date().toISOString().slice(0, 10);
@@ -93,11 +93,11 @@ describe('the live analytics stream', () => {
     expect(radio.data.counters).toMatchObject({ plays: before.plays + 2, radio_plays: before.radio_plays + 1 });
 
     const seller = await seedStoreArtist(station, 'Live Seller');
-    const product = await createProduct(station, seller, { price: 4.99, track_ids: [seller.trackIds[0]], type: 'single' });
-    await buyInSandbox(station, listener, product);
+    // A live purchase paid for real (Stripe); a sandbox payment is never live money (store-livemode.test.ts).
+    const product = await insertOrder(station, { artistId: seller.id, userId: listener.userId, amountCents: 499, at: new Date().toISOString() });
     const order = await client.next('the purchase', (f) => f.event === 'order');
     expect(Number(order.id)).toBe(head + 3);
-    expect(order.data).toMatchObject({ type: 'order', artist_id: seller.id, product_id: product.id, amount_cents: 499, currency: 'usd' });
+    expect(order.data).toMatchObject({ type: 'order', artist_id: seller.id, product_id: product.productId, amount_cents: 499, currency: 'usd' });
     expect(order.data.counters).toMatchObject({ orders: before.orders + 1, revenue_cents: { usd: (before.revenue_cents.usd ?? 0) + 499 } });
     expect(order.data).not.toHaveProperty('user_id');
 

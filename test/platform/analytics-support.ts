@@ -64,14 +64,20 @@ export async function insertPlays(station: Station, plays: Play[]) {
   );
 }
 
-/** A completed order (product, paid checkout session, order with the 85/15 split), as the store records one. */
+/**
+ * A completed order (product, paid checkout session, order with the 85/15 split), as the store records one: by
+ * default live money (Stripe); `livemode: false` a sandbox order, of the sandbox unless `environment` says
+ * 'live' (a demo store's sandbox payment for a live product).
+ */
 export async function insertOrder(
   station: Station,
-  order: { artistId: string; userId: string; amountCents: number; currency?: string; at: string; livemode?: boolean },
+  order: { artistId: string; userId: string; amountCents: number; currency?: string; at: string; livemode?: boolean; environment?: 'live' | 'test' },
 ) {
   const { db } = station.database;
   const currency = order.currency ?? 'usd';
   const livemode = order.livemode ?? true;
+  const environment = order.environment ?? (livemode ? 'live' : 'test');
+  const processor = livemode ? ('stripe' as const) : ('sandbox' as const);
   const fee = Math.floor((order.amountCents * 15) / 100);
   const [product] = await db
     .insert(storeProducts)
@@ -86,13 +92,14 @@ export async function insertOrder(
       amountCents: order.amountCents,
       platformFeeCents: fee,
       currency,
-      processor: 'sandbox',
+      processor,
       livemode,
+      environment,
       processorSessionId: `cs_${randomBytes(6).toString('hex')}`,
       status: 'completed',
     })
     .returning({ id: storeCheckoutSessions.id });
-  await db.insert(storeOrders).values({
+  const [row] = await db.insert(storeOrders).values({
     checkoutSessionId: session.id,
     userId: order.userId,
     productId: product.id,
@@ -101,11 +108,13 @@ export async function insertOrder(
     platformFeeCents: fee,
     artistShareCents: order.amountCents - fee,
     currency,
-    processor: 'sandbox',
+    processor,
     livemode,
+    environment,
     processorReference: `ref_${randomBytes(6).toString('hex')}`,
     createdAt: new Date(order.at),
-  });
+  }).returning({ id: storeOrders.id });
+  return { productId: product.id, orderId: row.id };
 }
 
 export async function setCreatedAt(station: Station, userIds: string[], at: string) {
@@ -233,26 +242,4 @@ export class SseClient {
   close() {
     this.request.destroy();
   }
-}
-
-/** Buys a product through the sandbox processor as a buyer would: checkout, then the pay page's button. */
-export async function buyInSandbox(station: Station, buyer: { token: string; csrf: string; userId: string }, product: { id: string; price: number }) {
-  const checkout = await station.http.inject({
-    method: 'POST',
-    url: '/v1/checkout',
-    headers: { authorization: `Bearer ${buyer.token}`, 'x-csrf-token': buyer.csrf },
-    payload: { product_id: product.id, price: product.price, user_id: buyer.userId },
-  });
-  if (checkout.statusCode !== 200) throw new Error(`checkout failed: ${checkout.body}`);
-  const url = new URL(checkout.json().checkout_url);
-  const page = await station.http.inject({ method: 'GET', url: url.pathname + url.search });
-  const form = /<form method="post" action="([^"]+)"><input type="hidden" name="token" value="([^"]+)">/.exec(page.body);
-  if (!form) throw new Error('no pay form on the sandbox page');
-  const paid = await station.http.inject({
-    method: 'POST',
-    url: form[1],
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ token: form[2] }).toString(),
-  });
-  if (paid.statusCode !== 200) throw new Error(`payment failed: ${paid.statusCode} ${paid.body}`);
 }

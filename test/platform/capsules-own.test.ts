@@ -1,7 +1,8 @@
 /**
  * The capsule unlock rule `own`: only a buyer of the named store product, or with none named of any product
- * holding one of the artist's tracks, may unlock; purchases are real sandbox checkouts, and a sandbox (test key)
- * purchase does not count for a live capsule.
+ * holding one of the artist's tracks, may unlock; purchases are real sandbox checkouts of a demo store
+ * (STATION_STORE_SANDBOX_LIVE), and a sandbox (test key) purchase does not count for a live capsule. Without the
+ * demo store: capsules-unlock-purchase.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
@@ -14,7 +15,7 @@ let other: SeededArtist;
 const products: Record<string, { id: string; price: number }> = {};
 
 beforeAll(async () => {
-  station = await buildTestStation();
+  station = await buildTestStation({ STATION_STORE_SANDBOX_LIVE: 'true' });
   artist = await seedArtist(station, 'Neon Tidewater');
   other = await seedArtist(station, 'Quiet Radiator');
   products.album = await createProduct(station, artist, { title: 'Harbour Nights', price: 9, track_ids: artist.trackIds.slice(0, 2) });
@@ -68,7 +69,7 @@ describe('the unlock rule own', () => {
   it('a test key cannot buy the live product (the sandbox has its own store), so nothing unlocks a live capsule', async () => {
     const live = await capsule({});
     const buyer = await userWithRole(station, 'listener');
-    const { key } = await station.auth.createApiKey({ name: 'sandbox', scopes: ['tracks:read'], environment: 'test', ownerUserId: buyer.userId });
+    const { key } = await station.auth.createApiKey({ name: 'sandbox', scopes: ['tracks:read', 'store:orders'], environment: 'test', ownerUserId: buyer.userId });
     const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token;
     const checkout = await station.http.inject({
       method: 'POST',

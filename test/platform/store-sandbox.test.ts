@@ -1,8 +1,9 @@
 /**
- * The store end to end with the built-in sandbox processor: products priced by their artist (and only by
+ * The store end to end with the built-in sandbox processor of a demo store (STATION_STORE_SANDBOX_LIVE: its orders
+ * are never live money, store-livemode.test.ts): products priced by their artist (and only by
  * them), checkout refusing a client's price and another user's id, Idempotency-Key, the sandbox page's Pay
  * button creating one order, payment.success through the webhook engine, downloads for the buyer only, and
- * the payout history's 85/15 split divided by songwriter credits without losing a cent.
+ * the payout lines' 85/15 split divided by songwriter credits without losing a cent (kept out of live payouts).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { eq, like } from 'drizzle-orm';
@@ -28,7 +29,7 @@ let sandboxReceiver: Receiver;
 let hookSecret: string;
 
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
+  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_STORE_SANDBOX_LIVE: 'true' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
   artist = await seedArtist(station, 'Neon Tidewater');
   otherArtist = await seedArtist(station, 'Quiet Radiator');
   buyer = await userWithRole(station, 'listener');
@@ -248,18 +249,25 @@ describe('downloads and payouts', () => {
     }
   });
 
-  it('split 85/15, then by track and songwriter credits, in cents that sum to the whole', async () => {
+  it('split 85/15, then by track and songwriter credits, in cents that sum to the whole; a sandbox sale is no live payout', async () => {
     const answer = await inject('GET', '/v1/payouts', otherArtist.owner);
     expect(answer.statusCode).toBe(200);
-    const body = answer.json();
-    expect(body).toMatchObject({ total: 1, page: 1, limit: 20 });
-    const [sale] = body.data;
+    expect(answer.json()).toMatchObject({ data: [], total: 0, page: 1, limit: 20 });
+    const [order] = await station.database.db.select().from(storeOrders).where(eq(storeOrders.id, orderId));
     // 1001 cents: fee floor(150.15) = 150, artist 851; per track 284, 284, 283.
-    expect(sale).toMatchObject({ order_id: orderId, amount_cents: 1001, platform_fee_cents: 150, artist_share_cents: 851 });
+    expect(order).toMatchObject({ amountCents: 1001, platformFeeCents: 150, artistShareCents: 851, livemode: false, environment: 'live' });
+    const { songwriters } = await import('../../src/infra/db/schema/index.js');
+    const rows = await station.database.db
+      .select({ track_id: storePayoutLines.trackId, track_title: tracks.title, songwriter_id: storePayoutLines.songwriterId, songwriter_name: songwriters.name, bp: storePayoutLines.splitBasisPoints, amount_cents: storePayoutLines.amountCents })
+      .from(storePayoutLines)
+      .innerJoin(tracks, eq(tracks.id, storePayoutLines.trackId))
+      .leftJoin(songwriters, eq(songwriters.id, storePayoutLines.songwriterId))
+      .where(eq(storePayoutLines.orderId, orderId));
+    const sale = { splits: rows.map(({ bp, ...line }) => ({ ...line, split_pct: bp / 100 })) };
     const byTrack = (id: string) => sale.splits.filter((s: { track_id: string }) => s.track_id === id);
     const [t0, t1, t2] = otherArtist.trackIds;
     // 284 x 50/30/20 = 142, 85.2, 56.8 -> 142, 85, 57 (the 0.8 remainder wins the cent).
-    expect(Object.fromEntries(byTrack(t0).map((s: { songwriter_id: string; amount_cents: number }) => [s.songwriter_id, s.amount_cents]))).toEqual({
+    expect(Object.fromEntries(byTrack(t0).map((s: { songwriter_id: string | null; amount_cents: number }) => [String(s.songwriter_id), s.amount_cents]))).toEqual({
       [otherArtist.writers[0]]: 142,
       [otherArtist.writers[1]]: 85,
       [otherArtist.writers[2]]: 57,
@@ -314,7 +322,7 @@ describe('test keys and onboarding', () => {
     const product = created.json();
     expect(product.artist_id ?? product.artist?.id).toBe(twin);
 
-    const buyerKey = await keyOf(buyer.userId, ['tracks:read']);
+    const buyerKey = await keyOf(buyer.userId, ['tracks:read', 'store:orders']);
     const listed = (await station.http.inject({ method: 'GET', url: '/v1/store/products?limit=100', headers: buyerKey })).json();
     expect(listed.data.map((p: { id: string }) => p.id)).toEqual([product.id]);
     const liveList = (await inject('GET', '/v1/store/products?limit=100', buyer)).json();

@@ -1,5 +1,6 @@
 /**
- * Pro subscriptions with the built-in sandbox processor: POST /v1/subscriptions opens one checkout per user
+ * Pro subscriptions with the built-in sandbox processor of a demo store (STATION_STORE_SANDBOX_LIVE; never live
+ * money: subscriptions-livemode.test.ts): POST /v1/subscriptions opens one checkout per user
  * (retries and concurrent calls answer the same), the sandbox page's Pay makes the account Pro once, GET
  * /v1/users/me shows the plan, and user.subscribed reaches a registered webhook once, signed.
  */
@@ -20,7 +21,7 @@ let receiver: Receiver;
 let hookSecret: string;
 
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
+  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_STORE_SANDBOX_LIVE: 'true' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
   receiver = await startReceiver();
   // user.subscribed is heard by admin-owned webhooks only.
   hookSecret = (await registerWebhook(station, await staffLogin(station), receiver.url, ['user.subscribed'])).secret;

@@ -5,7 +5,8 @@
  * buckets) even while plays keep arriving.
  *
  * `plays: false` (a sandbox credential: the sandbox records no plays) turns every play query into an empty
- * one, so sandbox reports have the same shape with zeros; `livemode` picks live or sandbox orders.
+ * one, so sandbox reports have the same shape with zeros; `livemode` picks live orders paid for real, or the
+ * sandbox's orders (a sandbox payment is never live revenue).
  */
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
@@ -80,7 +81,10 @@ function playsWhere(scope: Scope, from = scope.period.from, to = scope.period.to
 function ordersWhere(scope: Scope): SQL {
   const artist = scope.artistId ? sql` and o.artist_id = ${scope.artistId}` : sql``;
   const { from, to } = scope.period;
-  return sql`o.livemode = ${scope.livemode} and o.created_at >= ${from.toISOString()}::timestamptz and o.created_at < ${to.toISOString()}::timestamptz${artist}`;
+  // Money of the caller's data space (as the store's moneyOf): live orders paid for real, or the sandbox's own.
+  // A demo store's sandbox payment for a live product is neither, so no report counts it.
+  const money = scope.livemode ? sql`o.environment = 'live' and o.livemode` : sql`o.environment = 'test'`;
+  return sql`${money} and o.created_at >= ${from.toISOString()}::timestamptz and o.created_at < ${to.toISOString()}::timestamptz${artist}`;
 }
 
 const streamCounts = (row: Row): StreamCounts => ({

@@ -6,6 +6,7 @@ import { artists, capsules, capsuleUnlocks, storeOrders, storeProducts, storePro
 import type { Environment } from '../library/library.repository.js';
 import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 import { trackRefColumns, type TrackRefRow } from '../listeners/shared.js';
+import { entitlingOrders } from '../store/store.repository.js';
 
 export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];
 export type CapsuleRow = typeof capsules.$inferSelect & { artistSlug: string; artistName: string; artistOwnerUserId: string | null };
@@ -25,7 +26,11 @@ type Joined = { capsule: typeof capsules.$inferSelect; artistSlug: string; artis
 const flatten = (row: Joined): CapsuleRow => ({ ...row.capsule, artistSlug: row.artistSlug, artistName: row.artistName, artistOwnerUserId: row.artistOwnerUserId });
 
 export class CapsulesRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    /** A demo store's sandbox payments for live products count as purchases (STATION_STORE_SANDBOX_LIVE). */
+    private readonly sandboxPurchasesEntitle = false,
+  ) {}
 
   async create(input: CapsuleChange & { artistId: string; environment: Environment; title: string; teaser: string; createdBy: string | null }): Promise<string> {
     const [row] = await this.db.insert(capsules).values(input).returning({ id: capsules.id });
@@ -98,8 +103,9 @@ export class CapsulesRepository {
   }
 
   /**
-   * Whether the user holds an order, in this environment's money (live or sandbox), for the product named, or
-   * when none is named for any product that holds one of the artist's tracks.
+   * Whether the user holds an order of this environment for the product named, or when none is named for any
+   * product that holds one of the artist's tracks. In the live environment a sandbox payment (never real money)
+   * counts only while the operator runs a demo store (store.repository.ts, entitlingOrders).
    */
   async hasBought(userId: string, environment: Environment, artistId: string, productId: string | null): Promise<boolean> {
     const holdsArtistTrack = exists(
@@ -112,7 +118,7 @@ export class CapsulesRepository {
     const [row] = await this.db
       .select({ id: storeOrders.id })
       .from(storeOrders)
-      .where(and(eq(storeOrders.userId, userId), eq(storeOrders.livemode, environment === 'live'), productId ? eq(storeOrders.productId, productId) : holdsArtistTrack))
+      .where(and(eq(storeOrders.userId, userId), entitlingOrders(environment, this.sandboxPurchasesEntitle), productId ? eq(storeOrders.productId, productId) : holdsArtistTrack))
       .limit(1);
     return row !== undefined;
   }

@@ -18,7 +18,8 @@ import { ListenersRepository } from './listeners.repository.js';
 import { ListenersService } from './listeners.service.js';
 import { listenersRoutes } from './routes.js';
 
-export function listenersModule(deps: { db: Db; events: PlatformEvents; clock: Clock }) {
+/** sandboxPurchasesEntitle: STATION_STORE_SANDBOX_LIVE, a demo store's sandbox purchases unlock live capsules. */
+export function listenersModule(deps: { db: Db; events: PlatformEvents; clock: Clock; sandboxPurchasesEntitle: boolean }) {
   const follows = new FollowsRepository(deps.db);
   const playlists = new PlaylistsRepository(deps.db);
   return {
@@ -26,7 +27,7 @@ export function listenersModule(deps: { db: Db; events: PlatformEvents; clock: C
       await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db))));
       await app.register(playlistsRoutes(new PlaylistsService(playlists, deps.clock)));
       await app.register(listenersRoutes(new ListenersService(new UsersRepository(deps.db), new ListenersRepository(deps.db), playlists, follows)));
-      await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db), follows, deps.events, deps.clock)));
+      await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db, deps.sandboxPurchasesEntitle), follows, deps.events, deps.clock)));
     },
   };
 }

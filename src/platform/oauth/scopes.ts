@@ -17,6 +17,7 @@ export const SCOPE_DESCRIPTIONS: Record<GrantableScope, string> = {
   'analytics:read': 'Read analytics you have access to',
   'webhooks:read': 'List your webhooks',
   'webhooks:write': 'Register and remove your webhooks',
+  'store:orders': 'See your store orders, download what you bought, and open checkouts for you',
   artist: 'Act as your artist account (uploads, capsules, products, payouts)',
   'station:read': 'Listen to the radio and read its public data',
 };

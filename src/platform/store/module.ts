@@ -1,5 +1,6 @@
 /** The store assembled for the composition root: the processor chosen by configuration, service and routes. */
 import type { Config } from '../../config.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Database } from '../../infra/db/client.js';
@@ -8,6 +9,7 @@ import { createPaymentProcessors, type PaymentProcessors, type StripeEndpoint } 
 import { storeRoutes } from './routes.js';
 import { StoreRepository } from './store.repository.js';
 import { StoreService } from './store.service.js';
+import { DownloadFiles } from './download-files.js';
 import type { StripeSubscriptionHandler } from './store.types.js';
 
 export type { StripeEndpoint };
@@ -17,6 +19,8 @@ export interface StoreDeps {
   database: Database;
   bus: EventBus;
   signer: UrlSigner;
+  /** Where purchases' download files are (download-files.ts). */
+  blobs: BlobStore;
   clock: Clock;
   stripeEndpoint?: StripeEndpoint;
   /** The processors, when shared with other modules (subscriptions); built here otherwise. */
@@ -28,6 +32,6 @@ export interface StoreDeps {
 export function createStore(deps: StoreDeps) {
   const { config, clock } = deps;
   const processors = deps.processors ?? createPaymentProcessors(config, clock, deps.stripeEndpoint);
-  const service = new StoreService(new StoreRepository(deps.database.db), processors, deps.bus, deps.signer, clock, config.publicBaseUrl, deps.subscriptions ?? null);
+  const service = new StoreService(new StoreRepository(deps.database.db), processors, deps.bus, deps.signer, new DownloadFiles(deps.blobs), clock, config.publicBaseUrl, deps.subscriptions ?? null);
   return { service, routes: storeRoutes(service) };
 }

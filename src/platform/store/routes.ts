@@ -129,8 +129,10 @@ export function storeRoutes(store: StoreService) {
         'The server sets the price: a `price` other than the product’s answers 409 PLATFORM_PRICE_MISMATCH, and `user_id` must be ' +
         'the caller (403). With an `Idempotency-Key` header (1 to 255 printable characters), the same key and body answer the same ' +
         'session and one order at most is ever made of it; the same key with another body answers 409 ' +
-        'PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; otherwise Stripe when the server is ' +
-        'configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). The buyer pays at ' +
+        'PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; live checkouts use Stripe when the server ' +
+        'is configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). Without Stripe a live ' +
+        'checkout answers 503 PLATFORM_PAYMENTS_UNAVAILABLE, unless the operator runs a demo store (STATION_STORE_SANDBOX_LIVE): ' +
+        'then the sandbox takes it and its order has `livemode: false` (never revenue nor payouts). The buyer pays at ' +
         '`checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.',
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,255}$' })) }),
       body: Type.Object(
@@ -140,7 +142,7 @@ export function storeRoutes(store: StoreService) {
       response: { 200: CheckoutSession },
     };
     for (const url of ['/v1/checkout', '/api/checkout']) {
-      app.post(url, { schema: checkoutSchema }, async (request) => {
+      app.post(url, { config: { scope: 'store:orders' }, schema: checkoutSchema }, async (request) => {
         const key = request.headers['idempotency-key'];
         const idempotencyKey = typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? key : null;
         return store.checkout(callerOf(request), request.body, idempotencyKey);
@@ -150,9 +152,13 @@ export function storeRoutes(store: StoreService) {
     app.get(
       '/v1/store/orders',
       {
+        config: { scope: 'store:orders' },
         schema: {
           tags: ['store'],
           summary: 'The caller’s orders, newest first',
+          description:
+            'Orders of the caller’s environment only: a test key lists the sandbox’s, every other credential the live ones. ' +
+            '`livemode` is true only for an order paid for real (Stripe); sandbox orders, a demo store’s included, never count as revenue or payouts.',
           querystring: Type.Composite([PageQuery], { additionalProperties: false }),
           response: { 200: Paginated(Order, 'OrderList') },
         },
@@ -166,10 +172,14 @@ export function storeRoutes(store: StoreService) {
     app.get(
       '/v1/store/downloads/:id',
       {
+        config: { scope: 'store:orders' },
         schema: {
           tags: ['store'],
           summary: 'A signed, expiring download link to a purchased track (the id is the track’s)',
-          description: 'Only for a user who bought a product with this track: anyone else gets 404. The link is valid about 15 minutes.',
+          description:
+            'Only for a user who bought a product with this track, in the caller’s environment: anyone else gets 404. The link is valid ' +
+            'about 15 minutes and serves the track’s master as uploaded (WAV or MP3), or for a track without one its highest-quality ' +
+            'rendition copied under a download key: never the object GET /v1/tracks/{id}/stream hands out.',
           params: IdParams('id'),
           response: {
             200: Type.Object(

@@ -59,6 +59,7 @@ export const Order = Type.Object(
     amount_cents: Type.Integer(),
     currency: Type.String(),
     processor: StringEnum(['sandbox', 'stripe'] as const),
+    livemode: Type.Boolean({ description: 'paid for real (Stripe); false for every sandbox order, a demo store’s included' }),
     created_at: Type.String({ format: 'date-time' }),
   },
   { title: 'Order' },

@@ -4,7 +4,6 @@ import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import {
   albums,
-  apiKeys,
   artists,
   songwriters,
   storeCheckoutSessions,
@@ -14,6 +13,7 @@ import {
   storeProductTracks,
   storeProducts,
   trackCredits,
+  trackUploads,
   tracks,
 } from '../../infra/db/schema/index.js';
 import type { ProcessorName } from '../../infra/payments/processor.js';
@@ -57,6 +57,23 @@ export interface PayoutLineView {
   songwriterName: string | null;
   splitBasisPoints: number;
   amountCents: number;
+}
+
+/**
+ * The orders that count as money of an environment (payouts; analytics has the same rule in SQL): the
+ * sandbox's own orders, or live orders a live processor was paid for. A demo store's sandbox payments for live
+ * products are neither.
+ */
+export function moneyOf(environment: Environment): SQL {
+  return environment === 'live' ? and(eq(storeOrders.environment, 'live'), eq(storeOrders.livemode, true))! : eq(storeOrders.environment, 'test');
+}
+
+/**
+ * The orders that give their buyer what was bought (downloads, capsules unlocked by a purchase): those of the
+ * environment, where a sandbox payment for a live product counts only while the demo store is on.
+ */
+export function entitlingOrders(environment: Environment, sandboxEntitles: boolean): SQL {
+  return environment === 'live' && !sandboxEntitles ? moneyOf('live') : eq(storeOrders.environment, environment);
 }
 
 const artistRef = { id: artists.id, slug: artists.slug, name: artists.name, ownerUserId: artists.ownerUserId };
@@ -290,6 +307,7 @@ export class StoreRepository {
           currency: session.currency,
           processor: session.processor,
           livemode: session.livemode,
+          environment: session.environment,
           processorReference: reference,
           createdAt: now,
         })
@@ -320,8 +338,9 @@ export class StoreRepository {
     });
   }
 
-  async ordersOf(userId: string, limit: number, offset: number): Promise<{ rows: OrderRow[]; total: number }> {
-    const where = eq(storeOrders.userId, userId);
+  /** The user's orders of the environment (a test key never lists live orders, nor a live caller sandbox ones). */
+  async ordersOf(userId: string, environment: Environment, limit: number, offset: number): Promise<{ rows: OrderRow[]; total: number }> {
+    const where = and(eq(storeOrders.userId, userId), eq(storeOrders.environment, environment));
     const [rows, [{ total }]] = await Promise.all([
       this.db.select().from(storeOrders).where(where).orderBy(desc(storeOrders.createdAt), asc(storeOrders.id)).limit(limit).offset(offset),
       this.db.select({ total: count() }).from(storeOrders).where(where),
@@ -329,28 +348,41 @@ export class StoreRepository {
     return { rows, total };
   }
 
-  /** The buyer's latest order whose product holds this track, with the track's audio; null when none. */
-  async purchasedTrack(userId: string, trackId: string): Promise<{ orderId: string; trackId: string; title: string; audioBlobKey: string | null } | null> {
+  /** The buyer's latest entitling order whose product holds this track, with the track's audio and master; null when none. */
+  async purchasedTrack(
+    userId: string,
+    trackId: string,
+    environment: Environment,
+    sandboxEntitles: boolean,
+  ): Promise<{ orderId: string; trackId: string; title: string; audioBlobKey: string | null; audioBitrateKbps: number | null; masterBlobKey: string | null } | null> {
     if (!isUuid(trackId)) return null;
     const [row] = await this.db
-      .select({ orderId: storeOrders.id, trackId: tracks.id, title: tracks.title, audioBlobKey: tracks.audioBlobKey })
+      .select({
+        orderId: storeOrders.id,
+        trackId: tracks.id,
+        title: tracks.title,
+        audioBlobKey: tracks.audioBlobKey,
+        audioBitrateKbps: tracks.audioBitrateKbps,
+        masterBlobKey: trackUploads.masterBlobKey,
+      })
       .from(storeOrders)
       .innerJoin(storeProductTracks, eq(storeProductTracks.productId, storeOrders.productId))
       .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
-      .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId)))
+      .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
+      .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId), entitlingOrders(environment, sandboxEntitles)))
       .orderBy(desc(storeOrders.createdAt))
       .limit(1);
     return row ?? null;
   }
 
-  /** Sales of these artists (all artists when null), newest first, each with its payout lines. */
+  /** Sales of these artists (all artists when null) in the environment's money, newest first, each with its payout lines. */
   async payouts(
     artistIds: string[] | null,
-    livemode: boolean,
+    environment: Environment,
     limit: number,
     offset: number,
   ): Promise<{ rows: (OrderRow & { lines: PayoutLineView[] })[]; total: number }> {
-    const conditions: SQL[] = [eq(storeOrders.livemode, livemode)];
+    const conditions: SQL[] = [moneyOf(environment)];
     if (artistIds) conditions.push(artistIds.length > 0 ? inArray(storeOrders.artistId, artistIds) : sql`false`);
     const where = and(...conditions);
     const [orders, [{ total }]] = await Promise.all([
@@ -385,13 +417,5 @@ export class StoreRepository {
       list.push(line);
     }
     return { rows: orders.map((o) => ({ ...o, lines: byOrder.get(o.id) ?? [] })), total };
-  }
-
-  // ---- callers ----
-
-  /** Whether an API key is a test key (its requests use the sandbox). */
-  async isTestKey(apiKeyId: string): Promise<boolean> {
-    const [row] = await this.db.select({ environment: apiKeys.environment }).from(apiKeys).where(idEq(apiKeys.id, apiKeyId));
-    return row?.environment === 'test';
   }
 }

@@ -9,6 +9,7 @@ import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { PaymentProcessor, ProcessorName } from '../../infra/payments/processor.js';
 import { PaymentProcessorError } from '../../infra/payments/processor.js';
+import { processorFor, type PaymentProcessors } from '../../infra/payments/processors.js';
 import type { SandboxProcessor } from '../../infra/payments/sandbox-processor.js';
 import type { StripeProcessor } from '../../infra/payments/stripe-processor.js';
 import { DomainError, Errors } from '../../errors.js';
@@ -16,7 +17,8 @@ import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../webhooks/platfor
 import { platformSplit } from './split.js';
 import type { ArtistRef, CheckoutRow, OrderRow, ProductRow, ProductView, StoreRepository } from './store.repository.js';
 import type { Environment } from '../library/library.repository.js';
-import type { StoreCaller, ProductInput, ProductPatch, CheckoutInput, Processors, StripeSubscriptionHandler, StoreLog } from './store.types.js';
+import { noLivePaymentProcessor, type StoreCaller, type ProductInput, type ProductPatch, type CheckoutInput, type StripeSubscriptionHandler, type StoreLog } from './store.types.js';
+import type { DownloadFiles } from './download-files.js';
 import { centsToPrice, checkoutJson, orderJson, priceToCents, productJson } from './store.views.js';
 
 /** A download link's validity (the signer rounds expiries up to its 10-minute step). */
@@ -25,9 +27,10 @@ export const DOWNLOAD_TTL_SEC = 900;
 export class StoreService {
   constructor(
     private readonly repo: StoreRepository,
-    private readonly processors: Processors,
+    private readonly processors: PaymentProcessors,
     private readonly bus: EventBus,
     private readonly signer: UrlSigner,
+    private readonly downloads: DownloadFiles,
     private readonly clock: Clock,
     private readonly baseUrl: string,
     private readonly subscriptions: StripeSubscriptionHandler | null = null,
@@ -141,11 +144,19 @@ export class StoreService {
 
   // ---- checkout ----
 
-  /** The processor of a request: the sandbox for test keys and when Stripe is not configured. */
-  private async processorFor(caller: StoreCaller): Promise<{ processor: PaymentProcessor; livemode: boolean }> {
-    const testKey = caller.apiKeyId !== null && (await this.repo.isTestKey(caller.apiKeyId));
-    if (testKey || !this.processors.stripe) return { processor: this.processors.sandbox, livemode: !testKey };
-    return { processor: this.processors.stripe, livemode: true };
+  /**
+   * The processor of a request: the sandbox in the sandbox's data space; Stripe in the live one, or the sandbox
+   * for a demo store (never live money); 503 when live payments have no processor here.
+   */
+  private processorFor(caller: StoreCaller, what: string): { processor: PaymentProcessor; livemode: boolean } {
+    const choice = processorFor(this.processors, caller.environment);
+    if (!choice) throw noLivePaymentProcessor(what);
+    return choice;
+  }
+
+  /** Whether the orders of an environment entitle their buyers (downloads, capsules) whatever paid them. */
+  private get sandboxEntitles(): boolean {
+    return this.processors.sandboxLive;
   }
 
   private processorNamed(name: ProcessorName): PaymentProcessor {
@@ -178,7 +189,7 @@ export class StoreService {
       if (row && row.requestHash !== requestHash) throw idempotencyReused();
     }
     if (!row) {
-      const { processor, livemode } = await this.processorFor(caller);
+      const { processor, livemode } = this.processorFor(caller, 'A store purchase');
       if (processor.requiresPayoutAccount && !(await this.repo.payoutAccount(product.artistId, processor.name))) {
         throw new DomainError('conflict', 'ARTIST_NOT_ONBOARDED', 'This artist cannot receive payments yet', 'the artist has not set up a payout account');
       }
@@ -192,6 +203,7 @@ export class StoreService {
         currency: product.currency,
         processor: processor.name,
         livemode,
+        environment: caller.environment,
         idempotencyKey,
         requestHash,
         createdAt: this.clock.date(),
@@ -292,13 +304,13 @@ export class StoreService {
    */
   private async complete(session: CheckoutRow, reference: string): Promise<OrderRow> {
     const { order } = await this.repo.completeCheckout(session, reference, this.clock.date());
-    const environment = order.livemode ? 'live' : 'test';
-    const seller = await this.repo.artistByIdOrSlug(order.artistId, environment);
+    const seller = await this.repo.artistByIdOrSlug(order.artistId, order.environment);
     const event: PlatformEvent = {
       event: 'payment.success',
       timestamp: order.createdAt.toISOString(),
-      // A test key's order (never live) is the sandbox's: its webhooks, not the live ones, hear of it.
-      environment,
+      // The sandbox's order is heard by its webhooks, not the live ones; a demo store's order by the live
+      // ones, with livemode false (no money moved).
+      environment: order.environment,
       // Heard by the selling artist's owner and admins only (src/platform/webhooks/event-audience.ts).
       audience: { ownerUserId: seller?.ownerUserId ?? null },
       data: {
@@ -319,16 +331,20 @@ export class StoreService {
 
   async orders(caller: StoreCaller, limit: number, offset: number) {
     if (caller.userId === null) throw Errors.forbidden('orders belong to a user');
-    const { rows, total } = await this.repo.ordersOf(caller.userId, limit, offset);
+    const { rows, total } = await this.repo.ordersOf(caller.userId, caller.environment, limit, offset);
     return { data: rows.map(orderJson), total };
   }
 
-  /** A signed, expiring link to a purchased track; another user's purchase is not found. */
+  /**
+   * A signed, expiring link to a purchased track's download file (download-files.ts: its master, never the
+   * stream's object); another user's purchase, or one of the other environment, is not found.
+   */
   async download(caller: StoreCaller, trackId: string) {
-    const purchase = caller.userId === null ? null : await this.repo.purchasedTrack(caller.userId, trackId);
+    const purchase = caller.userId === null ? null : await this.repo.purchasedTrack(caller.userId, trackId, caller.environment, this.sandboxEntitles);
     if (!purchase) throw Errors.notFound('Purchased track', trackId);
-    if (!purchase.audioBlobKey) throw Errors.notFound('Audio of track', trackId);
-    const link = this.signer.sign(purchase.audioBlobKey, DOWNLOAD_TTL_SEC);
+    const key = await this.downloads.keyFor(purchase);
+    if (!key) throw Errors.notFound('Audio of track', trackId);
+    const link = this.signer.sign(key, DOWNLOAD_TTL_SEC);
     return { track_id: purchase.trackId, order_id: purchase.orderId, title: purchase.title, url: link.url, expires_at: link.expiresAt.toISOString() };
   }
 
@@ -336,7 +352,7 @@ export class StoreService {
 
   async onboard(caller: StoreCaller, artistId: string | undefined) {
     const artist = await this.artistFor(caller, artistId);
-    const { processor } = await this.processorFor(caller);
+    const { processor } = this.processorFor(caller, 'A payout account');
     const existing = await this.repo.payoutAccount(artist.id, processor.name);
     try {
       const link = await processor.createOnboardingLink({
@@ -367,8 +383,7 @@ export class StoreService {
       if (caller.userId === null) throw Errors.forbidden('payouts belong to an artist account');
       artistIds = (await this.repo.artistsOwnedBy(caller.userId, caller.environment)).map((a) => a.id);
     }
-    const livemode = !(caller.apiKeyId !== null && (await this.repo.isTestKey(caller.apiKeyId)));
-    const { rows, total } = await this.repo.payouts(artistIds, livemode, limit, offset);
+    const { rows, total } = await this.repo.payouts(artistIds, caller.environment, limit, offset);
     return {
       data: rows.map((row) => ({
         order_id: row.id,

@@ -1,7 +1,6 @@
 /** What the store service takes: its callers, inputs, processors, and the hooks other modules give it. */
 import type { CompletedSubscription, EndedSubscription } from '../../infra/payments/processor.js';
-import type { SandboxProcessor } from '../../infra/payments/sandbox-processor.js';
-import type { StripeProcessor } from '../../infra/payments/stripe-processor.js';
+import { DomainError } from '../../errors.js';
 import type { Environment } from '../library/library.repository.js';
 import type { ProductRow } from './store.repository.js';
 import type { Currency } from './store.views.js';
@@ -38,9 +37,17 @@ export interface CheckoutInput {
   user_id: string;
 }
 
-export interface Processors {
-  sandbox: SandboxProcessor;
-  stripe: StripeProcessor | null;
+/**
+ * 503 for a live payment on a server with no live processor: without Stripe, the sandbox completes live payments
+ * only for a demo store the operator opted in to (STATION_STORE_SANDBOX_LIVE), never by default.
+ */
+export function noLivePaymentProcessor(what: string): DomainError {
+  return new DomainError(
+    'unavailable',
+    'PAYMENTS_UNAVAILABLE',
+    `${what} cannot be paid on this server: no payment processor is configured`,
+    'the operator sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or STATION_STORE_SANDBOX_LIVE=true for a demo store whose payments are never real); test keys pay in the sandbox',
+  );
 }
 
 /** Handles the subscription-mode sessions the Stripe webhook receives (src/platform/subscriptions). */

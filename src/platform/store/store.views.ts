@@ -59,6 +59,7 @@ export function orderJson(row: OrderRow) {
     amount_cents: row.amountCents,
     currency: row.currency,
     processor: row.processor,
+    livemode: row.livemode,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -16,6 +16,7 @@ const Subscription = Type.Object(
       description: 'open: not paid yet; active: paid, the account is Pro; expired: never paid; cancelled: ended, the account is free again',
     }),
     processor: StringEnum(['sandbox', 'stripe'] as const),
+    livemode: Type.Boolean({ description: 'paid for real (Stripe); false for a sandbox (demo store) subscription, which is never revenue' }),
     session_id: Nullable(Type.String({ description: 'the processor’s checkout session id' })),
     checkout_url: Nullable(Type.String({ format: 'uri', description: 'where the user pays (while open)' })),
     amount: Type.Number(),
@@ -43,7 +44,7 @@ export function subscriptionsRoutes(subscriptions: SubscriptionsService) {
           tags: ['subscriptions'],
           summary: 'Opens a checkout for the Pro plan; the account becomes Pro once it is paid',
           description: [
-            `Pro costs ${PRICE}; the server sets the price. The checkout is a subscription at the payment processor: Stripe (a Checkout Session in subscription mode) when the server is configured with it, otherwise the built-in sandbox, whose checkout_url is a page with a Pay button.`,
+            `Pro costs ${PRICE}; the server sets the price. The checkout is a subscription at the payment processor: Stripe (a Checkout Session in subscription mode) when the server is configured with it. Without Stripe it answers 503 PLATFORM_PAYMENTS_UNAVAILABLE, unless the operator runs a demo store (STATION_STORE_SANDBOX_LIVE): then the built-in sandbox takes it (checkout_url is a page with a Pay button) with livemode false, never revenue. A sandbox credential (/sandbox/v1) answers 403.`,
             'Once paid (the sandbox page, or Stripe’s checkout.session.completed at POST /v1/store/webhooks/stripe), GET /v1/users/me shows plan "pro" and the event user.subscribed {user_id, plan, amount} is sent, once.',
             'The same unpaid checkout is answered again for a day (retries and concurrent calls open one). From a login session only (an API key or an app token answers 403); an account that is Pro already answers 409 PLATFORM_ALREADY_SUBSCRIBED.',
           ].join(' '),

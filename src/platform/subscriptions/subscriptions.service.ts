@@ -7,13 +7,13 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { PaymentProcessorError, type CompletedSubscription, type EndedSubscription, type PaymentProcessor } from '../../infra/payments/processor.js';
-import type { PaymentProcessors } from '../../infra/payments/processors.js';
+import { processorFor, type PaymentProcessors } from '../../infra/payments/processors.js';
 import type { Principal } from '../../auth/principal.js';
 import { loginSessionUser } from '../../auth/developer-keys.js';
 import { DomainError, Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';
 import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../webhooks/platform-events.js';
-import type { StoreLog, StripeSubscriptionHandler } from '../store/store.types.js';
+import { noLivePaymentProcessor, type StoreLog, type StripeSubscriptionHandler } from '../store/store.types.js';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
 
 export const PLANS = ['pro'] as const;
@@ -29,6 +29,7 @@ export function subscriptionJson(row: SubscriptionRow) {
     plan: row.plan,
     status: row.status,
     processor: row.processor,
+    livemode: row.livemode,
     session_id: row.processorSessionId,
     checkout_url: row.status === 'open' ? row.checkoutUrl : null,
     amount: row.amountCents / 100,
@@ -57,14 +58,19 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
 
   /**
    * Opens (or answers again) the caller's checkout for a plan. One open checkout per user, so a retried or
-   * concurrent call answers the same one; a user who is Pro already gets 409 ALREADY_SUBSCRIBED.
+   * concurrent call answers the same one; a user who is Pro already gets 409 ALREADY_SUBSCRIBED. The plan is
+   * the live account's: the sandbox's data space cannot buy it, and without Stripe only a demo store (never live
+   * money) takes it; otherwise 503.
    */
   async subscribe(caller: Principal, plan: Plan) {
     const userId = loginSessionUser(caller, 'Subscriptions');
+    if (caller.environment !== 'live') throw Errors.forbidden('Pro is a plan of the live account: subscribe through /v1, not the sandbox');
+    const choice = processorFor(this.processors, 'live');
+    if (!choice) throw noLivePaymentProcessor('A Pro subscription');
     const user = await this.repo.user(userId);
     if (!user) throw Errors.notFound('User', userId);
     if (user.plan === plan) throw new DomainError('conflict', 'ALREADY_SUBSCRIBED', 'This account is on the Pro plan already');
-    const processor: PaymentProcessor = this.processors.stripe ?? this.processors.sandbox;
+    const processor: PaymentProcessor = choice.processor;
     let row = await this.repo.openOf(userId);
     if (row && (row.createdAt.getTime() <= this.clock.now() - OPEN_CHECKOUT_TTL_MS || row.processor !== processor.name)) {
       await this.repo.expire(row.id);
@@ -78,6 +84,7 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
         currency: PRO_PLAN.currency,
         interval: PRO_PLAN.interval,
         processor: processor.name,
+        livemode: choice.livemode,
         createdAt: this.clock.date(),
       })) ?? (await this.repo.openOf(userId));
     if (!row) throw Errors.conflict('Another checkout of this account changed at the same time; retry');
@@ -207,6 +214,8 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
         currency: active.currency,
         interval: active.interval,
         subscription_id: active.id,
+        // false: a demo store's sandbox subscription, no money taken.
+        livemode: active.livemode,
       },
     };
     await this.bus.publish(PLATFORM_EVENTS_CHANNEL, event);

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from './auth.js';
+import { apiKeyEnvironment, users } from './auth.js';
 import { albums, artists, releaseType, songwriters, tracks } from './catalog.js';
 
 export const productStatus = pgEnum('store_product_status', ['active', 'archived']);
@@ -84,8 +84,10 @@ export const storeCheckoutSessions = pgTable(
     platformFeeCents: integer('platform_fee_cents').notNull(),
     currency: text('currency').notNull(),
     processor: paymentProcessorName('processor').notNull(),
-    /** false for sessions opened with a test key: sandbox money, kept out of live payouts. */
+    /** Real money: true only when a live processor (Stripe) takes it; a sandbox payment never is (migration 0031). */
     livemode: boolean('livemode').notNull(),
+    /** The data space of the product sold (its artist's): a test key's checkouts are the sandbox's. */
+    environment: apiKeyEnvironment('environment').notNull(),
     /** Null until the processor answered (a retry with the same Idempotency-Key finishes the job). */
     processorSessionId: text('processor_session_id').unique(),
     checkoutUrl: text('checkout_url'),
@@ -125,7 +127,10 @@ export const storeOrders = pgTable(
     artistShareCents: integer('artist_share_cents').notNull(),
     currency: text('currency').notNull(),
     processor: paymentProcessorName('processor').notNull(),
+    /** Real money (a live processor took it): only these count as revenue, payouts and KPIs. */
     livemode: boolean('livemode').notNull(),
+    /** The data space of the product sold: orders are listed, and entitle, within it only. */
+    environment: apiKeyEnvironment('environment').notNull(),
     /** The processor's id of the completion (Stripe event id, or the sandbox session id). */
     processorReference: text('processor_reference').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

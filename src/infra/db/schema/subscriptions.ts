@@ -24,6 +24,8 @@ export const subscriptions = pgTable(
     currency: text('currency').notNull(),
     interval: text('interval').notNull(),
     processor: paymentProcessorName('processor').notNull(),
+    /** Real money: true only when a live processor (Stripe) takes it; a sandbox (demo store) subscription never is. */
+    livemode: boolean('livemode').notNull(),
     /** Null until the processor answered; a retry finishes the job. */
     processorSessionId: text('processor_session_id').unique(),
     checkoutUrl: text('checkout_url'),
