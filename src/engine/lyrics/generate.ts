@@ -6,7 +6,7 @@
 import { Rng } from '../random.js';
 import { LyricsEngineError, UnknownArtistError } from './errors.js';
 import { isContentWord } from './grammar.js';
-import { biasWordsFor } from './lexicon.js';
+import { biasWordsFor, moodPenaltiesFor } from './lexicon.js';
 import { LineWriter, type WrittenLine } from './line-writer.js';
 import { loadLanguage, type LyricsModel } from './model.js';
 import { SECTION_PLANS } from './section-plan.js';
@@ -78,7 +78,7 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
   const vocab = lang.vocabulary;
   const biasByWord = biasWordsFor(lang.lexicon, req.mood, req.theme, language);
   const biasIds = new Map<number, number>();
-  for (const [word, weight] of biasByWord) {
+  for (const [word, weight] of [...biasByWord, ...moodPenaltiesFor(lang.lexicon, req.mood, req.theme, language)]) {
     const id = vocab.idOrUndefined(word);
     if (id !== undefined) biasIds.set(id, weight);
   }

@@ -64,6 +64,9 @@ export function learnGrammar(docs: readonly LyricsDocument[], vocabulary: Vocabu
       // comma or dash inside a line joins two phrases that run together once the punctuation is gone.
       if (INNER_PUNCTUATION.test(line.trim()) || tagged.length > MAX_TEMPLATE_WORDS || tagged.some((t) => t.tag === null && vocabulary.idOrUndefined(t.word) === undefined)) continue;
       if (tagged.filter((t) => t.tag !== null).length < 2 || grammarFaults(tagged).length > 0) continue;
+      // A bare singular noun opening the line is a name or a mass noun there ("Mother wrapped", "Salt is");
+      // filled with a count noun it reads "Bus is slow".
+      if (tagged[0].tag === 'NN') continue;
       const template = tagged.map((t) => (t.tag ? `#${t.tag}` : t.word)).join(' ');
       templates.set(template, (templates.get(template) ?? 0) + 1);
     }

@@ -85,22 +85,34 @@ const LOW_ENERGY_WORDS: Record<string, readonly string[]> = {
 const UPBEAT_MOODS = new Set(['energetic', 'euphoric', 'joyful', 'defiant', 'determined']);
 const LOW_ENERGY_WEIGHT = -5;
 
-/**
- * Word -> bias weight for a request's moods and theme; tags never seen in training contribute nothing.
- * Words of an opposite mood that the asked moods and theme do not also use get a negative weight.
- */
+/** Moods as the lexicon knows them: aliases resolved ("happy" -> "joyful"). */
+function askedMoods(moods: readonly string[]): string[] {
+  return moods.map((m) => MOOD_ALIASES[tagKey(m)] ?? tagKey(m));
+}
+
+/** Word -> bias weight in (0, 1] for a request's moods and theme; tags never seen in training contribute nothing. */
 export function biasWordsFor(lexicon: Lexicon, moods: readonly string[], theme: string, language: string): Map<string, number> {
   const weights = new Map<string, number>();
   const addTag = (tag: string, scale: number) => {
     for (const [w, weight] of lexicon[tagKey(tag)] ?? []) weights.set(w, Math.max(weights.get(w) ?? 0, weight * scale));
   };
-  const asked = moods.map((m) => MOOD_ALIASES[tagKey(m)] ?? tagKey(m));
-  for (const mood of asked) addTag(mood, 1);
+  for (const mood of askedMoods(moods)) addTag(mood, 1);
   addTag(theme, 1);
   for (const w of themeWords(theme, language)) {
     addTag(w, 0.7);
     weights.set(w, Math.max(weights.get(w) ?? 0, 1)); // the theme's own words, when the model knows them
   }
+  return weights;
+}
+
+/**
+ * Word -> negative weight for words that contradict the asked moods: words of an opposite mood that the
+ * asked moods and theme do not use themselves, and rest words in an upbeat song unless the theme names them.
+ */
+export function moodPenaltiesFor(lexicon: Lexicon, moods: readonly string[], theme: string, language: string): Map<string, number> {
+  const asked = askedMoods(moods);
+  const wanted = biasWordsFor(lexicon, moods, theme, language);
+  const weights = new Map<string, number>();
   if (asked.some((m) => UPBEAT_MOODS.has(m))) {
     const themeOwn = new Set(themeWords(theme, language));
     for (const w of LOW_ENERGY_WORDS[language] ?? []) if (!themeOwn.has(w)) weights.set(w, LOW_ENERGY_WEIGHT);
@@ -108,7 +120,7 @@ export function biasWordsFor(lexicon: Lexicon, moods: readonly string[], theme: 
   const opposite = new Set(asked.flatMap((m) => OPPOSITE_MOODS[m] ?? []).filter((m) => !asked.includes(m)));
   for (const mood of opposite) {
     for (const [w, weight] of lexicon[mood] ?? []) {
-      if (!weights.has(w) || weights.get(w)! < 0) weights.set(w, Math.min(weights.get(w) ?? 0, -weight * OPPOSITE_SCALE));
+      if (!wanted.has(w)) weights.set(w, Math.min(weights.get(w) ?? 0, -weight * OPPOSITE_SCALE));
     }
   }
   return weights;

@@ -185,10 +185,10 @@ export class LineWriter {
 
   /** Over the limit when a content word of the line would be used more than MAX_WORD_USES times in the song. */
   private overusesWords(words: readonly string[], req: LineRequest): boolean {
-    const inLine = new Map<string, number>();
-    for (const w of words) if (isContentWord(w, this.lang.language)) inLine.set(w, (inLine.get(w) ?? 0) + 1);
-    for (const [w, n] of inLine) if (n > 1 || (req.wordUses.get(w) ?? 0) + n > MAX_WORD_USES) return true;
-    return false;
+    const content = words.filter((w) => isContentWord(w, this.lang.language));
+    // One line never says a word twice, nor two forms of it ("slow" and "slowly", "night" and "nights").
+    if (new Set(content.map(crudeStem)).size < content.length) return true;
+    return content.some((w) => (req.wordUses.get(w) ?? 0) + 1 > MAX_WORD_USES);
   }
 
   private candidates(req: LineRequest, range: [number, number], earlier: readonly Candidate[], useGrammar: boolean): Candidate[] {
@@ -335,4 +335,9 @@ export class LineWriter {
     }
     return { fluency: total / (ids.length + 1), worst };
   }
+}
+
+/** "slowly" -> "slow", "nights" -> "night", "burning" -> "burn": close enough to catch a word said twice. */
+function crudeStem(word: string): string {
+  return word.length > 4 ? word.replace(/(ly|ing|ed|es|s)$/, '') : word;
 }
