@@ -24,6 +24,7 @@ const SLOT_OF: Record<string, SlotTag> = { NN: 'NN', NNP: 'NN', NNS: 'NNS', NNPS
 /** A word fills a slot when at least this share of its tagged uses are in that role. */
 const MIN_ROLE_SHARE = 0.34;
 const MAX_TEMPLATE_WORDS = 10;
+const SUBJECTLESS_OPENINGS = new Set(['is', 'are', 'am', 'was', 'were', 'has', 'have', 'had', 'does', 'did']);
 const INNER_PUNCTUATION = /[,;:\u2013\u2014]|\s-\s|[.!?](?=.)/;
 
 /** The spelling a slot's words must have, a guard against the tagger's occasional slip. */
@@ -67,6 +68,9 @@ export function learnGrammar(docs: readonly LyricsDocument[], vocabulary: Vocabu
       // A bare singular noun opening the line is a name or a mass noun there ("Mother wrapped", "Salt is");
       // filled with a count noun it reads "Bus is slow".
       if (tagged[0].tag === 'NN') continue;
+      // A line opening on a finite verb continues the line before ("is mine in my hand"): alone, or as a
+      // hook, it has no subject.
+      if (tagged[0].tag === 'VBZ' || tagged[0].tag === 'VBD' || (tagged[0].tag === null && SUBJECTLESS_OPENINGS.has(tagged[0].word))) continue;
       const template = tagged.map((t) => (t.tag ? `#${t.tag}` : t.word)).join(' ');
       templates.set(template, (templates.get(template) ?? 0) + 1);
     }

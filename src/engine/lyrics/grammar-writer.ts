@@ -35,7 +35,7 @@ export interface GrammarCandidate {
 }
 
 const SYLLABLES_PER_SLOT = 1.5;
-const TEMPERATURE = 0.6;
+const TEMPERATURE = 0.5;
 
 export function loadGrammar(json: GrammarJson, vocab: Vocabulary): LoadedGrammar {
   const idsByTag = new Map<SlotTag, number[]>();

@@ -83,7 +83,10 @@ const LOW_ENERGY_WORDS: Record<string, readonly string[]> = {
   es: ['lento', 'lenta', 'despacio', 'dormir', 'duerme', 'sueño', 'cansado', 'cansada', 'silencio', 'calma'],
 };
 const UPBEAT_MOODS = new Set(['energetic', 'euphoric', 'joyful', 'defiant', 'determined']);
+/** Weight of a word the request rules out: the line writer never uses it (see FORBIDDEN_WEIGHT). */
 const LOW_ENERGY_WEIGHT = -5;
+/** Bias weights at or below this are a hard rule, not a preference. */
+export const FORBIDDEN_WEIGHT = LOW_ENERGY_WEIGHT;
 
 /** Moods as the lexicon knows them: aliases resolved ("happy" -> "joyful"). */
 function askedMoods(moods: readonly string[]): string[] {

@@ -25,6 +25,7 @@ import type { Rng } from '../random.js';
 import { grammarFaults, isContentWord } from './grammar.js';
 import { GrammarSampler } from './grammar-writer.js';
 import type { KneserNeyModel } from './kneser-ney.js';
+import { FORBIDDEN_WEIGHT } from './lexicon.js';
 import type { LoadedLanguage } from './model.js';
 import { rhymeKey } from './rhyme.js';
 import { countLineSyllables } from './syllables.js';
@@ -80,7 +81,7 @@ const MIN_LINE_END_RATE = 0.05;
 const LINE_START = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
 /** No content word more often than this in one song (a chorus counted once). */
 export const MAX_WORD_USES = 3;
-const GRAMMAR_CANDIDATES = 24;
+const GRAMMAR_CANDIDATES = 32;
 const REUSE_PENALTY = 0.3;
 const SYLLABLE_PENALTY = 0.3;
 
@@ -122,7 +123,8 @@ export class LineWriter {
     v.tokens.forEach((t, id) => {
       if (isSpecialToken(t) && id !== v.newlineId) this.multiplier[id] = 0; // never <unk>, <s>, </s> or a section mid-line
     });
-    for (const [id, w] of biasWeights) this.multiplier[id] *= Math.exp(BIAS_STRENGTH * w);
+    // A forbidden word (a rest word in an upbeat song) gets multiplier 0, like markup: never sampled or kept.
+    for (const [id, w] of biasWeights) this.multiplier[id] = w <= FORBIDDEN_WEIGHT ? 0 : this.multiplier[id] * Math.exp(BIAS_STRENGTH * w);
     this.lineStops = new Set([v.newlineId]);
     this.grammar = lang.grammar
       ? new GrammarSampler(lang.grammar, v, rng, (context) => {
@@ -197,7 +199,7 @@ export class LineWriter {
     const out: Candidate[] = [];
     for (const { ids, template, tags } of raw) {
       this.stats.candidates++;
-      if (ids.length < 3 || ids.length > MAX_WORDS || ids.some((id) => this.multiplier[id] === 0 || id === this.lang.vocabulary.newlineId)) continue;
+      if (ids.length < 3 || ids.length > MAX_WORDS || ids.some((id) => this.multiplier[id] === 0 || id === this.lang.vocabulary.newlineId)) continue; // markup or a forbidden word
       if (ids.some((id, i) => i >= 1 && id === ids[i - 1])) continue; // "the the"
       if (!this.canEndLine(ids[ids.length - 1])) continue;
       // Two lines of a song ending on one word sound like a rhyme that failed ("sky" ... "sky").

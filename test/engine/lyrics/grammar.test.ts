@@ -90,7 +90,7 @@ describe('isContentWord', () => {
 const doc = (id: string, lines: string[]): LyricsDocument => ({ id, title: id, songwriterId: 'w', artistId: 'a', language: 'en', mood: ['calm'], theme: 'night', sections: [{ name: 'verse_1', lines }] });
 const DOCS = [
   doc('one', ['I hold the light in my hands', 'the river keeps the secret of the stone', 'salt upon my cheek', 'Fold the blanket, climb the stair']),
-  doc('two', ['I hold the lamp in my hands', 'the harbour keeps the promise of the night', 'we are turning home tonight', 'the river sings', 'Mother wrapped a loaf in cloth']),
+  doc('two', ['I hold the lamp in my hands', 'the harbour keeps the promise of the night', 'we are turning home tonight', 'the river sings', 'Mother wrapped a loaf in cloth', 'is mine in my hand']),
 ];
 const vocabularyOf = (docs: LyricsDocument[]) => Vocabulary.build([docs.flatMap((d) => d.sections.flatMap((s) => s.lines.flatMap((l) => tagLine(l)!.map((t) => t.word))))], 1);
 
@@ -103,6 +103,7 @@ describe('learnGrammar', () => {
     expect([...templates.keys()].some((t) => t.includes('upon'))).toBe(false); // "salt upon my cheek" has no verb
     expect([...templates.keys()].some((t) => t.includes('#VB the #NN #VB'))).toBe(false); // the comma line
     expect([...templates.keys()].some((t) => t.startsWith('#NN '))).toBe(false); // "Mother wrapped ...": a bare noun
+    expect([...templates.keys()].some((t) => t.startsWith('is '))).toBe(false); // "is mine in my hand": no subject
     expect(grammar.words.river).toEqual(['NN']);
     expect(grammar.words.keeps).toEqual(['VBZ']);
     expect(grammar.words.hands).toEqual(['NNS']);
