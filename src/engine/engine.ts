@@ -62,6 +62,8 @@ export interface LyricsJob {
   structure: string;
   styleArtistIds: string[];
   seed: number;
+  /** Lines of the caller's recent songs (the station's session) that this song must not sing again. */
+  avoidLines?: string[];
 }
 
 export interface LyricsResult {

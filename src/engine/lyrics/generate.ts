@@ -5,7 +5,8 @@
  */
 import { Rng } from '../random.js';
 import { LyricsEngineError, UnknownArtistError } from './errors.js';
-import { biasWordsFor } from './lexicon.js';
+import { isContentWord } from './grammar.js';
+import { biasWordsFor, moodPenaltiesFor } from './lexicon.js';
 import { LineWriter, type WrittenLine } from './line-writer.js';
 import { loadLanguage, type LyricsModel } from './model.js';
 import { SECTION_PLANS } from './section-plan.js';
@@ -21,6 +22,11 @@ export interface GenerateLyricsRequest {
   structure: string;
   styleArtistIds?: string[];
   seed: number;
+  /**
+   * Lines this song must not sing: the caller's memory of its recent songs (a station session), so no line
+   * comes back across songs. Compared in normalised form (case, accents and punctuation ignored).
+   */
+  avoidLines?: readonly string[];
 }
 
 export interface GeneratedSectionMeta {
@@ -47,6 +53,8 @@ export interface GeneratedLyrics {
     rhymePairsAsked: number;
     candidates: number;
     rejectedCopies: number;
+    /** Distinct lines written inside the learned grammar (the rest by the n-gram sampler). */
+    grammarLines: number;
     durationMs: number;
   };
 }
@@ -70,7 +78,7 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
   const vocab = lang.vocabulary;
   const biasByWord = biasWordsFor(lang.lexicon, req.mood, req.theme, language);
   const biasIds = new Map<number, number>();
-  for (const [word, weight] of biasByWord) {
+  for (const [word, weight] of [...biasByWord, ...moodPenaltiesFor(lang.lexicon, req.mood, req.theme, language)]) {
     const id = vocab.idOrUndefined(word);
     if (id !== undefined) biasIds.set(id, weight);
   }
@@ -80,8 +88,11 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
   const order = lang.forward.order;
   const history: number[] = Array.from({ length: order - 1 }, () => Vocabulary.BOS_ID);
   const written = new Map<string, WrittenLine[]>();
-  const usedLines = new Set<string>();
+  const usedLines = new Set<string>((req.avoidLines ?? []).map(normaliseForMatching));
   const usedEndWords = new Set<string>();
+  const wordUses = new Map<string, number>();
+  const usedTemplates = new Set<number>();
+  let grammarLines = 0;
   let rhymedPairs = 0;
   let rhymePairsAsked = 0;
 
@@ -104,7 +115,8 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
         continue;
       }
       const rhymeWith = letter === 'H' ? null : keyOfLetter.get(letter) ?? null;
-      const line = writer.write({ history, syllables: plan.syllables, rhymeWith, usedEndWords, usedLines });
+      const targetSyllables = lines[0]?.syllables;
+      const line = writer.write({ history, syllables: plan.syllables, rhymeWith, usedEndWords, usedLines, wordUses, usedTemplates, targetSyllables });
       if (!line) throw new LyricsGenerationError(`could not write an original line for section "${key}"`);
       if (rhymeWith !== null) {
         rhymePairsAsked++;
@@ -114,6 +126,14 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
       lines.push(line);
       usedLines.add(normaliseForMatching(line.text));
       usedEndWords.add(vocab.token(line.ids[line.ids.length - 1]));
+      for (const id of line.ids) {
+        const word = vocab.token(id);
+        if (isContentWord(word, language)) wordUses.set(word, (wordUses.get(word) ?? 0) + 1);
+      }
+      if (line.template !== null) {
+        usedTemplates.add(line.template);
+        grammarLines++;
+      }
       history.push(...line.ids, vocab.newlineId);
     }
     written.set(key, lines);
@@ -142,6 +162,7 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
       rhymePairsAsked,
       candidates: writer.stats.candidates,
       rejectedCopies: writer.stats.rejectedCopies,
+      grammarLines,
       durationMs: Date.now() - started,
     },
   };

@@ -1,5 +1,7 @@
 /**
- * Writes one line under constraints by sample-and-select: draw candidates forwards from the song so far
+ * Writes one line under constraints by sample-and-select. With a learned grammar (English), candidates are
+ * drawn inside it (grammar-writer.ts: a songwriter's line shape, slots filled by the LM, the last slot a
+ * rhyme word when the line must rhyme). Without one (Spanish, older models), draw candidates forwards from the song so far
  * (sampling the Kneser-Ney + neural mixture at a temperature below 1) and, when the line must rhyme,
  * backwards from rhyme words (the line-reversed model), drop candidates that break a hard rule (syllable
  * range, corpus copy, repeated line or word, an end word that rarely ends a corpus line), drop word salad
@@ -9,12 +11,21 @@
  *         + 0.2 * log P_mix of its least likely token
  *         + 0.4 * mean lexicon weight of its words (mood/theme)  + 3 if it rhymes as asked
  *         + 0.4 * log P(a line ends on its last word)  [+0.25 per rhyme partner of a free line's end word, max 0.75; -2 if none]
+ *         - 0.3 per earlier use in the song of each of its content words
+ *         - 0.3 per syllable away from the section's first line (the melody's phrase repeats)
+ *
+ * Hard rules besides: no content word more than MAX_WORD_USES times in the song (a chorus counted once), no
+ * line the caller asked to avoid (lines of the session's earlier songs), and a grammar line must pass
+ * `grammarFaults`; a rhyme line that finds no grammar candidate falls back to the n-gram candidates.
  *
  * P_KN is the global model, or with style artists 0.5 * global + 0.5 * mean(artist models); without a
  * neural model P_mix is P_KN.
  */
 import type { Rng } from '../random.js';
+import { grammarFaults, isContentWord } from './grammar.js';
+import { GrammarSampler } from './grammar-writer.js';
 import type { KneserNeyModel } from './kneser-ney.js';
+import { FORBIDDEN_WEIGHT } from './lexicon.js';
 import type { LoadedLanguage } from './model.js';
 import { rhymeKey } from './rhyme.js';
 import { countLineSyllables } from './syllables.js';
@@ -28,7 +39,14 @@ export interface LineRequest {
   rhymeWith: string | null;
   /** End words already used in this song (rhyming a word with itself is not a rhyme). */
   usedEndWords: ReadonlySet<string>;
+  /** Normalised lines already in this song, and lines the caller asked to avoid. */
   usedLines: ReadonlySet<string>;
+  /** Content word -> uses so far in this song (the chorus counted once). */
+  wordUses: ReadonlyMap<string, number>;
+  /** Grammar templates already used in this song. */
+  usedTemplates: ReadonlySet<number>;
+  /** Syllables of the section's first line, which the others should match. */
+  targetSyllables?: number;
 }
 
 export interface WrittenLine {
@@ -37,6 +55,8 @@ export interface WrittenLine {
   syllables: number;
   rhymeKey: string;
   rhymed: boolean;
+  /** The grammar template it was written in, or null for an n-gram line. */
+  template: number | null;
 }
 
 export interface LineWriterStats {
@@ -59,6 +79,11 @@ const WORST_TOKEN_WEIGHT = 0.2;
 /** A line may not end on a word that ends under 5% of its corpus occurrences ("the", "my", "with"). */
 const MIN_LINE_END_RATE = 0.05;
 const LINE_START = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
+/** No content word more often than this in one song (a chorus counted once). */
+export const MAX_WORD_USES = 3;
+const GRAMMAR_CANDIDATES = 32;
+const REUSE_PENALTY = 0.3;
+const SYLLABLE_PENALTY = 0.3;
 
 interface Candidate {
   ids: number[];
@@ -70,6 +95,13 @@ interface Candidate {
   /** The least likely token's log P_mix: one impossible transition makes word salad even in a likely line. */
   worst: number;
   score: number;
+  template: number | null;
+}
+
+interface RawCandidate {
+  ids: number[];
+  template: number | null;
+  tags: ReadonlyArray<string | null> | null;
 }
 
 export class LineWriter {
@@ -78,6 +110,7 @@ export class LineWriter {
   private readonly lineStops: Set<number>;
   /** Neural next-word distributions by context window, reset per line (candidates share most prefixes). */
   private neuralCache = new Map<string, Float64Array>();
+  private readonly grammar: GrammarSampler | null;
 
   constructor(
     private readonly lang: LoadedLanguage,
@@ -90,18 +123,28 @@ export class LineWriter {
     v.tokens.forEach((t, id) => {
       if (isSpecialToken(t) && id !== v.newlineId) this.multiplier[id] = 0; // never <unk>, <s>, </s> or a section mid-line
     });
-    for (const [id, w] of biasWeights) this.multiplier[id] *= Math.exp(BIAS_STRENGTH * w);
+    // A forbidden word (a rest word in an upbeat song) gets multiplier 0, like markup: never sampled or kept.
+    for (const [id, w] of biasWeights) this.multiplier[id] = w <= FORBIDDEN_WEIGHT ? 0 : this.multiplier[id] * Math.exp(BIAS_STRENGTH * w);
     this.lineStops = new Set([v.newlineId]);
+    this.grammar = lang.grammar
+      ? new GrammarSampler(lang.grammar, v, rng, (context) => {
+          const dist = this.mixedDistribution(context);
+          for (let id = 0; id < dist.length; id++) dist[id] *= this.multiplier[id];
+          return dist;
+        }, (id) => this.canEndLine(id))
+      : null;
   }
 
   /** Returns null only when every candidate of every round broke a hard rule. */
   write(req: LineRequest): WrittenLine | null {
     this.neuralCache.clear();
     const pool: Candidate[] = [];
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 6; round++) {
       const widen = round >= 3 ? round - 2 : 0;
       const range: [number, number] = [Math.max(1, req.syllables[0] - widen), req.syllables[1] + widen];
-      pool.push(...this.candidates(req, range, pool));
+      // The n-gram sampler is the last resort of a grammar that found nothing in four rounds.
+      const useGrammar = this.grammar !== null && (round < 4 || pool.length > 0);
+      pool.push(...this.candidates(req, range, pool, useGrammar));
       // A line that must rhyme gets a few more rounds to find a rhyming candidate before settling.
       const satisfied = req.rhymeWith === null ? pool.length > 0 : pool.some((c) => this.rhymes(c, req));
       if (satisfied || (round >= 2 && pool.length > 0)) return this.pick(pool, req);
@@ -124,22 +167,46 @@ export class LineWriter {
     return req.rhymeWith !== null && c.key === req.rhymeWith && !req.usedEndWords.has(this.lang.vocabulary.token(c.ids[c.ids.length - 1]));
   }
 
-  private candidates(req: LineRequest, range: [number, number], earlier: readonly Candidate[]): Candidate[] {
-    const raw: number[][] = [];
-    for (let i = 0; i < FORWARD_CANDIDATES; i++) raw.push(this.sampleForward(req.history));
+  private rawCandidates(req: LineRequest, range: [number, number], useGrammar: boolean): RawCandidate[] {
+    const raw: RawCandidate[] = [];
+    if (useGrammar && this.grammar) {
+      const sample = (rhymeWords: Array<{ id: number; weight: number }>, count: number) =>
+        this.grammar!.sample({ history: req.history, syllables: range, rhymeWords, usedTemplates: req.usedTemplates, count }).map((c) => ({ ids: c.ids, template: c.template, tags: c.tags }));
+      if (req.rhymeWith !== null) raw.push(...sample(this.rhymeWords(req.rhymeWith, req.usedEndWords), GRAMMAR_CANDIDATES));
+      raw.push(...sample([], req.rhymeWith === null ? GRAMMAR_CANDIDATES : GRAMMAR_CANDIDATES / 4));
+      return raw;
+    }
+    for (let i = 0; i < FORWARD_CANDIDATES; i++) raw.push({ ids: this.sampleForward(req.history), template: null, tags: null });
     if (req.rhymeWith !== null) {
       for (const word of this.pickRhymeWords(req.rhymeWith, req.usedEndWords)) {
-        for (let i = 0; i < BACKWARD_PER_WORD; i++) raw.push(this.sampleBackward(word));
+        for (let i = 0; i < BACKWARD_PER_WORD; i++) raw.push({ ids: this.sampleBackward(word), template: null, tags: null });
       }
     }
+    return raw;
+  }
+
+  /** Over the limit when a content word of the line would be used more than MAX_WORD_USES times in the song. */
+  private overusesWords(words: readonly string[], req: LineRequest): boolean {
+    const content = words.filter((w) => isContentWord(w, this.lang.language));
+    // One line never says a word twice, nor two forms of it ("slow" and "slowly", "night" and "nights").
+    if (new Set(content.map(crudeStem)).size < content.length) return true;
+    return content.some((w) => (req.wordUses.get(w) ?? 0) + 1 > MAX_WORD_USES);
+  }
+
+  private candidates(req: LineRequest, range: [number, number], earlier: readonly Candidate[], useGrammar: boolean): Candidate[] {
+    const raw = this.rawCandidates(req, range, useGrammar);
     const seen = new Set<string>(earlier.map((c) => normaliseForMatching(c.text)));
     const out: Candidate[] = [];
-    for (const ids of raw) {
+    for (const { ids, template, tags } of raw) {
       this.stats.candidates++;
-      if (ids.length < 3 || ids.length > MAX_WORDS || ids.some((id) => this.multiplier[id] === 0 || id === this.lang.vocabulary.newlineId)) continue;
+      if (ids.length < 3 || ids.length > MAX_WORDS || ids.some((id) => this.multiplier[id] === 0 || id === this.lang.vocabulary.newlineId)) continue; // markup or a forbidden word
       if (ids.some((id, i) => i >= 1 && id === ids[i - 1])) continue; // "the the"
       if (!this.canEndLine(ids[ids.length - 1])) continue;
+      // Two lines of a song ending on one word sound like a rhyme that failed ("sky" ... "sky").
+      if (useGrammar && req.usedEndWords.has(this.lang.vocabulary.token(ids[ids.length - 1]))) continue;
       const words = ids.map((id) => this.lang.vocabulary.token(id));
+      if (this.overusesWords(words, req)) continue;
+      if (tags && grammarFaults(words.map((word, i) => ({ word, tag: tags[i] as never }))).length > 0) continue;
       const text = words.join(' ');
       const normalised = normaliseForMatching(text);
       if (seen.has(normalised) || req.usedLines.has(normalised)) continue;
@@ -151,7 +218,7 @@ export class LineWriter {
         continue;
       }
       const last = words[words.length - 1];
-      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), ...this.lineLogProbs(req.history, ids), score: 0 });
+      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), ...this.lineLogProbs(req.history, ids), score: 0, template });
     }
     return out;
   }
@@ -165,10 +232,12 @@ export class LineWriter {
       const partners = req.rhymeWith === null ? this.partnerScore(c, req) : 0;
       // How often songs end a line on this word: keeps lines from stopping on "the" or "my".
       const ending = 0.4 * Math.log(this.lang.reverse.probability(c.ids[c.ids.length - 1], LINE_START));
-      c.score = c.fluency + WORST_TOKEN_WEIGHT * c.worst + 0.4 * lexical + (this.rhymes(c, req) ? 3 : 0) + partners + ending;
+      const reuse = c.ids.reduce((s, id) => s + (req.wordUses.get(this.lang.vocabulary.token(id)) ?? 0), 0);
+      const fit = req.targetSyllables === undefined ? 0 : Math.abs(c.syllables - req.targetSyllables);
+      c.score = c.fluency + WORST_TOKEN_WEIGHT * c.worst + 0.4 * lexical + (this.rhymes(c, req) ? 3 : 0) + partners + ending - REUSE_PENALTY * reuse - SYLLABLE_PENALTY * fit;
     }
     const best = candidates.reduce((a, b) => (b.score > a.score ? b : a));
-    return { text: best.text, ids: best.ids, syllables: best.syllables, rhymeKey: best.key, rhymed: this.rhymes(best, req) };
+    return { text: best.text, ids: best.ids, syllables: best.syllables, rhymeKey: best.key, rhymed: this.rhymes(best, req), template: best.template };
   }
 
   private sampleForward(history: readonly number[]): number[] {
@@ -200,6 +269,13 @@ export class LineWriter {
       context.push(next);
     }
     return out.reverse();
+  }
+
+  /** Every word that can end a line on this rhyme key, weighted by how often it ends one and by the mood bias. */
+  private rhymeWords(key: string, used: ReadonlySet<string>): Array<{ id: number; weight: number }> {
+    return (this.lang.rhymeIndex.get(key) ?? [])
+      .filter((id) => !used.has(this.lang.vocabulary.token(id)) && this.multiplier[id] > 0 && this.canEndLine(id))
+      .map((id) => ({ id, weight: this.lang.reverse.probability(id, LINE_START) * this.multiplier[id] }));
   }
 
   /** Rhyme words for a key, drawn in proportion to how often they end a line (and to the mood bias). */
@@ -261,4 +337,9 @@ export class LineWriter {
     }
     return { fluency: total / (ids.length + 1), worst };
   }
+}
+
+/** "slowly" -> "slow", "nights" -> "night", "burning" -> "burn": close enough to catch a word said twice. */
+function crudeStem(word: string): string {
+  return word.length > 4 ? word.replace(/(ly|ing|ed|es|s)$/, '') : word;
 }

@@ -3,6 +3,8 @@
  * stores), and its runtime form (`LoadedLanguage`), rebuilt once per model object and cached.
  */
 import { CopyGuard, type CopyGuardJson } from './copy-guard.js';
+import type { GrammarJson } from './grammar-train.js';
+import { loadGrammar, type LoadedGrammar } from './grammar-writer.js';
 import { KneserNeyModel, type KneserNeyJson } from './kneser-ney.js';
 import type { Lexicon } from './lexicon.js';
 import { NeuralLm, type NeuralLmJson } from './neural-lm.js';
@@ -50,6 +52,8 @@ export interface LanguageModelJson {
   /** rhyme key -> vocabulary words with that key. */
   rhymeIndex: Record<string, string[]>;
   copyGuard: CopyGuardJson;
+  /** English only: line templates and word tags learned from the tagged corpus (absent in older models). */
+  grammar?: GrammarJson;
   metrics: LanguageMetrics;
 }
 
@@ -92,6 +96,7 @@ export interface LoadedLanguage {
   /** Per word id: smoothed share of its training occurrences that end a line (low for "the", high for "sky"). */
   lineEndRate: Float64Array;
   copyGuard: CopyGuard;
+  grammar: LoadedGrammar | null;
 }
 
 const cache = new WeakMap<LyricsModel, Map<string, LoadedLanguage>>();
@@ -117,6 +122,7 @@ export function loadLanguage(model: LyricsModel, language: string): LoadedLangua
       rhymeIndex: new Map(Object.entries(json.rhymeIndex).map(([key, words]) => [key, words.map((w) => vocabulary.id(w))])),
       lineEndRate: lineEndRates(reverse, vocabulary.size),
       copyGuard: CopyGuard.fromJSON(json.copyGuard),
+      grammar: json.grammar ? loadGrammar(json.grammar, vocabulary) : null,
     };
     perModel.set(language, loaded);
   }

@@ -3,7 +3,8 @@
  *
  *   corpus -> split by language, hold out ~10% of songs (hash of id)
  *          -> vocabulary (train split, words seen twice; or the base model's when fine-tuning)
- *          -> Kneser-Ney forward / line-reversed / per-artist counts, lexicon, rhyme index, copy guard
+ *          -> Kneser-Ney forward / line-reversed / per-artist counts, lexicon, rhyme index, copy guard,
+ *             English line grammar (templates and word tags from the tagged corpus lines)
  *          -> neural LM epochs (mini-batches, warmup, held-out loss each epoch, checkpoint each epoch)
  *          -> held-out perplexities (Kneser-Ney, neural, mixture) against the unigram baseline
  *
@@ -15,6 +16,7 @@ import { CopyGuard, hash53 } from './copy-guard.js';
 import { buildRhymeIndex, corpusLines, countPredictedTokens, forwardSequences, reverseLineSequences, splitCorpus, unigramPerplexity, type LanguageCorpus } from './corpus.js';
 import { ModelFormatError } from './errors.js';
 import { KneserNeyModel } from './kneser-ney.js';
+import { learnGrammar } from './grammar-train.js';
 import { learnLexicon } from './lexicon.js';
 import type { EpochMetrics, LanguageModelJson, LyricsModel } from './model.js';
 import { DEFAULT_NEURAL_SHAPE, NeuralLm, initParams, parameterCount, paramsFromJson, paramsToJson, type NeuralLmConfig, type NeuralParams, type ParamName } from './neural-lm.js';
@@ -182,6 +184,7 @@ function finishLanguage(run: LanguageRun, order: number, withNeural: boolean): L
     lexicon: learnLexicon(corpus.all, corpus.language),
     rhymeIndex: buildRhymeIndex(vocabulary, corpus.language),
     copyGuard: CopyGuard.fromLines(corpusLines(corpus.all)).toJSON(),
+    ...(corpus.language === 'en' ? { grammar: learnGrammar(corpus.all, vocabulary) } : {}),
     metrics: {
       trainDocs: corpus.train.length,
       heldOutDocs: corpus.heldOut.length,

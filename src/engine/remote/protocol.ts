@@ -159,6 +159,7 @@ export const LyricsJobBody = Type.Object(
     structure: Type.String(),
     styleArtistIds: Type.Array(Type.String()),
     seed: Type.Integer(),
+    avoidLines: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 2000 })),
   },
   { title: 'LyricsJob' },
 );

@@ -58,6 +58,7 @@ export const TASK_HANDLERS: TaskHandlers = {
       structure: job.structure,
       styleArtistIds: job.styleArtistIds,
       seed: job.seed,
+      avoidLines: job.avoidLines,
     });
     return { structure: lyrics.structure, title: lyrics.title ?? null, order: lyrics.meta.order, modelVersion: job.lyricsModel.version };
   },
