@@ -49,6 +49,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: Stripe as the payment processor; null uses the sandbox. */
   stripe: { secretKey: string; webhookSecret: string } | null;
+  /** Concurrent connections one credential may hold (STATION_MAX_{STREAMS,WEBSOCKETS,SSE}_PER_CREDENTIAL). */
+  connectionLimits: { stream: number; websocket: number; sse: number };
 }
 
 /**
@@ -240,6 +242,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy(env),
     stripe: stripe(env),
     uploadMaxBytes: integer(env, 'STATION_UPLOAD_MAX_MB', 100, 1, 2048) * 1024 * 1024,
+    connectionLimits: {
+      stream: integer(env, 'STATION_MAX_STREAMS_PER_CREDENTIAL', 3, 1, 10_000),
+      websocket: integer(env, 'STATION_MAX_WEBSOCKETS_PER_CREDENTIAL', 10, 1, 10_000),
+      sse: integer(env, 'STATION_MAX_SSE_PER_CREDENTIAL', 5, 1, 10_000),
+    },
   };
 }
 

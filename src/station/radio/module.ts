@@ -39,6 +39,7 @@ import { LiveStream } from './stream/live-stream.js';
 import { streamRoute, type StreamGrant } from './stream/stream-route.js';
 import { StreamTickets } from './stream-tickets.js';
 import { PlayoutAnalyses } from './playout-analyses.js';
+import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-presence.js';
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
 const SCHEDULER_LOCK_KEY = 7_246_010;
@@ -61,8 +62,10 @@ export interface RadioModuleDeps {
   plays: PlaysRepository;
   /** Module G's safety review: listener reports go there. */
   reviews: SafetyReviewService;
-  /** Resolves a listener ticket's credential and ends the stream when the credential does. */
+  /** Resolves a listener ticket's credential, counts its open streams and ends them when the credential ends. */
   access: LiveAccess;
+  /** Each stream listener is a listener of the station (counted once with their other connections). */
+  presence: Pick<ListenerPresence, 'enter'>;
 }
 
 function chooseLeader(config: Config): LeaderElection {
@@ -117,13 +120,27 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
   const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl);
 
-  /** A valid ticket of a credential that still works and still holds station:read; the stream ends with it. */
+  /**
+   * A valid ticket of a credential that still works and still holds station:read, with one of the credential's
+   * stream slots free (429 otherwise); the stream ends with the credential and is a listener while it lasts.
+   */
   async function authorizeListener(request: FastifyRequest): Promise<boolean | StreamGrant> {
     const credentialId = tickets.verify((request.query as { ticket?: string }).ticket);
     if (credentialId === null) return false;
     const principal = await deps.access.principalOf(credentialId);
     if (!principal?.scopes.has('station:read')) return false;
-    return { hold: (end) => deps.access.hold(principal, 'station:read', end) };
+    const releaseSlot = await deps.access.admit('stream', principal);
+    return {
+      hold: (end) => {
+        const unhold = deps.access.hold(principal, 'station:read', end);
+        const leave = deps.presence.enter(listenerKeyOf(principal));
+        return () => {
+          unhold();
+          leave();
+          releaseSlot();
+        };
+      },
+    };
   }
 
   return {
