@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import type { CounterStore } from './counter-store.js';
 
 /** KEYS[1]; ARGV now, window end, ttl -> 1 claimed, 0 a window still open (the value is its end, by the caller's clock). */
-const CLAIM = `local until = redis.call('GET', KEYS[1])
-if until and tonumber(until) > tonumber(ARGV[1]) then return 0 end
+const CLAIM = `local ends = redis.call('GET', KEYS[1])
+if ends and tonumber(ends) > tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
 
