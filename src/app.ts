@@ -9,6 +9,11 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
+import { ConnectionLimits } from './auth/connection-limits.js';
+import { PlayWindow } from './platform/catalog/play-window.js';
+import type { LeaseStore } from './infra/leases/lease-store.js';
+import { InProcessLeaseStore } from './infra/leases/in-process-lease-store.js';
+import { RedisLeaseStore } from './infra/leases/redis-lease-store.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import type { PasswordHasher } from './auth/passwords.js';
 import type { QuotaLimits } from './auth/api-quota.js';
@@ -182,12 +187,19 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
-  const connectionGuard = new ConnectionGuard(auth.credentials, (error) => http.log.error({ err: error }, 'closing a revoked connection failed'));
+  // ... and each credential holds at most so many of them at once, counted over every instance.
+  const leases: LeaseStore = redis
+    ? new RedisLeaseStore(redis, `${config.redisPrefix}:leases`, { onError: (error) => http.log.warn({ err: error }, 'connection leases not renewed') })
+    : new InProcessLeaseStore();
+  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) => http.log.warn({ err: error }, 'a connection lease was not released'));
+  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) => http.log.error({ err: error }, 'closing a revoked connection failed'));
   await connectionGuard.start(bus);
   // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
   const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => http.log.warn({ err: error }, 'analytics wake-up not published'));
   const catalogRepository = new CatalogRepository(database.db, { concurrentStatements: database.driver === 'postgres' });
-  const catalog = new CatalogService(catalogRepository, signer, blobs, playRecorded);
+  // One counted play per listener and track within the track's length, on every instance.
+  const playWindow = new PlayWindow(redis ? new RedisCounterStore(redis, `${config.redisPrefix}:plays`) : new InProcessCounterStore(clock), clock);
+  const catalog = new CatalogService(catalogRepository, signer, blobs, playRecorded, playWindow);
   await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
@@ -208,7 +220,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     (config.ml
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
-  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard });
+  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard, leases, playWindow });
   const analytics = createAnalytics(
     {
       db: database.db,
@@ -297,6 +309,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await queue.close();
       await engine.close();
       await connectionGuard.stop();
+      await leases.close();
       await bus.close();
       redis?.disconnect();
       objectStore?.close();

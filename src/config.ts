@@ -69,6 +69,8 @@ export interface Config {
    * checkout without Stripe answers 503 PLATFORM_PAYMENTS_UNAVAILABLE.
    */
   storeSandboxLive: boolean;
+  /** Concurrent connections one credential may hold (STATION_MAX_{STREAMS,WEBSOCKETS,SSE}_PER_CREDENTIAL). */
+  connectionLimits: { stream: number; websocket: number; sse: number };
 }
 
 /**
@@ -274,6 +276,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     uploadMaxSec: integer(env, 'STATION_UPLOAD_MAX_SEC', 1200, 1, 24 * 3600),
     requestTimeoutMs: integer(env, 'STATION_REQUEST_TIMEOUT_SEC', 30, 1, 3600) * 1000,
     uploadTimeoutMs: integer(env, 'STATION_UPLOAD_TIMEOUT_SEC', 900, 1, 24 * 3600) * 1000,
+    connectionLimits: {
+      stream: integer(env, 'STATION_MAX_STREAMS_PER_CREDENTIAL', 3, 1, 10_000),
+      websocket: integer(env, 'STATION_MAX_WEBSOCKETS_PER_CREDENTIAL', 10, 1, 10_000),
+      sse: integer(env, 'STATION_MAX_SSE_PER_CREDENTIAL', 5, 1, 10_000),
+    },
   };
 }
 

@@ -4,9 +4,11 @@
  * user's role or status changes it reads the credential again from the database and closes those that lost
  * their access ('revoked': banned, revoked or expired; 'forbidden': the new role lacks the scope). Both
  * events come over the event bus, so every instance closes its own connections whichever instance acted.
+ * Before a connection opens, `admit` takes one of its credential's connection slots (connection-limits.ts).
  */
 import type { EventBus } from '../infra/pubsub/event-bus.js';
 import type { CredentialResolver } from './access.js';
+import type { ConnectionKind, ConnectionLimits } from './connection-limits.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL, sessionIdOf, userIdOf } from './auth-events.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
@@ -22,6 +24,11 @@ export interface LiveAccess {
    * role without `scope`. Returns the function to call when the connection ends by itself.
    */
   hold(principal: Principal, scope: Scope, close: (reason: CloseReason) => void): () => void;
+  /**
+   * Takes one of the credential's concurrent `kind` connections before the connection opens; throws
+   * RATE_LIMITED (429, Retry-After) when they are all taken. Returns the function that gives it back on close.
+   */
+  admit(kind: ConnectionKind, principal: Principal): Promise<() => void>;
 }
 
 interface Held {
@@ -37,6 +44,7 @@ export class ConnectionGuard implements LiveAccess {
 
   constructor(
     private readonly credentials: CredentialResolver,
+    private readonly limits: Pick<ConnectionLimits, 'admit'>,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
@@ -61,6 +69,10 @@ export class ConnectionGuard implements LiveAccess {
 
   principalOf(credentialId: string): Promise<Principal | null> {
     return this.credentials.principalOf(credentialId);
+  }
+
+  admit(kind: ConnectionKind, principal: Principal): Promise<() => void> {
+    return this.limits.admit(kind, principal.credentialId);
   }
 
   hold(principal: Principal, scope: Scope, close: (reason: CloseReason) => void): () => void {

@@ -51,6 +51,8 @@ import { buildDatasetModule } from './dataset/module.js';
 import { buildTrainingModule } from './training/module.js';
 import { loadOrCreateSecret } from '../infra/secrets.js';
 import type { EgressPolicy } from '../infra/egress/egress-policy.js';
+import type { LeaseStore } from '../infra/leases/lease-store.js';
+import type { PlayWindow } from '../platform/catalog/play-window.js';
 
 export interface StationInfra {
   config: Config;
@@ -67,6 +69,10 @@ export interface StationInfra {
   timers?: IntervalTimers;
   /** Closes WebSocket clients and stream listeners whose credential ends (src/auth/connection-guard.ts). */
   access: LiveAccess;
+  /** Shared by every instance: who is listening (src/station/realtime/listener-presence.ts). */
+  leases: LeaseStore;
+  /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
+  playWindow: PlayWindow;
 }
 
 export type StationModules = ReturnType<typeof buildStationModules>;
@@ -86,7 +92,7 @@ export function buildStationModules(infra: StationInfra) {
   const generationRepo = new GenerationRepository(db);
   const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock, availability, events);
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
-  const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock });
+  const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
   // ---- Module B (dataset manager); module C calls dataset.useTrainingRuns(...) and loadSnapshotDataset ----
   const dataset = buildDatasetModule({ db, blobs, clock });
@@ -107,16 +113,16 @@ export function buildStationModules(infra: StationInfra) {
   const training = buildTrainingModule({ db, blobs, queue, bus, engine, events, models, modelsRepo, clock, egress, webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret) });
   admin.status.useTrainingStatus(training.service);
   // WebSocket channels (src/station/realtime): hub, listener counter, bus feeds.
-  const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, timers: infra.timers, access: infra.access });
+  const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, timers: infra.timers, access: infra.access, leases: infra.leases });
   // ---- The radio: scheduler (one leader), live stream, module H ----
   const radioModule = buildRadioModule({
     config, db, bus, blobs, signer, clock, engine, events, stationConfig, contexts, generations, generationRepo, models, registry,
     plays: registryModule.plays,
     reviews: registryModule.reviews,
     access: infra.access,
+    presence: realtime.presence,
   });
   admin.status.useRadioStatus(radioModule.scheduler);
-  realtime.useStreamListeners(() => radioModule.broadcaster.listenerCount());
   realtime.useCurrentCard(() => radioModule.scheduler.nowPlaying());
   contextRotator.setLeaderCheck(() => radioModule.leader.isLeader());
   radioModule.useListenerTotal(async () => realtime.listenerTotal());

@@ -61,6 +61,19 @@ for (const backend of backends) {
       await eventually(async () => expect(await store.get(k)).toBeNull(), 2_000);
       expect(await store.increment(k, 60_000)).toBe(1);
     });
+
+    it('lets one of many concurrent callers claim a key for a window, again only once it is over', async () => {
+      const clock = new ManualClock();
+      const store = backend.make(clock);
+      const k = key();
+      const claims = await Promise.all(Array.from({ length: 20 }, () => store.claim(k, clock.now(), 60_000)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      clock.advance(59_999);
+      expect(await store.claim(k, clock.now(), 60_000)).toBe(false); // a refused claim does not extend the window
+      clock.advance(1);
+      expect(await store.claim(k, clock.now(), 60_000)).toBe(true);
+      expect(await store.claim(k, clock.now(), 60_000)).toBe(false);
+    });
   });
 }
 

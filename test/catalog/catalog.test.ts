@@ -329,6 +329,29 @@ describe('GET /v1/tracks/{id}/stream and /media', () => {
     expect(events[0].source).toBe('on_demand');
   });
 
+  it('counts one play per listener and track within the track’s length, however many stream requests', async () => {
+    const { db } = station.database;
+    const fan = await signUp(station);
+    const streams = async () => (await db.select({ streams: tracks.streams }).from(tracks).where(eq(tracks.id, AUDIO_TRACK)))[0].streams;
+    const plays = async (who: Listener) => (await db.select().from(playEvents).where(and(eq(playEvents.trackId, AUDIO_TRACK), eq(playEvents.userId, who.userId)))).length;
+    const before = await streams();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(fan), redirect: 'manual' })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(302)); // every request still gets its link
+    expect(await plays(fan)).toBe(1);
+    expect(await streams()).toBe(before + 1);
+    // Another listener's play counts.
+    const other = await signUp(station);
+    expect((await fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(other), redirect: 'manual' })).status).toBe(302);
+    expect(await streams()).toBe(before + 2);
+    // The window is the track's length (181 s here), from the first counted play.
+    clock.advance(170_000);
+    await fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(fan), redirect: 'manual' });
+    expect(await plays(fan)).toBe(1);
+    clock.advance(12_000);
+    await fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(fan), redirect: 'manual' });
+    expect(await plays(fan)).toBe(2);
+  });
+
   it('follows the redirect to the bytes', async () => {
     const response = await fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(listener) });
     expect(response.status).toBe(200);

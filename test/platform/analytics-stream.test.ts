@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../../src/platform/catalog/catalog.repository.js';
-import { LISTENER_COUNTS_CHANNEL } from '../../src/station/radio/now-playing.js';
 import { buildTestStation, createTestDatabase, type TestStation } from '../helpers/station.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 import { insertOrder, insertPlays, seedArtist, SseClient, type CatalogArtist, type SseFrame } from './analytics-support.js';
@@ -23,7 +22,9 @@ const STREAM = '/v1/analytics/stream';
 const today = () => new Date().toISOString().slice(0, 10);
 const listen = (station: TestStation) => station.http.listen({ port: 0, host: '127.0.0.1' });
 
-async function playOn(station: TestStation, who: Login, trackId: string) {
+/** A play by a listener who has not played the track lately (one listener's repeats within its length count once). */
+async function playOn(station: TestStation, trackId: string) {
+  const who = await loginAs(station, 'listener');
   const answer = await station.http.inject({ method: 'GET', url: `/v1/tracks/${trackId}/stream`, headers: { ...bearer(who), 'user-agent': 'Mozilla/5.0 (iPhone) Mobile' } });
   expect(answer.statusCode).toBe(302);
 }
@@ -63,12 +64,15 @@ describe('the live analytics stream', () => {
     expect(snapshot.data).toMatchObject({ type: 'snapshot', reset: null, listeners: 0, counters: { day: today() } });
     await client.next('a heartbeat', (f) => f.comment?.startsWith('heartbeat') ?? false);
 
-    // Another instance reports three listeners: the station's total changes, and the gauge follows (no id: never replayed).
-    const report = { instance_id: 'another-instance', count: 3, at: Date.now(), day: today(), peak_today: 3 };
-    await station.bus.publish(LISTENER_COUNTS_CHANNEL, report);
+    // Three listeners arrive (on any instance: they share one presence), the count is published, and the gauge
+    // follows (no id: never replayed).
+    const { presence, counter } = station.station.realtime;
+    const leave = ['a', 'b', 'c'].map((name) => presence.enter(`user:gauge-${name}`));
+    await counter.publish();
     const gauge = await client.next('the listener gauge', (f) => f.event === 'listeners' && f.data.listeners === 3);
     expect(gauge.id).toBeUndefined();
-    await station.bus.publish(LISTENER_COUNTS_CHANNEL, { ...report, count: 0, at: Date.now() });
+    for (const done of leave) done();
+    await counter.publish();
     await client.next('the listener gauge back to 0', (f) => f.event === 'listeners' && f.data.listeners === 0);
     client.close();
   });
@@ -79,7 +83,7 @@ describe('the live analytics stream', () => {
     const head = Number(snapshot.id);
     const before = snapshot.data.counters;
 
-    await playOn(station, listener, artist.trackIds[0]);
+    await playOn(station, artist.trackIds[0]);
     const play = await client.next('the listener’s play', (f) => f.event === 'play');
     expect(Number(play.id)).toBe(head + 1);
     expect(play.data).toMatchObject({ id: head + 1, type: 'play', track_id: artist.trackIds[0], artist_id: artist.id, source: 'on_demand', device: 'mobile' });
@@ -109,12 +113,12 @@ describe('the live analytics stream', () => {
   it('resumes from Last-Event-ID with exactly the missed events, on a new connection', async () => {
     const first = await connect(bearer(developer));
     const head = Number((await first.next('the snapshot', (f) => f.event === 'snapshot')).id);
-    await playOn(station, listener, artist.trackIds[0]);
+    await playOn(station, artist.trackIds[0]);
     const seen = await first.next('a play', (f) => f.event === 'play');
     first.close();
 
-    await playOn(station, listener, artist.trackIds[1]);
-    await playOn(station, listener, artist.trackIds[0]);
+    await playOn(station, artist.trackIds[1]);
+    await playOn(station, artist.trackIds[0]);
     const resumed = await connect({ ...bearer(developer), 'last-event-id': seen.id! });
     await resumed.next('the listener gauge after the replay', (f) => f.event === 'listeners');
     const replayed = resumed.events();
@@ -125,7 +129,7 @@ describe('the live analytics stream', () => {
     expect(replayed[1].data.counters.plays).toBe(replayed[0].data.counters.plays + 1);
 
     // And it goes on live from there.
-    await playOn(station, listener, artist.trackIds[1]);
+    await playOn(station, artist.trackIds[1]);
     expect(Number((await resumed.next('the next live play', (f) => Number(f.id) === head + 4)).id)).toBe(head + 4);
     resumed.close();
   });
@@ -141,8 +145,8 @@ describe('the live analytics stream', () => {
       client.close();
     }
 
-    await playOn(station, listener, artist.trackIds[0]);
-    await playOn(station, listener, artist.trackIds[0]);
+    await playOn(station, artist.trackIds[0]);
+    await playOn(station, artist.trackIds[0]);
     // What the trigger's pruning does to old events: here the first of the two is gone.
     await station.database.db.execute(sql`delete from analytics_live_events where id <= ${head + 1}`);
     const expired = await connect({ ...bearer(developer), 'last-event-id': String(head - 1) });
@@ -174,7 +178,7 @@ describe('the live analytics stream', () => {
     const client = await connect({ 'x-api-key': key.key });
     const snapshot = await client.next('the sandbox snapshot', (f) => f.event === 'snapshot');
     expect(snapshot.data.counters).toMatchObject({ plays: 0 });
-    await playOn(station, listener, artist.trackIds[0]);
+    await playOn(station, artist.trackIds[0]);
     await insertOrder(station, { artistId: artist.id, userId: listener.userId, amountCents: 250, at: new Date().toISOString(), livemode: false });
     const order = await client.next('the sandbox order (found by the heartbeat’s read)', (f) => f.event === 'order');
     expect(order.data).toMatchObject({ amount_cents: 250, counters: { orders: snapshot.data.counters.orders + 1 } });
@@ -228,17 +232,16 @@ describe.skipIf(!multiInstance)('the live analytics stream across two instances'
 
   it('pushes a play recorded on one instance to a client of the other, and resumes on either', async () => {
     const developer = await loginAs(a, 'developer');
-    const listener = await loginAs(a, 'listener');
     const artist = await seedArtist(a, null, 1);
     const onB = await SseClient.open(baseB + STREAM, bearer(developer));
     const head = Number((await onB.next('the snapshot on B', (f) => f.event === 'snapshot')).id);
 
-    await playOn(a, listener, artist.trackIds[0]);
+    await playOn(a, artist.trackIds[0]);
     const play = await onB.next('A’s play on B', (f) => f.event === 'play', 0, 10_000);
     expect(Number(play.id)).toBe(head + 1);
     onB.close();
 
-    await playOn(b, listener, artist.trackIds[0]);
+    await playOn(b, artist.trackIds[0]);
     const onA = await SseClient.open(baseA + STREAM, { ...bearer(developer), 'last-event-id': play.id! });
     const replayed = await onA.next('B’s play replayed on A', (f) => f.event === 'play');
     expect(Number(replayed.id)).toBe(head + 2);

@@ -220,14 +220,18 @@ describe('WebSocket channels', () => {
   });
 
   describe('listeners', () => {
-    it('sends listener_count every STATION_LISTENER_BROADCAST_SEC with the connected clients counted', async () => {
+    it('sends listener_count every STATION_LISTENER_BROADCAST_SEC with distinct listeners counted', async () => {
       const realtime = station.station.realtime;
-      realtime.useStreamListeners(() => 5);
+      // A listener who is only on the radio stream (the stream's own tests open real ones).
+      const leaveStream = realtime.presence.enter('user:stream-only');
       try {
+        const other = (await signupListener(station)).token;
         const watchers = await Promise.all([1, 2].map(() => connect(`${url}/listeners?token=${listenerToken}`)));
-        await connect(`${url}/now-playing?token=${listenerToken}`);
+        await connect(`${url}/now-playing?token=${listenerToken}`); // the same listener a third time
+        await connect(`${url}/now-playing?token=${other}`);
         await connect(`${url}/generation-progress?token=${adminToken}`); // not a listener
-        await waitFor(() => realtime.hub.size() === 4);
+        await waitFor(() => realtime.hub.size() === 5);
+        await waitFor(() => realtime.counter.total() === 3, 5000, 'three distinct listeners');
         // The count arrives at once on connect, then every period.
         const watcher = watchers[0];
         await watcher.next();
@@ -236,12 +240,12 @@ describe('WebSocket channels', () => {
         timers.advance(1000);
         await waitFor(() => watcher.messages.length >= from + 2, 5000, 'two periodic counts');
         for (const message of watcher.messages.slice(from, from + 2)) {
-          expect(message).toEqual({ event: 'listener_count', count: 2 + 1 + 5, peak_today: expect.any(Number) });
-          expect(message.peak_today as number).toBeGreaterThanOrEqual(8);
+          expect(message).toEqual({ event: 'listener_count', count: 3, peak_today: expect.any(Number) });
+          expect(message.peak_today as number).toBeGreaterThanOrEqual(3);
         }
-        expect(realtime.counter.total()).toBe(8);
+        expect(realtime.counter.total()).toBe(3);
       } finally {
-        realtime.useStreamListeners(() => 0);
+        leaveStream();
       }
     });
 
@@ -251,19 +255,26 @@ describe('WebSocket channels', () => {
       await watcher.next(); // the count on connect
       const from = watcher.messages.length;
       expect(timers.periods()).toContain(1000); // the listeners channel (the model waiter polls on these timers too)
+      let leave: Array<() => void> = [];
+      /** `n` listeners besides the watcher, counted before the next tick. */
+      const listeners = async (n: number) => {
+        for (const done of leave) done();
+        leave = Array.from({ length: n }, (_, i) => realtime.presence.enter(`user:tick-${i}`));
+        await realtime.presence.refresh();
+      };
       try {
         // Each count tells which stretch of time its tick fired in: none before 1 s, one per second after.
-        realtime.useStreamListeners(() => 10);
+        await listeners(10);
         timers.advance(999);
-        realtime.useStreamListeners(() => 20);
+        await listeners(20);
         timers.advance(1);
         timers.advance(3000);
-        realtime.useStreamListeners(() => 30);
+        await listeners(30);
         timers.advance(1000);
         await waitFor(() => watcher.messages.some((m) => m.count === 31), 5000, 'the tick after the last change');
         expect(watcher.messages.slice(from).map((m) => m.count)).toEqual([21, 21, 21, 21, 31]);
       } finally {
-        realtime.useStreamListeners(() => 0);
+        await listeners(0);
       }
     });
 
@@ -271,8 +282,8 @@ describe('WebSocket channels', () => {
       const realtime = station.station.realtime;
       const day = new Date(clock.now());
       clock.set(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 23, 59, 50));
-      const token = (await signupListener(station)).token;
-      const clients = await Promise.all([1, 2, 3].map(() => connect(`${url}/listeners?token=${token}`)));
+      const tokens = await Promise.all([1, 2, 3].map(async () => (await signupListener(station)).token));
+      const clients = await Promise.all(tokens.map((token) => connect(`${url}/listeners?token=${token}`)));
       await waitFor(() => realtime.counter.total() === 3);
       expect(realtime.counter.peakToday()).toBeGreaterThanOrEqual(3);
       clients[0].ws.close();
@@ -410,19 +421,25 @@ describe.runIf(process.env.REDIS_URL)('WebSocket channels across two instances o
     closeAll();
   });
 
-  it('sums the listener counts of both instances', async () => {
+  it('counts the distinct listeners of both instances', async () => {
     const tokenA = (await signupListener(a)).token;
     const tokenB = (await signupListener(b)).token;
     await waitFor(() => a.station.realtime.hub.size() === 0 && b.station.realtime.hub.size() === 0);
     const onA = await Promise.all([1, 2].map(() => connect(`${baseUrl(a)}/listeners?token=${tokenA}`)));
     const onB = await connect(`${baseUrl(b)}/listeners?token=${tokenB}`);
-    // Each instance hears the other's report within a period (1 s here).
-    await onA[0].next((m) => m.count === 3, 5000);
-    await onB.next((m) => m.count === 3, 5000);
-    expect(a.station.realtime.counter.total()).toBe(3);
-    expect(b.station.realtime.counter.total()).toBe(3);
-    expect(b.station.realtime.counter.peakToday()).toBeGreaterThanOrEqual(3);
-    onA[0].ws.close();
+    // Each instance reads the shared count again within a period (1 s here). One listener on both instances
+    // (which needs one database for both): test/auth/connection-limits.test.ts.
+    await onA[0].next((m) => m.count === 2, 5000);
     await onB.next((m) => m.count === 2, 5000);
+    await waitFor(() => a.station.realtime.counter.total() === 2 && b.station.realtime.counter.total() === 2);
+    expect(b.station.realtime.counter.peakToday()).toBeGreaterThanOrEqual(2);
+    onA[0].ws.close();
+    await waitFor(() => a.station.realtime.hub.size() === 1);
+    // A still has a connection: still two listeners.
+    const from = onB.messages.length;
+    await onB.next((m) => onB.messages.indexOf(m) >= from + 1, 5000);
+    expect(b.station.realtime.counter.total()).toBe(2);
+    onA[1].ws.close();
+    await onB.next((m) => m.count === 1, 5000);
   });
 });

@@ -429,7 +429,11 @@ describe('module G: registry', () => {
       expect(first.json()).toMatchObject({ station_track_id: record.stationTrackId, playback_count: 1 });
       const firstPlayedAt = first.json().first_played_at;
       expect(firstPlayedAt).toBe(clock.date().toISOString());
+      // The same caller again within the track's length (150 s) counts nothing: the count as it stands.
       clock.advance(60_000);
+      const repeats = await Promise.all([1, 2, 3].map(() => play(record.stationTrackId, { listener_count: 40, session_id: 'session-a' })));
+      for (const repeat of repeats) expect(repeat.json()).toMatchObject({ playback_count: 1, first_played_at: firstPlayedAt });
+      clock.advance(90_000);
       const second = await play(record.stationTrackId, { listener_count: 40, session_id: 'session-a' });
       expect(second.json()).toMatchObject({ playback_count: 2, first_played_at: firstPlayedAt });
       const plays = await db().select().from(stationPlays).where(eq(stationPlays.stationTrackId, record.stationTrackId));

@@ -14,6 +14,7 @@ import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { clientAddress } from '../auth/support.js';
 
 let counter = 0;
 function recordInput(): RegisterInput {
@@ -52,19 +53,40 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
   let markerListener: Headers;
   const events: { event: string; data: Record<string, unknown> }[] = [];
 
+  /** Each listener reports from an address of its own (one counted report per address). */
+  const addresses = new Map<Headers, string>();
+  /** A listener of the radio: signed up, from an address of its own, holding a stream ticket from now on. */
+  const newListener = async (address = clientAddress()) => {
+    const who = authHeaders(await signupListener(station));
+    addresses.set(who, address);
+    expect((await station.http.inject({ url: '/station/v1/radio/stream-info', headers: who })).statusCode).toBe(200);
+    return who;
+  };
+
   beforeAll(async () => {
     station = await buildTestStation();
     admin = authHeaders(await staffLogin(station));
-    for (let i = 0; i < 6; i++) listeners.push(authHeaders(await signupListener(station)));
-    markerListener = authHeaders(await signupListener(station));
+    for (let i = 0; i < 6; i++) listeners.push(await newListener());
+    markerListener = await newListener();
     await station.bus.subscribe(STATION_EVENTS_CHANNEL, (m) => events.push(m as (typeof events)[number]));
-  }, 60_000);
+  }, 300_000);
   afterAll(() => station?.destroy());
 
   const db = () => station.database.db;
-  const newTrack = async () => (await station.station.registry.register(recordInput())).stationTrackId;
+  /** A registered AI track that is on air now (listeners' tickets cover it). */
+  const newTrack = async (startedAt = new Date()) => {
+    const id = (await station.station.registry.register(recordInput())).stationTrackId;
+    await station.station.registryModule.plays.recordPlay({ origin: 'ai_generated', stationTrackId: id, sessionId: null, startedAt, durationSec: 150, listenerCount: 1 });
+    return id;
+  };
   const report = (id: string, who: Headers, flag = true) =>
-    station.http.inject({ method: 'POST', url: '/station/v1/radio/feedback', headers: who, payload: { station_track_id: id, rating: 'thumbs_down', flag_inappropriate: flag } });
+    station.http.inject({
+      method: 'POST',
+      url: '/station/v1/radio/feedback',
+      headers: who,
+      remoteAddress: addresses.get(who) ?? clientAddress(),
+      payload: { station_track_id: id, rating: 'thumbs_down', flag_inappropriate: flag },
+    });
   const record = async (id: string) => (await station.http.inject({ url: `/station/v1/registry/tracks/${id}`, headers: admin })).json();
   const patch = (id: string, payload: object) => station.http.inject({ method: 'PATCH', url: `/station/v1/registry/tracks/${id}`, headers: admin, payload });
   const setThreshold = async (value: number) => {
@@ -125,6 +147,39 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     await settleEvents();
     expect(raised(id)).toHaveLength(1);
     expect(await flagsOf(id, 'listener_report')).toHaveLength(1);
+  });
+
+  it('reports from fresh accounts that never held a ticket or a stream while the track aired count nothing', async () => {
+    const id = await newTrack();
+    const throwaways: Headers[] = [];
+    for (let i = 0; i < 3; i++) {
+      const who = authHeaders(await signupListener(station));
+      addresses.set(who, clientAddress());
+      throwaways.push(who);
+    }
+    for (const who of throwaways) expect((await report(id, who)).statusCode).toBe(201);
+    expect(await station.station.registry.isWithheld(id)).toBe(false);
+    expect(await record(id)).toMatchObject({ flag_for_review: false, withheld: false, listener_reports: 0 });
+    expect(await db().select().from(listenerFeedback).where(eq(listenerFeedback.stationTrackId, id))).toHaveLength(3); // kept as feedback
+
+    // A ticket taken after the airing ended does not make a report of that airing count.
+    const aired = await newTrack(new Date(Date.now() - 3600_000));
+    for (const who of throwaways) await station.http.inject({ url: '/station/v1/radio/stream-info', headers: who });
+    for (const who of throwaways) await report(aired, who);
+    expect(await record(aired)).toMatchObject({ flag_for_review: false, listener_reports: 0 });
+    // ... while the track on air now is covered by those tickets.
+    for (const who of throwaways) await report(id, who);
+    expect(await record(id)).toMatchObject({ withheld: true, listener_reports: 3 });
+  });
+
+  it('counts one report per client address, whoever reports from it', async () => {
+    const id = await newTrack();
+    const address = clientAddress();
+    const household = [await newListener(address), await newListener(address), await newListener(address)];
+    for (const who of household) expect((await report(id, who)).statusCode).toBe(201);
+    expect(await station.station.registry.isWithheld(id)).toBe(false);
+    expect(await record(id)).toMatchObject({ flag_for_review: true, withheld: false, listener_reports: 1 });
+    expect(await db().select().from(safetyReports).where(eq(safetyReports.stationTrackId, id))).toHaveLength(1);
   });
 
   it('the same listener reporting three times counts once and does not withhold', async () => {

@@ -8,5 +8,11 @@ export interface CounterStore {
   increment(key: string, ttlMs: number): Promise<number>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Atomically claims `key` for the window [now, now + windowMs) unless a claim's window is still open at
+   * `now` (times by the caller's clock); true for the one caller that claimed it. A refused claim does not
+   * extend the window.
+   */
+  claim(key: string, now: number, windowMs: number): Promise<boolean>;
   delete(...keys: string[]): Promise<void>;
 }

@@ -24,6 +24,13 @@ export class InProcessCounterStore implements CounterStore {
     this.put(key, value, ttlMs);
   }
 
+  async claim(key: string, now: number, windowMs: number): Promise<boolean> {
+    const until = this.live(key);
+    if (until !== null && Number(until) > now) return false;
+    this.put(key, String(now + windowMs), windowMs);
+    return true;
+  }
+
   async delete(...keys: string[]): Promise<void> {
     for (const key of keys) this.entries.delete(key);
   }

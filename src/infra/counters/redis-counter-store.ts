@@ -2,6 +2,12 @@
 import type { Redis } from 'ioredis';
 import type { CounterStore } from './counter-store.js';
 
+/** KEYS[1]; ARGV now, window end, ttl -> 1 claimed, 0 a window still open (the value is its end, by the caller's clock). */
+const CLAIM = `local ends = redis.call('GET', KEYS[1])
+if ends and tonumber(ends) > tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
 export class RedisCounterStore implements CounterStore {
   constructor(
     private readonly redis: Redis,
@@ -21,6 +27,11 @@ export class RedisCounterStore implements CounterStore {
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     await this.redis.set(this.key(key), value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+  }
+
+  async claim(key: string, now: number, windowMs: number): Promise<boolean> {
+    const ttl = Math.max(1, Math.ceil(windowMs));
+    return Number(await this.redis.eval(CLAIM, 1, this.key(key), now, now + windowMs, ttl)) === 1;
   }
 
   async delete(...keys: string[]): Promise<void> {

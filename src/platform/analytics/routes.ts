@@ -111,8 +111,14 @@ export function analyticsRoutes(analytics: AnalyticsService, feed: LiveFeed, acc
       },
       async (request, reply) => {
         const principal = request.principal!;
+        // One of the credential's event-stream slots (429 with Retry-After when they are all open), given back on close.
+        const releaseSlot = await access.admit('sse', principal);
         // Registered and synced before the response starts, so a database failure is still an ordinary error answer.
-        const connection = await feed.open(principal.environment, request.headers['last-event-id']);
+        const connection = await feed.open(principal.environment, request.headers['last-event-id']).catch((error: unknown) => {
+          releaseSlot();
+          throw error;
+        });
+        connection.whenClosed(releaseSlot);
         connection.whenClosed(access.hold(principal, 'analytics:read', (reason) => connection.close(reason)));
         reply.hijack();
         const response = reply.raw;

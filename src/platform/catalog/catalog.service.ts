@@ -3,6 +3,7 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { Errors } from '../../errors.js';
 import { deviceClassOf } from '../analytics/device-class.js';
+import type { PlayWindow } from './play-window.js';
 import { renditionKey } from '../media/rendition-keys.js';
 import type { Environment } from '../library/library.repository.js';
 import type { CatalogRepository, TrackDetailFields, TrackFilter } from './catalog.repository.js';
@@ -36,6 +37,8 @@ export class CatalogService {
     private readonly blobs: Pick<BlobStore, 'stat'>,
     /** Told after each recorded play (the live analytics feed wakes up on every instance). */
     private readonly onPlayRecorded: () => Promise<void> = async () => undefined,
+    /** One counted play per listener and track within the track's length; null counts every request. */
+    private readonly plays: Pick<PlayWindow, 'counts'> | null = null,
     private cacheTtlMs = TRACK_CACHE_TTL_MS,
   ) {}
 
@@ -131,9 +134,14 @@ export class CatalogService {
    * A short-lived signed link to the audio, and a play event recorded for the listener with the device class
    * of their User-Agent. With `kbps`, the rendition at that bitrate when the track has one (uploads have 128,
    * 192 and 320); otherwise its audio. The sandbox records no plays: a test credential gets the link and
-   * counts nothing.
+   * counts nothing. A listener's repeated requests within the track's length (at least 30 s) count one play
+   * (play-window.ts): each still gets its link.
    */
-  async streamTrack(id: string, listener: { userId: string | null; environment: Environment; userAgent?: string }, kbps?: number): Promise<string> {
+  async streamTrack(
+    id: string,
+    listener: { userId: string | null; credentialId: string; environment: Environment; userAgent?: string },
+    kbps?: number,
+  ): Promise<string> {
     const row = await this.repo.findTrack(id, listener.environment);
     if (!row) throw Errors.notFound('Track', id);
     if (!row.audioBlobKey) throw Errors.notFound('Audio of track', id);
@@ -142,7 +150,7 @@ export class CatalogService {
       const rendition = renditionKey(row.audioBlobKey, row.audioBitrateKbps, kbps);
       if (rendition === key || (await this.blobs.stat(rendition))) key = rendition;
     }
-    if (listener.environment === 'live') {
+    if (listener.environment === 'live' && (!this.plays || (await this.plays.counts(listener.userId ?? listener.credentialId, id, row.durationSec)))) {
       await this.repo.recordPlay({ trackId: id, userId: listener.userId, source: 'on_demand', deviceClass: deviceClassOf(listener.userAgent) });
       await this.onPlayRecorded();
     }

@@ -80,7 +80,7 @@ export function catalogRoutes(catalog: CatalogService) {
           tags: ['tracks'],
           summary: 'Redirects to a signed, expiring link to the audio (which answers Range requests with 206)',
           description:
-            `quality picks a stream rendition (uploaded tracks have 128, 192 and 320 kbps, each an MP3 of exact Content-Length); a track without that rendition streams its own audio. A test key's stream records no play. ${ENVIRONMENT_NOTE}`,
+            `quality picks a stream rendition (uploaded tracks have 128, 192 and 320 kbps, each an MP3 of exact Content-Length); a track without that rendition streams its own audio. A test key's stream records no play; a listener's requests for one track within its length (at least 30 s) record one. ${ENVIRONMENT_NOTE}`,
           params: IdParams('id'),
           querystring: Type.Object({ quality: Type.Optional(StringEnum(QUALITIES, { description: 'bitrate of the rendition' })) }, { additionalProperties: false }),
           response: { 302: Type.Null({ description: 'Location: the signed audio URL' }) },
@@ -91,7 +91,7 @@ export function catalogRoutes(catalog: CatalogService) {
         const { quality } = request.query;
         const url = await catalog.streamTrack(
           request.params.id,
-          { userId: principal.userId, environment: principal.environment, userAgent: request.headers['user-agent'] },
+          { userId: principal.userId, credentialId: principal.credentialId, environment: principal.environment, userAgent: request.headers['user-agent'] },
           quality ? Number.parseInt(quality, 10) : undefined,
         );
         return reply.header('Cache-Control', 'no-store').redirect(url, 302);

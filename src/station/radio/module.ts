@@ -37,8 +37,11 @@ import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from './stream/broadcaster.js';
 import { LiveStream } from './stream/live-stream.js';
 import { streamRoute, type StreamGrant } from './stream/stream-route.js';
-import { StreamTickets } from './stream-tickets.js';
+import { STREAM_TICKET_TTL_SEC, StreamTickets } from './stream-tickets.js';
+import { ListeningSessionsRepository } from './listening-sessions.repository.js';
+import { allOf, HeardOnAir } from './reporter-eligibility.js';
 import { PlayoutAnalyses } from './playout-analyses.js';
+import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-presence.js';
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
 const SCHEDULER_LOCK_KEY = 7_246_010;
@@ -61,8 +64,10 @@ export interface RadioModuleDeps {
   plays: PlaysRepository;
   /** Module G's safety review: listener reports go there. */
   reviews: SafetyReviewService;
-  /** Resolves a listener ticket's credential and ends the stream when the credential does. */
+  /** Resolves a listener ticket's credential, counts its open streams and ends them when the credential ends. */
   access: LiveAccess;
+  /** Each stream listener is a listener of the station (counted once with their other connections). */
+  presence: Pick<ListenerPresence, 'enter'>;
 }
 
 function chooseLeader(config: Config): LeaderElection {
@@ -115,15 +120,38 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
   const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });
   const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
-  const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl);
+  const listening = new ListeningSessionsRepository(db);
+  // Whose listener reports count. The one place to add a check (e.g. a verified e-mail address): allOf(...).
+  const eligibility = allOf(new HeardOnAir(deps.plays, listening));
+  const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl, eligibility, listening, deps.clock);
 
-  /** A valid ticket of a credential that still works and still holds station:read; the stream ends with it. */
+  /**
+   * A valid ticket of a credential that still works and still holds station:read, with one of the credential's
+   * stream slots free (429 otherwise); the stream ends with the credential and is a listener while it lasts.
+   */
   async function authorizeListener(request: FastifyRequest): Promise<boolean | StreamGrant> {
     const credentialId = tickets.verify((request.query as { ticket?: string }).ticket);
     if (credentialId === null) return false;
     const principal = await deps.access.principalOf(credentialId);
     if (!principal?.scopes.has('station:read')) return false;
-    return { hold: (end) => deps.access.hold(principal, 'station:read', end) };
+    const releaseSlot = await deps.access.admit('stream', principal);
+    return {
+      hold: (end) => {
+        const unhold = deps.access.hold(principal, 'station:read', end);
+        const listener = listenerKeyOf(principal);
+        const leave = deps.presence.enter(listener);
+        // The listening session: open until the stream closes, bounded by a ticket's lifetime meanwhile.
+        const opened = deps.clock.date();
+        const session = listening.record(listener, 'stream', opened, new Date(opened.getTime() + STREAM_TICKET_TTL_SEC * 1000));
+        session.catch((error) => log?.warn({ err: error }, 'listening session not recorded'));
+        return () => {
+          unhold();
+          leave();
+          releaseSlot();
+          void session.then((id) => listening.end(id, deps.clock.date())).catch((error) => log?.warn({ err: error }, 'listening session not closed'));
+        };
+      },
+    };
   }
 
   return {

@@ -1,6 +1,7 @@
 /** Module H: what listeners see of the radio. */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal.js';
+import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { artists, generations, listenerFeedback, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import { DomainError } from '../../errors.js';
@@ -10,6 +11,9 @@ import type { CardBuilder } from '../scheduler/cards.js';
 import type { RadioScheduler } from '../scheduler/scheduler.js';
 import type { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { StreamTickets } from './stream-tickets.js';
+import type { ListeningSessionsRepository } from './listening-sessions.repository.js';
+import type { ReporterEligibility } from './reporter-eligibility.js';
+import { listenerKeyOf } from '../realtime/listener-presence.js';
 import { idEq } from '../../infra/db/ids.js';
 
 export const STREAM_PATH = '/station/v1/radio/stream';
@@ -31,12 +35,18 @@ export class RadioService {
     private readonly tickets: StreamTickets,
     private readonly reviews: Pick<SafetyReviewService, 'report' | 'announce'>,
     private readonly publicBaseUrl: string,
+    /** Whose listener reports count (reporter-eligibility.ts). */
+    private readonly eligibility: ReporterEligibility,
+    /** Where stream tickets are noted: a ticket held while a track airs makes its holder's report count. */
+    private readonly sessions: Pick<ListeningSessionsRepository, 'record'>,
+    private readonly clock: Clock,
   ) {}
 
   async streamInfo(principal: Principal) {
     const config = await this.config.get();
     const nowPlaying = await this.scheduler.nowPlaying();
     const { ticket, expiresAt } = this.tickets.issue(principal.credentialId);
+    await this.sessions.record(listenerKeyOf(principal), 'ticket', this.clock.date(), expiresAt);
     const wsBase = this.publicBaseUrl.replace(/^http/, 'ws');
     return {
       stream_url: `${this.publicBaseUrl}${STREAM_PATH}?ticket=${encodeURIComponent(ticket)}`,
@@ -109,13 +119,15 @@ export class RadioService {
   /**
    * Stores a rating. flag_inappropriate on an AI track is a report (module G's safety review): stored with
    * the feedback in one transaction; it puts the track in the review queue, and withholds it once
-   * report_threshold distinct listeners reported it.
+   * report_threshold distinct listeners reported it. A report counts only from an eligible reporter
+   * (reporter-eligibility.ts) and once per client address (`clientKey`, the address as TRUST_PROXY resolves it).
    */
-  async feedback(principal: Principal, input: FeedbackInput) {
+  async feedback(principal: Principal, input: FeedbackInput, clientKey: string) {
     const aiTrack = await this.findAiTrack(input.station_track_id);
     if (!aiTrack && !(await this.catalogTrackExists(input.station_track_id))) {
       throw new DomainError('not_found', 'TRACK_NOT_FOUND', 'station_track_id does not exist', `no track ${input.station_track_id}`);
     }
+    const reports = !!aiTrack && !!input.flag_inappropriate && (await this.eligibility.eligible(principal, aiTrack));
     const { row, report } = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(listenerFeedback)
@@ -127,7 +139,7 @@ export class RadioService {
           flagInappropriate: input.flag_inappropriate ?? false,
         })
         .returning();
-      const report = aiTrack && row.flagInappropriate ? await this.reviews.report(tx, aiTrack, principal, row.id) : null;
+      const report = aiTrack && reports ? await this.reviews.report(tx, aiTrack, { ...principal, clientKey }, row.id) : null;
       return { row, report };
     });
     await this.reviews.announce(report);

@@ -4,6 +4,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { Errors } from '../../errors.js';
 import { StringEnum } from '../../http/schemas.js';
+import { clientKey } from '../../http/client-address.js';
 import type { RadioScheduler } from '../scheduler/scheduler.js';
 import type { RadioService } from './radio.service.js';
 import { FeedbackAnswer, FeedbackBody, HistorySchema, NextTrackSchema, NowPlayingCardSchema, QueueSchema, StreamInfoSchema } from './schemas.js';
@@ -55,9 +56,11 @@ export function radioRoutes(radio: RadioService, scheduler: RadioScheduler, sign
       '/station/v1/radio/feedback',
       {
         config: { scope: 'station:read', rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: perUser } },
-        schema: { tags: TAGS, summary: 'Rates a track; a flag puts an AI track in the safety review queue (10 per minute per user)', body: FeedbackBody, response: { 201: FeedbackAnswer } },
+        schema: { tags: TAGS, summary: 'Rates a track; a flag puts an AI track in the safety review queue (10 per minute per user)',
+          description:
+            'flag_inappropriate on an AI track is a report. It counts (review queue, report_threshold) only from a listener who held a stream ticket or an open stream while the track was on air, and once per client address; otherwise the rating and flag are stored and count nothing.', body: FeedbackBody, response: { 201: FeedbackAnswer } },
       },
-      async (request, reply) => reply.status(201).send(await radio.feedback(request.principal!, request.body)),
+      async (request, reply) => reply.status(201).send(await radio.feedback(request.principal!, request.body, clientKey(request.ip))),
     );
 
     app.get(

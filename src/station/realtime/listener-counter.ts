@@ -1,10 +1,11 @@
 /**
  * The station's listener count across instances, and the day's peak.
  *
- * Each instance counts its own listeners (stream listeners plus WebSocket clients of now-playing and
- * listeners) and publishes `{instance_id, count, at, day, peak_today}` on LISTENER_COUNTS_CHANNEL every
- * period. Every instance keeps the latest report of every other instance, forgets one not heard from for
- * three periods (a crashed instance), and sums them with its own live count: that is `total()`.
+ * The count is the number of distinct listeners (an account or an API key) holding a radio stream or a
+ * now-playing or listeners WebSocket on any instance: ListenerPresence keeps them in a shared LeaseStore
+ * group, so a listener with three streams on two instances counts once. Each instance reads the count again
+ * after its own changes and every period, when it also publishes `{instance_id, count, at, day, peak_today}`
+ * on LISTENER_COUNTS_CHANNEL (the analytics feed follows the gauge from these reports).
  *
  * Peak of the day (max total since 00:00 UTC): kept in memory, not in the database. Each report carries the
  * sender's peak and its UTC day, and a receiver adopts the highest peak of the same day, so an instance that
@@ -16,9 +17,11 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { LISTENER_COUNTS_CHANNEL } from '../radio/now-playing.js';
+import type { ListenerPresence } from './listener-presence.js';
 
 export interface ListenerCountReport {
   instance_id: string;
+  /** The station's distinct listeners as the sender counts them. */
   count: number;
   /** Epoch milliseconds of the sender's clock. */
   at: number;
@@ -30,11 +33,9 @@ export interface ListenerCountReport {
 export interface ListenerCounterOptions {
   bus: EventBus;
   clock: Clock;
-  /** This instance's listeners right now (stream listeners plus WebSocket clients). */
-  localCount: () => number;
+  /** The distinct listeners of every instance. */
+  presence: ListenerPresence;
   publishEveryMs?: number;
-  /** A report older than this many periods is forgotten (default 3). */
-  expireAfterPeriods?: number;
   instanceId?: string;
 }
 
@@ -55,9 +56,7 @@ function isReport(message: unknown): message is ListenerCountReport {
 
 export class ListenerCounter {
   readonly instanceId: string;
-  private readonly others = new Map<string, { count: number; at: number }>();
   private readonly publishEveryMs: number;
-  private readonly expireAfterMs: number;
   private day: string;
   private peak = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -66,24 +65,18 @@ export class ListenerCounter {
   constructor(private readonly options: ListenerCounterOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
     this.publishEveryMs = options.publishEveryMs ?? 5000;
-    this.expireAfterMs = this.publishEveryMs * (options.expireAfterPeriods ?? 3);
     this.day = utcDay(options.clock.now());
   }
 
-  /** This instance's own listeners. */
+  /** This instance's own distinct listeners. */
   local(): number {
-    return this.options.localCount();
+    return this.options.presence.localCount();
   }
 
-  /** Listeners of the whole station: this instance live, the others as last reported. */
+  /** Distinct listeners of the whole station, as last read from the shared presence. */
   total(): number {
-    const now = this.options.clock.now();
-    let sum = this.local();
-    for (const [id, report] of this.others) {
-      if (now - report.at > this.expireAfterMs) this.others.delete(id);
-      else sum += report.count;
-    }
-    this.notePeak(sum, now);
+    const sum = this.options.presence.count();
+    this.notePeak(sum, this.options.clock.now());
     return sum;
   }
 
@@ -100,36 +93,37 @@ export class ListenerCounter {
     this.timer.unref();
   }
 
-  /** Stops publishing and tells the others this instance has nobody left, rather than let them wait for expiry. */
+  /** Stops publishing and takes this instance's listeners out, rather than let the others wait for their leases to expire. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.publish(0).catch(() => undefined);
+    await this.options.presence.leaveAll();
+    await this.publish().catch(() => undefined);
   }
 
-  /** Publishes this instance's count now (the timer does it every period). */
-  async publish(count = this.local()): Promise<void> {
-    const peak = this.peakToday();
+  /** Reads the station's count again and publishes it with the peak now (the timer does it every period). */
+  async publish(): Promise<void> {
+    await this.options.presence.refresh();
+    const count = this.total();
     const report: ListenerCountReport = {
       instance_id: this.instanceId,
       count,
       at: this.options.clock.now(),
       day: this.day,
-      peak_today: peak,
+      peak_today: this.peak,
     };
     await this.options.bus.publish(LISTENER_COUNTS_CHANNEL, report);
   }
 
-  /** A report from the bus (exposed for tests of the merge rules). */
+  /** A report from the bus: adopt the sender's peak of today, and read the count again (its listeners may have changed). */
   receive(message: unknown): void {
     if (!isReport(message) || message.instance_id === this.instanceId) return;
-    this.others.set(message.instance_id, { count: Math.max(0, Math.trunc(message.count)), at: message.at });
     const now = this.options.clock.now();
     this.rollDay(now);
     if (message.day === this.day) this.peak = Math.max(this.peak, Math.trunc(message.peak_today));
-    this.total();
+    void this.options.presence.refresh().then(() => this.total());
   }
 
   private notePeak(total: number, now: number): void {

@@ -4,6 +4,7 @@
  *
  *   NOW_PLAYING_CHANNEL (bare NowPlayingCard)  -> now-playing         {event:'now_playing', data, server_time_utc}
  *   ListenerCounter, every listenerBroadcastSec -> listeners           {event:'listener_count', count, peak_today}
+ *     (count: distinct listeners, listener-presence.ts)
  *   GENERATION_PROGRESS_CHANNEL                -> generation-progress (relayed as published)
  *   TRAINING_PROGRESS_CHANNEL                  -> training-progress   (relayed as published)
  *
@@ -11,6 +12,7 @@
  * before any (cold start), the one the `useCurrentCard` provider returns. A new listeners client gets the
  * current count at once rather than after up to one period.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { LiveAccess } from '../../auth/connection-guard.js';
@@ -21,8 +23,10 @@ import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { GENERATION_PROGRESS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../events/station-events.js';
 import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../radio/now-playing.js';
+import type { LeaseStore } from '../../infra/leases/lease-store.js';
 import { CREDENTIAL_REVOKED_CLOSE, ChannelHub, SCOPE_LOST_CLOSE, type Channel, type ChannelHubOptions } from './hub.js';
 import { ListenerCounter } from './listener-counter.js';
+import { ListenerPresence, listenerKeyOf } from './listener-presence.js';
 
 export type CurrentCardProvider = () => NowPlayingCard | null | Promise<NowPlayingCard | null>;
 
@@ -32,8 +36,13 @@ export interface RealtimeDeps {
   listenerBroadcastSec: number;
   /** Drives the listener_count broadcast (tests fire it by hand); real timers by default. */
   timers?: IntervalTimers;
-  /** Closes a client when its credential is revoked, its user banned or its role loses the channel's scope. */
-  access: Pick<LiveAccess, 'hold'>;
+  /**
+   * Closes a client when its credential is revoked, its user banned or its role loses the channel's scope,
+   * and counts the credential's open WebSockets (`admit`, before the upgrade).
+   */
+  access: Pick<LiveAccess, 'hold' | 'admit'>;
+  /** Where every instance keeps its listeners (ListenerPresence). */
+  leases: LeaseStore;
 }
 
 /** Who opened a connection and the scope its channel needs. */
@@ -52,12 +61,16 @@ function isCard(message: unknown): message is NowPlayingCard {
   return typeof message === 'object' && message !== null && typeof (message as NowPlayingCard).station_track_id === 'string';
 }
 
+/** Channels whose clients are listeners of the radio (the progress channels are staff tools). */
+const LISTENER_CHANNELS: ReadonlySet<Channel> = new Set(['now-playing', 'listeners']);
+
 export class StationRealtime {
   readonly hub: ChannelHub;
   readonly counter: ListenerCounter;
+  /** Distinct listeners of every instance: this module's WebSocket clients and the radio's stream listeners. */
+  readonly presence: ListenerPresence;
   private lastCard: NowPlayingCard | null = null;
   private cardProvider: CurrentCardProvider | null = null;
-  private streamListeners: () => number = () => 0;
   private unsubscribes: Array<() => Promise<void>> = [];
   private readonly timers: IntervalTimers;
   private countTimer: unknown = null;
@@ -75,12 +88,14 @@ export class StationRealtime {
         options.onDrop?.(channel, reason);
       },
     });
+    const instanceId = options.instanceId ?? randomUUID();
+    this.presence = new ListenerPresence(deps.leases, instanceId, (error) => this.log?.warn({ err: error }, 'listener presence not updated'));
     this.counter = new ListenerCounter({
       bus: deps.bus,
       clock: deps.clock,
-      localCount: () => this.localListeners(),
+      presence: this.presence,
       publishEveryMs: options.countPublishMs ?? Math.min(5000, deps.listenerBroadcastSec * 1000),
-      instanceId: options.instanceId,
+      instanceId,
     });
   }
 
@@ -89,17 +104,12 @@ export class StationRealtime {
     this.cardProvider = provider;
   }
 
-  /** How many listeners this instance's audio stream has (the radio stream module supplies it). */
-  useStreamListeners(count: () => number): void {
-    this.streamListeners = count;
+  /** Takes one of the credential's WebSocket slots before the upgrade (429 when they are all taken). */
+  admit(principal: Principal): Promise<() => void> {
+    return this.deps.access.admit('websocket', principal);
   }
 
-  /** This instance's listeners: stream listeners plus the now-playing and listeners WebSocket connections. */
-  localListeners(): number {
-    return this.streamListeners() + this.hub.size('now-playing') + this.hub.size('listeners');
-  }
-
-  /** The station-wide listener count: every instance's stream and WebSocket listeners. */
+  /** The station-wide listener count: distinct listeners of every instance's streams and WebSockets. */
   listenerTotal(): number {
     return this.counter.total();
   }
@@ -149,6 +159,7 @@ export class StationRealtime {
         this.hub.disconnect(socket, code, reason === 'revoked' ? 'credential revoked' : 'scope withdrawn');
       });
       socket.once('close', release);
+      if (LISTENER_CHANNELS.has(channel)) socket.once('close', this.presence.enter(listenerKeyOf(grant.principal)));
     }
     if (channel === 'listeners') {
       this.hub.send(socket, this.countMessage());

@@ -38,7 +38,8 @@ const CHANNEL_MESSAGES: Record<Channel, string> = {
 const CONNECTION_NOTES = [
   'WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426.',
   'Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`).',
-  'A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403.',
+  'A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403,',
+  'and a credential that already holds STATION_MAX_WEBSOCKETS_PER_CREDENTIAL (default 10) open WebSockets with 429 and Retry-After.',
   'An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope.',
   'The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops',
   `reading is closed with ${SLOW_CONSUMER_CLOSE} (slow consumer). Reconnect with exponential backoff.`,
@@ -112,7 +113,13 @@ export function realtimeRoutes(realtime: StationRealtime) {
           description: `${CHANNEL_MESSAGES[channel]}\n\n${CONNECTION_NOTES}`,
           querystring: Type.Object({ token: Type.Optional(Type.String({ description: 'access token (JWT)' })) }),
         },
-        // A refused upgrade (401/403) has had its answer written: close the socket it came on.
+        // The credential's WebSockets are counted before the upgrade: one too many is refused with 429 and Retry-After.
+        preHandler: async (request) => {
+          if (!request.headers.upgrade || !request.principal) return;
+          const release = await realtime.admit(request.principal);
+          request.raw.socket.once('close', release);
+        },
+        // A refused upgrade (401/403/429) has had its answer written: close the socket it came on.
         onResponse: async (request) => {
           if (request.headers.upgrade) request.raw.socket.destroy();
         },

@@ -8,6 +8,7 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { StationEvents } from '../events/station-events.js';
+import type { PlayWindow } from '../../platform/catalog/play-window.js';
 import type { GenerationRepository } from '../generation/generation.repository.js';
 import { LyricsRepository } from '../lyrics/lyrics.repository.js';
 import { ChainAuditService } from './chain-audit.js';
@@ -27,11 +28,13 @@ export interface RegistryModuleDeps {
   blobs: BlobStore;
   events: StationEvents;
   clock: Clock;
+  /** One counted play per caller and track within the track's length. */
+  playWindow: Pick<PlayWindow, 'counts'>;
 }
 
 export type RegistryModule = ReturnType<typeof buildRegistryModule>;
 
-export function buildRegistryModule({ db, generations, blobs, events, clock }: RegistryModuleDeps) {
+export function buildRegistryModule({ db, generations, blobs, events, clock, playWindow }: RegistryModuleDeps) {
   const repo = new RegistryRepository(db);
   const plays = new PlaysRepository(db);
   const lineage = new ModelLineageRepository(db);
@@ -39,7 +42,7 @@ export function buildRegistryModule({ db, generations, blobs, events, clock }: R
   const audit = new ChainAuditService(repo, clock);
   const reviewsRepo = new SafetyReviewRepository(db);
   const reviews = new SafetyReviewService({ reviews: reviewsRepo, events, clock });
-  const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, reviews, clock });
+  const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, reviews, clock, playWindow });
   const registration = new TrackRegistrationService({ registry: repo, generations, lyrics, models: lineage, blobs, clock });
   return {
     repo,

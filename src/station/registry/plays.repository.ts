@@ -4,8 +4,12 @@
  * these rows. For an AI track the registry's playback counter is separate: RegistryService.countPlayback
  * (or POST /registry/tracks/{id}/playback, which can write both in one call).
  */
+import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { stationPlays } from '../../infra/db/schema/index.js';
+
+/** Airings listed for a track's listener reports: the latest, enough for any track a report can concern. */
+const AIRINGS_LISTED = 200;
 
 export type StationPlayRow = typeof stationPlays.$inferSelect;
 
@@ -39,5 +43,16 @@ export class PlaysRepository {
       })
       .returning();
     return row;
+  }
+
+  /** When an AI track was on air (its latest airings, newest first). */
+  async airings(stationTrackId: string): Promise<Array<{ from: Date; to: Date }>> {
+    const rows = await this.db
+      .select({ startedAt: stationPlays.startedAt, durationSec: stationPlays.durationSec })
+      .from(stationPlays)
+      .where(eq(stationPlays.stationTrackId, stationTrackId))
+      .orderBy(desc(stationPlays.startedAt))
+      .limit(AIRINGS_LISTED);
+    return rows.map((r) => ({ from: r.startedAt, to: new Date(r.startedAt.getTime() + r.durationSec * 1000) }));
   }
 }

@@ -117,12 +117,13 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
         schema: {
           tags: TAGS,
           summary: 'Counts one play (the scheduler calls it on each play); first_played_at is set on the first',
+          description: 'A caller\'s repeated call for one track within the track\'s length (at least 30 s) counts once: it answers the count as it stands.',
           params: StationTrackIdParams,
           body: PlaybackBody,
           response: { 200: PlaybackResult },
         },
       },
-      async (request) => admin.playback(request.params.station_track_id, request.body ?? null),
+      async (request) => admin.playback(request.params.station_track_id, request.body ?? null, request.principal!.userId ?? request.principal!.credentialId),
     );
 
     app.get(

@@ -2,7 +2,8 @@
  * Module G's safety review in the database. Every change to a track's review runs in one transaction that
  * first locks the track's registry row, so for one track the changes happen one after another: two
  * concurrent reports cannot both be "the first" (entering the queue) or both "the third" (withholding).
- * A listener's repeated report is absorbed by the unique index (track, round, reporter).
+ * A listener's repeated report is absorbed by the unique index (track, round, reporter), a second report
+ * from one client address by (track, round, client_key).
  */
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
@@ -45,6 +46,7 @@ export interface ReportInput {
   stationTrackId: string;
   reporter: string;
   userId: string | null;
+  clientKey: string | null;
   feedbackId: string;
   at: Date;
 }
@@ -52,7 +54,7 @@ export interface ReportInput {
 /** What one listener report changed. Null from recordReport: the id is not a registered AI track. */
 export interface ReportOutcome {
   track: RegistryRow;
-  /** false: this listener had already reported the track in this round. */
+  /** false: this listener, or another from the same client address, had already reported the track in this round. */
   counted: boolean;
   reporters: number;
   threshold: number;
@@ -132,7 +134,7 @@ export class SafetyReviewRepository {
     const threshold = await this.threshold(tx);
     const inserted = await tx
       .insert(safetyReports)
-      .values({ stationTrackId: track.stationTrackId, round: review.round, reporter: input.reporter, userId: input.userId, feedbackId: input.feedbackId, createdAt: input.at })
+      .values({ stationTrackId: track.stationTrackId, round: review.round, reporter: input.reporter, userId: input.userId, clientKey: input.clientKey, feedbackId: input.feedbackId, createdAt: input.at })
       .onConflictDoNothing()
       .returning({ id: safetyReports.id });
     const reporters = await this.reportersInRound(tx, track.stationTrackId, review.round);

@@ -22,6 +22,8 @@ export interface Reporter {
   userId: string | null;
   apiKeyId: string | null;
   credentialId: string;
+  /** The client address the report came from (one counted report per address); null when unknown. */
+  clientKey?: string | null;
 }
 
 /** One identity per listener account (or per API key), so a listener counts once however often they report. */
@@ -49,6 +51,7 @@ export class SafetyReviewService {
       stationTrackId,
       reporter: reporterKey(reporter),
       userId: reporter.userId,
+      clientKey: reporter.clientKey ?? null,
       feedbackId,
       at: this.deps.clock.date(),
     });

@@ -231,9 +231,33 @@ export const safetyReports = pgTable(
     reporter: text('reporter').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     feedbackId: uuid('feedback_id'),
+    /** The reporter's client address as the app resolves it (TRUST_PROXY; IPv6 by /64): one counted report per address. */
+    clientKey: text('client_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('safety_reports_one_per_reporter').on(t.stationTrackId, t.round, t.reporter)],
+  (t) => [
+    uniqueIndex('safety_reports_one_per_reporter').on(t.stationTrackId, t.round, t.reporter),
+    uniqueIndex('safety_reports_one_per_address').on(t.stationTrackId, t.round, t.clientKey),
+  ],
+);
+
+/**
+ * When a listener could hear the radio: a stream ticket from issue to expiry ('ticket'), and a stream opened
+ * with one from open to close ('stream'; until then, the ticket's expiry bounds it, so a crashed instance's
+ * open stream does not last for ever). A listener report counts only from someone who held one while the
+ * track was on air (src/station/radio/reporter-eligibility.ts).
+ */
+export const listeningSessions = pgTable(
+  'listening_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** `user:<id>`, `api_key:<id>` or `credential:<id>` (listenerKeyOf). */
+    listener: text('listener').notNull(),
+    kind: text('kind', { enum: ['ticket', 'stream'] }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('listening_sessions_listener_idx').on(t.listener, t.startedAt)],
 );
 
 export const playOrigin = pgEnum('play_origin', ['catalog', 'ai_generated']);

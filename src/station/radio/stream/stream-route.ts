@@ -11,7 +11,7 @@ import { ICY_METAINT, IcyMetadataSink } from './icy-metadata.js';
 
 /** What `authorize` may grant instead of plain true: a listener that must end when its access does. */
 export interface StreamGrant {
-  /** Called once the listener is on air with the function that ends its stream; returns what to call when it ends by itself. */
+  /** Called once the response started with the function that ends its stream; returns what to call when it closes. */
   hold(end: () => void): () => void;
 }
 
@@ -19,7 +19,10 @@ export interface StreamRouteOptions {
   path: string;
   /** Sent as icy-name. */
   name?: string;
-  /** false answers 401 through the app's error handler (an <audio> element cannot send headers: use a query token). */
+  /**
+   * false answers 401 through the app's error handler (an <audio> element cannot send headers: use a query
+   * token); a thrown domain error (429 when the credential's streams are all open) answers as usual.
+   */
   authorize?(request: FastifyRequest): boolean | StreamGrant | Promise<boolean | StreamGrant>;
 }
 
@@ -51,6 +54,8 @@ export function streamRoute(
         'icy-pub': '0',
         ...(icy ? { 'icy-metaint': String(ICY_METAINT) } : {}),
       });
+      // Held from here, so that whatever the grant took (a connection slot) is given back when this response closes, a HEAD's included.
+      if (typeof granted === 'object') response.once('close', granted.hold(() => response.destroy()));
       if (request.method === 'HEAD') {
         response.end();
         return;
@@ -58,7 +63,6 @@ export function streamRoute(
       response.flushHeaders();
       response.socket?.setNoDelay(true);
       broadcaster.addListener(icy ? new IcyMetadataSink(response, () => broadcaster.currentTitle() ?? name) : response);
-      if (typeof granted === 'object') response.once('close', granted.hold(() => response.destroy()));
       },
     );
   };
