@@ -51,6 +51,7 @@ import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
 import { developerRoutes } from './platform/developer/routes.js';
 import { usersRoutes } from './platform/users/routes.js';
+import { totpRoutes } from './platform/users/totp.routes.js';
 import { adminRoutes } from './platform/admin/routes.js';
 import { AdminUsersService } from './platform/admin/admin-users.service.js';
 import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
@@ -262,6 +263,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(developerRoutes(auth));
       await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
       await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
+      await app.register(totpRoutes(auth.totp));
       await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));
       await app.register(uploads.routes);

@@ -77,6 +77,24 @@ export class AuthRepository {
     return row ?? null;
   }
 
+  /**
+   * Sets a role unless that would leave no active super_admin: the active super_admins are locked first, so
+   * two super_admins demoting each other at once cannot both win. 'last_super_admin' when refused, null
+   * when there is no such user.
+   */
+  async changeRole(id: string, role: Role): Promise<UserRow | null | 'last_super_admin'> {
+    return this.db.transaction(async (tx) => {
+      const supers = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.role, 'super_admin'), eq(users.status, 'active')))
+        .for('update');
+      if (role !== 'super_admin' && supers.length === 1 && supers[0]!.id === id) return 'last_super_admin';
+      const [row] = await tx.update(users).set({ role, updatedAt: sql`now()` }).where(idEq(users.id, id)).returning();
+      return row ?? null;
+    });
+  }
+
   /** Users whose TOTP secret is still in clear (an older version's); the partial index makes this free. */
   async usersWithClearTotpSecret(limit: number): Promise<{ id: string; totpSecret: string }[]> {
     const rows = await this.db
@@ -93,6 +111,34 @@ export class AuthRepository {
       .update(users)
       .set({ totpSecret: replacement })
       .where(and(eq(users.id, userId), current === null ? isNull(users.totpSecret) : eq(users.totpSecret, current)));
+  }
+
+  /** Stores an unconfirmed TOTP secret (sealed), replacing any earlier unconfirmed one. */
+  async setPendingTotpSecret(userId: string, sealed: string): Promise<void> {
+    await this.db.update(users).set({ totpPendingSecret: sealed, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  }
+
+  /**
+   * Makes the pending secret the account's second factor, with `step` (the confirming code's) as used; false
+   * when the pending secret changed meanwhile (a concurrent enrolment), so a code only confirms its own secret.
+   */
+  async confirmPendingTotpSecret(userId: string, pending: string, step: number): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ totpSecret: pending, totpPendingSecret: null, totpLastStep: step, updatedAt: sql`now()` })
+      .where(and(eq(users.id, userId), eq(users.totpPendingSecret, pending)))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** Removes both the confirmed and the pending TOTP secret (an administrator's reset); false for an unknown user. */
+  async clearTotpSecrets(userId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, updatedAt: sql`now()` })
+      .where(idEq(users.id, userId))
+      .returning({ id: users.id });
+    return rows.length === 1;
   }
 
   /** The user an OpenID Connect identity (issuer, subject) is linked to. */

@@ -33,6 +33,7 @@ import type { SessionCache } from './session-cache.js';
 import { ACCESS_TOKEN_TTL_SEC, CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
 import { acceptTotp } from './totp.js';
 import type { TotpSecrets } from './totp-secrets.js';
+import { TotpEnrolment } from './totp-enrolment.js';
 import { AccountProvisioning, type BootstrapAdmin, type NewUser } from './account-provisioning.js';
 import { publicUser, type PublicUser } from './public-user.js';
 
@@ -91,6 +92,8 @@ export class AuthService implements EmailVerifiedCheck {
   private readonly providerAccounts: ProviderAccounts;
   private readonly oidc: OidcSignIn | null;
   private readonly provisioning: AccountProvisioning;
+  /** POST /v1/users/me/totp(/confirm) and the super_admin's reset (totp-enrolment.ts). */
+  readonly totp: TotpEnrolment;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
@@ -121,6 +124,13 @@ export class AuthService implements EmailVerifiedCheck {
       repo: this.repo,
       clock: deps.clock,
       verification: this.verification,
+      endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
+    });
+    this.totp = new TotpEnrolment({
+      repo: this.repo,
+      secrets: deps.totpSecrets,
+      clock: deps.clock,
+      counters: deps.counters,
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
     });
     this.csrf = deps.csrf;
@@ -329,9 +339,13 @@ export class AuthService implements EmailVerifiedCheck {
     await this.userChanged(userId);
   }
 
-  /** A new role applies to the user's sessions at once, on every instance (their scopes follow the role). */
+  /**
+   * A new role applies to the user's sessions at once, on every instance (their scopes follow the role; a
+   * session that did not pass TOTP never holds the TOTP-only ones). The last active super_admin keeps the role (409).
+   */
   async setUserRole(userId: string, role: Role): Promise<PublicUser> {
-    const user = await this.repo.updateUser(userId, { role });
+    const user = await this.repo.changeRole(userId, role);
+    if (user === 'last_super_admin') throw Errors.conflict('The last super_admin cannot be demoted', 'give another account super_admin first');
     if (!user) throw Errors.notFound('User', userId);
     await this.userChanged(user.id);
     return publicUser(user);

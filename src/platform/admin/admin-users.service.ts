@@ -6,6 +6,7 @@
  */
 import type { AuthService } from '../../auth/auth.service.js';
 import type { Principal } from '../../auth/principal.js';
+import type { Role } from '../../auth/scopes.js';
 import { Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';
 import type { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository.js';
@@ -24,6 +25,8 @@ function adminUser(row: AdminUserRow): AdminUser {
 }
 
 const STAFF = new Set(['admin', 'super_admin']);
+/** Roles only a super_admin gives or takes (contract.md, "Staff"); admins switch the others (listener, artist). */
+const SUPER_ADMIN_ONLY: ReadonlySet<string> = new Set<Role>(['admin', 'super_admin', 'developer']);
 
 export class AdminUsersService {
   constructor(
@@ -44,5 +47,29 @@ export class AdminUsersService {
     if (STAFF.has(target.role) && caller.role !== 'super_admin') throw Errors.forbidden('only a super_admin bans or restores an admin account');
     await this.auth.setUserStatus(target.id, status);
     return adminUser({ ...target, status });
+  }
+
+  /**
+   * PATCH /v1/admin/users/{id}/role. Only a super_admin gives or takes admin, super_admin or developer;
+   * admins switch listener and artist. Nobody changes their own role (409), and the last active super_admin
+   * is never demoted (409, AuthService.setUserRole). The new role applies at once to the user's sessions;
+   * its station scopes come only with a session that passed TOTP (src/auth/totp-enrolment.ts).
+   */
+  async setRole(caller: Principal, userId: string, role: Role): Promise<AdminUser> {
+    const target = await this.repo.find(userId);
+    if (!target) throw Errors.notFound('User', userId);
+    if (target.id === caller.userId) throw Errors.conflict('You cannot change your own role');
+    if ((SUPER_ADMIN_ONLY.has(target.role) || SUPER_ADMIN_ONLY.has(role)) && caller.role !== 'super_admin') {
+      throw Errors.forbidden('only a super_admin gives or takes the admin, super_admin and developer roles');
+    }
+    if (target.role === role) return adminUser(target);
+    await this.auth.setUserRole(target.id, role);
+    return adminUser({ ...target, role });
+  }
+
+  /** DELETE /v1/admin/users/{id}/totp: a super_admin removes a user's second factor (a lost device); the user enrols again. */
+  async resetTotp(caller: Principal, userId: string): Promise<void> {
+    if (caller.role !== 'super_admin') throw Errors.forbidden('only a super_admin resets a second factor');
+    await this.auth.totp.reset(userId);
   }
 }

@@ -1,4 +1,7 @@
-/** Platform administration of users: GET /v1/admin/users, PATCH /v1/admin/users/{id}/status (scope platform:admin). */
+/**
+ * Platform administration of users (scope platform:admin): GET /v1/admin/users, PATCH /v1/admin/users/{id}/status,
+ * PATCH /v1/admin/users/{id}/role and DELETE /v1/admin/users/{id}/totp.
+ */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ROLES } from '../../auth/scopes.js';
@@ -69,6 +72,47 @@ export function adminRoutes(users: AdminUsersService) {
         },
       },
       async (request) => users.setStatus(request.principal!, request.params.id, request.body.status),
+    );
+
+    app.patch(
+      '/v1/admin/users/:id/role',
+      {
+        config: { scope: 'platform:admin' },
+        schema: {
+          tags: ['admin'],
+          summary: "Changes a user's role",
+          description:
+            'Only a super_admin gives or takes admin, super_admin or developer; admins may switch listener and artist (else 403 ' +
+            'PLATFORM_FORBIDDEN). Nobody changes their own role, and the last active super_admin is not demoted (409 PLATFORM_CONFLICT). ' +
+            "The new role applies at once to the user's sessions and keys. A staff role's station scopes (and platform:admin) come only " +
+            'with a login that passed TOTP: the user enrols with POST /v1/users/me/totp, confirms, then logs in again (at ' +
+            '/api/auth/admin/login or through the 2FA step of /v1/auth/login). An unknown id answers 404 PLATFORM_NOT_FOUND.',
+          params: IdParams('id'),
+          body: Type.Object({ role: StringEnum(ROLES) }, { additionalProperties: false }),
+          response: { 200: AdminUser },
+        },
+      },
+      async (request) => users.setRole(request.principal!, request.params.id, request.body.role),
+    );
+
+    app.delete(
+      '/v1/admin/users/:id/totp',
+      {
+        config: { scope: 'platform:admin' },
+        schema: {
+          tags: ['admin'],
+          summary: "Resets a user's second factor (super_admin)",
+          description:
+            'For a holder who lost their authenticator: the confirmed and any pending TOTP secret are removed and every session of the ' +
+            'user ends; the user enrols again with POST /v1/users/me/totp. Only a super_admin (else 403 PLATFORM_FORBIDDEN).',
+          params: IdParams('id'),
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        await users.resetTotp(request.principal!, request.params.id);
+        return reply.code(204).send(null);
+      },
     );
   };
 }

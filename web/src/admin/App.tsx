@@ -17,6 +17,7 @@ import { ReviewSection } from './Review';
 import { SafetyTestSection } from './SafetyTest';
 import { api, rememberUser, session } from './session';
 import { TrainingSection } from './Training';
+import { UsersSection } from './Users';
 import type { Permissions } from './types';
 import { WebhooksSection } from './Webhooks';
 
@@ -41,6 +42,7 @@ export const SECTIONS: SectionDef[] = [
   { path: 'training', label: 'Training & models', allowed: trainer, render: (p) => <TrainingSection canDeploy={p.can_toggle_radio} canCancel={p.can_toggle_radio} /> },
   { path: 'webhooks', label: 'Webhooks', allowed: () => true, render: () => <WebhooksSection /> },
   { path: 'safety', label: 'Safety test', allowed: admin, render: () => <SafetyTestSection /> },
+  { path: 'users', label: 'Users', allowed: (p) => p.role === 'admin' || p.role === 'super_admin', render: (p) => <UsersSection callerRole={p.role} /> },
 ];
 
 function sectionFromPath(): string {

@@ -1,6 +1,7 @@
 /** Staff login: work e-mail, password and the 6-digit TOTP code (POST /api/auth/admin/login). */
 import { useState, type FormEvent } from 'react';
 import { Alert, Field, useAction } from '../shared/ui';
+import { EnrolForm } from './Enrol';
 import { api, rememberUser, session, toLogin, type LoginAnswer } from './session';
 
 export function LoginForm() {
@@ -8,6 +9,8 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const { busy, error, run } = useAction();
+  const [enrolling, setEnrolling] = useState(false);
+  const [enrolled, setEnrolled] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -16,6 +19,17 @@ export function LoginForm() {
     rememberUser(answer.user);
     session.set(toLogin(answer, answer.user));
   };
+
+  if (enrolling) {
+    return (
+      <EnrolForm
+        onDone={() => {
+          setEnrolling(false);
+          setEnrolled(true);
+        }}
+      />
+    );
+  }
 
   return (
     <section className="card login" aria-labelledby="login-title">
@@ -46,6 +60,10 @@ export function LoginForm() {
           Log in
         </button>
       </form>
+      {enrolled ? <p role="status">If you confirmed a code, your authenticator is set up: log in with it.</p> : null}
+      <button type="button" className="link" onClick={() => setEnrolling(true)}>
+        New staff? Set up your authenticator
+      </button>
     </section>
   );
 }

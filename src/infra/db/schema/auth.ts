@@ -25,6 +25,9 @@ export const users = pgTable(
     totpSecret: text('totp_secret'),
     // The last TOTP time step accepted: a code from this step or an earlier one is a replay.
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    // An enrolment not yet confirmed (POST /v1/users/me/totp, src/auth/totp-enrolment.ts), sealed like totp_secret;
+    // it moves to totp_secret when a code from it is confirmed, and counts for no login until then.
+    totpPendingSecret: text('totp_pending_secret'),
     // When the current address was proven (src/auth/email-verification.ts); null until then, and again after a change.
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
