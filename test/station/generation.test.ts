@@ -4,7 +4,7 @@ import { EngineError } from '../../src/engine/errors.js';
 import { eq } from 'drizzle-orm';
 import { id3TagLength } from '../../src/engine/music/id3.js';
 import { GENERATION_PROGRESS_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
-import { artists, demoSeed, modelVersions } from '../../src/infra/db/schema/index.js';
+import { artists, demoSeed, lyricGenerations, modelVersions } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
@@ -100,6 +100,27 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect(complete?.data).toMatchObject({ station_track_id: done.station_track_id, duration_sec: 10, model_version: done.model_version });
     expect(progress.some((p) => p.generation_id === done.generation_id && p.progress_pct > 0)).toBe(true);
   }, 180_000);
+
+  it('never sings a line its session sang in its last songs; another session gets the same song again', async () => {
+    const request = { max_duration_sec: 10, seed: 11, include_lyrics: true, context_override: { genre: 'synthwave', mood: ['dreamy'], lifestyle: 'focus' } };
+    const linesOf = async (generationId: string) => {
+      const [row] = await station.database.db.select().from(lyricGenerations).where(eq(lyricGenerations.generationId, generationId));
+      return Object.values(row.structure ?? {}).flatMap((text) => text.split('\n').map((line) => line.trim()).filter(Boolean));
+    };
+    const run = async (session: string) => {
+      const accepted = await generate({ ...request, session_id: session });
+      expect(accepted.statusCode, accepted.body).toBe(202);
+      const done = await waitFor(accepted.json().generation_id);
+      expect(done.status).toBe('complete');
+      return linesOf(done.generation_id);
+    };
+    const first = await run('session-lines-a');
+    const second = await run('session-lines-a');
+    expect(first.length).toBeGreaterThan(4);
+    expect(second.filter((line) => first.includes(line))).toEqual([]);
+    // The same request and seed in a session of its own: the first song again, line for line.
+    expect(await run('session-lines-b')).toEqual(first);
+  }, 600_000);
 
   it('gives byte-identical audio for the same seed and context, different audio for another seed', async () => {
     const ids = [];

@@ -100,6 +100,7 @@ export class GenerationRunner {
     const lyric = row.includeLyrics && row.lyricsModelVersion
       ? await this.deps.lyrics.generateForTrack({
           generationId: row.id,
+          sessionId: row.sessionId,
           modelVersion: row.lyricsModelVersion,
           mood: context.mood,
           theme: THEME_BY_LIFESTYLE[context.lifestyle] ?? context.genre,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, generations, lyricGenerations } from '../../infra/db/schema/index.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
@@ -48,6 +48,30 @@ export class LyricsRepository {
   async updateSafety(id: string, fields: Pick<LyricRow, 'safetyScore' | 'explicitDetected' | 'safety' | 'safetyCheckedAt'>): Promise<LyricRow> {
     const [row] = await this.db.update(lyricGenerations).set(fields).where(eq(lyricGenerations.id, id)).returning();
     return row;
+  }
+
+  /**
+   * The distinct lines sung by the last `songs` tracks of a generation session (the radio's, or a client's
+   * `session_id`), in a language, newest first; the generation asking is left out, so a retried job writes the
+   * same song again.
+   */
+  async sessionLines(sessionId: string, language: string, exceptGenerationId: string | null, songs: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ structure: lyricGenerations.structure })
+      .from(lyricGenerations)
+      .innerJoin(generations, eq(generations.id, lyricGenerations.generationId))
+      .where(
+        and(
+          eq(generations.sessionId, sessionId),
+          eq(lyricGenerations.status, 'complete'),
+          eq(lyricGenerations.language, language),
+          exceptGenerationId ? ne(lyricGenerations.generationId, exceptGenerationId) : undefined,
+        ),
+      )
+      .orderBy(desc(lyricGenerations.createdAt))
+      .limit(songs);
+    const lines = rows.flatMap((row) => Object.values(row.structure ?? {}).flatMap((text) => text.split('\n')));
+    return [...new Set(lines.map((line) => line.trim()).filter(Boolean))];
   }
 
   async generationExists(id: string): Promise<boolean> {

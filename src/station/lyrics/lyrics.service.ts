@@ -14,6 +14,8 @@ import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { LyricRow, LyricsRepository } from './lyrics.repository.js';
 
 export const DEFAULT_STRUCTURE = 'verse-chorus-verse-chorus-bridge-chorus';
+/** How many of its session's latest songs (in the same language) a track must not repeat a line of. */
+export const RECENT_SONGS_REMEMBERED = 10;
 
 export interface LyricsRequest {
   mood: string[];
@@ -146,15 +148,27 @@ export class LyricsService {
   }
 
   /** Lyrics for an AI track being generated (module E calls this). */
-  async generateForTrack(input: { generationId: string; modelVersion: string; mood: string[]; theme: string; language: string; seed: number }) {
+  async generateForTrack(input: {
+    generationId: string;
+    sessionId: string | null;
+    modelVersion: string;
+    mood: string[];
+    theme: string;
+    language: string;
+    seed: number;
+  }) {
     const config = await this.config.get();
+    const { sessionId, ...request } = input;
+    // A track of a session never repeats a line its session sang in the last songs.
+    const avoidLines = sessionId ? await this.repo.sessionLines(sessionId, input.language, input.generationId, RECENT_SONGS_REMEMBERED) : [];
     const row = await this.generate({
-      ...input,
+      ...request,
+      avoidLines,
       structure: DEFAULT_STRUCTURE,
       styleArtistSlugs: [],
       explicitAllowed: config.explicitAllowed,
       requestedBy: 'generation',
-      request: { ...input },
+      request: { ...request },
     });
     return {
       id: row.id,
@@ -198,6 +212,7 @@ export class LyricsService {
     explicitAllowed: boolean;
     requestedBy: string | null;
     request: Record<string, unknown>;
+    avoidLines?: string[];
   }): Promise<LyricRow> {
     const model = input.modelVersion ? await this.models.requireVersion('lyrics', input.modelVersion) : await this.models.requireProduction('lyrics');
     const fields = await this.generateFields(model, input);
@@ -221,7 +236,16 @@ export class LyricsService {
   /** Text and safety verdict from one model (the engine's lyrics generator, then the safety check). */
   private async generateFields(
     model: ModelVersionRow,
-    input: { mood: string[]; theme: string; language: string; structure: string; styleArtistSlugs: string[]; seed: number; explicitAllowed: boolean },
+    input: {
+      mood: string[];
+      theme: string;
+      language: string;
+      structure: string;
+      styleArtistSlugs: string[];
+      seed: number;
+      explicitAllowed: boolean;
+      avoidLines?: string[];
+    },
   ) {
     let result;
     try {
@@ -233,6 +257,8 @@ export class LyricsService {
         structure: input.structure,
         styleArtistIds: input.styleArtistSlugs,
         seed: input.seed,
+        // What the session sang lately is not sung again (the engine writes around these lines).
+        avoidLines: input.avoidLines,
       });
     } catch (error) {
       throw toHttpError(error);
