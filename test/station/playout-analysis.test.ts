@@ -58,11 +58,12 @@ describe('analyseTrack', () => {
     expect(analysis.soundStartSec).toBeLessThan(0.65);
     expect(analysis.soundEndSec).toBeGreaterThan(5.25);
     expect(analysis.soundEndSec).toBeLessThan(5.35);
-    // Quiet: more than 6 dB under its loud level (the body): most of the fade-in, the fade-out past its first ~0.5 s.
-    expect(analysis.introSec).toBeGreaterThan(0.5);
-    expect(analysis.introSec).toBeLessThan(0.9);
-    expect(analysis.outroSec).toBeGreaterThan(1.1);
-    expect(analysis.outroSec).toBeLessThan(1.6);
+    // Quiet: more than 6 dB under its body, i.e. the fade-in up to 0.9 s (~0.8 s of it audible), the fade-out
+    // from 1.8 s before its end (~1.6 s of it audible).
+    expect(analysis.introSec).toBeGreaterThan(0.65);
+    expect(analysis.introSec).toBeLessThan(0.95);
+    expect(analysis.outroSec).toBeGreaterThan(1.4);
+    expect(analysis.outroSec).toBeLessThan(1.8);
   });
 
   it('finds no quiet edges on a track that starts and stops at full level, and nothing at all in silence', async () => {
