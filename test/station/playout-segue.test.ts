@@ -6,7 +6,7 @@
  * of it, the next one following at once.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyseTrack, type TrackAnalysis } from '../../src/engine/audio/track-analysis.js';
+import { MAX_RENDER_HOLE_SEC, analyseTrack, longestHoleSec, type TrackAnalysis } from '../../src/engine/audio/track-analysis.js';
 import { encodeWav } from '../../src/engine/music/encode.js';
 import { Playout, type SourceTrack, type TrackMarker } from '../../src/station/radio/stream/playout.js';
 import { RATE, decodeMp3, shortTermLoudness, toneAmplitude, tonePcm } from './playout-support.js';
@@ -128,4 +128,20 @@ describe('the silence detector on air', () => {
     }
     expect(toneAmplitude(aired.left, 550, second.startSample + RATE / 10, RATE / 2)).toBeGreaterThan(0.1);
   }, 60_000);
+});
+
+describe('the pipeline rejects renders with a hole', () => {
+  const tone = (seconds: number) => tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds });
+  const silence = (seconds: number) => new Float32Array(Math.round(seconds * RATE));
+
+  it('measures the longest run under -50 dBFS after the first sound, leaving out leading and trailing silence', async () => {
+    const holed = await longestHoleSec(wav(silence(2), tone(2), silence(1.2), tone(2), silence(0.4), tone(1), silence(3)), 'wav');
+    expect(holed).toBeCloseTo(1.2, 2);
+    expect(holed).toBeGreaterThan(MAX_RENDER_HOLE_SEC); // rejected
+    const gap = await longestHoleSec(wav(tone(2), silence(0.9), tone(2)), 'wav'); // "Last Call Vamp": 0.9 s, kept
+    expect(gap).toBeCloseTo(0.9, 2);
+    expect(gap).toBeLessThanOrEqual(MAX_RENDER_HOLE_SEC);
+    // Quiet is not a hole: -45 dBFS passes.
+    expect(await longestHoleSec(wav(tone(1), tonePcm({ frequencyHz: 440, amplitude: 10 ** (-45 / 20), seconds: 3 }), tone(1)), 'wav')).toBeLessThan(0.01);
+  });
 });

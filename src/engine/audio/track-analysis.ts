@@ -158,3 +158,54 @@ export class TrackAnalyser {
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** A render with a hole longer than this (below HOLE_DBFS, after its first sound) is rejected by the pipeline. */
+export const MAX_RENDER_HOLE_SEC = 1;
+/** A hole is a run of samples under this level (-50 dBFS) in every channel. */
+export const HOLE_LEVEL = 10 ** (-50 / 20);
+
+/**
+ * The longest hole in a track: a run of samples under -50 dBFS between its first and its last sound (its
+ * leading and trailing silence never air, so they are not holes). A render with one over a second is
+ * rejected before it reaches the radio ("Velvet Hour": a chord, then 3.58 s under -60 dBFS).
+ */
+export async function longestHoleSec(bytes: Uint8Array, format: PcmFormat, signal?: AbortSignal): Promise<number> {
+  const scanner = new HoleScanner();
+  for await (const chunk of decodePcm(bytes, format, undefined, { mp3ChunkBytes: MP3_BITE_BYTES, wavChunkFrames: WAV_BITE_FRAMES })) {
+    signal?.throwIfAborted();
+    scanner.push(chunk.channels, chunk.frames, chunk.sampleRate);
+  }
+  return scanner.longestSec;
+}
+
+/** The streaming half of longestHoleSec. */
+export class HoleScanner {
+  private sampleRate = 44100;
+  private heard = false;
+  private run = 0;
+  private longest = 0;
+
+  push(channels: readonly Float32Array[], frames: number, sampleRate: number): void {
+    this.sampleRate = sampleRate;
+    for (let i = 0; i < frames; i++) {
+      let loud = false;
+      for (const channel of channels) {
+        const x = channel[i];
+        if (x > HOLE_LEVEL || x < -HOLE_LEVEL) {
+          loud = true;
+          break;
+        }
+      }
+      if (loud) {
+        // Sound again: the run behind it was a hole (if the track had sounded before it).
+        if (this.heard && this.run > this.longest) this.longest = this.run;
+        this.heard = true;
+        this.run = 0;
+      } else if (this.heard) this.run++;
+    }
+  }
+
+  get longestSec(): number {
+    return this.longest / this.sampleRate;
+  }
+}

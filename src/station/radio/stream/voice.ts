@@ -3,14 +3,12 @@
  * lift of its quiet intro, its fades, where it is cut (a segue, a skip) and its silence detector.
  * Positions are timeline samples (44.1 kHz); `start` is where its first sound plays.
  */
-import type { TrackAnalysis } from '../../../engine/audio/track-analysis.js';
+import { HOLE_LEVEL, type TrackAnalysis } from '../../../engine/audio/track-analysis.js';
 import { DECLICK_SEC } from './crossfade.js';
 import { TIMELINE_RATE, type TrackReader } from './track-reader.js';
 
 const HALF_PI = Math.PI / 2;
 const DECLICK = Math.round(DECLICK_SEC * TIMELINE_RATE);
-/** A source sample under this (-50 dBFS) counts towards a hole in the track. */
-export const HOLE_LEVEL = 10 ** (-50 / 20);
 /** A hole this long (after the track's first sound) takes the track off the air. */
 export const HOLE_SKIP_SEC = 2;
 /** The lift of a quiet intro returns to 0 dB over the intro's last second (or its last half, if shorter). */
