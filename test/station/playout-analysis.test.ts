@@ -14,7 +14,13 @@ import { TruePeakMeter } from '../../src/engine/audio/true-peak.js';
 import { encodeWav } from '../../src/engine/music/encode.js';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import type { Database } from '../../src/infra/db/client.js';
-import { artists, playoutAnalyses, tracks } from '../../src/infra/db/schema/index.js';
+import { artists, playoutAnalyses, radioSlots, tracks } from '../../src/infra/db/schema/index.js';
+import { UrlSigner } from '../../src/infra/blobs/url-signer.js';
+import { systemClock } from '../../src/infra/clock/clock.js';
+import type { StationConfigRow } from '../../src/station/admin/config.repository.js';
+import { CardBuilder } from '../../src/station/scheduler/cards.js';
+import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
+import { streamSource } from '../../src/station/scheduler/stream-source.js';
 import { PlayoutAnalyses, analysisRowKey } from '../../src/station/radio/playout-analyses.js';
 import { introLiftDb, normalisationGainDb, planCrossfade } from '../../src/station/radio/stream/crossfade.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
@@ -163,5 +169,29 @@ describe('PlayoutAnalyses (the database cache)', () => {
     expect(remeasured.loudnessLufs!).toBeGreaterThan(first.loudnessLufs! + 8);
     const [stored] = await database.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, analysisRowKey('catalog/demo.mp3')));
     expect(stored.sizeBytes).toBe(louder.length);
+  });
+
+  it('reports the length of the master that aired: a placeholder render cued before its row was lengthened airs as itself', async () => {
+    // The demo seeder renders short masters first and lengthens them later under new keys; a slot cued with
+    // the short one aired 30 s while history said 150 s.
+    const placeholder = await toneMaster({ frequencyHz: 440, amplitude: 0.2, seconds: 3 });
+    await blobs.put('catalog/short.mp3', placeholder);
+    const [artist] = await database.db.insert(artists).values({ slug: 'placeholder-artist', name: 'Placeholder', genre: 'jazz' }).returning();
+    const [track] = await database.db
+      .insert(tracks)
+      .values({ slug: 'placeholder', title: 'Placeholder', artistId: artist.id, genre: 'jazz', durationSec: 150, audioBlobKey: 'catalog/full.mp3', audioFormat: 'mp3' })
+      .returning();
+    const slots = new SlotsRepository(database.db);
+    const slot = await slots.insert({ origin: 'catalog', trackId: track.id, sessionId: 'session-placeholder', durationSec: 150 });
+    // Only the two fields streamSource reads; the rest of the station's config plays no part here.
+    const config = { streamQuality: '128kbps', crossfadeSec: 3 } as StationConfigRow;
+    const source = streamSource({ blobs, analyses: new PlayoutAnalyses(database.db, blobs), slots }, slot, 'catalog/short.mp3', 'Placeholder', config);
+    const analysis = await source.analysis!(await source.read());
+    const [row] = await database.db.select().from(radioSlots).where(eq(radioSlots.id, slot.id));
+    expect(row.durationSec).toBeCloseTo(analysis.durationSec, 3);
+    expect(row.durationSec!).toBeLessThan(4);
+    // A catalog slot's card never asks the registry (AI tracks only).
+    const cards = new CardBuilder(database.db, null as never, new UrlSigner(Buffer.alloc(32, 1), 'http://station.test', systemClock));
+    expect((await cards.forSlot(row))?.duration_sec).toBe(Math.round(analysis.durationSec));
   });
 });
