@@ -13,6 +13,7 @@ import { trainDemoModels } from '../../src/demo/seed-models.js';
 import { buildTestStation } from '../helpers/station.js';
 import { DEMO_SEED_GRACE_MS } from '../../src/station/models/model-availability.js';
 import { parseMp3Frames } from '../engine/music/helpers.js';
+import { encodeMp3, tonePcm } from './playout-support.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 
@@ -243,6 +244,20 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       station.engine.generateTrack = real;
     }
   }, 120_000);
+
+  it('rejects a render with more than 1 s under -50 dBFS after its first sound: it fails and never reaches the radio', async () => {
+    const real = station.engine.generateTrack.bind(station.engine);
+    const tone = (seconds: number) => tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds });
+    const holed = Float32Array.from([...tone(2), ...new Float32Array(Math.round(1.5 * 44100)), ...tone(2)]);
+    station.engine.generateTrack = async (job, onProgress) => ({ ...(await real(job, onProgress)), mp3: await encodeMp3(holed) });
+    try {
+      const failed = await waitFor((await generate({ max_duration_sec: 10, seed: 13 })).json().generation_id, ['failed']);
+      expect(failed.error.code).toBe('STATION_GENERATION_FAILED');
+      expect(failed.station_track_id ?? null).toBeNull();
+    } finally {
+      station.engine.generateTrack = real;
+    }
+  }, 420_000);
 
   describe('lyrics', () => {
     const lyrics = (payload: Record<string, unknown>) => station.http.inject({ method: 'POST', url: '/station/v1/generate/lyrics', headers: service, payload });

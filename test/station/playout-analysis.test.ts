@@ -14,9 +14,15 @@ import { TruePeakMeter } from '../../src/engine/audio/true-peak.js';
 import { encodeWav } from '../../src/engine/music/encode.js';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import type { Database } from '../../src/infra/db/client.js';
-import { artists, playoutAnalyses, tracks } from '../../src/infra/db/schema/index.js';
-import { PlayoutAnalyses } from '../../src/station/radio/playout-analyses.js';
-import { normalisationGainDb, planCrossfade } from '../../src/station/radio/stream/crossfade.js';
+import { artists, playoutAnalyses, radioSlots, tracks } from '../../src/infra/db/schema/index.js';
+import { UrlSigner } from '../../src/infra/blobs/url-signer.js';
+import { systemClock } from '../../src/infra/clock/clock.js';
+import type { StationConfigRow } from '../../src/station/admin/config.repository.js';
+import { CardBuilder } from '../../src/station/scheduler/cards.js';
+import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
+import { streamSource } from '../../src/station/scheduler/stream-source.js';
+import { PlayoutAnalyses, analysisRowKey } from '../../src/station/radio/playout-analyses.js';
+import { introLiftDb, normalisationGainDb, planCrossfade } from '../../src/station/radio/stream/crossfade.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
 import { RATE, toneMaster, tonePcm } from './playout-support.js';
 
@@ -58,11 +64,12 @@ describe('analyseTrack', () => {
     expect(analysis.soundStartSec).toBeLessThan(0.65);
     expect(analysis.soundEndSec).toBeGreaterThan(5.25);
     expect(analysis.soundEndSec).toBeLessThan(5.35);
-    // Quiet: more than 12 dB under its loud level, i.e. the first ~0.8 s of the fade-in, the last ~1.5 s of the fade-out.
-    expect(analysis.introSec).toBeGreaterThan(0.5);
-    expect(analysis.introSec).toBeLessThan(0.9);
-    expect(analysis.outroSec).toBeGreaterThan(1.1);
-    expect(analysis.outroSec).toBeLessThan(1.6);
+    // Quiet: more than 6 dB under its body, i.e. the fade-in up to 0.9 s (~0.8 s of it audible), the fade-out
+    // from 1.8 s before its end (~1.6 s of it audible).
+    expect(analysis.introSec).toBeGreaterThan(0.65);
+    expect(analysis.introSec).toBeLessThan(0.95);
+    expect(analysis.outroSec).toBeGreaterThan(1.4);
+    expect(analysis.outroSec).toBeLessThan(1.8);
   });
 
   it('finds no quiet edges on a track that starts and stops at full level, and nothing at all in silence', async () => {
@@ -77,21 +84,31 @@ describe('analyseTrack', () => {
 describe('planCrossfade', () => {
   const loud = { lengthSec: 120, outroSec: 0, introSec: 0 };
   it('fades both ways over crossfade_sec between two loud edges', () => {
-    expect(planCrossfade(loud, loud, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 3, shape: 'both' });
+    expect(planCrossfade(loud, loud, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 3, trimSec: 0, shape: 'both' });
   });
-  it("lets a track that fades itself out end by itself, the next one coming in only under its quiet tail", () => {
-    expect(planCrossfade({ ...loud, outroSec: 1.5 }, loud, 3)).toEqual({ overlapSec: 1.5, fadeOutSec: 0, fadeInSec: 1.5, shape: 'outgoing_quiet' });
-    expect(planCrossfade({ ...loud, outroSec: 6 }, loud, 3)).toMatchObject({ overlapSec: 3, fadeOutSec: 0 });
+  it('segues where a track that fades itself out falls under its body: the overlap stays crossfade_sec, the rest of its fade is cut', () => {
+    // Before: the next track came in only under the quiet tail (1.5 s), after the whole fade had played.
+    expect(planCrossfade({ ...loud, outroSec: 1.5 }, loud, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 3, trimSec: 0, shape: 'both' });
+    expect(planCrossfade({ ...loud, outroSec: 10 }, loud, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 3, trimSec: 7, shape: 'both' });
+    // At most a third of the track is cut.
+    expect(planCrossfade({ lengthSec: 30, outroSec: 25 }, loud, 3).trimSec).toBe(10);
   });
   it("brings a track with a soft intro in without a fade of its own under the outgoing one's fade", () => {
-    expect(planCrossfade(loud, { ...loud, introSec: 2 }, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 0, shape: 'incoming_quiet' });
-  });
-  it('overlaps two quiet edges as they are', () => {
-    expect(planCrossfade({ ...loud, outroSec: 1 }, { ...loud, introSec: 2 }, 3)).toEqual({ overlapSec: 2, fadeOutSec: 0, fadeInSec: 0, shape: 'both_quiet' });
+    expect(planCrossfade(loud, { ...loud, introSec: 2 }, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 0, trimSec: 0, shape: 'incoming_quiet' });
+    expect(planCrossfade({ ...loud, outroSec: 5 }, { ...loud, introSec: 2 }, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 0, trimSec: 2, shape: 'incoming_quiet' });
   });
   it('keeps most of a short track, and splices at crossfade_sec 0', () => {
     expect(planCrossfade({ ...loud, lengthSec: 4 }, loud, 10).overlapSec).toBeCloseTo(4 / 3, 6);
-    expect(planCrossfade(loud, loud, 0)).toEqual({ overlapSec: 0, fadeOutSec: 0, fadeInSec: 0, shape: 'splice' });
+    expect(planCrossfade(loud, loud, 0)).toEqual({ overlapSec: 0, fadeOutSec: 0, fadeInSec: 0, trimSec: 0, shape: 'splice' });
+  });
+});
+
+describe('introLiftDb', () => {
+  it('lifts a quiet intro up to the body, by 6 dB at most', () => {
+    expect(introLiftDb(-14, -24)).toBe(6); // 10 dB under: capped
+    expect(introLiftDb(-14, -18)).toBe(4);
+    expect(introLiftDb(-14, -12)).toBe(0); // louder than the body: never cut
+    expect(introLiftDb(-14, null)).toBe(0);
   });
 });
 
@@ -150,7 +167,31 @@ describe('PlayoutAnalyses (the database cache)', () => {
     const remeasured = await other.forBlob('catalog/demo.mp3');
     expect(other.measured).toBe(1);
     expect(remeasured.loudnessLufs!).toBeGreaterThan(first.loudnessLufs! + 8);
-    const [stored] = await database.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, 'catalog/demo.mp3'));
+    const [stored] = await database.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, analysisRowKey('catalog/demo.mp3')));
     expect(stored.sizeBytes).toBe(louder.length);
+  });
+
+  it('reports the length of the master that aired: a placeholder render cued before its row was lengthened airs as itself', async () => {
+    // The demo seeder renders short masters first and lengthens them later under new keys; a slot cued with
+    // the short one aired 30 s while history said 150 s.
+    const placeholder = await toneMaster({ frequencyHz: 440, amplitude: 0.2, seconds: 3 });
+    await blobs.put('catalog/short.mp3', placeholder);
+    const [artist] = await database.db.insert(artists).values({ slug: 'placeholder-artist', name: 'Placeholder', genre: 'jazz' }).returning();
+    const [track] = await database.db
+      .insert(tracks)
+      .values({ slug: 'placeholder', title: 'Placeholder', artistId: artist.id, genre: 'jazz', durationSec: 150, audioBlobKey: 'catalog/full.mp3', audioFormat: 'mp3' })
+      .returning();
+    const slots = new SlotsRepository(database.db);
+    const slot = await slots.insert({ origin: 'catalog', trackId: track.id, sessionId: 'session-placeholder', durationSec: 150 });
+    // Only the two fields streamSource reads; the rest of the station's config plays no part here.
+    const config = { streamQuality: '128kbps', crossfadeSec: 3 } as StationConfigRow;
+    const source = streamSource({ blobs, analyses: new PlayoutAnalyses(database.db, blobs), slots }, slot, 'catalog/short.mp3', 'Placeholder', config);
+    const analysis = await source.analysis!(await source.read());
+    const [row] = await database.db.select().from(radioSlots).where(eq(radioSlots.id, slot.id));
+    expect(row.durationSec).toBeCloseTo(analysis.durationSec, 3);
+    expect(row.durationSec!).toBeLessThan(4);
+    // A catalog slot's card never asks the registry (AI tracks only).
+    const cards = new CardBuilder(database.db, null as never, new UrlSigner(Buffer.alloc(32, 1), 'http://station.test', systemClock));
+    expect((await cards.forSlot(row))?.duration_sec).toBe(Math.round(analysis.durationSec));
   });
 });

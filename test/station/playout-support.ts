@@ -4,6 +4,7 @@
  */
 import { MPEGDecoder } from 'mpg123-decoder';
 import { createMp3Encoder } from 'wasm-media-encoders';
+import { KWeightingFilter } from '../../src/engine/audio/k-weighting.js';
 import { LoudnessMeter } from '../../src/engine/audio/loudness.js';
 
 export const RATE = 44100;
@@ -121,4 +122,23 @@ export function largestStep(signal: Float32Array, from: number, to: number): num
   let largest = 0;
   for (let i = Math.max(1, from); i < to; i++) largest = Math.max(largest, Math.abs(signal[i] - signal[i - 1]));
   return largest;
+}
+
+/**
+ * Short-term loudness (BS.1770 K-weighting, ungated, `windowSec` windows) every `hopSec`, as
+ * [window start in samples, LUFS]: what a loudness meter shows while the stream plays.
+ */
+export function shortTermLoudness(left: Float32Array, right: Float32Array, windowSec = 3, hopSec = 0.1): [number, number][] {
+  const step = Math.round(hopSec * RATE);
+  const filters = [new KWeightingFilter(RATE), new KWeightingFilter(RATE)];
+  const steps: number[] = [];
+  for (let at = 0; at + step <= left.length; at += step) steps.push(filters[0].sumOfSquares(left, at, at + step) + filters[1].sumOfSquares(right, at, at + step));
+  const perWindow = Math.round(windowSec / hopSec);
+  const out: [number, number][] = [];
+  for (let k = 0; k + perWindow <= steps.length; k++) {
+    let sum = 0;
+    for (let j = k; j < k + perWindow; j++) sum += steps[j];
+    out.push([k * step, -0.691 + 10 * Math.log10(sum / (perWindow * step) + 1e-20)]);
+  }
+  return out;
 }

@@ -6,9 +6,10 @@
  * - where its sound starts and ends (first and last sample above -60 dBFS): leading and trailing digital
  *   silence is never aired, so no join has a gap;
  * - its quiet intro and outro: how long, from the first sound, it stays more than QUIET_DB under its own
- *   loud level before it gets there (a fade-in, a soft intro), and how long it stays that quiet before its
- *   last sound (a fade-out, a reverb tail). The crossfade follows those: a track that fades itself out needs
- *   no fade from us, and the next one can come in under its tail.
+ *   loud level (its body) before it gets there (a fade-in, a soft intro), and how long it stays that quiet
+ *   before its last sound (a fade-out, a reverb tail). The outro's start is the segue point: the next
+ *   track comes in where the outgoing one falls a few LU under its body, as a presenter would bring it in,
+ *   not at the end of its fade (crossfade.ts); a quiet intro is lifted on air (voice.ts).
  *
  * Levels for intro and outro are momentary (400 ms windows, every 100 ms), unweighted RMS over channels:
  * a single transient does not end an intro, and the K-weighting would only shift every level alike.
@@ -31,8 +32,12 @@ export interface TrackAnalysis {
 
 /** A sample under this (-60 dBFS) is silence as far as joins are concerned. */
 export const SILENCE_LEVEL = 0.001;
-/** Quieter than the track's loud level by this much counts as a quiet intro or outro. */
-export const QUIET_DB = 12;
+/**
+ * Quieter than the track's loud level by this much counts as a quiet intro or outro. 6 dB: where a fade-out
+ * has gone this far the track's body is over, and an intro this far under the body would leave a sag at
+ * the join (measured: intros about 10 dB under the body, fades heard for 4-14 s under -20 LUFS).
+ */
+export const QUIET_DB = 6;
 const STEP_SEC = 0.1;
 const STEPS_PER_WINDOW = 4;
 
@@ -131,16 +136,15 @@ export class TrackAnalyser {
   private quietEdges(soundStartSec: number, soundEndSec: number): { introSec: number; outroSec: number } {
     const first = Math.floor(soundStartSec / STEP_SEC);
     const last = Math.min(this.steps.length - 1, Math.ceil(soundEndSec / STEP_SEC) - 1);
-    // The track's loud level: the power mean of its audible steps (dominated by its loud parts).
-    let sum = 0;
-    let count = 0;
-    for (let i = first; i <= last; i++) {
-      if (this.steps[i] > SILENCE_LEVEL * SILENCE_LEVEL) {
-        sum += this.steps[i];
-        count++;
-      }
-    }
-    if (count === 0) return { introSec: 0, outroSec: 0 };
+    // The track's body: the power mean of the louder half of its audible steps. (The mean of all of them
+    // counted a long fade-out or intro as body: a 10 s fade put the threshold 3 dB lower, the segue late.)
+    const audible: number[] = [];
+    for (let i = first; i <= last; i++) if (this.steps[i] > SILENCE_LEVEL * SILENCE_LEVEL) audible.push(this.steps[i]);
+    if (audible.length === 0) return { introSec: 0, outroSec: 0 };
+    audible.sort((x, y) => y - x);
+    const louder = audible.slice(0, Math.ceil(audible.length / 2));
+    const sum = louder.reduce((total, step) => total + step, 0);
+    const count = louder.length;
     const threshold = 10 * Math.log10(sum / count) - QUIET_DB;
     let loudFrom = first;
     // A window is centred STEPS_PER_WINDOW / 2 steps before the step it ends with.
@@ -154,3 +158,54 @@ export class TrackAnalyser {
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** A render with a hole longer than this (below HOLE_DBFS, after its first sound) is rejected by the pipeline. */
+export const MAX_RENDER_HOLE_SEC = 1;
+/** A hole is a run of samples under this level (-50 dBFS) in every channel. */
+export const HOLE_LEVEL = 10 ** (-50 / 20);
+
+/**
+ * The longest hole in a track: a run of samples under -50 dBFS between its first and its last sound (its
+ * leading and trailing silence never air, so they are not holes). A render with one over a second is
+ * rejected before it reaches the radio ("Velvet Hour": a chord, then 3.58 s under -60 dBFS).
+ */
+export async function longestHoleSec(bytes: Uint8Array, format: PcmFormat, signal?: AbortSignal): Promise<number> {
+  const scanner = new HoleScanner();
+  for await (const chunk of decodePcm(bytes, format, undefined, { mp3ChunkBytes: MP3_BITE_BYTES, wavChunkFrames: WAV_BITE_FRAMES })) {
+    signal?.throwIfAborted();
+    scanner.push(chunk.channels, chunk.frames, chunk.sampleRate);
+  }
+  return scanner.longestSec;
+}
+
+/** The streaming half of longestHoleSec. */
+export class HoleScanner {
+  private sampleRate = 44100;
+  private heard = false;
+  private run = 0;
+  private longest = 0;
+
+  push(channels: readonly Float32Array[], frames: number, sampleRate: number): void {
+    this.sampleRate = sampleRate;
+    for (let i = 0; i < frames; i++) {
+      let loud = false;
+      for (const channel of channels) {
+        const x = channel[i];
+        if (x > HOLE_LEVEL || x < -HOLE_LEVEL) {
+          loud = true;
+          break;
+        }
+      }
+      if (loud) {
+        // Sound again: the run behind it was a hole (if the track had sounded before it).
+        if (this.heard && this.run > this.longest) this.longest = this.run;
+        this.heard = true;
+        this.run = 0;
+      } else if (this.heard) this.run++;
+    }
+  }
+
+  get longestSec(): number {
+    return this.longest / this.sampleRate;
+  }
+}

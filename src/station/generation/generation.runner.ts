@@ -1,7 +1,7 @@
 /**
  * The generation pipeline, run by a queue worker for one job id:
  *
- *   claim -> lyrics (optional) -> compose/render/encode (engine, worker thread) -> features
+ *   claim -> lyrics (optional) -> compose/render/encode (engine, worker thread) -> hole check -> features
  *        -> safety (lyrics + audio) -> influences -> store blobs -> register (module G)
  *        -> complete + station.track.generation_complete
  *   any failure -> failed + station.track.generation_failed (the scheduler falls back to the catalog)
@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { MAX_RENDER_HOLE_SEC, longestHoleSec } from '../../engine/audio/track-analysis.js';
 import type { Engine, SafetyVerdict } from '../../engine/engine.js';
 import type { MusicContext } from '../../engine/types.js';
 import { publicFailure, type PublicFailure } from '../../errors.js';
@@ -131,6 +132,10 @@ export class GenerationRunner {
         }
       },
     );
+
+    // A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio.
+    const holeSec = await longestHoleSec(track.mp3, 'mp3');
+    if (holeSec > MAX_RENDER_HOLE_SEC) throw new Error(`render rejected: a ${holeSec.toFixed(2)} s hole under -50 dBFS`);
 
     const reference = await this.deps.safetyReference.ref();
     const features = await engine.extractFeatures(track.mp3, 'mp3');

@@ -12,6 +12,14 @@ import type { Db } from '../../infra/db/client.js';
 import { playoutAnalyses, tracks } from '../../infra/db/schema/index.js';
 import { sniffFormat } from './stream/track-reader.js';
 
+/**
+ * Rows are keyed by blob key plus the revision of the measurement: when what a field means changes (v2: a
+ * quiet intro/outro is 6 dB under the body, not 12), older rows are simply not found and each master is
+ * measured again on its next warm-up, with no migration. Rows of older revisions are left as they are.
+ */
+const ANALYSIS_REVISION = 'v2';
+export const analysisRowKey = (blobKey: string) => `${blobKey}#${ANALYSIS_REVISION}`;
+
 export class PlayoutAnalyses {
   private readonly inFlight = new Map<string, Promise<TrackAnalysis>>();
   /** Masters measured by this instance (not read from the cache). */
@@ -34,14 +42,15 @@ export class PlayoutAnalyses {
 
   private async lookUpOrMeasure(blobKey: string, bytes?: Buffer): Promise<TrackAnalysis> {
     const size = bytes?.length ?? (await this.blobs.stat(blobKey))?.size;
-    const [row] = await this.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, blobKey));
+    const key = analysisRowKey(blobKey);
+    const [row] = await this.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, key));
     if (row && row.sizeBytes === size) return toAnalysis(row);
     const file = bytes ?? (await this.blobs.get(blobKey));
     const analysis = await analyseTrack(file, sniffFormat(file));
     this.measured++;
     const values = { sizeBytes: file.length, ...analysis, analysedAt: new Date() };
     await this.db.transaction(async (tx) => {
-      await tx.insert(playoutAnalyses).values({ blobKey, ...values }).onConflictDoUpdate({ target: playoutAnalyses.blobKey, set: values });
+      await tx.insert(playoutAnalyses).values({ blobKey: key, ...values }).onConflictDoUpdate({ target: playoutAnalyses.blobKey, set: values });
       if (analysis.loudnessLufs !== null) {
         await tx
           .update(tracks)

@@ -63,7 +63,8 @@ export class CardBuilder {
       track_origin: 'catalog',
       genre: row.track.genre,
       mood: row.track.mood,
-      duration_sec: Math.round(row.track.durationSec),
+      // The slot's length is the master it aired (stream-source.ts); the row may since have another one.
+      duration_sec: Math.round(slot.durationSec ?? row.track.durationSec),
       cover_art_url: this.link(row.track.coverBlobKey),
       waveform_url: this.link(row.track.waveformBlobKey),
     };

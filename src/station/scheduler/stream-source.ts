@@ -13,6 +13,7 @@ import type { SlotRow, SlotsRepository } from './slots.repository.js';
 interface MediaDeps {
   blobs: BlobStore;
   analyses: PlayoutAnalyses;
+  slots?: Pick<SlotsRepository, 'update'>;
 }
 
 export function streamSource(deps: MediaDeps, slot: SlotRow, blobKey: string, title: string, config: StationConfigRow): SourceTrack {
@@ -22,7 +23,17 @@ export function streamSource(deps: MediaDeps, slot: SlotRow, blobKey: string, ti
     crossfadeSec: config.crossfadeSec,
     title,
     read: () => deps.blobs.get(blobKey),
-    analysis: (bytes) => deps.analyses.forBlob(blobKey, bytes),
+    analysis: async (bytes) => {
+      const analysis = await deps.analyses.forBlob(blobKey, bytes);
+      // History and now-playing report the length of the master that airs. A catalog row may describe
+      // another master by then: a demo master rendered short first is lengthened under a new key while the
+      // short one is cued (it aired as a 30 s render while history said 150 s).
+      if (deps.slots && Math.abs((slot.durationSec ?? 0) - analysis.durationSec) >= 0.5) {
+        await deps.slots.update(slot.id, { durationSec: analysis.durationSec });
+        slot.durationSec = analysis.durationSec;
+      }
+      return analysis;
+    },
   };
 }
 

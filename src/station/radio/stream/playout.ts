@@ -13,9 +13,10 @@
  * Positions: the timeline counts samples mixed; `markers` give each track's start, audible change and end
  * in samples of the encoded stream as a decoder hears it (frame index x 1152, codec delay included).
  */
+import { LoudnessMeter } from '../../../engine/audio/loudness.js';
 import { analyseTrack, type TrackAnalysis } from '../../../engine/audio/track-analysis.js';
 import type { PcmFormat } from '../../../engine/audio/pcm.js';
-import { normalisationGainDb, planCrossfade } from './crossfade.js';
+import { QUIET_MIN_SEC, introLiftDb, normalisationGainDb, planCrossfade } from './crossfade.js';
 import { CODEC_DELAY_SAMPLES, SAMPLES_PER_FRAME, StreamEncoder } from './encoder.js';
 import { LIMITER_LOOKAHEAD, Limiter } from './limiter.js';
 import { TIMELINE_RATE, TrackReader, sniffFormat } from './track-reader.js';
@@ -65,6 +66,8 @@ export interface PlayoutOptions {
 
 export const FRAMES_PER_BLOCK = 4;
 const BLOCK = FRAMES_PER_BLOCK * SAMPLES_PER_FRAME;
+/** The longest quiet intro measured for its lift (longer ones are lifted over this much, then ramp back). */
+const MAX_LIFTED_INTRO = 15 * TIMELINE_RATE;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class Playout {
@@ -147,7 +150,10 @@ export class Playout {
     if (this.next && !this.next.started) {
       this.next.reader.close();
       this.next = null;
-      if (this.current) this.current.fadeOut = 0;
+      if (this.current) {
+        this.current.fadeOut = 0;
+        this.current.cut = null; // no segue any more: it plays to its end
+      }
     }
   }
 
@@ -178,7 +184,9 @@ export class Playout {
   private maybeLoad(force: boolean): void {
     if (this.stopped || this.loading || this.loaded || this.next) return;
     if (!force && this.options.now() < this.retryAt) return;
-    if (this.current && this.current.end - this.position > (this.options.prefetchMs / 1000) * TIMELINE_RATE) return;
+    const current = this.current;
+    const holing = current !== null && current.holeRun >= TIMELINE_RATE; // a hole may be about to take it off
+    if (current && !holing && this.airEndOf(current) - this.position > (this.options.prefetchMs / 1000) * TIMELINE_RATE) return;
     const generation = this.loadGeneration;
     this.loading = this.load()
       .then((voice) => {
@@ -215,7 +223,39 @@ export class Playout {
       crossfadeSec: track.crossfadeSec ?? this.options.crossfadeSec,
       analysis,
     };
-    return new Voice(info, reader, 10 ** (gainDb / 20), BLOCK);
+    const voice = new Voice(info, reader, 10 ** (gainDb / 20), BLOCK);
+    if (analysis.introSec >= QUIET_MIN_SEC) await this.liftIntro(voice);
+    return voice;
+  }
+
+  /**
+   * A quiet intro is lifted towards the track's body, by at most MAX_INTRO_LIFT_DB: its loudness is measured
+   * on the decoded intro (decoded now, ahead of air; it is needed first anyway).
+   */
+  private async liftIntro(voice: Voice): Promise<void> {
+    const intro = Math.min(Math.round(voice.info.analysis.introSec * TIMELINE_RATE), MAX_LIFTED_INTRO, voice.length);
+    await voice.reader.fill(intro);
+    const meter = new LoudnessMeter(TIMELINE_RATE, 2);
+    voice.reader.peek(intro, (left, right) => meter.push([left, right], left.length));
+    const liftDb = introLiftDb(voice.info.analysis.loudnessLufs, meter.integrated());
+    if (liftDb <= 0) return;
+    voice.lift = 10 ** (liftDb / 20);
+    voice.liftLength = intro;
+  }
+
+  /**
+   * Where the track after `voice` should come in as far as `voice` alone tells: its crossfade before its end,
+   * earlier by its quiet outro (the segue point). The incoming track's own length can only make it later.
+   */
+  private segueAt(voice: Voice): number {
+    return this.airEndOf(voice) - Math.min(voice.info.crossfadeSec * TIMELINE_RATE, voice.length / 3);
+  }
+
+  /** Its end on air: its sound's end, less the part of its quiet outro past the segue (see planCrossfade). */
+  private airEndOf(voice: Voice): number {
+    if (voice.cut !== null) return voice.end;
+    const longest = Math.min(voice.info.crossfadeSec * TIMELINE_RATE, voice.length / 3);
+    return voice.end - Math.min(Math.max(0, voice.info.analysis.outroSec * TIMELINE_RATE - longest), voice.length / 3);
   }
 
   /** Places a loaded track on the timeline: at once on silence, or crossfaded into the current one. */
@@ -235,11 +275,17 @@ export class Playout {
       { lengthSec: incoming.length / TIMELINE_RATE, introSec: incoming.info.analysis.introSec },
       incoming.info.crossfadeSec,
     );
-    // Late (it loaded after its crossfade should have begun): what is left of the outgoing track.
-    const overlap = Math.min(Math.round(plan.overlapSec * TIMELINE_RATE), outgoing.end - this.position);
-    incoming.start = outgoing.end - Math.max(0, overlap);
-    incoming.fadeIn = plan.fadeInSec > 0 ? Math.max(0, overlap) : 0;
-    outgoing.fadeOut = plan.fadeOutSec > 0 ? Math.max(0, overlap) : 0;
+    // The segue: the outgoing track airs up to its end less the trim (the rest of its fade-out), the incoming
+    // one starts the overlap before that. Late (it loaded after the segue point): the outgoing track is cut
+    // the overlap after now, or plays what is left of it.
+    const wanted = Math.round(plan.overlapSec * TIMELINE_RATE);
+    const soundEnd = outgoing.start + outgoing.reader.length;
+    const airEnd = Math.min(soundEnd, Math.max(soundEnd - Math.round(plan.trimSec * TIMELINE_RATE), this.position + wanted));
+    const overlap = Math.max(0, Math.min(wanted, airEnd - this.position));
+    if (airEnd < soundEnd) outgoing.cut = airEnd - outgoing.start;
+    incoming.start = airEnd - overlap;
+    incoming.fadeIn = plan.fadeInSec > 0 ? overlap : 0;
+    outgoing.fadeOut = plan.fadeOutSec > 0 ? overlap : 0;
     this.next = incoming;
     this.loaded = null;
   }
@@ -248,8 +294,7 @@ export class Playout {
   private waitingForLoad(): boolean {
     const current = this.current;
     if (!current || this.next || this.loaded || !this.loading) return false;
-    const longest = Math.min(current.info.crossfadeSec * TIMELINE_RATE, current.length / 3);
-    return this.position + BLOCK > current.end - longest;
+    return this.position + BLOCK > this.segueAt(current);
   }
 
   private async renderBlock(): Promise<void> {
@@ -269,6 +314,7 @@ export class Playout {
     this.limiter.process(this.outLeft, this.outRight, BLOCK);
     this.position = to;
     for (const frame of this.encoder!.encode(this.outLeft, this.outRight)) this.push(frame);
+    this.skipHole();
     this.retire();
   }
 
@@ -297,6 +343,23 @@ export class Playout {
     voice.changeAt = at;
     const marker = this.markerOf.get(voice);
     if (marker) marker.changeSample = at + this.offset;
+  }
+
+  /**
+   * The silence detector: a track that has played HOLE_SKIP_SEC under -50 dBFS (after its first sound) goes
+   * off the air here, and the next one starts at once (or as soon as it is loaded; it was asked for a second
+   * into the hole).
+   */
+  private skipHole(): void {
+    const current = this.current;
+    if (!current || !current.holed || this.position >= current.end) return;
+    current.cut = this.position - current.start;
+    current.fadeOut = 0;
+    const next = this.next;
+    if (next && !next.started) {
+      next.start = this.position;
+      next.fadeIn = 0;
+    }
   }
 
   /** The current track ended: its successor (if any) becomes current. */

@@ -55,6 +55,19 @@ export class TrackReader {
     }
   }
 
+  /** Hands the next `count` decoded samples (or fewer, if fewer are decoded) to `visit`, without taking them. */
+  peek(count: number, visit: (left: Float32Array, right: Float32Array) => void): void {
+    let left = count;
+    let head = this.head;
+    for (const [l, r] of this.chunks) {
+      if (left <= 0) break;
+      const n = Math.min(left, l.length - head);
+      visit(l.subarray(head, head + n), r.subarray(head, head + n));
+      left -= n;
+      head = 0;
+    }
+  }
+
   /** Copies the next `count` samples into `left`/`right` (zeros past the end or beyond what was decoded). */
   take(count: number, left: Float32Array, right: Float32Array): void {
     let written = 0;
