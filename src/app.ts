@@ -221,7 +221,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     (config.ml
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
-  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard, leases, playWindow });
+  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard, leases, playWindow, verified: auth });
   const analytics = createAnalytics(
     {
       db: database.db,

@@ -53,6 +53,7 @@ import { loadOrCreateSecret } from '../infra/secrets.js';
 import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
+import type { EmailVerifiedCheck } from '../auth/email-verification.js';
 
 export interface StationInfra {
   config: Config;
@@ -73,6 +74,8 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
+  /** Whether an account's e-mail address is verified (the auth module's read). */
+  verified: EmailVerifiedCheck;
 }
 
 export type StationModules = ReturnType<typeof buildStationModules>;
@@ -121,6 +124,7 @@ export function buildStationModules(infra: StationInfra) {
     reviews: registryModule.reviews,
     access: infra.access,
     presence: realtime.presence,
+    verified: infra.verified,
   });
   admin.status.useRadioStatus(radioModule.scheduler);
   realtime.useCurrentCard(() => radioModule.scheduler.nowPlaying());

@@ -7,12 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { desc, eq } from 'drizzle-orm';
+import { mailOutbox } from '../../src/infra/db/schema/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createStation, type Station, type StationOptions } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/infra/db/client.js';
 import { totpCode } from '../../src/auth/totp.js';
 import type { Clock } from '../../src/infra/clock/clock.js';
 import { migratedPgliteTemplate } from './pglite-template.js';
+import { clientAddress } from '../auth/support.js';
 
 export const ADMIN = {
   email: 'admin@station.test',
@@ -114,6 +117,28 @@ export async function signupListener(station: Station, email = `listener-${rando
   if (response.statusCode !== 201) throw new Error(`signup failed: ${response.body}`);
   const body = response.json();
   return { token: body.token as string, csrf: body.csrf_token as string, userId: body.user.id as string, refreshToken: body.refresh_token as string };
+}
+
+/** Verifies a signed-up account's address the way its owner would: the link from the mail (the outbox), posted back. */
+export async function verifyAddress(station: Station, email: string): Promise<void> {
+  await station.auth.drain();
+  const mails = await station.database.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.toAddress, email))
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id));
+  const link = mails.map((mail) => /\/verify-email\?token=(\S+)/.exec(mail.textBody)).find(Boolean);
+  if (!link) throw new Error(`no verification mail to ${email}`);
+  // From an address of its own, as each owner would: the route's per-address rate limit is not what a suite tests.
+  const response = await station.http.inject({ method: 'POST', url: '/v1/auth/verify-email', remoteAddress: clientAddress(), payload: { token: decodeURIComponent(link[1]) } });
+  if (response.statusCode !== 200) throw new Error(`verification failed: ${response.body}`);
+}
+
+/** A listener who signed up and verified the address from the mailed link. */
+export async function verifiedListener(station: Station, email = `listener-${randomBytes(4).toString('hex')}@example.com`) {
+  const login = await signupListener(station, email);
+  await verifyAddress(station, email);
+  return { ...login, email };
 }
 
 /** Logs the bootstrap super_admin in with a TOTP code; `clock` decides which code. */

@@ -13,7 +13,7 @@ import { MIGRATIONS_FOLDER } from '../../src/infra/db/client.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { authHeaders, buildTestStation, signupListener, staffLogin, verifiedListener, verifyAddress, type TestStation } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 
 let counter = 0;
@@ -55,9 +55,9 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
 
   /** Each listener reports from an address of its own (one counted report per address). */
   const addresses = new Map<Headers, string>();
-  /** A listener of the radio: signed up, from an address of its own, holding a stream ticket from now on. */
+  /** A listener of the radio: signed up and verified, from an address of its own, holding a stream ticket from now on. */
   const newListener = async (address = clientAddress()) => {
-    const who = authHeaders(await signupListener(station));
+    const who = authHeaders(await verifiedListener(station));
     addresses.set(who, address);
     expect((await station.http.inject({ url: '/station/v1/radio/stream-info', headers: who })).statusCode).toBe(200);
     return who;
@@ -152,10 +152,13 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
   it('reports from fresh accounts that never held a ticket or a stream while the track aired count nothing', async () => {
     const id = await newTrack();
     const throwaways: Headers[] = [];
+    const emails: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const who = authHeaders(await signupListener(station));
+      const email = `throwaway-${i}-${randomUUID()}@example.com`;
+      const who = authHeaders(await signupListener(station, email));
       addresses.set(who, clientAddress());
       throwaways.push(who);
+      emails.push(email);
     }
     for (const who of throwaways) expect((await report(id, who)).statusCode).toBe(201);
     expect(await station.station.registry.isWithheld(id)).toBe(false);
@@ -167,7 +170,11 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     for (const who of throwaways) await station.http.inject({ url: '/station/v1/radio/stream-info', headers: who });
     for (const who of throwaways) await report(aired, who);
     expect(await record(aired)).toMatchObject({ flag_for_review: false, listener_reports: 0 });
-    // ... while the track on air now is covered by those tickets.
+    // Tickets covering the track on air now are not enough while the addresses are unverified...
+    for (const who of throwaways) await report(id, who);
+    expect(await record(id)).toMatchObject({ withheld: false, listener_reports: 0 });
+    // ... once their owners verified them, the same listeners' reports count.
+    for (const email of emails) await verifyAddress(station, email);
     for (const who of throwaways) await report(id, who);
     expect(await record(id)).toMatchObject({ withheld: true, listener_reports: 3 });
   });

@@ -39,7 +39,8 @@ import { LiveStream } from './stream/live-stream.js';
 import { streamRoute, type StreamGrant } from './stream/stream-route.js';
 import { STREAM_TICKET_TTL_SEC, StreamTickets } from './stream-tickets.js';
 import { ListeningSessionsRepository } from './listening-sessions.repository.js';
-import { allOf, HeardOnAir } from './reporter-eligibility.js';
+import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
+import { allOf, HeardOnAir, VerifiedAddress } from './reporter-eligibility.js';
 import { PlayoutAnalyses } from './playout-analyses.js';
 import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-presence.js';
 
@@ -68,6 +69,8 @@ export interface RadioModuleDeps {
   access: LiveAccess;
   /** Each stream listener is a listener of the station (counted once with their other connections). */
   presence: Pick<ListenerPresence, 'enter'>;
+  /** Whether a reporter's e-mail address is verified (only such reports count toward withholding a track). */
+  verified: EmailVerifiedCheck;
 }
 
 function chooseLeader(config: Config): LeaderElection {
@@ -121,8 +124,8 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });
   const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
   const listening = new ListeningSessionsRepository(db);
-  // Whose listener reports count. The one place to add a check (e.g. a verified e-mail address): allOf(...).
-  const eligibility = allOf(new HeardOnAir(deps.plays, listening));
+  // Whose listener reports count: a verified address that was listening while the track was on air.
+  const eligibility = allOf(new VerifiedAddress(deps.verified), new HeardOnAir(deps.plays, listening));
   const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl, eligibility, listening, deps.clock);
 
   /**

@@ -7,7 +7,9 @@
  *
  * The checks compose with `allOf`: radio/module.ts builds the station's one eligibility from them.
  */
+import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import type { Principal } from '../../auth/principal.js';
+import { isDomainError } from '../../errors.js';
 import type { PlaysRepository } from '../registry/plays.repository.js';
 import { listenerKeyOf } from '../realtime/listener-presence.js';
 import type { ListeningSessionsRepository } from './listening-sessions.repository.js';
@@ -27,6 +29,22 @@ export class HeardOnAir implements ReporterEligibility {
   async eligible(reporter: Principal, stationTrackId: string): Promise<boolean> {
     const airings = await this.plays.airings(stationTrackId);
     return this.sessions.heldDuring(listenerKeyOf(reporter), airings);
+  }
+}
+
+/** A listener account whose e-mail address is verified (a throwaway sign-up's report never counts). */
+export class VerifiedAddress implements ReporterEligibility {
+  constructor(private readonly verified: EmailVerifiedCheck) {}
+
+  async eligible(reporter: Principal): Promise<boolean> {
+    if (reporter.userId === null) return false;
+    try {
+      await this.verified.assertEmailVerified(reporter.userId);
+      return true;
+    } catch (error) {
+      if (isDomainError(error, 'EMAIL_UNVERIFIED')) return false;
+      throw error;
+    }
   }
 }
 
