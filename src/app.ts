@@ -44,6 +44,7 @@ import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalo
 import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
+import { DeveloperAccountsRepository, DeveloperAccountsService } from './platform/developer/developer-accounts.js';
 import { developerRoutes } from './platform/developer/routes.js';
 import { usersRoutes } from './platform/users/routes.js';
 import { adminRoutes } from './platform/admin/routes.js';
@@ -245,13 +246,13 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(developerRoutes(auth));
+      await app.register(developerRoutes(auth, new DeveloperAccountsService(new DeveloperAccountsRepository(database.db), auth, config.publicBaseUrl)));
       await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
       await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
       await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));
       await app.register(uploads.routes);
-      await artistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock }).register(app);
+      await artistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock, accounts: auth }).register(app);
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
       await app.register(store.routes);
