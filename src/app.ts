@@ -38,6 +38,8 @@ import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
 import { loadOrCreateSecret } from './infra/secrets.js';
+import { demoAccountsRoutes } from './demo/demo-accounts.routes.js';
+import { DemoAccounts } from './demo/seed-accounts.js';
 import { EgressPolicy, type HostResolver } from './infra/egress/egress-policy.js';
 import { CatalogRepository } from './platform/catalog/catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
@@ -156,7 +158,8 @@ export async function createStation(config: Config, options: StationOptions = {}
   const blobs: BlobStore = objectStore ?? new FileBlobStore(join(config.dataDir, 'blobs'));
   const presigner = config.s3 && config.mediaLinks.mode === 'presigned' ? new S3Presigner(config.s3, config.mediaLinks.publicEndpoint) : null;
   const signer = new UrlSigner(loadOrCreateSecret(config.dataDir, 'media', null), config.publicBaseUrl, clock, presigner);
-  const tokens = new TokenService(loadOrCreateSecret(config.dataDir, 'jwt', config.jwtSecret), clock);
+  const jwtKey = loadOrCreateSecret(config.dataDir, 'jwt', config.jwtSecret);
+  const tokens = new TokenService(jwtKey, clock);
   const csrf = new CsrfTokens(loadOrCreateSecret(config.dataDir, 'csrf', null));
   const sessionCache = new SessionCache(clock);
   await sessionCache.listen(bus);
@@ -226,6 +229,8 @@ export async function createStation(config: Config, options: StationOptions = {}
   const uploads = createUploads({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine });
 
   let ready = false;
+  // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).
+  const demoAccounts = config.demo ? new DemoAccounts(database.db, auth, jwtKey) : null;
   const http = await buildHttpServer(
     {
       logger: loggerOptions(config, options.logger),
@@ -260,6 +265,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await listenersModule({ db: database.db, events: platformEvents, clock }).register(app);
       await oauthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl }).register(app);
       await app.register(analytics.routes);
+      if (demoAccounts) await app.register(demoAccountsRoutes(demoAccounts));
       await station.routes(app);
     },
   );
@@ -269,6 +275,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   await analytics.start(); // the live feed's bus subscriptions
   await uploads.start(http.log); // uploads: render worker, renders left processing re-queued
   await station.start(http.log);
+  await demoAccounts?.seed(http.log);
   ready = true;
 
   return {
