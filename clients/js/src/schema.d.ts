@@ -142,6 +142,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks the address verified with the token of a verification link
+         * @description Sign-up and an address change mail `{PUBLIC_BASE_URL}/verify-email?token=...` (SMTP with SMTP_URL, otherwise the database outbox): valid 24 hours, usable once, and only for the address it was mailed to. An unknown, used or expired token, or one mailed to an address the account no longer has, answers 400 PLATFORM_VERIFICATION_TOKEN_INVALID.
+         */
+        post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mails a new verification link to the caller's address
+         * @description From a login session only (an API key or an app answers 403 PLATFORM_FORBIDDEN). At most 3 links per account per clock hour (then 429 PLATFORM_RATE_LIMITED with Retry-After); an address already verified answers 409 PLATFORM_CONFLICT. Earlier links stay valid until they expire or one of them is used.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postAuthVerifyEmailResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes the caller's e-mail address (needs the account's password); the new address starts unverified
+         * @description From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). A verification link goes to the new address and a notice to the old one; outstanding verification and password-reset links die. A wrong password answers 401 PLATFORM_INVALID_CREDENTIALS and counts toward the account's login throttle; an address another account has answers 409 PLATFORM_CONFLICT. An account made by a sign-in provider has no password: it sets one through reset-password first.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        put: operations["putUsersMeEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Links an identity of the OpenID Connect provider (OIDC_ISSUER) to the caller's account
+         * @description The way to link the provider to an account whose address is not verified (POST /v1/auth/google answers 409 for it). The body is what POST /v1/auth/google takes: an authorization code obtained with PKCE, redeemed here and its ID token verified. From a login session only. Every other session of the account ends. When the provider verified the account's own address, the address counts as verified. An identity linked to another account: 409 PLATFORM_CONFLICT; linking it again to the same account changes nothing.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postUsersMeIdentities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/signup": {
         parameters: {
             query?: never;
@@ -210,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Signs in with the OpenID Connect provider (OIDC_ISSUER): redeems an authorization code obtained with PKCE
-         * @description The client sends the user to the provider's authorization endpoint (response_type=code, scope "openid email profile", code_challenge_method=S256, its own redirect_uri, state and nonce), then posts here what came back with the PKCE verifier. The server redeems the code with OIDC_CLIENT_ID / OIDC_CLIENT_SECRET and verifies the ID token (signature, issuer, audience, expiry, nonce). A known identity signs its account in; a new one is linked to the account with the same e-mail only if the provider marks it verified (otherwise 409 PLATFORM_CONFLICT), or gets a new listener account (`created: true`, event user.signup). Answers like /v1/auth/login (roles needing TOTP get requires_2fa). A refused code or token: 401 PLATFORM_INVALID_CREDENTIALS; not configured: 503 PLATFORM_IDENTITY_PROVIDER_NOT_CONFIGURED; provider unreachable: 503 PLATFORM_IDENTITY_PROVIDER_UNAVAILABLE.
+         * @description The client sends the user to the provider's authorization endpoint (response_type=code, scope "openid email profile", code_challenge_method=S256, its own redirect_uri, state and nonce), then posts here what came back with the PKCE verifier. The server redeems the code with OIDC_CLIENT_ID / OIDC_CLIENT_SECRET and verifies the ID token (signature, issuer, audience, expiry, nonce). A known identity signs its account in; a new one is linked to the account with the same e-mail only if the provider marks it verified and that account verified its address (otherwise 409 PLATFORM_CONFLICT: the owner logs in and links it with POST /v1/users/me/identities); linking ends every other session of the account. Otherwise the identity gets a new listener account (`created: true`, event user.signup), its address verified when the provider says so. Answers like /v1/auth/login (roles needing TOTP get requires_2fa). A refused code or token: 401 PLATFORM_INVALID_CREDENTIALS; not configured: 503 PLATFORM_IDENTITY_PROVIDER_NOT_CONFIGURED; provider unreachable: 503 PLATFORM_IDENTITY_PROVIDER_UNAVAILABLE.
          */
         post: operations["postAuthGoogle"];
         delete?: never;
@@ -248,7 +334,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New tokens from a refresh token (rotated; reuse revokes the login) */
+        /**
+         * New tokens from a refresh token (rotated; reuse revokes the login)
+         * @description The refresh token comes in the body (API clients) or, when the body has none, from the `platform_refresh_token` cookie (HttpOnly, SameSite=Strict, Path=/v1/auth/refresh, 7 days) that every session answer sets: the web player uses the cookie and never sees the token. Either way the cookie is rotated; a refresh by cookie answers without `refresh_token` in the body. Presenting a token that was already rotated revokes the whole login. No token at all, or an unknown, expired or revoked one: 401 PLATFORM_AUTH_REQUIRED.
+         */
         post: operations["postAuthRefresh"];
         delete?: never;
         options?: never;
@@ -316,6 +405,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens the caller's developer account (an integrator's): API keys and OAuth apps, and the sandbox
+         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). 201 when opened, 200 with the same body when it exists. It grants no scope: keys and apps hold only scopes the account's role holds (never a station scope the role lacks; the staff role developer is given by admins only).
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postDeveloperAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/developer/keys": {
         parameters: {
             query?: never;
@@ -325,7 +436,7 @@ export interface paths {
         };
         /**
          * The caller's API keys that are not revoked, newest first (never the key itself)
-         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either.
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either.
          *
          *     Any authenticated caller.
          *
@@ -335,7 +446,7 @@ export interface paths {
         put?: never;
         /**
          * Creates an API key with chosen scopes; answers the key once
-         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either. The scopes must all be held by the caller's session now (a key is never wider than its owner): otherwise 400 PLATFORM_VALIDATION_FAILED. A key's rights also follow its owner afterwards: scopes the owner's role loses leave the key at once, and a banned owner's keys stop working. Use: send it as `X-API-Key`, or exchange it at POST /v1/auth/token for a JWT and send both. Quotas per key: live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the binding window resets), and beyond a limit the answer is 429 PLATFORM_RATE_LIMITED with Retry-After.
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either. The scopes must all be held by the caller's session now (a key is never wider than its owner): otherwise 400 PLATFORM_VALIDATION_FAILED. A key's rights also follow its owner afterwards: scopes the owner's role loses leave the key at once, and a banned owner's keys stop working. Use: send it as `X-API-Key`, or exchange it at POST /v1/auth/token for a JWT and send both. Quotas per account and environment (all of an account's live keys share one count, its test keys another): live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the binding window resets), and beyond a limit the answer is 429 PLATFORM_RATE_LIMITED with Retry-After.
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -358,7 +469,7 @@ export interface paths {
         post?: never;
         /**
          * Revokes an API key at once: the key and the JWTs exchanged for it stop working
-         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either. Another user's key answers 404 PLATFORM_NOT_FOUND (admins with platform:admin may revoke any key).
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either. Another user's key answers 404 PLATFORM_NOT_FOUND (admins with platform:admin may revoke any key).
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -599,7 +710,13 @@ export interface paths {
          */
         get: operations["getArtists"];
         put?: never;
-        post?: never;
+        /**
+         * Creates the caller's artist profile (unverified); a listener becomes an artist
+         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). The artist starts `verified:false` and owned by the caller (`owner_user_id`); a listener's role becomes `artist`, staff keep theirs. One profile per account: a second answers 409 PLATFORM_CONFLICT. Until an admin verifies it (POST /v1/admin/artists/{id}/verify) the artist's tracks are public but never enter the radio or the training dataset.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postArtists"];
         delete?: never;
         options?: never;
         head?: never;
@@ -627,7 +744,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edits an artist's name, genre, bio or country (its owner or an admin); the slug stays
+         * @description Anyone else answers 403 PLATFORM_FORBIDDEN. The path takes the artist's slug or its id; an unknown one answers 404 PLATFORM_NOT_FOUND. A test key sees the sandbox's artists (copies of the demo artists under the same slugs, never platform-owned), every other credential the live ones.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        patch: operations["patchArtistsBySlug"];
         trace?: never;
     };
     "/v1/artists/{slug}/tracks": {
@@ -762,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Registers an endpoint for station and platform events; answers its secret, once
-         * @description A webhook belongs to the environment of the credential that registers it. Registered with a test key, it receives the sandbox's platform events only (its tracks, capsules, orders...) and station events are refused (400: they come from the live radio); otherwise it receives station events and the live platform's, never the sandbox's. Each credential lists, removes and reads the deliveries of its own environment's webhooks only. Each delivery is a POST whose raw body is the JSON envelope, with `X-Webhook-Id` (stable across retries), `X-Webhook-Timestamp` (Unix seconds of the attempt) and `X-Station-Signature` (station.* events) or `X-Platform-Signature` (platform events): `sha256=<hex>` of HMAC-SHA256 over the raw body, keyed with the webhook's secret. Station envelopes are `{"event","timestamp","data","signature"}`, where `signature` signs `{"event","timestamp","data"}` exactly as the body starts; platform envelopes are `{"event","data","timestamp"}`. Redirects are not followed. A non-2xx answer, a redirect or no answer within 10 s is retried with exponential backoff and full jitter (base 30 s, doubling, capped at 6 h; 14 attempts over at most about a day). Where deliveries may go is the operator's STATION_WEBHOOK_ALLOWED_HOSTS; by default (`external`) public addresses only, never loopback, private (RFC 1918, fc00::/7), link-local (169.254.169.254), CGNAT, multicast or unspecified addresses, nor their IPv4-mapped forms. A URL whose host is such an address, or a name resolving only to such addresses, answers 400 VALIDATION_FAILED; every delivery checks the addresses the host resolves to at that moment and connects only to one it admits (a refused attempt records refused_by_policy).
+         * @description Who hears what: track.published, track.removed and artist.verified reach any webhook; user.signup and user.subscribed only admin-owned ones; payment.success reaches the selling artist's owner and admins, and capsule.unlocked the capsule's artist's owner and admins (anyone may subscribe; the others' events are not sent to them); station.* events need a credential holding a station scope. Asking for an event the caller may not hear answers 400 naming it, and every event is checked again, against the owner as they are then. A webhook belongs to the environment of the credential that registers it. Registered with a test key, it receives the sandbox's platform events only (its tracks, capsules, orders...) and station events are refused (400: they come from the live radio); otherwise it receives station events and the live platform's, never the sandbox's. Each credential lists, removes and reads the deliveries of its own environment's webhooks only. Each delivery is a POST whose raw body is the JSON envelope, with `X-Webhook-Id` (stable across retries), `X-Webhook-Timestamp` (Unix seconds of the attempt) and `X-Station-Signature` (station.* events) or `X-Platform-Signature` (platform events): `sha256=<hex>` of HMAC-SHA256 over the raw body, keyed with the webhook's secret. Station envelopes are `{"event","timestamp","data","signature"}`, where `signature` signs `{"event","timestamp","data"}` exactly as the body starts; platform envelopes are `{"event","data","timestamp"}`. Redirects are not followed. A non-2xx answer, a redirect or no answer within 10 s is retried with exponential backoff and full jitter (base 30 s, doubling, capped at 6 h; 14 attempts over at most about a day). Where deliveries may go is the operator's STATION_WEBHOOK_ALLOWED_HOSTS; by default (`external`) public addresses only, never loopback, private (RFC 1918, fc00::/7), link-local (169.254.169.254), CGNAT, multicast or unspecified addresses, nor their IPv4-mapped forms. A URL whose host is such an address, or a name resolving only to such addresses, answers 400 VALIDATION_FAILED; every delivery checks the addresses the host resolves to at that moment and connects only to one it admits (a refused attempt records refused_by_policy).
          *
          *     Scope: `webhooks:write`. Requires `X-CSRF-Token`.
          */
@@ -3438,6 +3561,206 @@ export interface operations {
             };
         };
     };
+    postAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        email_verified: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    postAuthVerifyEmailResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    putUsersMeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        role: string;
+                        display_name: string;
+                        email_verified: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    postUsersMeIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /**
+                     * Format: uri
+                     * @description the redirect_uri of the authorization request
+                     */
+                    redirect_uri: string;
+                    /** @description PKCE verifier (S256) */
+                    code_verifier: string;
+                    state?: string;
+                    /** @description the nonce of the authorization request, checked in the ID token */
+                    nonce?: string;
+                    /** @description the authorization response's iss parameter (RFC 9207), when there was one */
+                    iss?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        /** @description whether the account's address is verified now */
+                        email_verified: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     postAuthSignup: {
         parameters: {
             query?: never;
@@ -3764,7 +4087,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    refresh_token: string;
+                    refresh_token?: string;
                 };
             };
         };
@@ -3778,8 +4101,6 @@ export interface operations {
                     "application/json": {
                         /** @description Access JWT, 15 minutes */
                         token: string;
-                        /** @description Refresh token, 7 days, rotated on every use */
-                        refresh_token: string;
                         role: string;
                         csrf_token: string;
                         expires_in: number;
@@ -3790,6 +4111,8 @@ export interface operations {
                             role: string;
                             display_name: string;
                         };
+                        /** @description The rotated refresh token; left out when the refresh came by cookie (the cookie carries it) */
+                        refresh_token?: string;
                     };
                 };
             };
@@ -3921,6 +4244,67 @@ export interface operations {
                 content: {
                     "application/json": {
                         revoked: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    postDeveloperAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        developer_account: true;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description `{PUBLIC_BASE_URL}/sandbox/v1`: the platform API of /v1, always on sandbox data */
+                        sandbox_base_url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        developer_account: true;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description `{PUBLIC_BASE_URL}/sandbox/v1`: the platform API of /v1, always on sandbox data */
+                        sandbox_base_url: string;
                     };
                 };
             };
@@ -4131,6 +4515,8 @@ export interface operations {
                     "application/json": {
                         id: string;
                         email: string;
+                        /** @description Whether the address is verified (POST /v1/auth/verify-email); actions marked "verified address" answer 403 PLATFORM_EMAIL_UNVERIFIED until it is */
+                        email_verified: boolean;
                         role: string;
                         status: string;
                         /**
@@ -4149,6 +4535,8 @@ export interface operations {
                         playlists_public: boolean;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Whether the user opened a developer account (POST /v1/developer/account): API keys and OAuth apps */
+                        developer_account: boolean;
                         /** @description The credential of this request */
                         credential: {
                             /**
@@ -4217,6 +4605,8 @@ export interface operations {
                     "application/json": {
                         id: string;
                         email: string;
+                        /** @description Whether the address is verified (POST /v1/auth/verify-email); actions marked "verified address" answer 403 PLATFORM_EMAIL_UNVERIFIED until it is */
+                        email_verified: boolean;
                         role: string;
                         status: string;
                         /**
@@ -4235,6 +4625,8 @@ export interface operations {
                         playlists_public: boolean;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Whether the user opened a developer account (POST /v1/developer/account): API keys and OAuth apps */
+                        developer_account: boolean;
                         /** @description The credential of this request */
                         credential: {
                             /**
@@ -4523,6 +4915,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -4709,6 +5103,8 @@ export interface operations {
                         title: string;
                         artist: string;
                         artist_slug: string;
+                        /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                        artist_verified: boolean;
                         /** @description seconds */
                         duration: number;
                         streams: number;
@@ -5185,20 +5581,27 @@ export interface operations {
             };
         };
     };
-    getArtistsBySlug: {
+    postArtists: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description Opaque id */
-                slug: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    genre: string;
+                    bio?: string;
+                    /** @description ISO 3166-1 alpha-2, upper case */
+                    country?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5213,6 +5616,8 @@ export interface operations {
                         followers: number;
                         bio: string;
                         formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
                         /**
                          * Format: date-time
                          * @description when an admin verified the artist; null while unverified
@@ -5247,6 +5652,8 @@ export interface operations {
                             artist_slug: string;
                             /** @description the artist's name */
                             artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
                             genre: string;
                             release_year: number | null;
                             /** @description published tracks on the release */
@@ -5261,6 +5668,8 @@ export interface operations {
                                 title: string;
                                 artist: string;
                                 artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
                                 /** @description seconds */
                                 duration: number;
                                 streams: number;
@@ -5288,6 +5697,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -5307,6 +5718,324 @@ export interface operations {
                             /** Format: uri */
                             cover_art_url: string | null;
                         }[];
+                        owner_user_id: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getArtistsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        genre: string;
+                        verified: boolean;
+                        platform_owned: boolean;
+                        followers: number;
+                        bio: string;
+                        formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when an admin verified the artist; null while unverified
+                         */
+                        verified_at: string | null;
+                        /** @description whether the calling user follows the artist; null for a credential without a user */
+                        following: boolean | null;
+                        /** @description a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts */
+                        virtual_artist: {
+                            /** @enum {string} */
+                            operated_by: "platform";
+                            /**
+                             * @description whether the station's AI training may learn from the artist's masters
+                             * @enum {string}
+                             */
+                            training_dataset: "included" | "excluded";
+                        } | null;
+                        /** @description who writes for the artist */
+                        songwriters: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                        }[];
+                        /** @description releases, newest first (at most 100), each with its published tracks in order */
+                        discography: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @enum {string} */
+                            type: "album" | "ep" | "single";
+                            artist_id: string;
+                            artist_slug: string;
+                            /** @description the artist's name */
+                            artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
+                            genre: string;
+                            release_year: number | null;
+                            /** @description published tracks on the release */
+                            track_count: number;
+                            /** @description seconds, of those tracks */
+                            duration: number;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                            tracks: {
+                                id: string;
+                                slug: string;
+                                title: string;
+                                artist: string;
+                                artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
+                                /** @description seconds */
+                                duration: number;
+                                streams: number;
+                                genre: string;
+                                subgenre: string;
+                                mood: string[];
+                                bpm: number | null;
+                                key: string | null;
+                                mode: string | null;
+                                isrc: string | null;
+                                explicit: boolean;
+                                release_year: number | null;
+                                /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                                album_id: string | null;
+                                /** @description its place on that release, from 1 */
+                                track_number: number | null;
+                                /** Format: uri */
+                                cover_art_url: string | null;
+                            }[];
+                        }[];
+                        /** @description published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks) */
+                        other_tracks: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            artist: string;
+                            artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
+                            /** @description seconds */
+                            duration: number;
+                            streams: number;
+                            genre: string;
+                            subgenre: string;
+                            mood: string[];
+                            bpm: number | null;
+                            key: string | null;
+                            mode: string | null;
+                            isrc: string | null;
+                            explicit: boolean;
+                            release_year: number | null;
+                            /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                            album_id: string | null;
+                            /** @description its place on that release, from 1 */
+                            track_number: number | null;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    patchArtistsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    genre?: string;
+                    bio?: string;
+                    /** @description ISO 3166-1 alpha-2, upper case */
+                    country?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        genre: string;
+                        verified: boolean;
+                        platform_owned: boolean;
+                        followers: number;
+                        bio: string;
+                        formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when an admin verified the artist; null while unverified
+                         */
+                        verified_at: string | null;
+                        /** @description whether the calling user follows the artist; null for a credential without a user */
+                        following: boolean | null;
+                        /** @description a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts */
+                        virtual_artist: {
+                            /** @enum {string} */
+                            operated_by: "platform";
+                            /**
+                             * @description whether the station's AI training may learn from the artist's masters
+                             * @enum {string}
+                             */
+                            training_dataset: "included" | "excluded";
+                        } | null;
+                        /** @description who writes for the artist */
+                        songwriters: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                        }[];
+                        /** @description releases, newest first (at most 100), each with its published tracks in order */
+                        discography: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @enum {string} */
+                            type: "album" | "ep" | "single";
+                            artist_id: string;
+                            artist_slug: string;
+                            /** @description the artist's name */
+                            artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
+                            genre: string;
+                            release_year: number | null;
+                            /** @description published tracks on the release */
+                            track_count: number;
+                            /** @description seconds, of those tracks */
+                            duration: number;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                            tracks: {
+                                id: string;
+                                slug: string;
+                                title: string;
+                                artist: string;
+                                artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
+                                /** @description seconds */
+                                duration: number;
+                                streams: number;
+                                genre: string;
+                                subgenre: string;
+                                mood: string[];
+                                bpm: number | null;
+                                key: string | null;
+                                mode: string | null;
+                                isrc: string | null;
+                                explicit: boolean;
+                                release_year: number | null;
+                                /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                                album_id: string | null;
+                                /** @description its place on that release, from 1 */
+                                track_number: number | null;
+                                /** Format: uri */
+                                cover_art_url: string | null;
+                            }[];
+                        }[];
+                        /** @description published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks) */
+                        other_tracks: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            artist: string;
+                            artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
+                            /** @description seconds */
+                            duration: number;
+                            streams: number;
+                            genre: string;
+                            subgenre: string;
+                            mood: string[];
+                            bpm: number | null;
+                            key: string | null;
+                            mode: string | null;
+                            isrc: string | null;
+                            explicit: boolean;
+                            release_year: number | null;
+                            /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                            album_id: string | null;
+                            /** @description its place on that release, from 1 */
+                            track_number: number | null;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                        }[];
+                        owner_user_id: string | null;
                     };
                 };
             };
@@ -5360,6 +6089,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -5445,6 +6176,8 @@ export interface operations {
                             artist_slug: string;
                             /** @description the artist's name */
                             artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
                             genre: string;
                             release_year: number | null;
                             /** @description published tracks on the release */
@@ -5508,6 +6241,8 @@ export interface operations {
                         artist_slug: string;
                         /** @description the artist's name */
                         artist: string;
+                        /** @description whether an admin verified the artist */
+                        artist_verified: boolean;
                         genre: string;
                         release_year: number | null;
                         /** @description published tracks on the release */
@@ -5522,6 +6257,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
