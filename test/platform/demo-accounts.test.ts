@@ -1,7 +1,7 @@
 /**
  * The demo's accounts (src/demo/seed-accounts.ts): a listener, an artist owning an unverified demo artist, and an
  * integrator with a developer account and a test key; seeded idempotently, credentials logged once, and shown by
- * GET /v1/demo/accounts only on a demo station (the route on a demo station: test/demo/seeder.test.ts).
+ * GET /v1/demo/accounts only on a demo station (the route on a demo station: test/demo/seeder.test.ts; this file sits in test/platform so it runs on PostgreSQL too).
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
