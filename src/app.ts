@@ -43,12 +43,15 @@ import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
 import { loadOrCreateSecret } from './infra/secrets.js';
+import { demoAccountsRoutes } from './demo/demo-accounts.routes.js';
+import { DemoAccounts } from './demo/seed-accounts.js';
 import { EgressPolicy, type HostResolver } from './infra/egress/egress-policy.js';
 import { CatalogRepository } from './platform/catalog/catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
 import { catalogRoutes } from './platform/catalog/routes.js';
 import { mediaRoutes } from './platform/media/routes.js';
 import { platformAuthRoutes } from './platform/auth/routes.js';
+import { DeveloperAccountsRepository, DeveloperAccountsService } from './platform/developer/developer-accounts.js';
 import { developerRoutes } from './platform/developer/routes.js';
 import { usersRoutes } from './platform/users/routes.js';
 import { totpRoutes } from './platform/users/totp.routes.js';
@@ -161,7 +164,8 @@ export async function createStation(config: Config, options: StationOptions = {}
   const blobs: BlobStore = objectStore ?? new FileBlobStore(join(config.dataDir, 'blobs'));
   const presigner = config.s3 && config.mediaLinks.mode === 'presigned' ? new S3Presigner(config.s3, config.mediaLinks.publicEndpoint) : null;
   const signer = new UrlSigner(loadOrCreateSecret(config.dataDir, 'media', null), config.publicBaseUrl, clock, presigner);
-  const tokens = new TokenService(loadOrCreateSecret(config.dataDir, 'jwt', config.jwtSecret), clock);
+  const jwtKey = loadOrCreateSecret(config.dataDir, 'jwt', config.jwtSecret);
+  const tokens = new TokenService(jwtKey, clock);
   const csrf = new CsrfTokens(loadOrCreateSecret(config.dataDir, 'csrf', null));
   const sessionCache = new SessionCache(clock);
   await sessionCache.listen(bus);
@@ -238,6 +242,8 @@ export async function createStation(config: Config, options: StationOptions = {}
   const uploads = createUploads({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers });
 
   let ready = false;
+  // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).
+  const demoAccounts = config.demo ? new DemoAccounts(database.db, auth, jwtKey) : null;
   const http = await buildHttpServer(
     {
       logger: loggerOptions(config, options.logger),
@@ -260,14 +266,14 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(developerRoutes(auth));
+      await app.register(developerRoutes(auth, new DeveloperAccountsService(new DeveloperAccountsRepository(database.db), auth, config.publicBaseUrl)));
       await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
       await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
       await app.register(totpRoutes(auth.totp));
       await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));
       await app.register(uploads.routes);
-      await artistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock }).register(app);
+      await artistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock, accounts: auth }).register(app);
       await app.register(mediaRoutes(blobs, signer));
       await app.register(webhooks.routes);
       await app.register(store.routes);
@@ -275,6 +281,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await listenersModule({ db: database.db, events: platformEvents, clock, sandboxPurchasesEntitle: config.storeSandboxLive }).register(app);
       await oauthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl }).register(app);
       await app.register(analytics.routes);
+      if (demoAccounts) await app.register(demoAccountsRoutes(demoAccounts));
       await station.routes(app);
     },
   );
@@ -284,6 +291,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   await analytics.start(); // the live feed's bus subscriptions
   await uploads.start(http.log); // uploads: render worker, renders left processing re-queued
   await station.start(http.log);
+  await demoAccounts?.seed(http.log);
   ready = true;
 
   return {

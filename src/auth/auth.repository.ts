@@ -2,7 +2,7 @@
 import { and, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
-import { apiKeys, authSessions, emailVerificationTokens, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
+import { apiKeys, authSessions, developerAccounts, emailVerificationTokens, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 
@@ -22,6 +22,12 @@ function isUniqueViolation(error: unknown): boolean {
 
 export class AuthRepository {
   constructor(readonly db: DbOrTx) {}
+
+  /** Whether the user opened a developer account (POST /v1/developer/account, src/platform/developer). */
+  async hasDeveloperAccount(userId: string): Promise<boolean> {
+    const [row] = await this.db.select({ userId: developerAccounts.userId }).from(developerAccounts).where(eq(developerAccounts.userId, userId)).limit(1);
+    return row !== undefined;
+  }
 
   with(tx: DbOrTx): AuthRepository {
     return new AuthRepository(tx);

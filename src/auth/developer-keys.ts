@@ -24,8 +24,24 @@ export interface PublicApiKey {
   last_used_at: string | null;
 }
 
-/** Who may create developer keys and register OAuth apps: developers, and admins (whose roles hold every scope a key can carry). */
+/**
+ * Staff roles that create developer keys and register OAuth apps without a developer account: developers, and
+ * admins (whose roles hold every scope a key can carry). Any other account opens a developer account first
+ * (POST /v1/developer/account); its keys and apps still hold only scopes its role holds.
+ */
 export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
+
+/** Throws 403 unless the login session's user may create keys and apps: a KEY_CREATOR_ROLES role or a developer account. */
+export async function assertMayCreateCredentials(
+  caller: Principal,
+  userId: string,
+  accounts: { hasDeveloperAccount(userId: string): Promise<boolean> },
+  what: string,
+): Promise<void> {
+  if (caller.role && KEY_CREATOR_ROLES.includes(caller.role)) return;
+  if (await accounts.hasDeveloperAccount(userId)) return;
+  throw Errors.forbidden(`${what} need a developer account: open one with POST /v1/developer/account`);
+}
 
 /** Unrevoked keys one account may hold, live and test together (STATION_MAX_KEYS_PER_ACCOUNT). */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 10;
@@ -57,14 +73,14 @@ export class DeveloperKeys {
   ) {}
 
   /**
-   * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user creates keys (a
-   * key never mints keys), and the scopes asked for must all be held by that session now: a key is never
+   * A developer key for the calling user. Only a login session of a KEY_CREATOR_ROLES user or of a developer
+   * account creates keys (a key never mints keys), and the scopes asked for must all be held by that session now: a key is never
    * wider than its owner's own rights (400 otherwise). An account holds at most `maxKeysPerAccount` unrevoked
    * keys (409 beyond: revoke one first). The key is returned once; only its SHA-256 is kept.
    */
   async create(caller: Principal, input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' }): Promise<PublicApiKey & { key: string }> {
     const userId = loginSessionUser(caller, 'API keys');
-    if (!caller.role || !KEY_CREATOR_ROLES.includes(caller.role)) throw Errors.forbidden('only developer and admin accounts create API keys');
+    await assertMayCreateCredentials(caller, userId, this.repo, 'API keys');
     const scopes = [...new Set(input.scopes)];
     const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
     if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');

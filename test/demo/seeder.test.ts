@@ -81,6 +81,17 @@ describe('demo seed order', () => {
     expect(seed.expected).toEqual({});
   });
 
+  it('shows the demo accounts to the sign-in page (GET /v1/demo/accounts, public) and they sign in', async () => {
+    const answer = await station.http.inject({ url: '/v1/demo/accounts' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const accounts: { role: string; email: string; password: string }[] = answer.json();
+    expect(accounts.map((a) => a.role)).toEqual(['listener', 'artist', 'integrator']);
+    for (const { email, password } of accounts) {
+      const login = await station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: '198.51.100.77', payload: { email, password } });
+      expect(login.statusCode, login.body).toBe(200);
+    }
+  });
+
   it("gives the sandbox a copy of every demo track, playing its original's final master", async () => {
     const db = station.database.db;
     const rows = await db.select().from(tracks);

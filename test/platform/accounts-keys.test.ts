@@ -78,6 +78,7 @@ describe('developer keys', () => {
     });
     expect(byListener.statusCode).toBe(403);
     expect(byListener.json().error.code).toBe('PLATFORM_FORBIDDEN');
+    expect(byListener.json().error.detail).toContain('developer account'); // POST /v1/developer/account opens one (onboarding.test.ts)
 
     const key = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'test' });
     const token = (await exchange(key.key)).json();

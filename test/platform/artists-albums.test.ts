@@ -152,6 +152,7 @@ describe('GET /v1/albums', () => {
       artist_id: NEON.id,
       artist_slug: NEON.slug,
       artist: NEON.name,
+      artist_verified: false,
       genre: 'Synthwave',
       release_year: 2024,
       track_count: 1,

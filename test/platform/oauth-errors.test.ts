@@ -71,7 +71,7 @@ describe('app registration', () => {
     }
   });
 
-  it('is for developer and admin login sessions only', async () => {
+  it('is for developer accounts and staff developer and admin login sessions only', async () => {
     expectEnvelope(await register(listener, { name: 'x', redirect_uris: [REDIRECT_URI], scopes: ['tracks:read'] }), 403, 'PLATFORM_FORBIDDEN');
     const key = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'live' });
     const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key.key } })).json().csrf_token;

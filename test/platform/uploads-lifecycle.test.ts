@@ -43,7 +43,7 @@ describe('track lifecycle', () => {
     [owner, platformOwner, rival, listener] = await Promise.all([loginAs(station, 'artist'), loginAs(station, 'artist'), loginAs(station, 'artist'), loginAs(station, 'listener')]);
     artist = await artistFor(station, owner.userId);
     platformArtist = await artistFor(station, platformOwner.userId, true);
-    await artistFor(station, rival.userId);
+    await artistFor(station, rival.userId, false, true); // verified: its tracks go on air
     ids.own = await uploaded(owner, 'Own Song', 2);
     ids.second = await uploaded(owner, 'Second Song', 1.5);
     ids.platform = await uploaded(platformOwner, 'House Song', 2);

@@ -102,11 +102,12 @@ export function upload(station: Station, login: { token: string; csrf: string },
   return station.http.inject({ method: 'POST', url: '/v1/tracks', headers: { ...bearer(login), ...body.headers }, payload: body.payload });
 }
 
-export async function artistFor(station: Station, ownerUserId: string | null, platformOwned = false) {
+/** An artist owned by `ownerUserId`; only a verified or platform-owned artist's tracks reach the radio. */
+export async function artistFor(station: Station, ownerUserId: string | null, platformOwned = false, verified = false) {
   const slug = `uploader-${randomBytes(4).toString('hex')}`;
   const [artist] = await station.database.db
     .insert(artists)
-    .values({ slug, name: `Uploader ${slug}`, genre: 'Electronic', ownerUserId, platformOwned })
+    .values({ slug, name: `Uploader ${slug}`, genre: 'Electronic', ownerUserId, platformOwned, verified })
     .returning();
   return artist;
 }

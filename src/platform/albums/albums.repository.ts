@@ -18,6 +18,7 @@ export interface AlbumRow {
   artistId: string;
   artistSlug: string;
   artistName: string;
+  artistVerified: boolean;
   trackCount: number;
   durationSec: number;
 }
@@ -60,6 +61,7 @@ const columns = {
   artistId: artists.id,
   artistSlug: artists.slug,
   artistName: artists.name,
+  artistVerified: artists.verified,
   trackCount: sql<number>`(select count(*) from ${tracks} where ${published})`.mapWith(Number),
   durationSec: sql<number>`(select coalesce(sum(${tracks.durationSec}), 0) from ${tracks} where ${published})`.mapWith(Number),
 };

@@ -26,6 +26,7 @@ export class AlbumsService {
       artist_id: row.artistId,
       artist_slug: row.artistSlug,
       artist: row.artistName,
+      artist_verified: row.artistVerified,
       genre: row.genre,
       release_year: row.releaseYear,
       track_count: row.trackCount,

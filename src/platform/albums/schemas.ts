@@ -14,6 +14,7 @@ export const AlbumSummary = Type.Object(
     artist_id: Type.String(),
     artist_slug: Type.String(),
     artist: Type.String({ description: "the artist's name" }),
+    artist_verified: Type.Boolean({ description: 'whether an admin verified the artist' }),
     genre: Type.String(),
     release_year: Nullable(Type.Integer()),
     track_count: Type.Integer({ description: 'published tracks on the release' }),

@@ -2,7 +2,7 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artistFollows, artists, datasetArtistStatus, songwriters } from '../../infra/db/schema/index.js';
+import { artistFollows, artists, datasetArtistStatus, songwriters, users } from '../../infra/db/schema/index.js';
 import type { Environment } from '../library/library.repository.js';
 
 export type ArtistRow = typeof artists.$inferSelect;
@@ -101,5 +101,37 @@ export class ArtistsRepository {
         .returning();
       return { row, changed: true };
     });
+  }
+
+  /**
+   * A live artist owned by `ownerUserId`, made only if the user owns none yet ('exists' otherwise). The user's
+   * row is locked first, so two concurrent creations by one account make one profile. The slug is the name's,
+   * with a random suffix when another artist has it.
+   */
+  async createOwned(
+    ownerUserId: string,
+    input: { name: string; genre: string; bio: string; country: string | null; slug: string; fallbackSlug: string },
+  ): Promise<ArtistRow | 'exists'> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerUserId)).for('update');
+      const [owned] = await tx
+        .select({ id: artists.id })
+        .from(artists)
+        .where(and(eq(artists.ownerUserId, ownerUserId), eq(artists.environment, 'live')))
+        .limit(1);
+      if (owned) return 'exists';
+      const taken = await this.find(input.slug, 'live', tx);
+      const [row] = await tx
+        .insert(artists)
+        .values({ environment: 'live', slug: taken ? input.fallbackSlug : input.slug, name: input.name, genre: input.genre, bio: input.bio, country: input.country, ownerUserId })
+        .returning();
+      return row;
+    });
+  }
+
+  /** Changes an artist's name, genre, bio or country (its slug stays: links keep working). */
+  async update(artistId: string, change: Partial<Pick<ArtistRow, 'name' | 'genre' | 'bio' | 'country'>>): Promise<ArtistRow> {
+    const [row] = await this.db.update(artists).set(change).where(eq(artists.id, artistId)).returning();
+    return row;
   }
 }

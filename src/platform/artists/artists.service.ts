@@ -45,6 +45,7 @@ export class ArtistsService {
       ...this.summary(row, followers),
       bio: row.bio,
       formed_year: row.formedYear,
+      country: row.country,
       verified_at: row.verifiedAt?.toISOString() ?? null,
       following,
       virtual_artist: datasetStatus ? { operated_by: 'platform' as const, training_dataset: datasetStatus } : null,

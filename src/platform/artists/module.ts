@@ -11,16 +11,18 @@ import { artistVerificationRoutes } from '../admin/artists-verification.routes.j
 import type { CatalogRepository } from '../catalog/catalog.repository.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
+import { ArtistOnboardingService, type ArtistAccounts } from './artist-onboarding.service.js';
 import { ArtistsRepository } from './artists.repository.js';
 import { ArtistsService } from './artists.service.js';
 import { artistsRoutes } from './routes.js';
 
-export function artistsModule(deps: { db: Db; catalogRepository: CatalogRepository; catalog: CatalogService; signer: UrlSigner; events: PlatformEvents; clock: Clock }) {
+export function artistsModule(deps: { db: Db; catalogRepository: CatalogRepository; catalog: CatalogService; signer: UrlSigner; events: PlatformEvents; clock: Clock; accounts: ArtistAccounts }) {
   const artists = new ArtistsRepository(deps.db);
   const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer);
   return {
     async register(app: FastifyInstance) {
-      await app.register(artistsRoutes(new ArtistsService(artists, deps.catalog, albums)));
+      const service = new ArtistsService(artists, deps.catalog, albums);
+      await app.register(artistsRoutes(service, new ArtistOnboardingService(artists, service, deps.accounts)));
       await app.register(albumsRoutes(albums));
       await app.register(artistVerificationRoutes(new ArtistVerificationService(artists, deps.events, deps.clock)));
     },

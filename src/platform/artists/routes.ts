@@ -8,16 +8,56 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
 import { TrackSummary } from '../catalog/schemas.js';
+import type { ArtistOnboardingService } from './artist-onboarding.service.js';
 import type { ArtistsService } from './artists.service.js';
-import { ArtistProfile, ArtistSummary } from './schemas.js';
+import { ArtistFields, ArtistProfile, ArtistSummary, OwnedArtist } from './schemas.js';
 
 const SLUG_OR_ID =
   "The path takes the artist's slug or its id; an unknown one answers 404 PLATFORM_NOT_FOUND. A test key sees the sandbox's artists " +
   '(copies of the demo artists under the same slugs, never platform-owned), every other credential the live ones.';
 
-export function artistsRoutes(artists: ArtistsService) {
+export function artistsRoutes(artists: ArtistsService, onboarding: ArtistOnboardingService) {
   return async function register(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/v1/artists',
+      {
+        schema: {
+          tags: ['artists'],
+          summary: "Creates the caller's artist profile (unverified); a listener becomes an artist",
+          description:
+            'Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). ' +
+            "The artist starts `verified:false` and owned by the caller (`owner_user_id`); a listener's role becomes `artist`, staff keep theirs. " +
+            'One profile per account: a second answers 409 PLATFORM_CONFLICT. Until an admin verifies it (POST /v1/admin/artists/{id}/verify) ' +
+            "the artist's tracks are public but never enter the radio or the training dataset.",
+          body: Type.Object(
+            { name: ArtistFields.name, genre: ArtistFields.genre, bio: Type.Optional(ArtistFields.bio), country: Type.Optional(ArtistFields.country) },
+            { additionalProperties: false },
+          ),
+          response: { 201: OwnedArtist },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await onboarding.create(request.principal!, request.body)),
+    );
+
+    app.patch(
+      '/v1/artists/:slug',
+      {
+        schema: {
+          tags: ['artists'],
+          summary: "Edits an artist's name, genre, bio or country (its owner or an admin); the slug stays",
+          description: `Anyone else answers 403 PLATFORM_FORBIDDEN. ${SLUG_OR_ID}`,
+          params: IdParams('slug'),
+          body: Type.Object(
+            { name: Type.Optional(ArtistFields.name), genre: Type.Optional(ArtistFields.genre), bio: Type.Optional(ArtistFields.bio), country: Type.Optional(ArtistFields.country) },
+            { additionalProperties: false, minProperties: 1 },
+          ),
+          response: { 200: OwnedArtist },
+        },
+      },
+      async (request) => onboarding.update(request.principal!, request.params.slug, request.body),
+    );
 
     app.get(
       '/v1/artists',

@@ -25,6 +25,7 @@ export const ArtistProfile = Type.Composite(
     Type.Object({
       bio: Type.String(),
       formed_year: Nullable(Type.Integer()),
+      country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
       verified_at: Nullable(Type.String({ format: 'date-time', description: 'when an admin verified the artist; null while unverified' })),
       following: Nullable(Type.Boolean({ description: 'whether the calling user follows the artist; null for a credential without a user' })),
       virtual_artist: Type.Union(
@@ -44,3 +45,13 @@ export const ArtistProfile = Type.Composite(
   ],
   { title: 'ArtistProfile' },
 );
+
+/** An artist as its owner made or edited it (POST /v1/artists, PATCH /v1/artists/{slug}). */
+export const OwnedArtist = Type.Composite([ArtistProfile, Type.Object({ owner_user_id: Nullable(Type.String()) })], { title: 'OwnedArtist' });
+
+export const ArtistFields = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  genre: Type.String({ minLength: 1, maxLength: 80 }),
+  bio: Type.String({ maxLength: 4000 }),
+  country: Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, upper case' })),
+};

@@ -48,6 +48,7 @@ const detailFields = {
   title: tracks.title,
   artistName: artists.name,
   artistSlug: artists.slug,
+  artistVerified: artists.verified,
   durationSec: tracks.durationSec,
   streams: tracks.streams,
   genre: tracks.genre,

@@ -65,6 +65,7 @@ export class CatalogService {
       title: row.title,
       artist: row.artistName,
       artist_slug: row.artistSlug,
+      artist_verified: row.artistVerified,
       duration: Math.round(row.durationSec),
       streams: row.streams,
       genre: row.genre,

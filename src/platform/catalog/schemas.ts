@@ -8,6 +8,7 @@ export const TrackSummary = Type.Object(
     title: Type.String(),
     artist: Type.String(),
     artist_slug: Type.String(),
+    artist_verified: Type.Boolean({ description: 'whether an admin verified the artist (platform-owned artists may be unverified too)' }),
     duration: Type.Integer({ description: 'seconds' }),
     streams: Type.Integer(),
     genre: Type.String(),

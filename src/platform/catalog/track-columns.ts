@@ -6,12 +6,12 @@ import { artists, tracks } from '../../infra/db/schema/index.js';
 const { searchVector: _searchVector, ...trackFields } = getTableColumns(tracks);
 export type TrackFields = Omit<typeof tracks.$inferSelect, 'searchVector'>;
 
-export type TrackRow = TrackFields & { artistName: string; artistSlug: string };
+export type TrackRow = TrackFields & { artistName: string; artistSlug: string; artistVerified: boolean };
 
 /** What a list answer shows of a track (catalog.service.ts, trackSummary): a search reads only these. */
 export type TrackSummaryRow = Pick<
   TrackRow,
-  | 'id' | 'environment' | 'slug' | 'title' | 'artistName' | 'artistSlug' | 'durationSec' | 'streams' | 'genre' | 'subgenre' | 'mood'
+  | 'id' | 'environment' | 'slug' | 'title' | 'artistName' | 'artistSlug' | 'artistVerified' | 'durationSec' | 'streams' | 'genre' | 'subgenre' | 'mood'
   | 'bpm' | 'musicalKey' | 'mode' | 'isrc' | 'explicit' | 'releaseYear' | 'coverBlobKey' | 'albumId' | 'trackNumber'
 >;
 
@@ -19,6 +19,7 @@ export const trackColumns = {
   track: trackFields,
   artistName: artists.name,
   artistSlug: artists.slug,
+  artistVerified: artists.verified,
 };
 
 /**
@@ -28,11 +29,11 @@ export const trackColumns = {
  */
 export const trackSummaryJson: SQL = sql.raw(`json_build_object(
   'id', t.id, 'environment', t.environment, 'slug', t.slug, 'title', t.title, 'artistName', a.name, 'artistSlug', a.slug,
-  'durationSec', t.duration_sec, 'streams', t.streams, 'genre', t.genre, 'subgenre', t.subgenre, 'mood', t.mood, 'bpm', t.bpm,
+  'artistVerified', a.verified, 'durationSec', t.duration_sec, 'streams', t.streams, 'genre', t.genre, 'subgenre', t.subgenre, 'mood', t.mood, 'bpm', t.bpm,
   'musicalKey', t.musical_key, 'mode', t.mode, 'isrc', t.isrc, 'explicit', t.explicit, 'releaseYear', t.release_year,
   'coverBlobKey', t.cover_blob_key, 'albumId', t.album_id, 'trackNumber', t.track_number)`);
 
 /** A track row with its artist's name and slug (Object.assign: a spread with new keys is slow in V8, see catalog.service.ts). */
-export function withArtist(row: { track: TrackFields; artistName: string; artistSlug: string }): TrackRow {
-  return Object.assign(row.track, { artistName: row.artistName, artistSlug: row.artistSlug });
+export function withArtist(row: { track: TrackFields; artistName: string; artistSlug: string; artistVerified: boolean }): TrackRow {
+  return Object.assign(row.track, { artistName: row.artistName, artistSlug: row.artistSlug, artistVerified: row.artistVerified });
 }

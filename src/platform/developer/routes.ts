@@ -10,6 +10,16 @@ import { PLATFORM_SCOPES, STATION_SCOPES } from '../../auth/scopes.js';
 import { IdParams, Nullable, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
 import { QUOTA_DESCRIPTION } from '../../auth/api-quota.js';
+import type { DeveloperAccountsService } from './developer-accounts.js';
+
+const DeveloperAccount = Type.Object(
+  {
+    developer_account: Type.Literal(true),
+    created_at: Type.String({ format: 'date-time' }),
+    sandbox_base_url: Type.String({ description: '`{PUBLIC_BASE_URL}/sandbox/v1`: the platform API of /v1, always on sandbox data' }),
+  },
+  { title: 'DeveloperAccount' },
+);
 
 const ScopeName = StringEnum([...PLATFORM_SCOPES, ...STATION_SCOPES], { description: 'A platform or station scope' });
 const Environment = StringEnum(['live', 'test'] as const, {
@@ -35,11 +45,30 @@ const CreatedApiKey = Type.Object(
 
 const MANAGEMENT =
   'Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). ' +
-  'Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either.';
+  'Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either.';
 
-export function developerRoutes(auth: AuthService) {
+export function developerRoutes(auth: AuthService, accounts: DeveloperAccountsService) {
   return async function register(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/v1/developer/account',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: "Opens the caller's developer account (an integrator's): API keys and OAuth apps, and the sandbox",
+          description:
+            'Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). ' +
+            "201 when opened, 200 with the same body when it exists. It grants no scope: keys and apps hold only scopes the account's role holds " +
+            '(never a station scope the role lacks; the staff role developer is given by admins only).',
+          response: { 200: DeveloperAccount, 201: DeveloperAccount },
+        },
+      },
+      async (request, reply) => {
+        const { view, created } = await accounts.open(request.principal!);
+        return reply.status(created ? 201 : 200).send(view);
+      },
+    );
 
     app.post(
       '/v1/developer/keys',

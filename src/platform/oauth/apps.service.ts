@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Principal } from '../../auth/principal.js';
-import { KEY_CREATOR_ROLES, loginSessionUser } from '../../auth/developer-keys.js';
+import { assertMayCreateCredentials, loginSessionUser } from '../../auth/developer-keys.js';
 import { newOpaqueToken, sha256Hex } from '../../auth/tokens.js';
 import { Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';
@@ -65,12 +65,14 @@ export class OAuthAppsService {
     private readonly repo: OAuthRepository,
     private readonly revokeSession: RevokeSession,
     private readonly clock: Clock,
+    /** Who opened a developer account (src/platform/developer): they register apps, as staff developers and admins do. */
+    private readonly developerAccounts: { hasDeveloperAccount(userId: string): Promise<boolean> },
   ) {}
 
   /** Registers an app; a confidential one gets its client_secret in this answer only (only its SHA-256 is kept). */
   async register(caller: Principal, input: AppInput) {
     const ownerUserId = loginSessionUser(caller, 'OAuth apps');
-    if (!caller.role || !KEY_CREATOR_ROLES.includes(caller.role)) throw Errors.forbidden('only developer and admin accounts register OAuth apps');
+    await assertMayCreateCredentials(caller, ownerUserId, this.developerAccounts, 'OAuth apps');
     const redirectUris = [...new Set(input.redirect_uris)];
     for (const uri of redirectUris) {
       const problem = redirectUriProblem(uri);

@@ -5,6 +5,7 @@ import { DelegatedSessions } from '../../auth/delegated-sessions.js';
 import type { CsrfTokens, TokenService } from '../../auth/tokens.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
+import { DeveloperAccountsRepository } from '../developer/developer-accounts.js';
 import { OAuthAppsService } from './apps.service.js';
 import { AuthorizeService } from './authorize.service.js';
 import { OAuthRepository } from './oauth.repository.js';
@@ -25,7 +26,7 @@ export interface OAuthDeps {
 export function oauthModule(deps: OAuthDeps) {
   const repo = new OAuthRepository(deps.db);
   const revokeSession = (sessionId: string, reason: string) => deps.auth.revokeSession(sessionId, reason);
-  const apps = new OAuthAppsService(repo, revokeSession, deps.clock);
+  const apps = new OAuthAppsService(repo, revokeSession, deps.clock, new DeveloperAccountsRepository(deps.db));
   const authorize = new AuthorizeService(repo, deps.clock, deps.issuer);
   const tokens = new OAuthTokenService(repo, new DelegatedSessions(deps.tokens, deps.csrf, deps.clock), revokeSession, deps.clock);
   return {

@@ -25,6 +25,7 @@ const Me = Type.Object(
     birth_year: Nullable(Type.Integer()),
     ...Privacy,
     created_at: Type.String({ format: 'date-time' }),
+    developer_account: Type.Boolean({ description: 'Whether the user opened a developer account (POST /v1/developer/account): API keys and OAuth apps' }),
     credential: Type.Object(
       {
         type: Type.String({ enum: ['session', 'api_key', 'oauth'], description: 'oauth: an app acting for the user with the scopes the user approved' }),

@@ -73,12 +73,15 @@ export class UsersService {
     private readonly clock: Clock,
   ) {}
 
-  async me(caller: Principal): Promise<PublicProfile & { credential: { type: 'session' | 'api_key' | 'oauth'; environment: 'live' | 'test'; scopes: string[] } }> {
+  async me(
+    caller: Principal,
+  ): Promise<PublicProfile & { developer_account: boolean; credential: { type: 'session' | 'api_key' | 'oauth'; environment: 'live' | 'test'; scopes: string[] } }> {
     const userId = ownUserId(caller);
-    const row = await this.repo.find(userId);
+    const [row, developerAccount] = await Promise.all([this.repo.find(userId), this.repo.hasDeveloperAccount(userId)]);
     if (!row) throw Errors.notFound('User', userId);
     return {
       ...publicProfile(row),
+      developer_account: developerAccount,
       credential: { type: caller.apiKeyId ? 'api_key' : caller.kind === 'delegated' ? 'oauth' : 'session', environment: caller.environment, scopes: [...caller.scopes].sort() },
     };
   }

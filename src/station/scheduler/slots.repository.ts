@@ -1,6 +1,6 @@
 /** The radio's running order and the scheduler's state, in the database so a restart resumes them. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, generations, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
@@ -185,7 +185,8 @@ export class SlotsRepository {
 
   /**
    * Published live catalog tracks with a master (explicit ones only when the station allows them). The sandbox's
-   * tracks (environment 'test', what test keys see) never go on air.
+   * tracks (environment 'test', what test keys see) never go on air, nor do those of an artist that is neither
+   * verified by an admin nor platform-owned (contract: unverified artists' tracks are public but off the radio).
    */
   async catalogCandidates(explicitAllowed: boolean): Promise<CatalogCandidate[]> {
     const rows = await this.db
@@ -205,6 +206,7 @@ export class SlotsRepository {
           eq(tracks.environment, 'live'),
           eq(tracks.status, 'published'),
           isNotNull(tracks.audioBlobKey),
+          or(eq(artists.verified, true), eq(artists.platformOwned, true)),
           explicitAllowed ? undefined : sql`${tracks.explicit} = false`,
         ),
       );

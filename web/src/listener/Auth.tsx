@@ -105,7 +105,36 @@ function LoginForm() {
       <button className="primary" type="submit" disabled={busy}>
         {pending ? 'Verify' : 'Log in'}
       </button>
+      {!pending && <DemoAccounts onPick={(account) => (setEmail(account.email), setPassword(account.password))} />}
     </form>
+  );
+}
+
+interface DemoAccount {
+  role: string;
+  email: string;
+  password: string;
+}
+
+/** On a demo station (GET /v1/demo/accounts answers; elsewhere 404): "try the demo as ..." fills the form. */
+function DemoAccounts({ onPick }: { onPick: (account: DemoAccount) => void }) {
+  const [accounts, setAccounts] = useState<DemoAccount[]>([]);
+  useEffect(() => {
+    api.get<DemoAccount[]>('/v1/demo/accounts', { anonymous: true }).then(setAccounts, () => setAccounts([]));
+  }, []);
+  if (accounts.length === 0) return null;
+  return (
+    <p className="muted">
+      Try the demo as{' '}
+      {accounts.map((account, i) => (
+        <span key={account.role}>
+          {i > 0 && ', '}
+          <button type="button" className="link" onClick={() => onPick(account)}>
+            {account.role}
+          </button>
+        </span>
+      ))}
+    </p>
   );
 }
 

@@ -66,3 +66,14 @@ export const userIdentities = pgTable(
   },
   (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('user_identities_user_idx').on(t.userId)],
 );
+
+/**
+ * Developer accounts (POST /v1/developer/account): an integrator's opt-in, which lets any user with a verified
+ * address create API keys and OAuth apps (src/auth/developer-keys.ts). It grants no scope of its own.
+ */
+export const developerAccounts = pgTable('developer_accounts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -64,6 +64,8 @@ export const artists = pgTable(
     // Only platform-owned artists' audio and lyrics may ever reach AI training (module B).
     platformOwned: boolean('platform_owned').notNull().default(false),
     formedYear: integer('formed_year'),
+    // ISO 3166-1 alpha-2 (POST /v1/artists); null when not given.
+    country: text('country'),
     ownerUserId: uuid('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
     followers: bigint('followers', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

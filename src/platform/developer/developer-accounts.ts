@@ -1,0 +1,62 @@
+/**
+ * Developer accounts (contract.md, "Accounts and onboarding"): any user with a verified address opens one with
+ * POST /v1/developer/account, and may then create API keys and OAuth apps (src/auth/developer-keys.ts). It grants
+ * no scope of its own: keys and apps still hold only what the account's role holds, never a station scope the
+ * role lacks (the staff role `developer`, with station:train, is given by admins only).
+ */
+import { eq } from 'drizzle-orm';
+import { loginSessionUser } from '../../auth/developer-keys.js';
+import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
+import type { Principal } from '../../auth/principal.js';
+import type { DbOrTx } from '../../infra/db/client.js';
+import { developerAccounts } from '../../infra/db/schema/index.js';
+import { SANDBOX_BASE_PATH } from '../../http/sandbox-base.js';
+
+export class DeveloperAccountsRepository {
+  constructor(private readonly db: DbOrTx) {}
+
+  async find(userId: string): Promise<{ createdAt: Date } | null> {
+    const [row] = await this.db.select({ createdAt: developerAccounts.createdAt }).from(developerAccounts).where(eq(developerAccounts.userId, userId)).limit(1);
+    return row ?? null;
+  }
+
+  async hasDeveloperAccount(userId: string): Promise<boolean> {
+    return (await this.find(userId)) !== null;
+  }
+
+  /** Opens the account once: `created` is false when it existed already (a concurrent twin loses the insert). */
+  async open(userId: string): Promise<{ createdAt: Date; created: boolean }> {
+    const [row] = await this.db.insert(developerAccounts).values({ userId }).onConflictDoNothing().returning({ createdAt: developerAccounts.createdAt });
+    if (row) return { createdAt: row.createdAt, created: true };
+    const existing = await this.find(userId);
+    if (!existing) throw new Error(`developer account of ${userId} neither inserted nor found`);
+    return { createdAt: existing.createdAt, created: false };
+  }
+}
+
+export interface DeveloperAccountView {
+  developer_account: true;
+  created_at: string;
+  sandbox_base_url: string;
+}
+
+export class DeveloperAccountsService {
+  constructor(
+    private readonly repo: DeveloperAccountsRepository,
+    private readonly verified: EmailVerifiedCheck,
+    /** PUBLIC_BASE_URL: the sandbox's base address is `{PUBLIC_BASE_URL}/sandbox/v1`. */
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  /** Opens the caller's developer account (a login session with a verified address); idempotent. */
+  async open(caller: Principal): Promise<{ view: DeveloperAccountView; created: boolean }> {
+    const userId = loginSessionUser(caller, 'Developer accounts');
+    await this.verified.assertEmailVerified(userId);
+    const { createdAt, created } = await this.repo.open(userId);
+    return { view: this.view(createdAt), created };
+  }
+
+  private view(createdAt: Date): DeveloperAccountView {
+    return { developer_account: true, created_at: createdAt.toISOString(), sandbox_base_url: `${this.publicBaseUrl.replace(/\/+$/, '')}${SANDBOX_BASE_PATH}` };
+  }
+}
