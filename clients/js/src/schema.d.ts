@@ -405,6 +405,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens the caller's developer account (an integrator's): API keys and OAuth apps, and the sandbox
+         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). 201 when opened, 200 with the same body when it exists. It grants no scope: keys and apps hold only scopes the account's role holds (never a station scope the role lacks; the staff role developer is given by admins only).
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postDeveloperAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/developer/keys": {
         parameters: {
             query?: never;
@@ -414,7 +436,7 @@ export interface paths {
         };
         /**
          * The caller's API keys that are not revoked, newest first (never the key itself)
-         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either.
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either.
          *
          *     Any authenticated caller.
          *
@@ -424,7 +446,7 @@ export interface paths {
         put?: never;
         /**
          * Creates an API key with chosen scopes; answers the key once
-         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either. The scopes must all be held by the caller's session now (a key is never wider than its owner): otherwise 400 PLATFORM_VALIDATION_FAILED. A key's rights also follow its owner afterwards: scopes the owner's role loses leave the key at once, and a banned owner's keys stop working. Use: send it as `X-API-Key`, or exchange it at POST /v1/auth/token for a JWT and send both. Quotas per account and environment (all of an account's live keys share one count, its test keys another): live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the binding window resets), and beyond a limit the answer is 429 PLATFORM_RATE_LIMITED with Retry-After.
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either. The scopes must all be held by the caller's session now (a key is never wider than its owner): otherwise 400 PLATFORM_VALIDATION_FAILED. A key's rights also follow its owner afterwards: scopes the owner's role loses leave the key at once, and a banned owner's keys stop working. Use: send it as `X-API-Key`, or exchange it at POST /v1/auth/token for a JWT and send both. Quotas per account and environment (all of an account's live keys share one count, its test keys another): live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the binding window resets), and beyond a limit the answer is 429 PLATFORM_RATE_LIMITED with Retry-After.
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -447,7 +469,7 @@ export interface paths {
         post?: never;
         /**
          * Revokes an API key at once: the key and the JWTs exchanged for it stop working
-         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer, admin or super_admin account. An app acting for a user (OAuth token) cannot manage keys either. Another user's key answers 404 PLATFORM_NOT_FOUND (admins with platform:admin may revoke any key).
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either. Another user's key answers 404 PLATFORM_NOT_FOUND (admins with platform:admin may revoke any key).
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -662,6 +684,8 @@ export interface paths {
          * Uploads a track (multipart/form-data): probed, loudness-measured, then rendered and published
          * @description The file is checked whole before anything is stored: not audio, or audio other than MP3/WAV, answers 415 PLATFORM_UNSUPPORTED_MEDIA_TYPE; a file cut short, undecodable or under 1 s answers 400 PLATFORM_VALIDATION_FAILED (the detail names the reason); a file over 100 MB (STATION_UPLOAD_MAX_MB) answers 413 PLATFORM_PAYLOAD_TOO_LARGE. Nothing is kept then.
          *
+         *     What the header declares is judged before a sample is decoded: a sample rate outside 8-192 kHz, a channel count outside 1-8, or audio longer than 1200 s (STATION_UPLOAD_MAX_SEC) answers 400 PLATFORM_VALIDATION_FAILED, the message naming what is wrong. A caller may have 3 uploads in flight and 3 tracks processing at once, and the server a few uploads in all: past that, 429 PLATFORM_RATE_LIMITED with Retry-After. The body must arrive within 900 s (STATION_UPLOAD_TIMEOUT_SEC), or 408.
+         *
          *     Accepted: 202 with `status: "processing"` and Location: /v1/tracks/{id}/upload. The master is kept as uploaded; the 128, 192 and 320 kbps MP3 renditions are rendered in the background, then the track is `published` (event `track.published`) and playable at GET /v1/tracks/{id}/stream?quality=.
          *
          *     Tags fill the fields left out (title, genre, album, ISRC, year). Uploads by platform-owned artists can join the station's training dataset under module B's rules; no other upload ever does. With a test key the track is uploaded to the sandbox, for the sandbox copy of the caller's artist (same slug): it is seen by test keys only, and never aired or trained on.
@@ -720,7 +744,7 @@ export interface paths {
         };
         /**
          * Redirects to a signed, expiring link to the audio (which answers Range requests with 206)
-         * @description quality picks a stream rendition (uploaded tracks have 128, 192 and 320 kbps, each an MP3 of exact Content-Length); a track without that rendition streams its own audio. A test key's stream records no play. A test key reads the sandbox catalog (a copy of the demo catalog with its own ids and the same slugs), every other credential the live catalog; an id of the other one answers 404 PLATFORM_NOT_FOUND.
+         * @description quality picks a stream rendition (uploaded tracks have 128, 192 and 320 kbps, each an MP3 of exact Content-Length); a track without that rendition streams its own audio. A test key's stream records no play; a listener's requests for one track within its length (at least 30 s) record one. A test key reads the sandbox catalog (a copy of the demo catalog with its own ids and the same slugs), every other credential the live catalog; an id of the other one answers 404 PLATFORM_NOT_FOUND.
          *
          *     Scope: `streams:read`.
          *
@@ -776,7 +800,13 @@ export interface paths {
          */
         get: operations["getArtists"];
         put?: never;
-        post?: never;
+        /**
+         * Creates the caller's artist profile (unverified); a listener becomes an artist
+         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). The artist starts `verified:false` and owned by the caller (`owner_user_id`); a listener's role becomes `artist`, staff keep theirs. One profile per account: a second answers 409 PLATFORM_CONFLICT. Until an admin verifies it (POST /v1/admin/artists/{id}/verify) the artist's tracks are public but never enter the radio or the training dataset.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postArtists"];
         delete?: never;
         options?: never;
         head?: never;
@@ -804,7 +834,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edits an artist's name, genre, bio or country (its owner or an admin); the slug stays
+         * @description Anyone else answers 403 PLATFORM_FORBIDDEN. The path takes the artist's slug or its id; an unknown one answers 404 PLATFORM_NOT_FOUND. A test key sees the sandbox's artists (copies of the demo artists under the same slugs, never platform-owned), every other credential the live ones.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        patch: operations["patchArtistsBySlug"];
         trace?: never;
     };
     "/v1/artists/{slug}/tracks": {
@@ -1059,11 +1095,11 @@ export interface paths {
         put?: never;
         /**
          * Opens a checkout session at the payment processor for a product
-         * @description The server sets the price: a `price` other than the product’s answers 409 PLATFORM_PRICE_MISMATCH, and `user_id` must be the caller (403). With an `Idempotency-Key` header (1 to 255 printable characters), the same key and body answer the same session and one order at most is ever made of it; the same key with another body answers 409 PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; otherwise Stripe when the server is configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). The buyer pays at `checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.
+         * @description The server sets the price: a `price` other than the product’s answers 409 PLATFORM_PRICE_MISMATCH, and `user_id` must be the caller (403). With an `Idempotency-Key` header (1 to 255 printable characters), the same key and body answer the same session and one order at most is ever made of it; the same key with another body answers 409 PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; live checkouts use Stripe when the server is configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). Without Stripe a live checkout answers 503 PLATFORM_PAYMENTS_UNAVAILABLE, unless the operator runs a demo store (STATION_STORE_SANDBOX_LIVE): then the sandbox takes it and its order has `livemode: false` (never revenue nor payouts). The buyer pays at `checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.
          *
-         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         *     Scope: `store:orders`. Requires `X-CSRF-Token`.
          *
-         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         *     Scope: `store:orders`. Requires `X-CSRF-Token`.
          */
         post: operations["postCheckout"];
         delete?: never;
@@ -1083,11 +1119,11 @@ export interface paths {
         put?: never;
         /**
          * Opens a checkout session at the payment processor for a product
-         * @description The server sets the price: a `price` other than the product’s answers 409 PLATFORM_PRICE_MISMATCH, and `user_id` must be the caller (403). With an `Idempotency-Key` header (1 to 255 printable characters), the same key and body answer the same session and one order at most is ever made of it; the same key with another body answers 409 PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; otherwise Stripe when the server is configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). The buyer pays at `checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.
+         * @description The server sets the price: a `price` other than the product’s answers 409 PLATFORM_PRICE_MISMATCH, and `user_id` must be the caller (403). With an `Idempotency-Key` header (1 to 255 printable characters), the same key and body answer the same session and one order at most is ever made of it; the same key with another body answers 409 PLATFORM_IDEMPOTENCY_KEY_REUSED. Test keys always use the sandbox processor; live checkouts use Stripe when the server is configured with it (the artist must have onboarded: else 409 PLATFORM_ARTIST_NOT_ONBOARDED). Without Stripe a live checkout answers 503 PLATFORM_PAYMENTS_UNAVAILABLE, unless the operator runs a demo store (STATION_STORE_SANDBOX_LIVE): then the sandbox takes it and its order has `livemode: false` (never revenue nor payouts). The buyer pays at `checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.
          *
-         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         *     Scope: `store:orders`. Requires `X-CSRF-Token`.
          *
-         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         *     Scope: `store:orders`. Requires `X-CSRF-Token`.
          */
         post: operations["postApiCheckout"];
         delete?: never;
@@ -1105,9 +1141,11 @@ export interface paths {
         };
         /**
          * The caller’s orders, newest first
-         * @description Any authenticated caller.
+         * @description Orders of the caller’s environment only: a test key lists the sandbox’s, every other credential the live ones. `livemode` is true only for an order paid for real (Stripe); sandbox orders, a demo store’s included, never count as revenue or payouts.
          *
-         *     Any authenticated caller.
+         *     Scope: `store:orders`.
+         *
+         *     Scope: `store:orders`.
          */
         get: operations["getStoreOrders"];
         put?: never;
@@ -1127,11 +1165,11 @@ export interface paths {
         };
         /**
          * A signed, expiring download link to a purchased track (the id is the track’s)
-         * @description Only for a user who bought a product with this track: anyone else gets 404. The link is valid about 15 minutes.
+         * @description Only for a user who bought a product with this track, in the caller’s environment: anyone else gets 404. The link is valid about 15 minutes and serves the track’s master as uploaded (WAV or MP3), or for a track without one its highest-quality rendition copied under a download key: never the object GET /v1/tracks/{id}/stream hands out.
          *
-         *     Any authenticated caller.
+         *     Scope: `store:orders`.
          *
-         *     Any authenticated caller.
+         *     Scope: `store:orders`.
          */
         get: operations["getStoreDownloadsById"];
         put?: never;
@@ -1300,7 +1338,7 @@ export interface paths {
         put?: never;
         /**
          * Opens a checkout for the Pro plan; the account becomes Pro once it is paid
-         * @description Pro costs 9.99 USD a month; the server sets the price. The checkout is a subscription at the payment processor: Stripe (a Checkout Session in subscription mode) when the server is configured with it, otherwise the built-in sandbox, whose checkout_url is a page with a Pay button. Once paid (the sandbox page, or Stripe’s checkout.session.completed at POST /v1/store/webhooks/stripe), GET /v1/users/me shows plan "pro" and the event user.subscribed {user_id, plan, amount} is sent, once. The same unpaid checkout is answered again for a day (retries and concurrent calls open one). From a login session only (an API key or an app token answers 403); an account that is Pro already answers 409 PLATFORM_ALREADY_SUBSCRIBED.
+         * @description Pro costs 9.99 USD a month; the server sets the price. The checkout is a subscription at the payment processor: Stripe (a Checkout Session in subscription mode) when the server is configured with it. Without Stripe it answers 503 PLATFORM_PAYMENTS_UNAVAILABLE, unless the operator runs a demo store (STATION_STORE_SANDBOX_LIVE): then the built-in sandbox takes it (checkout_url is a page with a Pay button) with livemode false, never revenue. A sandbox credential (/sandbox/v1) answers 403. Once paid (the sandbox page, or Stripe’s checkout.session.completed at POST /v1/store/webhooks/stripe), GET /v1/users/me shows plan "pro" and the event user.subscribed {user_id, plan, amount} is sent, once. The same unpaid checkout is answered again for a day (retries and concurrent calls open one). From a login session only (an API key or an app token answers 403); an account that is Pro already answers 409 PLATFORM_ALREADY_SUBSCRIBED.
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -2327,7 +2365,9 @@ export interface paths {
         put?: never;
         /**
          * Counts one play (the scheduler calls it on each play); first_played_at is set on the first
-         * @description Scope: `station:generate`. Requires `X-CSRF-Token`.
+         * @description A caller's repeated call for one track within the track's length (at least 30 s) counts once: it answers the count as it stands.
+         *
+         *     Scope: `station:generate`. Requires `X-CSRF-Token`.
          */
         post: operations["postStationRegistryTracksByStationTrackIdPlayback"];
         delete?: never;
@@ -3022,7 +3062,7 @@ export interface paths {
          * WebSocket channel now-playing
          * @description `{"event":"now_playing","data":<now-playing card>,"server_time_utc"}` on every track change, and the current card at once on connect.
          *
-         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
+         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403, and a credential that already holds STATION_MAX_WEBSOCKETS_PER_CREDENTIAL (default 10) open WebSockets with 429 and Retry-After. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
          *
          *     Scope: `station:read`.
          *
@@ -3048,7 +3088,7 @@ export interface paths {
          * WebSocket channel listeners
          * @description `{"event":"listener_count","count","peak_today"}` every STATION_LISTENER_BROADCAST_SEC seconds, and at once on connect.
          *
-         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
+         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403, and a credential that already holds STATION_MAX_WEBSOCKETS_PER_CREDENTIAL (default 10) open WebSockets with 429 and Retry-After. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
          *
          *     Scope: `station:read`.
          *
@@ -3074,7 +3114,7 @@ export interface paths {
          * WebSocket channel generation-progress
          * @description `{"event":"generation_progress","generation_id","progress_pct","eta_seconds"}` for in-flight generations.
          *
-         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
+         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403, and a credential that already holds STATION_MAX_WEBSOCKETS_PER_CREDENTIAL (default 10) open WebSockets with 429 and Retry-After. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
          *
          *     Scope: `station:admin`.
          *
@@ -3100,7 +3140,7 @@ export interface paths {
          * WebSocket channel training-progress
          * @description `{"event":"training_epoch","job_id","epoch","loss","perplexity"}` after each training epoch.
          *
-         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
+         *     WebSocket channel: open it with a WebSocket client (`ws://` or `wss://`); a plain GET answers 426. Token: `?token=<JWT>` or the subprotocol pair `Sec-WebSocket-Protocol: bearer, <JWT>` (the server answers `bearer`). A missing, invalid or expired token is refused with HTTP 401 before the upgrade, a token without the scope with 403, and a credential that already holds STATION_MAX_WEBSOCKETS_PER_CREDENTIAL (default 10) open WebSockets with 429 and Retry-After. An open client is closed with 4401 when its login is revoked or its user banned, and with 4403 when its role loses the scope. The server pings every 30 s and terminates a client that did not answer the previous ping; a client that stops reading is closed with 4008 (slow consumer). Reconnect with exponential backoff.
          *
          *     Scope: `station:train`.
          *
@@ -3236,7 +3276,9 @@ export interface paths {
         put?: never;
         /**
          * Rates a track; a flag puts an AI track in the safety review queue (10 per minute per user)
-         * @description Scope: `station:read`. Requires `X-CSRF-Token`.
+         * @description flag_inappropriate on an AI track is a report. It counts (review queue, report_threshold) only from a listener who held a stream ticket or an open stream while the track was on air, and once per client address; otherwise the rating and flag are stored and count nothing.
+         *
+         *     Scope: `station:read`. Requires `X-CSRF-Token`.
          */
         post: operations["postStationRadioFeedback"];
         delete?: never;
@@ -4321,6 +4363,67 @@ export interface operations {
             };
         };
     };
+    postDeveloperAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        developer_account: true;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description `{PUBLIC_BASE_URL}/sandbox/v1`: the platform API of /v1, always on sandbox data */
+                        sandbox_base_url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        developer_account: true;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description `{PUBLIC_BASE_URL}/sandbox/v1`: the platform API of /v1, always on sandbox data */
+                        sandbox_base_url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     getDeveloperKeys: {
         parameters: {
             query?: {
@@ -4395,7 +4498,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("streams:read" | "tracks:read" | "tracks:write" | "users:read" | "analytics:read" | "webhooks:read" | "webhooks:write" | "artist" | "platform:admin" | "station:admin" | "station:train" | "station:generate" | "station:read")[];
+                    scopes: ("streams:read" | "tracks:read" | "tracks:write" | "users:read" | "analytics:read" | "webhooks:read" | "webhooks:write" | "store:orders" | "artist" | "platform:admin" | "station:admin" | "station:train" | "station:generate" | "station:read")[];
                     /**
                      * @description live: production data; test: the sandbox (its own data space on the same paths, never live data)
                      * @enum {string}
@@ -4528,6 +4631,8 @@ export interface operations {
                         playlists_public: boolean;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Whether the user opened a developer account (POST /v1/developer/account): API keys and OAuth apps */
+                        developer_account: boolean;
                         /** @description The credential of this request */
                         credential: {
                             /**
@@ -4616,6 +4721,8 @@ export interface operations {
                         playlists_public: boolean;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Whether the user opened a developer account (POST /v1/developer/account): API keys and OAuth apps */
+                        developer_account: boolean;
                         /** @description The credential of this request */
                         credential: {
                             /**
@@ -5099,6 +5206,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -5285,6 +5394,8 @@ export interface operations {
                         title: string;
                         artist: string;
                         artist_slug: string;
+                        /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                        artist_verified: boolean;
                         /** @description seconds */
                         duration: number;
                         streams: number;
@@ -5761,20 +5872,27 @@ export interface operations {
             };
         };
     };
-    getArtistsBySlug: {
+    postArtists: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description Opaque id */
-                slug: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    genre: string;
+                    bio?: string;
+                    /** @description ISO 3166-1 alpha-2, upper case */
+                    country?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5789,6 +5907,8 @@ export interface operations {
                         followers: number;
                         bio: string;
                         formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
                         /**
                          * Format: date-time
                          * @description when an admin verified the artist; null while unverified
@@ -5823,6 +5943,8 @@ export interface operations {
                             artist_slug: string;
                             /** @description the artist's name */
                             artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
                             genre: string;
                             release_year: number | null;
                             /** @description published tracks on the release */
@@ -5837,6 +5959,8 @@ export interface operations {
                                 title: string;
                                 artist: string;
                                 artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
                                 /** @description seconds */
                                 duration: number;
                                 streams: number;
@@ -5864,6 +5988,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -5883,6 +6009,324 @@ export interface operations {
                             /** Format: uri */
                             cover_art_url: string | null;
                         }[];
+                        owner_user_id: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getArtistsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        genre: string;
+                        verified: boolean;
+                        platform_owned: boolean;
+                        followers: number;
+                        bio: string;
+                        formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when an admin verified the artist; null while unverified
+                         */
+                        verified_at: string | null;
+                        /** @description whether the calling user follows the artist; null for a credential without a user */
+                        following: boolean | null;
+                        /** @description a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts */
+                        virtual_artist: {
+                            /** @enum {string} */
+                            operated_by: "platform";
+                            /**
+                             * @description whether the station's AI training may learn from the artist's masters
+                             * @enum {string}
+                             */
+                            training_dataset: "included" | "excluded";
+                        } | null;
+                        /** @description who writes for the artist */
+                        songwriters: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                        }[];
+                        /** @description releases, newest first (at most 100), each with its published tracks in order */
+                        discography: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @enum {string} */
+                            type: "album" | "ep" | "single";
+                            artist_id: string;
+                            artist_slug: string;
+                            /** @description the artist's name */
+                            artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
+                            genre: string;
+                            release_year: number | null;
+                            /** @description published tracks on the release */
+                            track_count: number;
+                            /** @description seconds, of those tracks */
+                            duration: number;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                            tracks: {
+                                id: string;
+                                slug: string;
+                                title: string;
+                                artist: string;
+                                artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
+                                /** @description seconds */
+                                duration: number;
+                                streams: number;
+                                genre: string;
+                                subgenre: string;
+                                mood: string[];
+                                bpm: number | null;
+                                key: string | null;
+                                mode: string | null;
+                                isrc: string | null;
+                                explicit: boolean;
+                                release_year: number | null;
+                                /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                                album_id: string | null;
+                                /** @description its place on that release, from 1 */
+                                track_number: number | null;
+                                /** Format: uri */
+                                cover_art_url: string | null;
+                            }[];
+                        }[];
+                        /** @description published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks) */
+                        other_tracks: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            artist: string;
+                            artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
+                            /** @description seconds */
+                            duration: number;
+                            streams: number;
+                            genre: string;
+                            subgenre: string;
+                            mood: string[];
+                            bpm: number | null;
+                            key: string | null;
+                            mode: string | null;
+                            isrc: string | null;
+                            explicit: boolean;
+                            release_year: number | null;
+                            /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                            album_id: string | null;
+                            /** @description its place on that release, from 1 */
+                            track_number: number | null;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    patchArtistsBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    genre?: string;
+                    bio?: string;
+                    /** @description ISO 3166-1 alpha-2, upper case */
+                    country?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        genre: string;
+                        verified: boolean;
+                        platform_owned: boolean;
+                        followers: number;
+                        bio: string;
+                        formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when an admin verified the artist; null while unverified
+                         */
+                        verified_at: string | null;
+                        /** @description whether the calling user follows the artist; null for a credential without a user */
+                        following: boolean | null;
+                        /** @description a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts */
+                        virtual_artist: {
+                            /** @enum {string} */
+                            operated_by: "platform";
+                            /**
+                             * @description whether the station's AI training may learn from the artist's masters
+                             * @enum {string}
+                             */
+                            training_dataset: "included" | "excluded";
+                        } | null;
+                        /** @description who writes for the artist */
+                        songwriters: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                        }[];
+                        /** @description releases, newest first (at most 100), each with its published tracks in order */
+                        discography: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @enum {string} */
+                            type: "album" | "ep" | "single";
+                            artist_id: string;
+                            artist_slug: string;
+                            /** @description the artist's name */
+                            artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
+                            genre: string;
+                            release_year: number | null;
+                            /** @description published tracks on the release */
+                            track_count: number;
+                            /** @description seconds, of those tracks */
+                            duration: number;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                            tracks: {
+                                id: string;
+                                slug: string;
+                                title: string;
+                                artist: string;
+                                artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
+                                /** @description seconds */
+                                duration: number;
+                                streams: number;
+                                genre: string;
+                                subgenre: string;
+                                mood: string[];
+                                bpm: number | null;
+                                key: string | null;
+                                mode: string | null;
+                                isrc: string | null;
+                                explicit: boolean;
+                                release_year: number | null;
+                                /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                                album_id: string | null;
+                                /** @description its place on that release, from 1 */
+                                track_number: number | null;
+                                /** Format: uri */
+                                cover_art_url: string | null;
+                            }[];
+                        }[];
+                        /** @description published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks) */
+                        other_tracks: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            artist: string;
+                            artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
+                            /** @description seconds */
+                            duration: number;
+                            streams: number;
+                            genre: string;
+                            subgenre: string;
+                            mood: string[];
+                            bpm: number | null;
+                            key: string | null;
+                            mode: string | null;
+                            isrc: string | null;
+                            explicit: boolean;
+                            release_year: number | null;
+                            /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                            album_id: string | null;
+                            /** @description its place on that release, from 1 */
+                            track_number: number | null;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                        }[];
+                        owner_user_id: string | null;
                     };
                 };
             };
@@ -5936,6 +6380,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -6021,6 +6467,8 @@ export interface operations {
                             artist_slug: string;
                             /** @description the artist's name */
                             artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
                             genre: string;
                             release_year: number | null;
                             /** @description published tracks on the release */
@@ -6084,6 +6532,8 @@ export interface operations {
                         artist_slug: string;
                         /** @description the artist's name */
                         artist: string;
+                        /** @description whether an admin verified the artist */
+                        artist_verified: boolean;
                         genre: string;
                         release_year: number | null;
                         /** @description published tracks on the release */
@@ -6098,6 +6548,8 @@ export interface operations {
                             title: string;
                             artist: string;
                             artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
                             /** @description seconds */
                             duration: number;
                             streams: number;
@@ -6985,6 +7437,8 @@ export interface operations {
                             currency: string;
                             /** @enum {string} */
                             processor: "sandbox" | "stripe";
+                            /** @description paid for real (Stripe); false for every sandbox order, a demo store’s included */
+                            livemode: boolean;
                             /** Format: date-time */
                             created_at: string;
                         }[];
@@ -7425,6 +7879,8 @@ export interface operations {
                             status: "open" | "active" | "expired" | "cancelled";
                             /** @enum {string} */
                             processor: "sandbox" | "stripe";
+                            /** @description paid for real (Stripe); false for a sandbox (demo store) subscription, which is never revenue */
+                            livemode: boolean;
                             /** @description the processor’s checkout session id */
                             session_id: string | null;
                             /**
@@ -7503,6 +7959,8 @@ export interface operations {
                         status: "open" | "active" | "expired" | "cancelled";
                         /** @enum {string} */
                         processor: "sandbox" | "stripe";
+                        /** @description paid for real (Stripe); false for a sandbox (demo store) subscription, which is never revenue */
+                        livemode: boolean;
                         /** @description the processor’s checkout session id */
                         session_id: string | null;
                         /**
@@ -7573,6 +8031,8 @@ export interface operations {
                         status: "open" | "active" | "expired" | "cancelled";
                         /** @enum {string} */
                         processor: "sandbox" | "stripe";
+                        /** @description paid for real (Stripe); false for a sandbox (demo store) subscription, which is never revenue */
+                        livemode: boolean;
                         /** @description the processor’s checkout session id */
                         session_id: string | null;
                         /**
@@ -9288,7 +9748,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     redirect_uris: string[];
-                    scopes: ("streams:read" | "tracks:read" | "tracks:write" | "users:read" | "analytics:read" | "webhooks:read" | "webhooks:write" | "artist" | "station:read")[];
+                    scopes: ("streams:read" | "tracks:read" | "tracks:write" | "users:read" | "analytics:read" | "webhooks:read" | "webhooks:write" | "store:orders" | "artist" | "station:read")[];
                     /**
                      * @default confidential
                      * @enum {string}
@@ -9541,7 +10001,7 @@ export interface operations {
                 client_id?: string;
                 /** @description Exactly one of the app’s redirect_uris */
                 redirect_uri?: string;
-                /** @description Space-separated scopes, among the app’s: streams:read, tracks:read, tracks:write, users:read, analytics:read, webhooks:read, webhooks:write, artist, station:read */
+                /** @description Space-separated scopes, among the app’s: streams:read, tracks:read, tracks:write, users:read, analytics:read, webhooks:read, webhooks:write, store:orders, artist, station:read */
                 scope?: string;
                 /** @description Returned unchanged with the answer */
                 state?: string;
@@ -9627,7 +10087,7 @@ export interface operations {
                     client_id?: string;
                     /** @description Exactly one of the app’s redirect_uris */
                     redirect_uri?: string;
-                    /** @description Space-separated scopes, among the app’s: streams:read, tracks:read, tracks:write, users:read, analytics:read, webhooks:read, webhooks:write, artist, station:read */
+                    /** @description Space-separated scopes, among the app’s: streams:read, tracks:read, tracks:write, users:read, analytics:read, webhooks:read, webhooks:write, store:orders, artist, station:read */
                     scope?: string;
                     /** @description Returned unchanged with the answer */
                     state?: string;
