@@ -34,6 +34,8 @@ const BODIES: Record<string, unknown> = {
   'POST /station/v1/training/models/{model_id}/deploy': {},
   'POST /station/v1/generate/track/{generation_id}/regenerate': {},
   'PATCH /v1/admin/users/{id}/status': { status: 'active' },
+  'PATCH /v1/admin/users/{id}/role': { role: 'listener' },
+  'PATCH /v1/artists/{slug}': { bio: 'renamed' },
   'PATCH /v1/playlists/{id}': { name: 'renamed' },
   'POST /v1/playlists/{id}/tracks': { track_id: 'any' },
   'PUT /v1/playlists/{id}/tracks': { track_ids: [] },
@@ -55,6 +57,8 @@ beforeAll(async () => {
   const spec = (await station.http.inject({ method: 'GET', url: '/openapi.json' })).json();
   for (const [path, methods] of Object.entries<Record<string, unknown>>(spec.paths)) {
     if (!/\{[a-z_]+\}/.test(path)) continue;
+    // A media path names a signed link, not an object by id: an unsigned one is 403 MEDIA_LINK_INVALID by design.
+    if (path === '/media/{key}') continue;
     for (const method of Object.keys(methods)) if (method !== 'head') operations.push({ method: method.toUpperCase(), path });
   }
 });

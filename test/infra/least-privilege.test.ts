@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/infra/db/client.js';
 import { LeastPrivilegeError } from '../../src/infra/db/privileges.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { authHeaders, buildTestStation, verifiedListener, staffLogin, type TestStation } from '../helpers/station.js';
 
 const SERVER = process.env.DATABASE_URL;
 
@@ -82,7 +82,7 @@ describe.skipIf(!SERVER)('least-privilege database roles (PostgreSQL only; skipp
       expect(rows[0]).toEqual({ role: app, owner });
     });
     const admin = authHeaders(await staffLogin(station));
-    const listener = authHeaders(await signupListener(station));
+    const listener = authHeaders(await verifiedListener(station));
     const record = await station.station.registry.register({
       stationTrackId: `stn_lp_${suffix}`,
       generationId: '00000000-0000-4000-8000-000000000001',
@@ -108,6 +108,9 @@ describe.skipIf(!SERVER)('least-privilege database roles (PostgreSQL only; skipp
     });
     stationTrackId = record.stationTrackId;
     const id = record.stationTrackId;
+    // The track is on air and the listener holds a stream ticket: their report counts (issue 16, item 7).
+    await station.station.registryModule.plays.recordPlay({ origin: 'ai_generated', stationTrackId: id, sessionId: null, startedAt: new Date(), durationSec: 120, listenerCount: 1 });
+    expect((await station.http.inject({ url: '/station/v1/radio/stream-info', headers: listener })).statusCode).toBe(200);
     // the permitted updates: the admin's two fields, the play counter, listener reports (which lock the row)
     const patch = await station.http.inject({ method: 'PATCH', url: `/station/v1/registry/tracks/${id}`, headers: admin, payload: { reuse_eligible: true } });
     expect(patch.statusCode, patch.body).toBe(200);
