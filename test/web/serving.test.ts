@@ -62,6 +62,21 @@ describe('serving the web front end', () => {
     expect(bytes.readUInt16LE(4)).toBeGreaterThan(0);
   });
 
+  it('lets a page on any host name of the station load signed media (CORS on valid links only)', async () => {
+    // The page may be opened at 127.0.0.1 while PUBLIC_BASE_URL says localhost: its fetch of a waveform is cross-origin.
+    await station.blobs.put('waveforms/cors-check.json', Buffer.from('{"data":[1,2,3]}'));
+    const link = new URL(station.signer.sign('waveforms/cors-check.json', 600).url);
+    const signed = await station.http.inject({ url: `${link.pathname}${link.search}`, headers: { origin: 'http://127.0.0.1:8080' } });
+    expect(signed.statusCode).toBe(200);
+    expect(signed.headers['access-control-allow-origin']).toBe('*');
+    expect(signed.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(String(signed.headers['access-control-expose-headers'])).toContain('Content-Range');
+    // A link that is not validly signed gets no CORS grant: a page elsewhere learns nothing from it.
+    const forged = await station.http.inject({ url: `${link.pathname}?exp=1&sig=nope`, headers: { origin: 'http://127.0.0.1:8080' } });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('shadows none of the APIs and operations routes', async () => {
     for (const url of ['/v1/nothing', '/station/v1/nothing', '/api/nothing', '/media/nothing', '/listen', '/adminx']) {
       const response = await get(url);

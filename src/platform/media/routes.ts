@@ -53,6 +53,10 @@ export function mediaRoutes(blobs: BlobStore, signer: UrlSigner) {
         if (!info) throw Errors.notFound('Media');
         reply
           .header('Content-Type', contentTypeOf(key))
+          // A valid signed link is a capability: whoever holds it may read it, from any page (the player opened at
+          // 127.0.0.1 fetches waveforms from PUBLIC_BASE_URL's localhost). No credentials ride on it, so `*` is safe.
+          .header('Access-Control-Allow-Origin', '*')
+          .header('Access-Control-Expose-Headers', 'Content-Range, Content-Length, Accept-Ranges')
           .header('Accept-Ranges', 'bytes')
           .header('Cache-Control', 'private, max-age=3600');
         const range = parseRange(request.headers.range, info.size);
