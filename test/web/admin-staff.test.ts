@@ -3,30 +3,19 @@
  * who sets up their authenticator from the admin login card (password sign-in, the otpauth QR code, a code
  * confirmed) and then logs in at /admin with it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/auth/totp.js';
 import { pollUntil } from '../helpers/poll.js';
-import { ADMIN, buildTestStation, signupListener, type TestStation } from '../helpers/station.js';
-import { ORIGIN, ensureWebBuild, launchBrowser, portOf, seriousViolations, type Browser } from './support.js';
+import { ADMIN, signupListener } from '../helpers/station.js';
+import { ORIGIN, seriousViolations, stationAndBrowserForSuite } from './support.js';
 
 describe('a new staff member', () => {
-  let station: TestStation;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    station = await buildTestStation();
-    browser = await launchBrowser(portOf(await station.http.listen({ port: 0, host: '127.0.0.1' })));
-  }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await station?.destroy();
-  });
+  const suite = stationAndBrowserForSuite();
 
   it('is made admin by a super_admin, enrols TOTP with the QR code and logs in at /admin', async () => {
     const email = `new-staff-${Date.now()}@example.com`;
-    const user = await signupListener(station, email);
-    const { page } = browser;
+    const user = await signupListener(suite.station, email);
+    const { page } = suite.browser;
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
 
@@ -45,7 +34,7 @@ describe('a new staff member', () => {
     const selector = page.getByLabel(`Role of ${email}`);
     await selector.waitFor();
     await selector.selectOption('admin');
-    await pollUntil('the role saved', async () => (await station.auth.credentials.authenticateBearer(user.token)).role, (role) => role === 'admin', 10_000);
+    await pollUntil('the role saved', async () => (await suite.station.auth.credentials.authenticateBearer(user.token)).role, (role) => role === 'admin', 10_000);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Log out' }).click();
 

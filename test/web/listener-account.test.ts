@@ -4,29 +4,17 @@
  * never in reach of script (an HttpOnly cookie, nothing in localStorage), yet a reload keeps the login; a login
  * an earlier version left in localStorage moves into the cookie; logging out ends it for good.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
-import { ORIGIN, ensureWebBuild, launchBrowser, portOf, seriousViolations, type Browser } from './support.js';
+import { ORIGIN, seriousViolations, stationAndBrowserForSuite, type Browser } from './support.js';
 
 describe('the listener account in the browser', () => {
-  let station: TestStation;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    station = await buildTestStation();
-    browser = await launchBrowser(portOf(await station.http.listen({ port: 0, host: '127.0.0.1' })));
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await station?.destroy();
-  });
+  const suite = stationAndBrowserForSuite();
 
   async function linkMailedTo(email: string): Promise<string> {
-    await station.auth.drain();
-    const [mail] = await station.database.db
+    await suite.station.auth.drain();
+    const [mail] = await suite.station.database.db
       .select()
       .from(mailOutbox)
       .where(eq(mailOutbox.toAddress, email))
@@ -40,7 +28,7 @@ describe('the listener account in the browser', () => {
     page.evaluate<{ storage: string; cookies: string }>('({ storage: JSON.stringify(localStorage), cookies: document.cookie })');
 
   it('shows the unverified address with a resend button, verifies it from the link, and keeps the login through the cookie only', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     const email = `browser-account-${Date.now()}@example.com`;
@@ -62,7 +50,7 @@ describe('the listener account in the browser', () => {
     const reachable = await script(page);
     expect(reachable.storage).not.toMatch(/rt_|refresh/i);
     expect(reachable.cookies).not.toContain('platform_refresh_token');
-    const cookies = await browser.context.cookies(`${ORIGIN}/v1/auth/refresh`);
+    const cookies = await suite.browser.context.cookies(`${ORIGIN}/v1/auth/refresh`);
     expect(cookies.find((c) => c.name === 'platform_refresh_token')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/auth/refresh' });
 
     // A reload restores the login through the cookie.
@@ -84,9 +72,9 @@ describe('the listener account in the browser', () => {
   }, 180_000);
 
   it('moves a login an earlier version kept in localStorage into the cookie', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     const email = `browser-legacy-${Date.now()}@example.com`;
-    const signup = await station.http.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email, password: 'listener-password', display_name: 'Legacy Listener' } });
+    const signup = await suite.station.http.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email, password: 'listener-password', display_name: 'Legacy Listener' } });
     const body = signup.json();
     const legacy = { token: body.token, csrf: body.csrf_token, expiresIn: body.expires_in, refreshToken: body.refresh_token, user: body.user };
     await page.evaluate(`localStorage.setItem('station.listener.login', ${JSON.stringify(JSON.stringify(legacy))})`);
@@ -96,7 +84,7 @@ describe('the listener account in the browser', () => {
     await page.reload();
     await page.getByText('Legacy Listener').waitFor();
     // The stored token was spent moving into the cookie: presenting it again is refused (a replay).
-    const replay = await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refresh_token: body.refresh_token } });
+    const replay = await suite.station.http.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refresh_token: body.refresh_token } });
     expect(replay.statusCode).toBe(401);
   }, 120_000);
 });

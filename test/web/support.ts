@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { WEB_ROOT } from '../../src/http/web.js';
-import type { TestStation } from '../helpers/station.js';
+import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -123,6 +123,21 @@ export function playingStationAndBrowserForSuite(): { station: TestStation; brow
   const suite = {} as { station: TestStation; browser: Browser };
   beforeAll(async () => {
     Object.assign(suite, await playingStationAndBrowser());
+  }, 300_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.station?.destroy();
+  });
+  return suite;
+}
+
+/** A plain station (no models, radio off) served on a loopback port and a browser pointed at it, for one suite. */
+export function stationAndBrowserForSuite(): { station: TestStation; browser: Browser } {
+  const suite = {} as { station: TestStation; browser: Browser };
+  beforeAll(async () => {
+    ensureWebBuild();
+    suite.station = await buildTestStation();
+    suite.browser = await launchBrowser(portOf(await suite.station.http.listen({ port: 0, host: '127.0.0.1' })));
   }, 300_000);
   afterAll(async () => {
     await suite.browser?.close();
