@@ -10,7 +10,7 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { KWeightingFilter } from '../src/engine/audio/k-weighting.js';
 import { encodeWav } from '../src/engine/music/encode.js';
-import { Playout, type SourceTrack } from '../src/station/radio/stream/playout.js';
+import { Playout, type SourceTrack } from '../src/station/stream/playout.js';
 
 const RATE = 44100;
 const CROSSFADE_SEC = 3;

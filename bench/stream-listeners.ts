@@ -17,8 +17,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { createMp3Encoder } from 'wasm-media-encoders';
 import { analyseTrack } from '../src/engine/audio/track-analysis.js';
-import { DEFAULT_TICK_MS, StreamBroadcaster, type SourceTrack, type StreamTimers } from '../src/station/radio/stream/broadcaster.js';
-import { streamRoute } from '../src/station/radio/stream/stream-route.js';
+import { DEFAULT_TICK_MS, StreamBroadcaster, type SourceTrack, type StreamTimers } from '../src/station/stream/broadcaster.js';
+import { streamRoute } from '../src/station/stream/stream-route.js';
 
 const listeners = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 20);

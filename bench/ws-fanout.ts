@@ -144,7 +144,7 @@ async function runServer(): Promise<void> {
   const { randomUUID } = await import('node:crypto');
   const { createStation } = await import('../src/app.js');
   const { loadConfig } = await import('../src/config.js');
-  const { NOW_PLAYING_CHANNEL } = await import('../src/station/radio/now-playing.js');
+  const { NOW_PLAYING_CHANNEL } = await import('../src/station/events/now-playing.js');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ws-fanout-'));
   const station = await createStation(loadConfig({ DATA_DIR: dataDir, STATION_DEMO: 'false', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://station.test' }), { logger: false });

@@ -21,8 +21,8 @@ import type { StationConfigRow } from '../../src/station/admin/config.repository
 import { CardBuilder } from '../../src/station/scheduler/cards.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { streamSource } from '../../src/station/scheduler/stream-source.js';
-import { PlayoutAnalyses, analysisRowKey } from '../../src/station/radio/playout-analyses.js';
-import { introLiftDb, normalisationGainDb, planCrossfade } from '../../src/station/radio/stream/crossfade.js';
+import { PlayoutAnalyses, analysisRowKey } from '../../src/station/stream/playout-analyses.js';
+import { introLiftDb, normalisationGainDb, planCrossfade } from '../../src/station/stream/crossfade.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
 import { RATE, toneMaster, tonePcm } from './playout-support.js';
 

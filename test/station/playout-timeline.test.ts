@@ -5,7 +5,7 @@
  * inside a crossfade. The listener plays from its first byte, so capture sample k is heard at join + k / rate.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { StreamBroadcaster, type SourceTrack, type TrackSource } from '../../src/station/radio/stream/broadcaster.js';
+import { StreamBroadcaster, type SourceTrack, type TrackSource } from '../../src/station/stream/broadcaster.js';
 import { FakeTimers, MemorySink } from './stream/helpers.js';
 import { encodeWav } from '../../src/engine/music/encode.js';
 import { RATE, decodeMp3, largestStep, longestSilence, loudnessOf, toneMaster, tonePcm, toneTrack } from './playout-support.js';

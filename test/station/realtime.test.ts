@@ -10,7 +10,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { GENERATION_PROGRESS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../../src/station/events/station-events.js';
-import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../../src/station/radio/now-playing.js';
+import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../../src/station/events/now-playing.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/station/realtime/hub.js';
 import { buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 

@@ -20,7 +20,7 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { LISTENER_COUNTS_CHANNEL, NOW_PLAYING_CHANNEL } from '../../station/radio/now-playing.js';
+import { LISTENER_COUNTS_CHANNEL, NOW_PLAYING_CHANNEL } from '../../station/events/now-playing.js';
 import { PLATFORM_EVENTS_CHANNEL } from '../webhooks/platform-events.js';
 import type { Environment, FeedEvent, FeedSync, LiveFeedRepository } from './live-feed.repository.js';
 

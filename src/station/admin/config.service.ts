@@ -6,7 +6,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { DomainError, Errors } from '../../errors.js';
 import type { StationEvents } from '../events/station-events.js';
-import { RADIO_CONTROL_CHANNEL } from '../radio/now-playing.js';
+import { RADIO_CONTROL_CHANNEL } from '../events/now-playing.js';
 import type { ConfigRepository, StationConfigPatch, StationConfigRow } from './config.repository.js';
 import { FALLBACK_MODES, GENERATION_MODES, RATIO_SUM_TOLERANCE, REPORT_THRESHOLD_MAX, STREAM_QUALITIES } from './schemas.js';
 

@@ -3,7 +3,7 @@
  * neutral default here, replaced at composition time (StationStatusService.useRadioStatus /
  * useTrainingStatus) once the owning module exists.
  */
-import type { RadioStatus } from '../radio/now-playing.js';
+import type { RadioStatus } from '../events/now-playing.js';
 
 export type TrainingStatus = 'idle' | 'running' | 'paused' | 'failed';
 

@@ -2,7 +2,7 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Engine } from '../../engine/engine.js';
 import type { ModelStore } from '../models/model-store.js';
-import type { RadioStatus } from '../radio/now-playing.js';
+import type { RadioStatus } from '../events/now-playing.js';
 import type { ConfigRepository } from './config.repository.js';
 import { idleTrainingStatus, offAirRadioStatus, type TrainingStatus, type TrainingStatusSource } from './status-ports.js';
 import type { StatusRepository } from './status.repository.js';

@@ -8,7 +8,7 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 export const STATION_EVENTS_CHANNEL = 'station.events';
 export const GENERATION_PROGRESS_CHANNEL = 'station.generation_progress';
 export const TRAINING_PROGRESS_CHANNEL = 'station.training_progress';
-export { NOW_PLAYING_CHANNEL, LISTENER_COUNTS_CHANNEL, RADIO_CONTROL_CHANNEL } from '../radio/now-playing.js';
+export { NOW_PLAYING_CHANNEL, LISTENER_COUNTS_CHANNEL, RADIO_CONTROL_CHANNEL } from './now-playing.js';
 
 export type StationEventName =
   | 'station.radio.enabled'

@@ -31,17 +31,17 @@ import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection
 import { RadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { RadioControlMessage } from '../admin/config.service.js';
-import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from './now-playing.js';
+import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from '../events/now-playing.js';
 import { RadioService, STREAM_PATH } from './radio.service.js';
 import { radioRoutes } from './routes.js';
-import { StreamBroadcaster } from './stream/broadcaster.js';
-import { LiveStream } from './stream/live-stream.js';
-import { streamRoute, type StreamGrant } from './stream/stream-route.js';
+import { StreamBroadcaster } from '../stream/broadcaster.js';
+import { LiveStream } from '../stream/live-stream.js';
+import { streamRoute, type StreamGrant } from '../stream/stream-route.js';
 import { STREAM_TICKET_TTL_SEC, StreamTickets } from './stream-tickets.js';
 import { ListeningSessionsRepository } from './listening-sessions.repository.js';
 import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import { allOf, HeardOnAir, VerifiedAddress } from './reporter-eligibility.js';
-import { PlayoutAnalyses } from './playout-analyses.js';
+import { PlayoutAnalyses } from '../stream/playout-analyses.js';
 import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-presence.js';
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { LISTENER_COUNTS_CHANNEL } from '../radio/now-playing.js';
+import { LISTENER_COUNTS_CHANNEL } from '../events/now-playing.js';
 import type { ListenerPresence } from './listener-presence.js';
 
 export interface ListenerCountReport {

@@ -22,7 +22,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { GENERATION_PROGRESS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../events/station-events.js';
-import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../radio/now-playing.js';
+import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../events/now-playing.js';
 import type { LeaseStore } from '../../infra/leases/lease-store.js';
 import { CREDENTIAL_REVOKED_CLOSE, ChannelHub, SCOPE_LOST_CLOSE, type Channel, type ChannelHubOptions } from './hub.js';
 import { ListenerCounter } from './listener-counter.js';

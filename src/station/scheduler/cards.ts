@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Db } from '../../infra/db/client.js';
 import { artists, tracks } from '../../infra/db/schema/index.js';
-import type { NowPlayingCard } from '../radio/now-playing.js';
+import type { NowPlayingCard } from '../events/now-playing.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { SlotRow } from './slots.repository.js';
 

@@ -6,8 +6,8 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { StationConfigRow } from '../admin/config.repository.js';
 import type { GenerationRepository } from '../generation/generation.repository.js';
-import type { PlayoutAnalyses } from '../radio/playout-analyses.js';
-import type { SourceTrack } from '../radio/stream/broadcaster.js';
+import type { PlayoutAnalyses } from '../stream/playout-analyses.js';
+import type { SourceTrack } from '../stream/broadcaster.js';
 import type { SlotRow, SlotsRepository } from './slots.repository.js';
 
 interface MediaDeps {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseTrack } from '../../../src/engine/audio/track-analysis.js';
-import { StreamBroadcaster, type BroadcasterOptions } from '../../../src/station/radio/stream/broadcaster.js';
-import { FRAME_MS } from '../../../src/station/radio/stream/fanout.js';
+import { StreamBroadcaster, type BroadcasterOptions } from '../../../src/station/stream/broadcaster.js';
+import { FRAME_MS } from '../../../src/station/stream/fanout.js';
 import { parseMp3 } from '../../../src/engine/audio/mp3-frames.js';
 import { decodeMp3, toneAmplitude } from '../playout-support.js';
 import { FakeTimers, ListSource, MemorySink, flush, tagged, toneMp3, type TestTrack } from './helpers.js';

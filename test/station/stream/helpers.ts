@@ -1,7 +1,7 @@
 /** Stream test helpers: real MP3 tones, a track source over them, a hand-driven clock and an in-memory sink. */
 import { createMp3Encoder } from 'wasm-media-encoders';
 import { buildId3Tag } from '../../../src/engine/music/id3.js';
-import type { ListenerSink, SourceTrack, StreamTimers, TrackSource } from '../../../src/station/radio/stream/broadcaster.js';
+import type { ListenerSink, SourceTrack, StreamTimers, TrackSource } from '../../../src/station/stream/broadcaster.js';
 import { parseMp3, silentFrame } from '../../../src/engine/audio/mp3-frames.js';
 
 /** Raw LAME output (no tags) of a stereo sine tone. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { StreamBroadcaster } from '../../../src/station/radio/stream/broadcaster.js';
-import { IcyMetadataSink, icyMetadataBlock } from '../../../src/station/radio/stream/icy-metadata.js';
+import { StreamBroadcaster } from '../../../src/station/stream/broadcaster.js';
+import { IcyMetadataSink, icyMetadataBlock } from '../../../src/station/stream/icy-metadata.js';
 import { parseMp3 } from '../../../src/engine/audio/mp3-frames.js';
 import { decodeMp3, toneAmplitude } from '../playout-support.js';
 import { FakeTimers, ListSource, MemorySink, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';

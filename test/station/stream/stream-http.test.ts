@@ -11,11 +11,11 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../../../src/http/error-handler.js';
-import { StreamBroadcaster } from '../../../src/station/radio/stream/broadcaster.js';
-import { icyMetadataBlock } from '../../../src/station/radio/stream/icy-metadata.js';
+import { StreamBroadcaster } from '../../../src/station/stream/broadcaster.js';
+import { icyMetadataBlock } from '../../../src/station/stream/icy-metadata.js';
 import { parseMp3, type Mp3Frame } from '../../../src/engine/audio/mp3-frames.js';
-import { FRAME_MS } from '../../../src/station/radio/stream/fanout.js';
-import { streamRoute } from '../../../src/station/radio/stream/stream-route.js';
+import { FRAME_MS } from '../../../src/station/stream/fanout.js';
+import { streamRoute } from '../../../src/station/stream/stream-route.js';
 import { FakeTimers, ListSource, MemorySink, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
 
 const PATH = '/station/v1/radio/stream';

@@ -1,7 +1,7 @@
 /** The listener API's shapes the player reads (GET /openapi.json: NowPlayingCard, StreamInfo, ...). */
 
 // The card's shape is the server's own (a type-only import: nothing of the server reaches the bundle).
-import type { NowPlayingCard } from '../../../src/station/radio/now-playing.js';
+import type { NowPlayingCard } from '../../../src/station/events/now-playing.js';
 export type { NowPlayingCard };
 
 export interface NowPlayingMessage {

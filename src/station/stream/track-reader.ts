@@ -6,9 +6,9 @@
  * `fill()` decodes ahead, yielding to the event loop between bites; `take()` is synchronous and copies out
  * what was decoded, padding with zeros past the end.
  */
-import { toStereo } from '../../../engine/audio/renditions.js';
-import { decodePcm, type PcmChunk, type PcmFormat } from '../../../engine/audio/pcm.js';
-import { StreamingResampler } from '../../../engine/features/resample.js';
+import { toStereo } from '../../engine/audio/renditions.js';
+import { decodePcm, type PcmChunk, type PcmFormat } from '../../engine/audio/pcm.js';
+import { StreamingResampler } from '../../engine/features/resample.js';
 
 export const TIMELINE_RATE = 44100;
 /** About 0.5 s of 128 kbps MP3 per bite: a few milliseconds of decoding between two yields. */

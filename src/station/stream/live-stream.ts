@@ -8,7 +8,7 @@
  *   bus's latency. The role is checked every `checkMs`: when the lead moves, the new leader starts its
  *   playout where the stream is (listeners stay connected; the old leader halts its playout and follows).
  */
-import type { EventBus } from '../../../infra/pubsub/event-bus.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { StreamBroadcaster, StreamChunk } from './broadcaster.js';
 
 /** One tick of the leader's stream on the bus. */

@@ -13,9 +13,9 @@
  * Positions: the timeline counts samples mixed; `markers` give each track's start, audible change and end
  * in samples of the encoded stream as a decoder hears it (frame index x 1152, codec delay included).
  */
-import { LoudnessMeter } from '../../../engine/audio/loudness.js';
-import { analyseTrack, type TrackAnalysis } from '../../../engine/audio/track-analysis.js';
-import type { PcmFormat } from '../../../engine/audio/pcm.js';
+import { LoudnessMeter } from '../../engine/audio/loudness.js';
+import { analyseTrack, type TrackAnalysis } from '../../engine/audio/track-analysis.js';
+import type { PcmFormat } from '../../engine/audio/pcm.js';
 import { QUIET_MIN_SEC, introLiftDb, normalisationGainDb, planCrossfade } from './crossfade.js';
 import { CODEC_DELAY_SAMPLES, SAMPLES_PER_FRAME, StreamEncoder } from './encoder.js';
 import { LIMITER_LOOKAHEAD, Limiter } from './limiter.js';

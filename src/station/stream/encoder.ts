@@ -6,9 +6,9 @@
  * frames: LAME's 576-sample encoder delay plus the 529 samples of the MP3 synthesis filter (measured with
  * mpg123; test/station/playout-timeline.test.ts checks the alignment it gives).
  */
-import { parseFrameHeader } from '../../../engine/audio/mp3-frames.js';
-import { createMp3Stream, type Mp3Stream } from '../../../engine/music/encode.js';
-import type { AudioQuality } from '../../../engine/types.js';
+import { parseFrameHeader } from '../../engine/audio/mp3-frames.js';
+import { createMp3Stream, type Mp3Stream } from '../../engine/music/encode.js';
+import type { AudioQuality } from '../../engine/types.js';
 
 export const CODEC_DELAY_SAMPLES = 1105;
 export const SAMPLES_PER_FRAME = 1152;

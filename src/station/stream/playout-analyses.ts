@@ -10,7 +10,7 @@ import { analyseTrack, type TrackAnalysis } from '../../engine/audio/track-analy
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db } from '../../infra/db/client.js';
 import { playoutAnalyses, tracks } from '../../infra/db/schema/index.js';
-import { sniffFormat } from './stream/track-reader.js';
+import { sniffFormat } from './track-reader.js';
 
 /**
  * Rows are keyed by blob key plus the revision of the measurement: when what a field means changes (v2: a

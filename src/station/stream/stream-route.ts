@@ -5,7 +5,7 @@
  * the current track title interleaved every `icy-metaint` bytes.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { Errors } from '../../../errors.js';
+import { Errors } from '../../errors.js';
 import type { StreamBroadcaster } from './broadcaster.js';
 import { ICY_METAINT, IcyMetadataSink } from './icy-metadata.js';
 

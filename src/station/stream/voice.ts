@@ -3,7 +3,7 @@
  * lift of its quiet intro, its fades, where it is cut (a segue, a skip) and its silence detector.
  * Positions are timeline samples (44.1 kHz); `start` is where its first sound plays.
  */
-import { HOLE_LEVEL, type TrackAnalysis } from '../../../engine/audio/track-analysis.js';
+import { HOLE_LEVEL, type TrackAnalysis } from '../../engine/audio/track-analysis.js';
 import { DECLICK_SEC } from './crossfade.js';
 import { TIMELINE_RATE, type TrackReader } from './track-reader.js';
 
