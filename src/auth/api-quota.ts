@@ -14,6 +14,7 @@
  */
 import type { Clock } from '../infra/clock/clock.js';
 import type { CounterStore } from '../infra/counters/counter-store.js';
+import type { Environment } from '../kernel/environment.js';
 
 export interface QuotaLimits {
   /** Requests per calendar month (UTC) of one account's live keys together. */
@@ -57,7 +58,7 @@ export class ApiQuota {
    * Counts one request of a key of `ownerId` (the key's owner) in `environment`, and says whether it may be
    * served. A refused burst does not spend the month.
    */
-  async take(ownerId: string, environment: 'live' | 'test'): Promise<QuotaDecision> {
+  async take(ownerId: string, environment: Environment): Promise<QuotaDecision> {
     const now = this.clock.now();
     const minute = Math.floor(now / MINUTE_MS);
     const burstReset = Math.max(1, Math.ceil(((minute + 1) * MINUTE_MS - now) / 1000));
@@ -80,7 +81,7 @@ export class ApiQuota {
 }
 
 /** The counter of an owner's month ('2025-03') in one environment: exported so tests can stand at the end of a month without a million requests. */
-export function monthKey(ownerId: string, environment: 'live' | 'test', label: string): string {
+export function monthKey(ownerId: string, environment: Environment, label: string): string {
   return `quota:month:${ownerId}:${environment}:${label}`;
 }
 

@@ -5,20 +5,14 @@ import { idEq } from '../infra/db/ids.js';
 import { apiKeys, authSessions, developerAccounts, emailVerificationTokens, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
+import type { Environment } from '../kernel/environment.js';
+import { isUniqueViolation } from '../infra/db/errors.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
 /** An API key with its owner's status and role: a banned owner's keys stop working with the rest of their access. */
 export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null };
-
-/** PostgreSQL's unique_violation, wherever the driver (pg, PGlite, drizzle) nests it. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-}
 
 export class AuthRepository {
   constructor(readonly db: DbOrTx) {}
@@ -332,7 +326,7 @@ export class AuthRepository {
     keyHash: string;
     keyPrefix: string;
     scopes: string[];
-    environment: 'live' | 'test';
+    environment: Environment;
     ownerUserId: string | null;
   }): Promise<ApiKeyRow | null> {
     const [row] = await this.db.insert(apiKeys).values(input).onConflictDoNothing({ target: apiKeys.keyHash }).returning();
@@ -345,7 +339,7 @@ export class AuthRepository {
    * any instance cannot both take the last place. Null when the key's hash is already registered.
    */
   async insertApiKeyWithinLimit(
-    input: { name: string; keyHash: string; keyPrefix: string; scopes: string[]; environment: 'live' | 'test'; ownerUserId: string },
+    input: { name: string; keyHash: string; keyPrefix: string; scopes: string[]; environment: Environment; ownerUserId: string },
     maxActive: number,
   ): Promise<ApiKeyRow | 'limit' | null> {
     return this.db.transaction(async (tx) => {

@@ -36,6 +36,7 @@ import type { TotpSecrets } from './totp-secrets.js';
 import { TotpEnrolment } from './totp-enrolment.js';
 import { AccountProvisioning, type BootstrapAdmin, type NewUser } from './account-provisioning.js';
 import { publicUser, type PublicUser } from './public-user.js';
+import type { Environment } from '../kernel/environment.js';
 
 export type { PublicUser };
 
@@ -364,7 +365,7 @@ export class AuthService implements EmailVerifiedCheck {
   async createApiKey(input: {
     name: string;
     scopes: readonly Scope[];
-    environment: 'live' | 'test';
+    environment: Environment;
     ownerUserId: string | null;
     key?: string;
   }): Promise<{ id: string; key: string }> {

@@ -11,6 +11,7 @@ import type { ApiKeyRow, AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
 import type { Role, Scope } from './scopes.js';
 import { newOpaqueToken, sha256Hex } from './tokens.js';
+import type { Environment } from '../kernel/environment.js';
 
 /** A developer key as its owner sees it: never the secret, which only the creation answer shows. */
 export interface PublicApiKey {
@@ -18,7 +19,7 @@ export interface PublicApiKey {
   name: string;
   prefix: string;
   scopes: string[];
-  environment: 'live' | 'test';
+  environment: Environment;
   created_at: string;
   /** Accurate to about a minute (src/auth/key-usage.ts); null until first used. */
   last_used_at: string | null;
@@ -78,7 +79,7 @@ export class DeveloperKeys {
    * wider than its owner's own rights (400 otherwise). An account holds at most `maxKeysPerAccount` unrevoked
    * keys (409 beyond: revoke one first). The key is returned once; only its SHA-256 is kept.
    */
-  async create(caller: Principal, input: { name: string; scopes: readonly string[]; environment: 'live' | 'test' }): Promise<PublicApiKey & { key: string }> {
+  async create(caller: Principal, input: { name: string; scopes: readonly string[]; environment: Environment }): Promise<PublicApiKey & { key: string }> {
     const userId = loginSessionUser(caller, 'API keys');
     await assertMayCreateCredentials(caller, userId, this.repo, 'API keys');
     const scopes = [...new Set(input.scopes)];

@@ -1,4 +1,6 @@
 import type { Role, Scope } from './scopes.js';
+import { Errors } from '../errors.js';
+import type { Environment } from '../kernel/environment.js';
 
 /**
  * Who is calling: a logged-in user (JWT), a service (API key), or a third-party app acting for a user with
@@ -19,7 +21,7 @@ export interface Principal {
    * sandbox; every other credential in 'live'. Rule for every module that keeps data: rows written in one
    * environment are never read, listed, changed or counted from the other (src/platform/developer/README.md).
    */
-  environment: 'live' | 'test';
+  environment: Environment;
   /** Developer keys (owned by a user) count against the monthly quota and the burst; the bootstrap service key does not. */
   metered: boolean;
   /** The app a delegated principal acts through (its OAuth client id). */
@@ -28,4 +30,24 @@ export interface Principal {
 
 export function hasScope(principal: Principal, scope: Scope): boolean {
   return principal.scopes.has(scope);
+}
+
+/** Whether the caller holds the platform's administrator scope. */
+export function isAdmin(caller: Principal): boolean {
+  return hasScope(caller, 'platform:admin');
+}
+
+/** The user a credential acts for (a developer key acts for its owner); the bootstrap service key has none. */
+export function callerUserId(caller: Principal): string {
+  if (!caller.userId) throw Errors.forbidden('this credential belongs to no user');
+  return caller.userId;
+}
+
+/**
+ * Personal data (library, playlists, follows, unlocks) is changed from a login session only, as
+ * PATCH /v1/users/me: no platform scope grants writing it, so an API key answers 403.
+ */
+export function sessionUserId(caller: Principal): string {
+  if (caller.kind !== 'user') throw Errors.forbidden('personal data is changed from a login session, not with an API key');
+  return callerUserId(caller);
 }

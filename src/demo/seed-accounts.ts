@@ -16,6 +16,7 @@ import type { Db } from '../infra/db/client.js';
 import { DomainError } from '../errors.js';
 import { artists } from '../infra/db/schema/index.js';
 import { DeveloperAccountsRepository } from '../platform/developer/developer-accounts.js';
+import type { Environment } from '../kernel/environment.js';
 
 export type DemoRole = 'listener' | 'artist' | 'integrator';
 
@@ -28,7 +29,7 @@ export interface DemoAccount {
 /** What seeding needs of the accounts (AuthService). */
 export interface DemoAccountsAuth {
   createUser(input: NewUser): Promise<{ id: string }>;
-  createApiKey(input: { name: string; scopes: readonly Scope[]; environment: 'live' | 'test'; ownerUserId: string | null }): Promise<{ id: string; key: string }>;
+  createApiKey(input: { name: string; scopes: readonly Scope[]; environment: Environment; ownerUserId: string | null }): Promise<{ id: string; key: string }>;
 }
 
 const ACCOUNTS: readonly { role: DemoRole; email: string; displayName: string; userRole: NewUser['role'] }[] = [

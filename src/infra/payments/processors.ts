@@ -13,6 +13,7 @@ import { loadOrCreateSecret } from '../secrets.js';
 import type { PaymentProcessor } from './processor.js';
 import { SandboxProcessor } from './sandbox-processor.js';
 import { StripeProcessor, type StripeOptions } from './stripe-processor.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export type StripeEndpoint = NonNullable<StripeOptions['endpoint']>;
 
@@ -26,7 +27,7 @@ export interface PaymentProcessors {
 /** Who takes a payment and whether it is real money; null: live payments have no processor here. */
 export type ProcessorChoice = { processor: PaymentProcessor; livemode: boolean } | null;
 
-export function processorFor(processors: PaymentProcessors, environment: 'live' | 'test'): ProcessorChoice {
+export function processorFor(processors: PaymentProcessors, environment: Environment): ProcessorChoice {
   if (environment === 'test') return { processor: processors.sandbox, livemode: false };
   if (processors.stripe) return { processor: processors.stripe, livemode: true };
   return processors.sandboxLive ? { processor: processors.sandbox, livemode: false } : null;

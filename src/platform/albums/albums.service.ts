@@ -4,7 +4,7 @@ import { Errors } from '../../errors.js';
 import type { CatalogRepository } from '../catalog/catalog.repository.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
 import type { AlbumFilter, AlbumRow, AlbumsRepository } from './albums.repository.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 /** Cover links in answers live a day, as the catalog's. */
 const LINK_TTL_SEC = 24 * 3600;

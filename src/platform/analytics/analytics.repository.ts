@@ -14,6 +14,7 @@ import { isUuid } from '../../infra/db/ids.js';
 import { artists } from '../../infra/db/schema/index.js';
 import { DEVICE_CLASSES, type DeviceClass } from './device-class.js';
 import { GRANULARITIES, type Granularity, type Period } from './period.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export interface Scope {
   period: Period;
@@ -106,7 +107,7 @@ export class AnalyticsRepository {
   constructor(private readonly db: Db) {}
 
   /** An artist of the environment by slug or by id (artist paths take the slug since v2.1; the id is still accepted). */
-  async findArtist(value: string, environment: 'live' | 'test'): Promise<ArtistRef | null> {
+  async findArtist(value: string, environment: Environment): Promise<ArtistRef | null> {
     const [row] = await this.db
       .select({ id: artists.id, slug: artists.slug, name: artists.name, followers: artists.followers, ownerUserId: artists.ownerUserId })
       .from(artists)

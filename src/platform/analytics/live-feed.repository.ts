@@ -5,8 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
+import type { Environment } from '../../kernel/environment.js';
 
-export type Environment = 'live' | 'test';
 
 export interface FeedEvent {
   id: number;

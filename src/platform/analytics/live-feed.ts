@@ -22,7 +22,8 @@ import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { LISTENER_COUNTS_CHANNEL, NOW_PLAYING_CHANNEL } from '../../station/events/now-playing.js';
 import { PLATFORM_EVENTS_CHANNEL } from '../webhooks/platform-events.js';
-import type { Environment, FeedEvent, FeedSync, LiveFeedRepository } from './live-feed.repository.js';
+import type { Environment } from '../../kernel/environment.js';
+import type { FeedEvent, FeedSync, LiveFeedRepository } from './live-feed.repository.js';
 
 /** Published (with no payload that matters) after a play is recorded outside the radio. */
 export const ANALYTICS_FEED_CHANNEL = 'analytics.feed';

@@ -11,7 +11,7 @@ import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Role } from '../../auth/scopes.js';
 import { Errors } from '../../errors.js';
-import { isAdmin } from '../listeners/shared.js';
+import { isAdmin } from '../../auth/principal.js';
 import { isCountryCode } from '../users/users.service.js';
 import type { ArtistRow, ArtistsRepository } from './artists.repository.js';
 import type { ArtistsService } from './artists.service.js';

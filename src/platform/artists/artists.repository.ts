@@ -3,7 +3,7 @@ import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { artistFollows, artists, datasetArtistStatus, songwriters, users } from '../../infra/db/schema/index.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export type ArtistRow = typeof artists.$inferSelect;
 

@@ -3,9 +3,9 @@ import { and, count, desc, eq, exists, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { artists, capsules, capsuleUnlocks, storeOrders, storeProducts, storeProductTracks, tracks } from '../../infra/db/schema/index.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
-import { trackRefColumns, type TrackRefRow } from '../listeners/shared.js';
+import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
 import { entitlingOrders } from '../store/store.repository.js';
 
 export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];

@@ -11,7 +11,8 @@ import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import type { FollowsRepository } from '../listeners/follows.repository.js';
-import { callerUserId, isAdmin, sessionUserId, trackRef } from '../listeners/shared.js';
+import { callerUserId, isAdmin, sessionUserId } from '../../auth/principal.js';
+import { trackRef } from '../shared/track-ref.js';
 import type { CapsuleChange, CapsuleRow, CapsulesRepository, UnlockRule } from './capsules.repository.js';
 
 export interface CapsuleInput {

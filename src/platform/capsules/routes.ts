@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, Nullable, OpaqueId, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
-import { TrackRef } from '../listeners/shared.js';
+import { TrackRef } from '../shared/track-ref.js';
 import type { CapsulesService } from './capsules.service.js';
 
 const RULES = ['none', 'follow', 'own'] as const;

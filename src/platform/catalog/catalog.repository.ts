@@ -6,7 +6,7 @@ import type { DeviceClass } from '../analytics/device-class.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import { trackColumns, withArtist, type TrackRow, type TrackSummaryRow } from './track-columns.js';
 import { hasSearchWords, TrackSearch, type TrackSearchOptions } from './track-search.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export type { TrackRow, TrackSummaryRow } from './track-columns.js';
 export interface CreditRow {

@@ -5,7 +5,7 @@ import { Errors } from '../../errors.js';
 import { deviceClassOf } from '../analytics/device-class.js';
 import type { PlayWindow } from './play-window.js';
 import { renditionKey } from '../media/rendition-keys.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import type { CatalogRepository, TrackDetailFields, TrackFilter } from './catalog.repository.js';
 
 /** Links handed out in catalog answers live a day; the stream redirect gets a short one. */

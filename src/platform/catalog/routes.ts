@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
-import { isAdmin } from '../listeners/shared.js';
+import { isAdmin } from '../../auth/principal.js';
 import type { CatalogService } from './catalog.service.js';
 import { TrackDetail, TrackSummary } from './schemas.js';
 import { MAX_SEARCH_RESULTS } from './track-search.js';

@@ -3,9 +3,9 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { artists, libraryItems, tracks } from '../../infra/db/schema/index.js';
-import { trackRefColumns, type TrackRefRow } from '../listeners/shared.js';
+import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
+import type { Environment } from '../../kernel/environment.js';
 
-export type Environment = 'live' | 'test';
 
 export class LibraryRepository {
   constructor(private readonly db: DbOrTx) {}

@@ -4,7 +4,8 @@
  */
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
-import { callerUserId, sessionUserId, trackRef } from '../listeners/shared.js';
+import { callerUserId, sessionUserId } from '../../auth/principal.js';
+import { trackRef } from '../shared/track-ref.js';
 import type { LibraryRepository } from './library.repository.js';
 
 export class LibraryService {

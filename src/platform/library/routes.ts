@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
-import { TrackRef } from '../listeners/shared.js';
+import { TrackRef } from '../shared/track-ref.js';
 import type { LibraryService } from './library.service.js';
 
 const LibraryItem = Type.Object(

@@ -3,7 +3,7 @@ import { and, count, eq, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { artistFollows, artists } from '../../infra/db/schema/index.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export interface ArtistRef {
   id: string;

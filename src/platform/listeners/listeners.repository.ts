@@ -2,7 +2,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { artists, playEvents, tracks } from '../../infra/db/schema/index.js';
-import { trackRefColumns, type TrackRefRow } from './shared.js';
+import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
 
 export interface HistoryRow extends TrackRefRow {
   playedAt: Date;

@@ -18,7 +18,8 @@ import type { UsersRepository } from '../users/users.repository.js';
 import { publicProfile } from '../users/users.service.js';
 import type { FollowsRepository } from './follows.repository.js';
 import type { ListenersRepository } from './listeners.repository.js';
-import { isAdmin, sessionUserId, trackRef } from './shared.js';
+import { isAdmin, sessionUserId } from '../../auth/principal.js';
+import { trackRef } from '../shared/track-ref.js';
 
 export class ListenersService {
   constructor(

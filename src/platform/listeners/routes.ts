@@ -5,7 +5,7 @@ import { IdParams, Nullable, PageQuery, Paginated } from '../../http/schemas.js'
 import { pageOf } from '../../pagination.js';
 import { PlaylistSummary } from '../playlists/routes.js';
 import type { ListenersService } from './listeners.service.js';
-import { TrackRef } from './shared.js';
+import { TrackRef } from '../shared/track-ref.js';
 
 const PRIVACY =
   "Privacy: when the listener's profile has `history_public` (default false) or `playlists_public` (default true) set to false, anyone but the listener and admins gets 403 PLATFORM_FORBIDDEN on that listing; others see public playlists only. An unknown or banned listener answers 404 PLATFORM_NOT_FOUND.";

@@ -6,8 +6,8 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { artists, playlists, playlistTracks, tracks, userProfiles } from '../../infra/db/schema/index.js';
-import type { Environment } from '../library/library.repository.js';
-import { trackRefColumns, type TrackRefRow } from '../listeners/shared.js';
+import type { Environment } from '../../kernel/environment.js';
+import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
 import { PROFILE_DEFAULTS } from '../users/users.service.js';
 
 export type PlaylistRow = typeof playlists.$inferSelect & { trackCount: number };

@@ -7,7 +7,8 @@
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import { isAdmin, sessionUserId, trackRef } from '../listeners/shared.js';
+import { isAdmin, sessionUserId } from '../../auth/principal.js';
+import { trackRef } from '../shared/track-ref.js';
 import { MAX_PLAYLIST_TRACKS, type PlaylistRow, type PlaylistsRepository, type PlaylistWithOwner } from './playlists.repository.js';
 
 export function playlistSummary(row: PlaylistRow) {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, OpaqueId } from '../../http/schemas.js';
-import { TrackRef } from '../listeners/shared.js';
+import { TrackRef } from '../shared/track-ref.js';
 import { MAX_PLAYLIST_TRACKS } from './playlists.repository.js';
 import type { PlaylistsService } from './playlists.service.js';
 

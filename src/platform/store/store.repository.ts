@@ -18,7 +18,7 @@ import {
 } from '../../infra/db/schema/index.js';
 import type { ProcessorName } from '../../infra/payments/processor.js';
 import { basisPoints, payoutLines, type TrackCredits } from './split.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 
 export type ProductRow = typeof storeProducts.$inferSelect;

@@ -16,7 +16,7 @@ import { DomainError, Errors } from '../../errors.js';
 import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../webhooks/platform-events.js';
 import { platformSplit } from './split.js';
 import type { ArtistRef, CheckoutRow, OrderRow, ProductRow, ProductView, StoreRepository } from './store.repository.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import { noLivePaymentProcessor, type StoreCaller, type ProductInput, type ProductPatch, type CheckoutInput, type StripeSubscriptionHandler, type StoreLog } from './store.types.js';
 import type { DownloadFiles } from './download-files.js';
 import { centsToPrice, checkoutJson, orderJson, priceToCents, productJson } from './store.views.js';

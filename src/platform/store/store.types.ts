@@ -1,7 +1,7 @@
 /** What the store service takes: its callers, inputs, processors, and the hooks other modules give it. */
 import type { CompletedSubscription, EndedSubscription } from '../../infra/payments/processor.js';
 import { DomainError } from '../../errors.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import type { ProductRow } from './store.repository.js';
 import type { Currency } from './store.views.js';
 

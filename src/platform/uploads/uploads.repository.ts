@@ -6,7 +6,7 @@ import type { AudioFeatures } from '../../engine/types.js';
 import { FEATURE_EXTRACTOR_VERSION } from '../../engine/features/version.js';
 import { artists, trackFeatures, tracks, trackTakedowns, trackUploads, type TrackStatus } from '../../infra/db/schema/index.js';
 import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export type UploadRecord = typeof trackUploads.$inferSelect;
 export type TrackRecord = typeof tracks.$inferSelect;

@@ -7,6 +7,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import { UsersRepository, type ProfileChange, type ProfileRow } from './users.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export const PROFILE_DEFAULTS = { historyPublic: false, playlistsPublic: true } as const;
 
@@ -75,7 +76,7 @@ export class UsersService {
 
   async me(
     caller: Principal,
-  ): Promise<PublicProfile & { developer_account: boolean; credential: { type: 'session' | 'api_key' | 'oauth'; environment: 'live' | 'test'; scopes: string[] } }> {
+  ): Promise<PublicProfile & { developer_account: boolean; credential: { type: 'session' | 'api_key' | 'oauth'; environment: Environment; scopes: string[] } }> {
     const userId = ownUserId(caller);
     const [row, developerAccount] = await Promise.all([this.repo.find(userId), this.repo.hasDeveloperAccount(userId)]);
     if (!row) throw Errors.notFound('User', userId);

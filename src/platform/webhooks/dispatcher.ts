@@ -8,7 +8,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { STATION_EVENTS_CHANNEL } from '../../station/events/station-events.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import { enqueueDelivery } from './delivery.js';
 import { recipientMayHear, type EventAudience } from './event-audience.js';
 import { familyOf, isWebhookEventName } from './event-names.js';

@@ -12,6 +12,7 @@
  *   station         the radio's events (station.*): registered from a live credential holding a station scope
  */
 import type { WebhookEventName } from './event-names.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export type AudienceKind = 'public' | 'admins' | 'resource_owner' | 'station';
 
@@ -47,7 +48,7 @@ export interface Registrant {
   isAdmin: boolean;
   /** Holds any station scope (station:read or wider). */
   hasStationScope: boolean;
-  environment: 'live' | 'test';
+  environment: Environment;
 }
 
 /** Why a registrant may not subscribe to `event`; null when it may. */

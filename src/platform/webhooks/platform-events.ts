@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import type { EventAudience } from './event-audience.js';
 import type { PlatformEventName } from './event-names.js';
 

@@ -4,7 +4,7 @@ import { ROLES, scopesOfRole } from '../../auth/scopes.js';
 import type { Db } from '../../infra/db/client.js';
 import { users, webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -6,7 +6,7 @@ import { isDeliverableUrl } from './delivery.js';
 import { registrationRefusal } from './event-audience.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
 import type { DeliveryRow, WebhookRepository, WebhookRow } from './repository.js';
-import type { Environment } from '../library/library.repository.js';
+import type { Environment } from '../../kernel/environment.js';
 import type { SecretBox } from './secret-box.js';
 import { newWebhookSecret } from './signing.js';
 

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { contextPresets, generations, stationContexts } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 
 export type ContextRow = typeof stationContexts.$inferSelect;
 export type ContextInsert = typeof stationContexts.$inferInsert;
@@ -14,16 +15,6 @@ export interface SessionUse {
   generations: number;
   firstAt: Date;
   lastAt: Date;
-}
-
-const UNIQUE_VIOLATION = '23505';
-
-/** True when a query failed on a unique constraint, wherever the driver or Drizzle put the SQLSTATE. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === UNIQUE_VIOLATION) return true;
-  }
-  return false;
 }
 
 export class ContextRepository {

@@ -30,13 +30,13 @@ import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { GenerationRepository, GenerationRow } from './generation.repository.js';
 import { GENERATION_STALE_MS, type GenerationService } from './generation.service.js';
 import { STREAM_LINK_TTL_SEC } from './generation.view.js';
+import { STATION_NAME } from '../../kernel/station-name.js';
 
 const GENERATION_FAILURE: PublicFailure = {
   code: 'GENERATION_FAILED',
   message: 'Generation failed (an internal error; it was logged on the server with the generation id)',
 };
 
-export const STATION_NAME = 'Station';
 const PROGRESS_WRITE_INTERVAL_MS = 2_000;
 const INFLUENCES_LISTED = 3;
 /**

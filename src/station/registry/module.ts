@@ -9,7 +9,6 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { PlayWindow } from '../../platform/catalog/play-window.js';
-import type { GenerationRepository } from '../generation/generation.repository.js';
 import { LyricsRepository } from '../lyrics/lyrics.repository.js';
 import { ChainAuditService } from './chain-audit.js';
 import { ModelLineageRepository } from './model-lineage.repository.js';
@@ -20,11 +19,11 @@ import { registryRoutes } from './routes.js';
 import { SafetyReviewRepository } from './safety-review.repository.js';
 import { SafetyReviewService } from './safety-review.service.js';
 import { SessionsRepository } from './sessions.repository.js';
-import { TrackRegistrationService } from './track-registration.js';
+import { type GenerationLookup, TrackRegistrationService } from './track-registration.js';
 
 export interface RegistryModuleDeps {
   db: Db;
-  generations: Pick<GenerationRepository, 'find'>;
+  generations: GenerationLookup;
   blobs: BlobStore;
   events: StationEvents;
   clock: Clock;

@@ -8,16 +8,42 @@ import { createHash } from 'node:crypto';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { Errors } from '../../errors.js';
-import type { GenerationRow } from '../generation/generation.repository.js';
+import type { generations as generationsTable } from '../../infra/db/schema/index.js';
 import type { LyricRow } from '../lyrics/lyrics.repository.js';
 import type { ModelLineageRepository } from './model-lineage.repository.js';
 import type { RegistryRepository, RegistryRow } from './registry.repository.js';
 import { newStationTrackId } from './registry.service.js';
 import type { RegisterTrackBody } from './schemas.js';
 
+/**
+ * The generation a track is registered from, as module E's repository returns it: a read port declared
+ * here rather than an import of generation/, which itself records every track it renders through this module.
+ */
+export type RegisteredGeneration = Pick<
+  typeof generationsTable.$inferSelect,
+  | 'id'
+  | 'status'
+  | 'title'
+  | 'audioBlobKey'
+  | 'coverBlobKey'
+  | 'waveformBlobKey'
+  | 'durationSec'
+  | 'bpm'
+  | 'context'
+  | 'contextId'
+  | 'sessionId'
+  | 'lyricId'
+  | 'modelVersion'
+  | 'stationTrackId'
+  | 'completedAt'
+>;
+export interface GenerationLookup {
+  find(id: string): Promise<RegisteredGeneration | null>;
+}
+
 export interface TrackRegistrationDeps {
   registry: Pick<RegistryRepository, 'appendOrGet' | 'findByGeneration' | 'safetyFlagsOfGeneration'>;
-  generations: { find(id: string): Promise<GenerationRow | null> };
+  generations: GenerationLookup;
   lyrics: { find(id: string): Promise<LyricRow | null> };
   models: Pick<ModelLineageRepository, 'findByVersion'>;
   blobs: Pick<BlobStore, 'stat' | 'stream'>;
@@ -104,7 +130,7 @@ export class TrackRegistrationService {
    * Without a body value: the lowest score of the safety flags recorded for this generation. The audio
    * verdict of a track that passed is not stored outside the registry, so then the caller must give it.
    */
-  private async recordedSafetyScore(generation: GenerationRow): Promise<number> {
+  private async recordedSafetyScore(generation: RegisteredGeneration): Promise<number> {
     const flags = await this.deps.registry.safetyFlagsOfGeneration(generation.id);
     if (flags.length === 0) throw Errors.validation('safety_score is required: no safety verdict is recorded for this generation');
     return Math.min(...flags.map((f) => f.safetyScore));

@@ -11,21 +11,14 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL
 import type { Db } from '../../infra/db/client.js';
 import { trainingJobs, type LossCurvePoint } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 
 export type TrainingJobRow = typeof trainingJobs.$inferSelect;
 export type NewTrainingJob = typeof trainingJobs.$inferInsert;
 export type TrainingJobStatus = TrainingJobRow['status'];
 export type JobModelType = TrainingJobRow['modelType'];
 
-const UNIQUE_VIOLATION = '23505';
 const ACTIVE: TrainingJobStatus[] = ['queued', 'running', 'paused'];
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === UNIQUE_VIOLATION) return true;
-  }
-  return false;
-}
 
 export interface EpochUpdate {
   point: LossCurvePoint;

@@ -3,7 +3,7 @@
  * policy page at /policy/ai, so the two can never say different things.
  */
 import { TRAINED_ALGORITHMIC_MEDIA } from '../../engine/music/id3.js';
-import { STATION_NAME } from '../generation/generation.runner.js';
+import { STATION_NAME } from '../../kernel/station-name.js';
 
 export const POLICY_PATH = '/policy/ai';
 export const POLICY_VERSION = '1.0';

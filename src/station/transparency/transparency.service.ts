@@ -5,7 +5,7 @@
 import { TRAINED_ALGORITHMIC_MEDIA } from '../../engine/music/id3.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { ModelVersionRow } from '../models/models.repository.js';
-import { STATION_NAME } from '../generation/generation.runner.js';
+import { STATION_NAME } from '../../kernel/station-name.js';
 import type { ChainAuditService } from '../registry/chain-audit.js';
 import type { ModelLineageRepository } from '../registry/model-lineage.repository.js';
 import { LYRICS_SOURCE_STATEMENT } from '../registry/registry-admin.service.js';

@@ -1,7 +1,5 @@
-/** What library, listeners, playlists and capsules share: who the caller is, and a track as they show it. */
+/** A track as library, listeners, playlists, capsules and the catalog show it in their lists. */
 import { Type } from '@sinclair/typebox';
-import { hasScope, type Principal } from '../../auth/principal.js';
-import { Errors } from '../../errors.js';
 import { artists, tracks, type TrackStatus } from '../../infra/db/schema/index.js';
 
 /** A track as listed in a library, a playlist or a history (the contract's track list fields, plus slugs and status). */
@@ -61,23 +59,4 @@ export function trackRef(row: TrackRefRow) {
     // A track being processed or whose upload failed is, to a listener, as gone as a removed one.
     status: row.trackStatus === 'published' ? ('published' as const) : ('removed' as const),
   };
-}
-
-export function isAdmin(caller: Principal): boolean {
-  return hasScope(caller, 'platform:admin');
-}
-
-/** The user a credential acts for (a developer key acts for its owner); the bootstrap service key has none. */
-export function callerUserId(caller: Principal): string {
-  if (!caller.userId) throw Errors.forbidden('this credential belongs to no user');
-  return caller.userId;
-}
-
-/**
- * Personal data (library, playlists, follows, unlocks) is changed from a login session only, as
- * PATCH /v1/users/me: no platform scope grants writing it, so an API key answers 403.
- */
-export function sessionUserId(caller: Principal): string {
-  if (caller.kind !== 'user') throw Errors.forbidden('personal data is changed from a login session, not with an API key');
-  return callerUserId(caller);
 }
