@@ -10,7 +10,7 @@ import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
-import type { FollowsRepository } from '../listeners/follows.repository.js';
+import type { FollowsRepository } from '../artists/follows.repository.js';
 import { callerUserId, isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
 import type { CapsuleChange, CapsuleRow, CapsulesRepository, UnlockRule } from './capsules.repository.js';

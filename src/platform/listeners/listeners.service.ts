@@ -16,7 +16,7 @@ import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import { playlistSummary } from '../playlists/playlists.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { publicProfile } from '../users/users.service.js';
-import type { FollowsRepository } from './follows.repository.js';
+import type { FollowsRepository } from '../artists/follows.repository.js';
 import type { ListenersRepository } from './listeners.repository.js';
 import { isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';

@@ -13,7 +13,7 @@ import { playlistsRoutes } from '../playlists/routes.js';
 import { CapsulesRepository } from '../capsules/capsules.repository.js';
 import { CapsulesService } from '../capsules/capsules.service.js';
 import { capsulesRoutes } from '../capsules/routes.js';
-import { FollowsRepository } from './follows.repository.js';
+import { FollowsRepository } from '../artists/follows.repository.js';
 import { ListenersRepository } from './listeners.repository.js';
 import { ListenersService } from './listeners.service.js';
 import { listenersRoutes } from './routes.js';

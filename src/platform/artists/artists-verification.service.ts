@@ -6,7 +6,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { Errors } from '../../errors.js';
-import type { ArtistsRepository, ArtistRow } from '../artists/artists.repository.js';
+import type { ArtistsRepository, ArtistRow } from './artists.repository.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 
 export function verificationJson(row: ArtistRow) {
