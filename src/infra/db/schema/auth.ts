@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { oauthClients } from './oauth.js';
 
 export const userRole = pgEnum('user_role', ['listener', 'artist', 'developer', 'admin', 'super_admin']);
 export const userStatus = pgEnum('user_status', ['active', 'banned']);
@@ -38,6 +37,30 @@ export const users = pgTable(
 );
 
 /** One login: the refresh tokens of a login form a rotation family that is revoked as a whole. */
+/** Third-party apps registered by developers (src/platform/oauth; their grants and codes are in oauth.ts). */
+export const oauthClientType = pgEnum('oauth_client_type', ['confidential', 'public']);
+
+export const oauthClients = pgTable(
+  'oauth_clients',
+  {
+    /** The client_id. */
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Compared exactly with the redirect_uri of a request (https, or http on a loopback host). */
+    redirectUris: text('redirect_uris').array().notNull(),
+    /** The most an app may ask a user for; each user's grant is at most this and at most their own rights. */
+    scopes: text('scopes').array().notNull(),
+    type: oauthClientType('type').notNull(),
+    /** SHA-256 of the client_secret (256-bit random, so a fast hash is enough); null for a public client. */
+    secretHash: text('secret_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('oauth_clients_owner_idx').on(t.ownerUserId, t.createdAt)],
+);
+
 export const authSessions = pgTable(
   'auth_sessions',
   {

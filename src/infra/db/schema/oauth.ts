@@ -4,31 +4,9 @@
  * (auth_sessions.oauth_client_id, auth_sessions.scopes), so they ride the same refresh rotation, revocation
  * and session cache as every other login (src/auth/delegated-sessions.ts, src/platform/oauth).
  */
-import { index, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { authSessions, users } from './auth.js';
-
-export const oauthClientType = pgEnum('oauth_client_type', ['confidential', 'public']);
-
-export const oauthClients = pgTable(
-  'oauth_clients',
-  {
-    /** The client_id. */
-    id: uuid('id').primaryKey().defaultRandom(),
-    ownerUserId: uuid('owner_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    /** Compared exactly with the redirect_uri of a request (https, or http on a loopback host). */
-    redirectUris: text('redirect_uris').array().notNull(),
-    /** The most an app may ask a user for; each user's grant is at most this and at most their own rights. */
-    scopes: text('scopes').array().notNull(),
-    type: oauthClientType('type').notNull(),
-    /** SHA-256 of the client_secret (256-bit random, so a fast hash is enough); null for a public client. */
-    secretHash: text('secret_hash'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('oauth_clients_owner_idx').on(t.ownerUserId, t.createdAt)],
-);
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+// oauth_clients lives in auth.ts: login sessions of kind 'oauth' reference it, and it references users.
+import { authSessions, oauthClients, users } from './auth.js';
 
 /** What a user approved for an app (the union of their approvals); revoking it ends the app's tokens. */
 export const oauthGrants = pgTable(
