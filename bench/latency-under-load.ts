@@ -157,7 +157,7 @@ function call(port: number, c: Call): Promise<{ status: number; body: string }> 
 async function timed(port: number, route: string, c: Call, expected: number[]): Promise<void> {
   const sentAt = performance.now();
   const phaseAtSend = phase;
-  let status = 0;
+  let status: number;
   try {
     status = (await call(port, c)).status;
   } catch {
@@ -315,7 +315,7 @@ const database = await scratchDatabase('station_load');
 console.log(`station on ${database.url ? 'PostgreSQL' : 'PGlite'}, demo tracks of ${args['track-sec']} s; ${args['login-rate']} logins/s, ${args['read-rate']} req/s per listener route`);
 setPhase('startup');
 const child = startStation(port, dataDir, database.url);
-let passed = false;
+let passed: boolean;
 try {
   await waitForHealth(port, child);
   const tokens = await signUpListeners(port);

@@ -30,7 +30,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
 import { STAFF_ROLES, roleNeedsSecondFactor, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
-import { ACCESS_TOKEN_TTL_SEC, CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
+import { ACCESS_TOKEN_TTL_SEC, type CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, type TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
 import { acceptTotp } from './totp.js';
 import type { TotpSecrets } from './totp-secrets.js';
 import { TotpEnrolment } from './totp-enrolment.js';

@@ -129,7 +129,7 @@ export async function fetchUrlBytes(url: string, limits: { timeoutMs: number; ma
     response = await fetch(parsed, { signal: AbortSignal.timeout(limits.timeoutMs), redirect: 'follow' });
   } catch (error) {
     const name = (error as Error).name;
-    throw new Error(name === 'TimeoutError' ? `no answer within ${limits.timeoutMs} ms` : `${parsed.host} is unreachable`);
+    throw new Error(name === 'TimeoutError' ? `no answer within ${limits.timeoutMs} ms` : `${parsed.host} is unreachable`, { cause: error });
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
@@ -151,7 +151,7 @@ export async function fetchUrlBytes(url: string, limits: { timeoutMs: number; ma
   } catch (error) {
     // Our own words only: a socket's error text does not travel on in an error message.
     if (size > limits.maxBytes) throw error;
-    throw new Error(`the download from ${parsed.host} was interrupted`);
+    throw new Error(`the download from ${parsed.host} was interrupted`, { cause: error });
   }
   return Buffer.concat(chunks, size);
 }

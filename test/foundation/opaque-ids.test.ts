@@ -9,7 +9,7 @@ import { authHeaders, buildTestStation, staffLogin, type Credentials, type TestS
 
 let station: TestStation;
 let admin: Credentials;
-let operations: { method: string; path: string }[] = [];
+const operations: { method: string; path: string }[] = [];
 
 /** Shapes a client might send: words, numbers, near-UUIDs, a nil UUID, very long, encoded, punctuation. */
 const ODD_IDS = [

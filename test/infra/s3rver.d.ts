@@ -8,6 +8,7 @@ declare module 's3rver' {
     configureBuckets?: { name: string }[];
   }
   interface S3rverObject {
+    // eslint-disable-next-line @typescript-eslint/consistent-type-imports -- an ambient module declaration cannot import at its top
     content: import('node:stream').Readable | null;
     range?: { start: number; end: number };
   }

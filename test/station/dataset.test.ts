@@ -31,7 +31,7 @@ import { loadSnapshotDataset } from '../../src/station/dataset/snapshot-dataset.
 import { loadLyricRows } from '../../src/station/dataset/training-data.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 type Headers = Record<string, string>;
 
 const DEFAULT_CONFIG = {

@@ -16,7 +16,7 @@ import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.
 import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 /** What an internal failure's own text may hold: a private address, a port, a file path, a credential. */
 const SECRET_TEXT = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';

@@ -22,7 +22,7 @@ import { authHeaders, buildTestStation, createTestDatabase, staffLogin, type Tes
 import { pollUntil } from '../helpers/poll.js';
 
 const WEBHOOK_SECRET = 'whsec_training_test_secret';
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 async function insertSnapshot(db: Db, name: string): Promise<string> {
   const audio = (await loadAudioItems(db)).map((item) => item.id);

@@ -6,7 +6,7 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
-import { UsersRepository, type ProfileChange, type ProfileRow } from './users.repository.js';
+import { type UsersRepository, type ProfileChange, type ProfileRow } from './users.repository.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export const PROFILE_DEFAULTS = { historyPublic: false, playlistsPublic: true } as const;

@@ -93,6 +93,8 @@ export class ChannelHub {
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.closeGraceMs = options.closeGraceMs ?? 1000;
     this.onDrop = options.onDrop;
+    // The handlers' own `this` is the socket: one function shared by every socket, not a closure per socket.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const hub = this;
     this.onPong = function onPong(this: WebSocket) {
       hub.awaitingPong.delete(this);
