@@ -105,7 +105,7 @@ export async function seedDemoReleases(db: Db, content: DemoContent = demoConten
 async function insertDemoReleases(tx: DbOrTx, content: DemoContent): Promise<boolean> {
   const releases = content.releases ?? [];
   if (releases.length === 0) return false;
-  const [{ existing }] = await tx.select({ existing: count() }).from(albums);
+  const [{ existing }] = await tx.select({ existing: count() }).from(albums).where(eq(albums.environment, 'live'));
   if (existing > 0) return false;
   const slugs = releases.flatMap((r) => r.trackSlugs);
   const trackRows = await tx.select({ id: tracks.id, slug: tracks.slug, artistId: tracks.artistId, genre: tracks.genre }).from(tracks).where(and(eq(tracks.environment, 'live'), inArray(tracks.slug, slugs)));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoArtists, demoTracks } from '../../src/demo/content/index.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { mirrorSandboxMedia, seedSandboxCatalog } from '../../src/demo/seed-sandbox.js';
-import { artists, tracks } from '../../src/infra/db/schema/index.js';
+import { albums, artists, lyrics, tracks } from '../../src/infra/db/schema/index.js';
 import { DatasetRepository } from '../../src/station/dataset/repository.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
@@ -99,6 +99,14 @@ describe('a test key', () => {
     for (const track of byArtist.data) expect(sandbox.tracks.get(track.slug)).toBe(track.id);
   });
 
+  it('reads the credits and the lyrics flag of a sandbox track as its live original has them', async () => {
+    for (const demo of demoTracks) {
+      const [copy, original] = [await ok(`/v1/tracks/${sandbox.tracks.get(demo.slug)}`, as(testKey)), await ok(`/v1/tracks/${live.tracks.get(demo.slug)}`, as(liveKey))];
+      expect([copy.credits, copy.has_lyrics]).toEqual([original.credits, original.has_lyrics]);
+    }
+    expect(demoTracks.some((t) => t.credits.length > 0)).toBe(true);
+  });
+
   it('reads a sandbox track, and a live track answers 404 PLATFORM_NOT_FOUND (also once a live caller cached it)', async () => {
     const slug = demoTracks[1].slug;
     const detail = await ok(`/v1/tracks/${sandbox.tracks.get(slug)}`, as(testKey));
@@ -110,17 +118,31 @@ describe('a test key', () => {
     expect(stream.statusCode).toBe(302);
   });
 
-  it('finds the sandbox artist by the slug its live original has, and none of the live releases', async () => {
+  it('finds the sandbox artist by the slug its live original has, with the sandbox copies of its releases', async () => {
     const artist = demoArtists[0];
     const profile = await ok(`/v1/artists/${artist.slug}`, as(testKey));
     expect(profile.id).toBe(sandbox.artists.get(artist.slug));
     expect(profile.platform_owned).toBe(false);
-    expect(profile.discography).toEqual([]);
+    const liveProfile = await ok(`/v1/artists/${artist.slug}`, as(liveKey));
+    expect(profile.discography.map((r: { slug: string }) => r.slug)).toEqual(liveProfile.discography.map((r: { slug: string }) => r.slug));
+    for (const release of profile.discography) {
+      expect(liveProfile.discography.map((r: { id: string }) => r.id)).not.toContain(release.id);
+      for (const track of release.tracks ?? []) expect(sandbox.tracks.get(track.slug)).toBe(track.id);
+    }
     for (const track of profile.other_tracks) expect(sandbox.tracks.get(track.slug)).toBe(track.id);
     expectEnvelope(await get(`/v1/artists/${live.artists.get(artist.slug)}`, as(testKey)), 404, 'PLATFORM_NOT_FOUND');
     const listed = await ok('/v1/artists?limit=100', as(testKey));
     expect(listed.data.map((a: { id: string }) => a.id).sort()).toEqual([...sandbox.artists.values()].sort());
-    expect((await ok('/v1/albums', as(testKey))).total).toBe(0);
+    const liveAlbums = await ok('/v1/albums?limit=100', as(liveKey));
+    const sandboxAlbums = await ok('/v1/albums?limit=100', as(testKey));
+    expect(liveAlbums.total).toBeGreaterThan(0);
+    expect(sandboxAlbums.data.map((a: { slug: string }) => a.slug).sort()).toEqual(liveAlbums.data.map((a: { slug: string }) => a.slug).sort());
+    const liveAlbumIds = new Set(liveAlbums.data.map((a: { id: string }) => a.id));
+    for (const album of sandboxAlbums.data) expect(liveAlbumIds.has(album.id)).toBe(false);
+    const slug = sandboxAlbums.data[0].slug;
+    const [liveAlbum, sandboxAlbum] = [await ok(`/v1/albums/${slug}`, as(liveKey)), await ok(`/v1/albums/${slug}`, as(testKey))];
+    expect(sandboxAlbum.tracks.map((t: { slug: string }) => t.slug)).toEqual(liveAlbum.tracks.map((t: { slug: string }) => t.slug));
+    for (const track of sandboxAlbum.tracks) expect(sandbox.tracks.get(track.slug)).toBe(track.id);
     const tracksOf = await ok(`/v1/artists/${artist.slug}/tracks`, as(testKey));
     for (const track of tracksOf.data) expect(sandbox.tracks.get(track.slug)).toBe(track.id);
   });
@@ -211,6 +233,14 @@ describe('the station', () => {
     expect(catalog.tracks.length).toBe(demoTracks.length);
     expect(catalog.tracks.filter((t) => sandboxIds.has(t.id) || sandboxIds.has(t.artistId))).toEqual([]);
     expect(catalog.artists.filter((a) => sandboxIds.has(a.id))).toEqual([]);
+    // The sandbox's copies of the demo lyrics are not catalog lyrics.
+    expect(catalog.lyrics.filter((l) => sandboxIds.has(l.artistId) || (l.trackId !== null && sandboxIds.has(l.trackId)))).toEqual([]);
+    const [{ live: liveLyrics, copies }] = await station.database.db
+      .select({ live: sql<number>`count(*) filter (where ${artists.environment} = 'live')::int`, copies: sql<number>`count(*) filter (where ${artists.environment} = 'test')::int` })
+      .from(lyrics)
+      .innerJoin(artists, eq(artists.id, lyrics.artistId));
+    expect(copies).toBeGreaterThan(0);
+    expect(catalog.lyrics.length).toBe(liveLyrics);
     expect(await dataset.artistsByIds([...sandbox.artists.values()])).toEqual([]);
     expect(await dataset.tracksForCheck([...sandbox.tracks.values()])).toEqual([]);
   });
@@ -244,6 +274,13 @@ describe('the database', () => {
     expect(await failure(() => db.update(tracks).set({ environment: 'test', slug: 'moved-to-the-sandbox', isrc: null }).where(eq(tracks.id, live.tracks.get(demoTracks[0].slug)!)))).toMatch(
       /tracks_artist_same_environment_fk/,
     );
+  });
+
+  it('refuses a release whose artist is of the other environment', async () => {
+    const { db } = station.database;
+    const liveArtist = live.artists.get(demoArtists[0].slug)!;
+    const release = { environment: 'test' as const, slug: `r-${randomUUID().slice(0, 8)}`, artistId: liveArtist, title: 'R', type: 'single' as const, genre: 'pop' };
+    expect(await failure(() => db.insert(albums).values(release))).toMatch(/albums_artist_same_environment_fk/);
   });
 
   it('keeps slugs and ISRCs unique within an environment only', async () => {

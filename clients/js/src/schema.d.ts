@@ -876,7 +876,7 @@ export interface paths {
         };
         /**
          * Lists releases (albums, EPs, singles), newest first
-         * @description Filters combine. A store product that sells a release names it (`album_id`); GET /v1/albums/{id} lists them. A release is of its artist’s environment: a test key sees the sandbox’s releases only (the demo’s sandbox copy has none), every other credential the live ones.
+         * @description Filters combine. A store product that sells a release names it (`album_id`); GET /v1/albums/{id} lists them. A release is of its artist’s environment: a test key sees the sandbox’s releases only (the sandbox’s copies of the demo releases, on the same slugs), every other credential the live ones.
          *
          *     Scope: `tracks:read`.
          *

@@ -19,7 +19,7 @@ export function albumsRoutes(albums: AlbumsService) {
           summary: 'Lists releases (albums, EPs, singles), newest first',
           description:
             'Filters combine. A store product that sells a release names it (`album_id`); GET /v1/albums/{id} lists them. A release is of its ' +
-            'artist’s environment: a test key sees the sandbox’s releases only (the demo’s sandbox copy has none), every other credential the live ones.',
+            'artist’s environment: a test key sees the sandbox’s releases only (the sandbox’s copies of the demo releases, on the same slugs), every other credential the live ones.',
           querystring: Type.Composite(
             [
               PageQuery,

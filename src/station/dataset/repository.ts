@@ -157,6 +157,9 @@ export class DatasetRepository {
         })
         .from(lyrics)
         .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
+        // The sandbox's copies of the demo lyrics are of sandbox artists: not catalog rows the rules look at.
+        .innerJoin(artists, eq(artists.id, lyrics.artistId))
+        .where(eq(artists.environment, 'live'))
         .orderBy(asc(lyrics.id)),
     ]);
     return {

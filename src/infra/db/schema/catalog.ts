@@ -87,7 +87,10 @@ export const albums = pgTable(
   'albums',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    slug: text('slug').notNull().unique(),
+    // A release is of its artist's environment (the FK below), so the sandbox's copy of a demo release
+    // answers on the same slug as its live original.
+    environment: apiKeyEnvironment('environment').notNull().default('live'),
+    slug: text('slug').notNull(),
     artistId: uuid('artist_id')
       .notNull()
       .references(() => artists.id, { onDelete: 'restrict' }),
@@ -103,6 +106,8 @@ export const albums = pgTable(
     index('albums_year_idx').on(t.releaseYear),
     // The target of tracks' (album_id, artist_id) foreign key: a track is only ever on its own artist's release.
     unique('albums_id_artist_uq').on(t.id, t.artistId),
+    unique('albums_environment_slug_uq').on(t.environment, t.slug),
+    foreignKey({ name: 'albums_artist_same_environment_fk', columns: [t.artistId, t.environment], foreignColumns: [artists.id, artists.environment] }),
     check('albums_slug_format', sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
     check('albums_release_year_range', sql`${t.releaseYear} IS NULL OR (${t.releaseYear} BETWEEN 1900 AND 2100)`),
   ],
