@@ -18,7 +18,7 @@ import { registerBodyDeadline } from './body-deadline.js';
 import { registerErrorHandling, sendError, toErrorResponse } from './error-handler.js';
 import { Errors } from '../errors.js';
 import { registerHttpMetrics } from './metrics.js';
-import { registerValidation } from './validation.js';
+import { registerNulGuard, registerValidation } from './validation.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { clientKey } from './client-address.js';
 import type { TrustProxy } from '../config.js';
@@ -88,6 +88,7 @@ export async function buildHttpServer(
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   registerValidation(app);
+  registerNulGuard(app);
   registerBodyDeadline(app, deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   app.addHook('onRoute', documentSecurity);
 

@@ -6,6 +6,7 @@
 import { Ajv, type Options } from 'ajv';
 import * as formats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { Errors } from '../errors.js';
 
 const COMMON: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false };
 
@@ -20,4 +21,34 @@ export function registerValidation(app: FastifyInstance): void {
   const strict = createAjv(false);
   const coercing = createAjv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+}
+
+/** Where in a parsed request a NUL character sits ("path parameter id", "body field tags[2]"), or null. */
+export function findNul(value: unknown, where: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? where : null;
+  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findNul(item, `${where}[${index}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const found = findNul(key, where, depth + 1) ?? findNul(item, `${where}${depth === 0 ? ' ' : '.'}${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000, so a NUL in an id, a query value or a JSON string reached the database
+ * as a driver error (a 500). No text of this API means anything with one, so it is refused as the client's
+ * error before any handler runs, and nothing is written.
+ */
+export function registerNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const where = findNul(request.params, 'path parameter') ?? findNul(request.query, 'query parameter') ?? findNul(request.body, 'body field');
+    if (where) throw Errors.validation(`${where} contains a NUL character (U+0000), which no text of this API accepts`);
+  });
 }
