@@ -16,6 +16,7 @@ import { totpCode } from '../../src/auth/totp.js';
 import type { Clock } from '../../src/infra/clock/clock.js';
 import { migratedPgliteTemplate } from './pglite-template.js';
 import { clientAddress } from '../auth/support.js';
+import { FakeEngine, type FakeEngineOptions } from './fake-engine.js';
 
 export const ADMIN = {
   email: 'admin@station.test',
@@ -70,10 +71,16 @@ export interface TestStation extends Station {
   destroy(): Promise<void>;
 }
 
-export async function buildTestStation(
-  env: Record<string, string> = {},
-  options: Omit<StationOptions, 'database'> & { database?: TestDatabase } = {},
-): Promise<TestStation> {
+export type TestStationOptions = Omit<StationOptions, 'database'> & {
+  database?: TestDatabase;
+  /**
+   * The FakeEngine (test/helpers/fake-engine.ts) instead of the in-process engine: for suites that are not
+   * about rendering, features, safety or training, which then take seconds instead of minutes.
+   */
+  fakeEngine?: boolean | FakeEngineOptions;
+};
+
+export async function buildTestStation(env: Record<string, string> = {}, options: TestStationOptions = {}): Promise<TestStation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'station-test-'));
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
@@ -88,7 +95,9 @@ export async function buildTestStation(
   const ownsDatabase = !options.database;
   const testDb = options.database ?? (await createTestDatabase());
   const database = await testDb.open();
-  const station = await createStation(config, { ...options, database, logger: options.logger ?? false });
+  const { fakeEngine, ...stationOptions } = options;
+  const engine = stationOptions.engine ?? (fakeEngine ? new FakeEngine(fakeEngine === true ? {} : fakeEngine) : undefined);
+  const station = await createStation(config, { ...stationOptions, engine, database, logger: options.logger ?? false });
   return Object.assign(station, {
     async destroy() {
       await station.close();
