@@ -14,17 +14,14 @@ import { DEMO_PRESETS, seedDemoPresets } from '../../src/station/context/presets
 import { choosePreset, nudge, PERIODS } from '../../src/station/context/rotation-path.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+import { pollUntil } from '../helpers/poll.js';
 
 type Headers = Record<string, string>;
 
 /** Polls `condition` (every 10 ms of real time, at most `timeoutMs`) and fails the test when it never holds. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> => {
+  await pollUntil(what, condition, Boolean, timeoutMs, 10);
+};
 const ROTATION_SEC = 60;
 const NOON = Date.UTC(2026, 0, 15, 12, 0, 0);
 

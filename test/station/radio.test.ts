@@ -6,18 +6,10 @@ import { and, gt, isNotNull, ne } from 'drizzle-orm';
 import { radioSlots, registryTracks } from '../../src/infra/db/schema/index.js';
 import { authHeaders, createTestDatabase, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+import { pollUntil } from '../helpers/poll.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value) return value;
-    await sleep(250);
-  }
-  throw new Error('timed out waiting');
-}
+const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> =>
+  (await pollUntil('the probe to answer', probe, Boolean, timeoutMs, 250)) as T;
 
 describe('module H: the listener API on a playing station', () => {
   let station: TestStation;

@@ -41,15 +41,12 @@ function client(station: TestStation, headers: Record<string, string>) {
     async job(id: string): Promise<Json> {
       return (await station.http.inject({ url: `/station/v1/training/jobs/${id}`, headers })).json();
     },
-    async waitFor(id: string, done: (job: Json) => boolean, timeoutMs = 90_000): Promise<Json> {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
+    waitFor(id: string, done: (job: Json) => boolean, timeoutMs = 90_000): Promise<Json> {
+      const read = async (): Promise<Json> => {
         const response = await station.http.inject({ url: `/station/v1/training/jobs/${id}`, headers });
-        const job = response.statusCode === 200 ? response.json() : { status: 'gone', http: response.statusCode };
-        if (done(job)) return job;
-        if (Date.now() > until) throw new Error(`job ${id} never got there: ${JSON.stringify(job).slice(0, 400)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        return response.statusCode === 200 ? response.json() : { status: 'gone', http: response.statusCode };
+      };
+      return pollUntil(`job ${id} to get there`, read, done, timeoutMs, 100);
     },
   };
 }
