@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import pg from 'pg';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
@@ -105,6 +106,40 @@ export async function buildTestStation(env: Record<string, string> = {}, options
       rmSync(dataDir, { recursive: true, force: true });
     },
   });
+}
+
+/**
+ * The station of a describe block (or file) that builds and closes itself, as fastify/demo's test/helper.ts
+ * does: it registers its own beforeAll and afterAll, so no suite can forget the destroy(). Call it at the top
+ * of the block, before the block's own hooks (they run after the build, and their teardown before the close).
+ * What it returns stands for the station once beforeAll has built it: a proxy, so suites keep writing
+ * `station.http...` instead of reading it out of a holder in every test.
+ */
+export function stationForSuite(env: Record<string, string> = {}, options: TestStationOptions = {}): TestStation {
+  let built: TestStation | undefined;
+  beforeAll(async () => {
+    built = await buildTestStation(env, options);
+  }, 120_000);
+  afterAll(async () => {
+    await built?.destroy();
+    built = undefined;
+  });
+  const current = (): TestStation => {
+    if (!built) throw new Error('stationForSuite: the station is used outside its suite (before beforeAll or after afterAll)');
+    return built;
+  };
+  // Reads go to the station built for the suite; the proxy's own target is never used (hence the empty object).
+  return new Proxy({} as TestStation, {
+    get: (_target, key) => Reflect.get(current(), key),
+    has: (_target, key) => Reflect.has(current(), key),
+  });
+}
+
+/** A station for the running test, destroyed when the test ends (passed or failed): call it inside `it`. */
+export async function stationForTest(env: Record<string, string> = {}, options: TestStationOptions = {}): Promise<TestStation> {
+  const station = await buildTestStation(env, options);
+  onTestFinished(() => station.destroy());
+  return station;
 }
 
 export interface Credentials {
