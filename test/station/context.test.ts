@@ -490,7 +490,8 @@ describe('module D: the next generation follows an override', () => {
   let service: Headers;
 
   beforeAll(async () => {
-    station = await buildTrainedStation({}, { masters: 3, models: ['audio', 'style_embedding'] });
+    // The plan and the generation's context are under test, not its audio: the fake engine renders and trains.
+    station = await buildTrainedStation({}, { masters: 3, models: ['audio', 'style_embedding'], fakeEngine: true });
     await station.station.contextRotator.stop();
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
