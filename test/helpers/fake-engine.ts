@@ -43,6 +43,8 @@ export interface FakeEngineOptions {
   lyricsVerdict?: SafetyVerdict;
   /** Verdict for every audio check (default PLAYABLE). */
   audioVerdict?: SafetyVerdict;
+  /** Time each training epoch takes (default 0), for suites that must catch a job between two checkpoints. */
+  epochMs?: number;
 }
 
 /** Calls the fake answered, by method, for suites that assert the station asked the engine. */
@@ -175,6 +177,7 @@ export class FakeEngine implements Engine {
     const from = (spec.resumeFrom as { epoch?: number } | null)?.epoch ?? 0;
     const lossCurve: { epoch: number; trainLoss: number }[] = [];
     for (let epoch = from + 1; epoch <= spec.hyperparams.epochs; epoch++) {
+      if (this.options.epochMs) await new Promise((resolve) => setTimeout(resolve, this.options.epochMs));
       if (hooks.shouldStop?.()) return { artifact: null, stopped: true, metrics: { epochsCompleted: epoch - 1, lossCurve } };
       // A loss that falls with every epoch, continuing where a resumed run left off.
       const loss = 2 / (epoch + 1);

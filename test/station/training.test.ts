@@ -411,7 +411,10 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
     const database = await createTestDatabase({ persistent: true });
     const dataDir = mkdtempSync(join(tmpdir(), 'station-training-'));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` };
-    let station = await buildTestStation(env, { database });
+    // The runner's recovery is under test (dead worker, checkpoint, restart count), not the lyrics model's own
+    // resume (test/engine): the fake engine trains, an epoch a second so the job is caught between checkpoints.
+    const fakeEngine = { epochMs: 1000 };
+    let station = await buildTestStation(env, { database, fakeEngine });
     try {
       await seedDemoCatalog(station.database.db);
       const snapshotId = await insertSnapshot(station.database.db, 'kill-test');
@@ -445,7 +448,7 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
         .where(eq(trainingJobs.id, id));
       await db.close();
 
-      station = await buildTestStation(env, { database });
+      station = await buildTestStation(env, { database, fakeEngine });
       api = client(station, headers);
       const done = await api.waitFor(id, finished, 120_000);
       expect(done.status).toBe('completed');
