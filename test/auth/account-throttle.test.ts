@@ -2,25 +2,23 @@
  * Per-account throttling on top of per-address limits, over real sockets behind a trusted proxy: every
  * attempt comes from a new client address, as from a botnet, so only the per-account counts can stop it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { totpCode } from '../../src/auth/totp.js';
 import { hashPassword, verifyPassword, type PasswordHasher } from '../../src/auth/passwords.js';
-import { ADMIN, buildTestStation, signupListener, type TestStation } from '../helpers/station.js';
+import { ADMIN, stationForSuite, signupListener } from '../helpers/station.js';
 import { clientAddress, errorWithoutRequestId, forwardedFor, listen, post, type HttpAnswer } from './support.js';
 
 const PASSWORD = 'listener-password';
 
 describe('per-account login throttling', () => {
-  let station: TestStation;
   let base: string;
   const clock = new ManualClock(Date.UTC(2026, 7, 3, 8, 0, 0));
 
+  const station = stationForSuite({ TRUST_PROXY: '127.0.0.1' }, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({ TRUST_PROXY: '127.0.0.1' }, { clock });
     base = await listen(station);
   });
-  afterAll(() => station.destroy());
 
   const login = (email: string, password: string, from = clientAddress()) => post(base, '/v1/auth/login', { email, password }, forwardedFor(from));
 
@@ -119,15 +117,13 @@ describe('per-account login throttling', () => {
 });
 
 describe('the temp_token of the 2FA step', () => {
-  let station: TestStation;
   let base: string;
   const clock = new ManualClock(Date.UTC(2026, 7, 3, 9, 0, 0));
 
+  const station = stationForSuite({ TRUST_PROXY: '127.0.0.1' }, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({ TRUST_PROXY: '127.0.0.1' }, { clock });
     base = await listen(station);
   });
-  afterAll(() => station.destroy());
 
   const from = () => forwardedFor(clientAddress());
   const wrongCode = () => (totpCode(ADMIN.totpSecret, clock.now()) === '000000' ? '111111' : '000000');
@@ -168,7 +164,6 @@ describe('the temp_token of the 2FA step', () => {
 });
 
 describe('signup', () => {
-  let station: TestStation;
   const hashes: string[] = [];
   const counting: PasswordHasher = {
     hash: async (password) => {
@@ -178,10 +173,7 @@ describe('signup', () => {
     verify: verifyPassword,
   };
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { passwords: counting });
-  });
-  afterAll(() => station.destroy());
+  const station = stationForSuite({}, { passwords: counting });
 
   it('runs argon2 only for an address that is free: a taken e-mail is refused before any hashing', async () => {
     const email = `taken-${Date.now()}@example.com`;

@@ -2,8 +2,8 @@
  * The client address the per-IP limits are keyed on, over real sockets with real X-Forwarded-For headers.
  * Unset TRUST_PROXY believes no header; a list of proxies or a hop count believes exactly that much.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { forwardedFor, listen, post } from './support.js';
 
 /** Every auth route limited per address, with its budget. Empty bodies: the limit runs before validation. */
@@ -23,14 +23,12 @@ async function statuses(base: string, path: string, count: number, headersOf: (i
 }
 
 describe('TRUST_PROXY unset', () => {
-  let station: TestStation;
   let base: string;
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     base = await listen(station);
   });
-  afterAll(() => station.destroy());
 
   it.each(LIMITED_ROUTES)('ignores X-Forwarded-For: a new header per request does not escape the limit of $path', async ({ path, max }) => {
     const seen = await statuses(base, path, max + 1, (i) => forwardedFor(`203.0.113.${i + 1}`));
@@ -40,14 +38,12 @@ describe('TRUST_PROXY unset', () => {
 });
 
 describe('TRUST_PROXY as a list of proxies', () => {
-  let station: TestStation;
   let base: string;
 
+  const station = stationForSuite({ TRUST_PROXY: '10.9.8.7, 127.0.0.1/32' });
   beforeAll(async () => {
-    station = await buildTestStation({ TRUST_PROXY: '10.9.8.7, 127.0.0.1/32' });
     base = await listen(station);
   });
-  afterAll(() => station.destroy());
 
   it('believes the trusted proxy: each client behind it has its own budget', async () => {
     const first = await statuses(base, '/api/auth/admin/login', 6, () => forwardedFor('203.0.113.10'));
@@ -71,14 +67,12 @@ describe('TRUST_PROXY as a list of proxies', () => {
 });
 
 describe('TRUST_PROXY as a hop count', () => {
-  let station: TestStation;
   let base: string;
 
+  const station = stationForSuite({ TRUST_PROXY: '1' });
   beforeAll(async () => {
-    station = await buildTestStation({ TRUST_PROXY: '1' });
     base = await listen(station);
   });
-  afterAll(() => station.destroy());
 
   it('believes one hop: the last address in X-Forwarded-For is the client', async () => {
     const seen = await statuses(base, '/api/auth/admin/login', 6, (i) => forwardedFor(`192.0.2.${i + 1}, 203.0.113.30`));

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { totpCode } from '../../src/auth/totp.js';
-import { ADMIN, buildTestStation, signupListener, type TestStation } from '../helpers/station.js';
+import { ADMIN, stationForSuite, signupListener } from '../helpers/station.js';
 
 describe('platform authentication', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 6, 1, 9, 0, 0));
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
-  });
-  afterAll(() => station.destroy());
+  const station = stationForSuite({}, { clock });
 
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     station.http.inject({ method: 'POST', url, payload: payload as object, headers });

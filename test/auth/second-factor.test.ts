@@ -2,21 +2,17 @@
  * Scopes beyond station:read need TOTP on either login path: a role that holds one gets the 2FA step on
  * /v1/auth/login, and a session that never passed TOTP never holds such a scope, whatever its role becomes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
 import { ROLES, scopesOfRole, roleNeedsSecondFactor } from '../../src/auth/scopes.js';
-import { buildTestStation, signupListener, type TestStation } from '../helpers/station.js';
+import { stationForSuite, signupListener } from '../helpers/station.js';
 import { clientAddress } from './support.js';
 
 describe('second factor for station scopes', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 9, 1, 10, 0, 0));
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
-  });
-  afterAll(() => station.destroy());
+  const station = stationForSuite({}, { clock });
 
   const inject = (url: string, payload: object) => station.http.inject({ method: 'POST', url, payload, remoteAddress: clientAddress() });
   const validate = (token: string) =>

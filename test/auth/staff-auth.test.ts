@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { totpCode } from '../../src/auth/totp.js';
-import { ADMIN, authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { ADMIN, authHeaders, stationForSuite, signupListener, staffLogin } from '../helpers/station.js';
 
 const SERVICE_KEY = 'svc_test_0123456789abcdefghijklmnop';
 
 describe('staff authentication', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0));
 
-  beforeAll(async () => {
-    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock });
-  });
-  afterAll(() => station.destroy());
+  const station = stationForSuite({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock });
 
   function login(payload: Record<string, unknown>, ip = '10.0.0.1') {
     return station.http.inject({ method: 'POST', url: '/api/auth/admin/login', payload, remoteAddress: ip });

@@ -3,22 +3,21 @@
  * answer never tells which part was wrong (or whether the account exists, is banned, or has TOTP).
  * Timing is measured by bench/login-timing.ts, not asserted here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
-import { ADMIN, buildTestStation, signupListener, type TestStation } from '../helpers/station.js';
+import { ADMIN, stationForSuite, signupListener } from '../helpers/station.js';
 import { clientAddress, errorWithoutRequestId } from './support.js';
 
 describe('uniform login failures', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 10, 0, 0));
   const developerSecret = newTotpSecret();
 
+  const station = stationForSuite({}, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
     await station.auth.createUser({ email: 'dev-no-totp@station.test', password: 'developer-password', role: 'developer', displayName: 'No TOTP' });
     await station.auth.createUser({ email: 'dev-banned@station.test', password: 'developer-password', role: 'developer', displayName: 'Banned', totpSecret: developerSecret });
     await station.database.db.update(users).set({ status: 'banned' }).where(eq(users.email, 'dev-banned@station.test'));
@@ -26,7 +25,6 @@ describe('uniform login failures', () => {
     await signupListener(station, 'banned-listener@station.test');
     await station.database.db.update(users).set({ status: 'banned' }).where(eq(users.email, 'banned-listener@station.test'));
   });
-  afterAll(() => station.destroy());
 
   const inject = (url: string, payload: object) => station.http.inject({ method: 'POST', url, payload, remoteAddress: clientAddress() });
   const code = (secret = ADMIN.totpSecret) => totpCode(secret, clock.now());

@@ -75,13 +75,9 @@ describe('the radio, end to end', () => {
 
     // A quiet machine airs the first AI track about two minutes after a fresh start; a loaded CI machine
     // (the engine's worker runs at a lower priority than the other suite's processes) can take several times that.
-    const deadline = Date.now() + 540_000;
     const seenAi = () => cards[0].some((c) => c.is_ai_generated);
     const enough = () => seenAi() && cards[0].filter((c) => !c.is_ai_generated).length >= 2 && cards[0].length >= 4;
-    while (!enough()) {
-      if (Date.now() > deadline) throw new Error(`gave up waiting for AI and catalog tracks: ${JSON.stringify(cards[0].map((c) => c.title))}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await pollUntil('AI and catalog tracks on air', () => cards[0].map((c) => c.title), enough, 540_000, 500);
     controller.abort();
     await reading;
     for (const socket of sockets) socket.close();

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import pg from 'pg';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
@@ -16,6 +17,7 @@ import { totpCode } from '../../src/auth/totp.js';
 import type { Clock } from '../../src/infra/clock/clock.js';
 import { migratedPgliteTemplate } from './pglite-template.js';
 import { clientAddress } from '../auth/support.js';
+import { FakeEngine, type FakeEngineOptions } from './fake-engine.js';
 
 export const ADMIN = {
   email: 'admin@station.test',
@@ -70,10 +72,16 @@ export interface TestStation extends Station {
   destroy(): Promise<void>;
 }
 
-export async function buildTestStation(
-  env: Record<string, string> = {},
-  options: Omit<StationOptions, 'database'> & { database?: TestDatabase } = {},
-): Promise<TestStation> {
+export type TestStationOptions = Omit<StationOptions, 'database'> & {
+  database?: TestDatabase;
+  /**
+   * The FakeEngine (test/helpers/fake-engine.ts) instead of the in-process engine: for suites that are not
+   * about rendering, features, safety or training, which then take seconds instead of minutes.
+   */
+  fakeEngine?: boolean | FakeEngineOptions;
+};
+
+export async function buildTestStation(env: Record<string, string> = {}, options: TestStationOptions = {}): Promise<TestStation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'station-test-'));
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
@@ -88,7 +96,9 @@ export async function buildTestStation(
   const ownsDatabase = !options.database;
   const testDb = options.database ?? (await createTestDatabase());
   const database = await testDb.open();
-  const station = await createStation(config, { ...options, database, logger: options.logger ?? false });
+  const { fakeEngine, ...stationOptions } = options;
+  const engine = stationOptions.engine ?? (fakeEngine ? new FakeEngine(fakeEngine === true ? {} : fakeEngine) : undefined);
+  const station = await createStation(config, { ...stationOptions, engine, database, logger: options.logger ?? false });
   return Object.assign(station, {
     async destroy() {
       await station.close();
@@ -96,6 +106,40 @@ export async function buildTestStation(
       rmSync(dataDir, { recursive: true, force: true });
     },
   });
+}
+
+/**
+ * The station of a describe block (or file) that builds and closes itself, as fastify/demo's test/helper.ts
+ * does: it registers its own beforeAll and afterAll, so no suite can forget the destroy(). Call it at the top
+ * of the block, before the block's own hooks (they run after the build, and their teardown before the close).
+ * What it returns stands for the station once beforeAll has built it: a proxy, so suites keep writing
+ * `station.http...` instead of reading it out of a holder in every test.
+ */
+export function stationForSuite(env: Record<string, string> = {}, options: TestStationOptions = {}): TestStation {
+  let built: TestStation | undefined;
+  beforeAll(async () => {
+    built = await buildTestStation(env, options);
+  }, 120_000);
+  afterAll(async () => {
+    await built?.destroy();
+    built = undefined;
+  });
+  const current = (): TestStation => {
+    if (!built) throw new Error('stationForSuite: the station is used outside its suite (before beforeAll or after afterAll)');
+    return built;
+  };
+  // Reads go to the station built for the suite; the proxy's own target is never used (hence the empty object).
+  return new Proxy({} as TestStation, {
+    get: (_target, key) => Reflect.get(current(), key),
+    has: (_target, key) => Reflect.has(current(), key),
+  });
+}
+
+/** A station for the running test, destroyed when the test ends (passed or failed): call it inside `it`. */
+export async function stationForTest(env: Record<string, string> = {}, options: TestStationOptions = {}): Promise<TestStation> {
+  const station = await buildTestStation(env, options);
+  onTestFinished(() => station.destroy());
+  return station;
 }
 
 export interface Credentials {

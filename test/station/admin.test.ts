@@ -10,18 +10,12 @@ import { RADIO_CONTROL_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station
 import { configViolations } from '../../src/station/admin/config.service.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
+import { pollUntil } from '../helpers/poll.js';
 
 type Headers = Record<string, string>;
 
-async function eventually<T>(probe: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const eventually = async <T>(probe: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> =>
+  (await pollUntil(what, probe, (value) => value !== undefined, timeoutMs, 20)) as T;
 
 const DEFAULTS = {
   radio_enabled: false,

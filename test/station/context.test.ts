@@ -9,22 +9,18 @@ import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { generations, stationContexts } from '../../src/infra/db/schema/index.js';
 import { ContextRepository } from '../../src/station/context/context.repository.js';
 import { ContextRotator } from '../../src/station/context/context-rotator.js';
-import { timeOfDayAt } from '../../src/station/context/context.service.js';
 import { DEMO_PRESETS, seedDemoPresets } from '../../src/station/context/presets-seed.js';
-import { choosePreset, nudge, PERIODS } from '../../src/station/context/rotation-path.js';
+import { choosePreset, PERIODS } from '../../src/station/context/rotation-path.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+import { pollUntil } from '../helpers/poll.js';
 
 type Headers = Record<string, string>;
 
 /** Polls `condition` (every 10 ms of real time, at most `timeoutMs`) and fails the test when it never holds. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> => {
+  await pollUntil(what, condition, Boolean, timeoutMs, 10);
+};
 const ROTATION_SEC = 60;
 const NOON = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -440,60 +436,14 @@ describe('module D: rotation without presets', () => {
   });
 });
 
-describe('module D: rotation path (pure)', () => {
-  const ctx = (lifestyle: 'focus' | 'party' | 'chill' | 'workout' | 'sleep', energy: number) => ({
-    genre: 'g',
-    subgenre: '',
-    mood: ['m'],
-    lifestyle,
-    tempo_range: [80, 100] as [number, number],
-    key_preference: 'any' as const,
-    energy_level: energy,
-  });
-
-  it('maps server time to parts of day at 0, 6, 12 and 18 UTC', () => {
-    const at = (h: number, m = 0) => timeOfDayAt(new Date(Date.UTC(2026, 0, 1, h, m)));
-    expect([at(0), at(5, 59), at(6), at(11, 59), at(12), at(17, 59), at(18), at(23, 59)]).toEqual([
-      'night',
-      'night',
-      'morning',
-      'morning',
-      'afternoon',
-      'afternoon',
-      'evening',
-      'evening',
-    ]);
-  });
-
-  it('prefers the period’s lifestyles, then the closest energy, and never the preset just active', () => {
-    const presets = [
-      { presetId: 'p-party', name: 'Party', context: ctx('party', 0.9), timeOfDay: null },
-      { presetId: 'p-workout', name: 'Workout', context: ctx('workout', 0.7), timeOfDay: null },
-      { presetId: 'p-focus', name: 'Focus', context: ctx('focus', 0.5), timeOfDay: null },
-      { presetId: 'p-sleep', name: 'Sleep', context: ctx('sleep', 0.1), timeOfDay: null },
-    ];
-    expect(choosePreset('afternoon', presets, null)?.presetId).toBe('p-workout');
-    expect(choosePreset('afternoon', presets, 'p-workout')?.presetId).toBe('p-party');
-    expect(choosePreset('morning', presets, null)?.presetId).toBe('p-focus');
-    expect(choosePreset('morning', presets, 'p-focus')).toBeNull(); // chill is the only fallback, and there is none
-    expect(choosePreset('night', presets, null)?.presetId).toBe('p-sleep');
-    expect(choosePreset('evening', presets, null)?.presetId).toBe('p-party');
-  });
-
-  it('nudges from a context outside the path to the period’s first variant', () => {
-    expect(nudge('afternoon', ctx('sleep', 0.1), 'afternoon')).toEqual(PERIODS.afternoon.variants[0]);
-    expect(nudge('afternoon', PERIODS.afternoon.variants[0], 'afternoon')).toEqual(PERIODS.afternoon.variants[1]);
-    expect(nudge('evening', PERIODS.afternoon.variants[1], 'afternoon')).toEqual(PERIODS.evening.variants[0]);
-  });
-});
-
 describe('module D: the next generation follows an override', () => {
   let station: TestStation;
   let admin: Headers;
   let service: Headers;
 
   beforeAll(async () => {
-    station = await buildTrainedStation({}, { masters: 3, models: ['audio', 'style_embedding'] });
+    // The plan and the generation's context are under test, not its audio: the fake engine renders and trains.
+    station = await buildTrainedStation({}, { masters: 3, models: ['audio', 'style_embedding'], fakeEngine: true });
     await station.station.contextRotator.stop();
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;

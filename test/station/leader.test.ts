@@ -15,17 +15,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../../src/station/scheduler/leader.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { pollUntil } from '../helpers/poll.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 
-async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const until = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
+  await pollUntil(what, condition, Boolean, timeoutMs, 5);
+};
 
 /** Samples the candidates every few milliseconds and remembers any moment when more than one led. */
 function watchForOverlap(candidates: LeaderElection[]): { overlaps: number; stop(): void } {

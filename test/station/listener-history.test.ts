@@ -2,20 +2,16 @@
  * The listener count over time (the admin panel's 24-hour chart): one shared row per minute holding the
  * highest count recorded in it, read back over the last hours, old samples dropped.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { ListenerHistory } from '../../src/station/realtime/listener-history.js';
-import { authHeaders, buildTestStation, signupListener, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, signupListener } from '../helpers/station.js';
 
 describe('listener history', () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 24, 10, 0, 10));
-  let station: TestStation;
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock, timers: new ManualTimers() });
-  });
-  afterAll(() => station.destroy());
+  const station = stationForSuite({}, { clock, timers: new ManualTimers() });
 
   // A new listener each time: the clock moves by days here, past any token's life.
   const history = async (query = '') =>

@@ -6,18 +6,10 @@ import { and, gt, isNotNull, ne } from 'drizzle-orm';
 import { radioSlots, registryTracks } from '../../src/infra/db/schema/index.js';
 import { authHeaders, createTestDatabase, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+import { pollUntil } from '../helpers/poll.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value) return value;
-    await sleep(250);
-  }
-  throw new Error('timed out waiting');
-}
+const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> =>
+  (await pollUntil('the probe to answer', probe, Boolean, timeoutMs, 250)) as T;
 
 describe('module H: the listener API on a playing station', () => {
   let station: TestStation;
@@ -26,8 +18,9 @@ describe('module H: the listener API on a playing station', () => {
   let service: Record<string, string>;
 
   beforeAll(async () => {
-    // Catalog only: the masters, no models.
-    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 6, trackSec: 4, models: [] });
+    // Catalog only: the masters, no models. The listener API is under test, not the music: the fake engine
+    // renders the masters (real MP3 bytes the stream plays).
+    station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 6, trackSec: 4, models: [], fakeEngine: true });
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
@@ -160,7 +153,8 @@ describe('fallback and restart', () => {
   });
 
   it('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
-    // An audio model, so the first station plans AI slots the second must fill from the catalog.
+    // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
+    // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
     const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database, models: ['audio'] });
     const admin = authHeaders(await staffLogin(first));
     await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });

@@ -13,6 +13,7 @@ import { GENERATION_PROGRESS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../../sr
 import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../../src/station/events/now-playing.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/station/realtime/hub.js';
 import { buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { pollUntil } from '../helpers/poll.js';
 
 interface Client {
   ws: WebSocket;
@@ -24,13 +25,9 @@ interface Client {
 
 const open: WebSocket[] = [];
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = async (condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> => {
+  await pollUntil(what, condition, Boolean, timeoutMs, 10);
+};
 
 function baseUrl(station: TestStation): string {
   const { port } = station.http.server.address() as AddressInfo;

@@ -33,7 +33,8 @@ describe('radio plan with few playable masters', () => {
   };
 
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_SCHEDULER_CYCLE_SEC: '3600' });
+    // The plan is under test, not the audio: the fake engine renders the masters and trains the model.
+    station = await buildTestStation({ STATION_SCHEDULER_CYCLE_SEC: '3600' }, { fakeEngine: true });
     slots = new SlotsRepository(station.database.db);
     await seedDemoCatalog(station.database.db);
     await render(1);

@@ -41,15 +41,12 @@ function client(station: TestStation, headers: Record<string, string>) {
     async job(id: string): Promise<Json> {
       return (await station.http.inject({ url: `/station/v1/training/jobs/${id}`, headers })).json();
     },
-    async waitFor(id: string, done: (job: Json) => boolean, timeoutMs = 90_000): Promise<Json> {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
+    waitFor(id: string, done: (job: Json) => boolean, timeoutMs = 90_000): Promise<Json> {
+      const read = async (): Promise<Json> => {
         const response = await station.http.inject({ url: `/station/v1/training/jobs/${id}`, headers });
-        const job = response.statusCode === 200 ? response.json() : { status: 'gone', http: response.statusCode };
-        if (done(job)) return job;
-        if (Date.now() > until) throw new Error(`job ${id} never got there: ${JSON.stringify(job).slice(0, 400)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        return response.statusCode === 200 ? response.json() : { status: 'gone', http: response.statusCode };
+      };
+      return pollUntil(`job ${id} to get there`, read, done, timeoutMs, 100);
     },
   };
 }
@@ -414,7 +411,10 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
     const database = await createTestDatabase({ persistent: true });
     const dataDir = mkdtempSync(join(tmpdir(), 'station-training-'));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` };
-    let station = await buildTestStation(env, { database });
+    // The runner's recovery is under test (dead worker, checkpoint, restart count), not the lyrics model's own
+    // resume (test/engine): the fake engine trains, an epoch a second so the job is caught between checkpoints.
+    const fakeEngine = { epochMs: 1000 };
+    let station = await buildTestStation(env, { database, fakeEngine });
     try {
       await seedDemoCatalog(station.database.db);
       const snapshotId = await insertSnapshot(station.database.db, 'kill-test');
@@ -448,7 +448,7 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
         .where(eq(trainingJobs.id, id));
       await db.close();
 
-      station = await buildTestStation(env, { database });
+      station = await buildTestStation(env, { database, fakeEngine });
       api = client(station, headers);
       const done = await api.waitFor(id, finished, 120_000);
       expect(done.status).toBe('completed');

@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Station } from '../../src/app.js';
 import { randomClientIp } from '../foundation/support.js';
+import { pollUntil } from '../helpers/poll.js';
 
 export interface Received {
   path: string;
@@ -71,11 +72,7 @@ export async function startReceiver(answer: (request: Received) => Answer | numb
 }
 
 export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await pollUntil(what, condition, Boolean, timeoutMs, 20);
 }
 
 /** A promise the test resolves by hand (open()). */
