@@ -4,7 +4,7 @@
  * (checkout opens the processor's page in a new tab, so the radio keeps playing).
  */
 import { useEffect, useRef, useState } from 'react';
-import { type Page, query } from '../shared/api';
+import { type Page, idempotencyKey, query } from '../shared/api';
 import { Alert, useAction } from '../shared/ui';
 import { api } from './session';
 import type { ArtistProfile, Product, TrackDetail } from './types';
@@ -57,7 +57,7 @@ export function CatalogActions({ trackId }: { trackId: string }) {
     const me = await run(() => api.get<{ id: string }>('/v1/users/me'));
     if (!me) return;
     const session = await run(() =>
-      api.post<{ checkout_url: string }>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': crypto.randomUUID() } }),
+      api.post<{ checkout_url: string }>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': idempotencyKey() } }),
     );
     if (session) setCheckout(session.checkout_url);
   };

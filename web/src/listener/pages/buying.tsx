@@ -5,6 +5,7 @@
  * its downloads then show in the store's "Your purchases", which reloads when the listener comes back to it.
  */
 import { useState } from 'react';
+import { idempotencyKey } from '../../shared/api';
 import { Alert, useAction } from '../../shared/ui';
 import type { CheckoutSession, Download } from '../api-types';
 import { Link } from '../router';
@@ -16,7 +17,7 @@ export function price(amount: number, currency: string): string {
 
 export function BuyButton({ product }: { product: { id: string; title: string; price: number; currency: string } }) {
   const [checkout, setCheckout] = useState<CheckoutSession | null>(null);
-  const [key] = useState(() => crypto.randomUUID());
+  const [key] = useState(idempotencyKey);
   const { busy, error, run } = useAction();
   const buy = async () => {
     const me = session.user();
