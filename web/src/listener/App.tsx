@@ -5,7 +5,7 @@
  * and the account settings. The heavier pages load on first visit (React.lazy), so the radio's bundle stays
  * small. A route change moves focus to the new page's heading (pages/Page.tsx).
  */
-import { Suspense, lazy, useCallback, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useCallback, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { describeLink, useChannel } from '../shared/live';
 import { EmailStatus } from './Account';
 import { AuthPanel, ResetConfirm, VerifyEmail } from './Auth';
@@ -149,7 +149,7 @@ export function App() {
               </p>
             }
           >
-            {page ?? <NotFound />}
+            <PageBoundary key={where.path}>{page ?? <NotFound />}</PageBoundary>
           </Suspense>
         ) : (
           <AuthPanel />
@@ -161,6 +161,22 @@ export function App() {
       {user && <PlaybackBar />}
     </PlaybackProvider>
   );
+}
+
+/** A page that fails to render says so, and the navigation stays usable (the boundary resets on a route change). */
+class PageBoundary extends Component<{ children: ReactNode }, { failed: string | null }> {
+  override state = { failed: null as string | null };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
+  override render() {
+    if (this.state.failed === null) return this.props.children;
+    return (
+      <p className="alert alert-error" role="alert">
+        This page failed to show ({this.state.failed}). Try again, or go back.
+      </p>
+    );
+  }
 }
 
 async function logout() {
