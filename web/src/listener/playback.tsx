@@ -115,7 +115,7 @@ export function PlaybackBar() {
     <section className="playback-bar" aria-label="Track player">
       {current ? (
         <>
-          <button type="button" className="primary" onClick={() => toggle(current)} aria-pressed={playing}>
+          <button type="button" className="primary playback-toggle" onClick={() => toggle(current)} aria-pressed={playing}>
             {playing ? 'Pause' : 'Resume'}
             <span className="visually-hidden"> {current.title}</span>
           </button>
@@ -128,9 +128,13 @@ export function PlaybackBar() {
           </p>
         </>
       ) : (
-        <p className="playback-now muted" role="status" aria-live="polite">
-          Pick a track to play it here.
-        </p>
+        <>
+          {/* Holds the button's room, so the line does not move when a track starts. */}
+          <span className="playback-slot" aria-hidden="true" />
+          <p className="playback-now muted" role="status" aria-live="polite">
+            Pick a track to play it here.
+          </p>
+        </>
       )}
     </section>
   );

@@ -16,44 +16,53 @@ export default function Store() {
   const { search } = useLocation();
   const artist = search.get('artist') ?? '';
   const products = useLoad(() => api.get<{ data: Product[]; total: number }>(`/v1/store/products${query({ artist, limit: 50 })}`), [artist]);
+  const purchases = useLoad(loadPurchases, []);
+  const { reload } = purchases;
+  useEffect(() => {
+    window.addEventListener('focus', reload);
+    return () => window.removeEventListener('focus', reload);
+  }, [reload]);
   return (
     <Page title="Store">
-      <div className="stack">
-        <Purchases />
-        <section aria-labelledby="on-sale">
-          <h3 id="on-sale">On sale{artist ? ` from ${products.data?.data[0]?.artist ?? artist}` : ''}</h3>
-          {!products.data ? (
-            <Loading error={products.error} />
-          ) : products.data.data.length === 0 ? (
-            <p className="muted">Nothing on sale yet.</p>
-          ) : (
-            <ul className="cards">
-              {products.data.data.map((product) => (
-                <li key={product.id} className="card product">
-                  <h4>{product.title}</h4>
-                  <p className="muted">
-                    {product.type} · by <Link to={paths.artist(product.artist_slug)}>{product.artist}</Link>
-                    {product.album_id && (
-                      <>
-                        {' '}
-                        · <Link to={paths.album(product.album_id)}>release page</Link>
-                      </>
-                    )}
-                  </p>
-                  <ol className="product-tracks">
-                    {product.tracks.map((t) => (
-                      <li key={t.id}>
-                        <Link to={paths.track(t.id)}>{t.title}</Link> <span className="muted">{clock(t.duration)}</span>
-                      </li>
-                    ))}
-                  </ol>
-                  <BuyButton product={product} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-      </div>
+      {/* Both lists at once, so the one that answers last does not push the other about. */}
+      {!products.data || !purchases.data ? (
+        <Loading error={products.error ?? purchases.error} />
+      ) : (
+        <div className="stack">
+          <Purchases purchases={purchases.data} reload={reload} busy={purchases.loading} />
+          <section aria-labelledby="on-sale">
+            <h3 id="on-sale">On sale{artist ? ` from ${products.data.data[0]?.artist ?? artist}` : ''}</h3>
+            {products.data.data.length === 0 ? (
+              <p className="muted">Nothing on sale yet.</p>
+            ) : (
+              <ul className="cards">
+                {products.data.data.map((product) => (
+                  <li key={product.id} className="card product">
+                    <h4>{product.title}</h4>
+                    <p className="muted">
+                      {product.type} · by <Link to={paths.artist(product.artist_slug)}>{product.artist}</Link>
+                      {product.album_id && (
+                        <>
+                          {' '}
+                          · <Link to={paths.album(product.album_id)}>release page</Link>
+                        </>
+                      )}
+                    </p>
+                    <ol className="product-tracks">
+                      {product.tracks.map((t) => (
+                        <li key={t.id}>
+                          <Link to={paths.track(t.id)}>{t.title}</Link> <span className="muted">{clock(t.duration)}</span>
+                        </li>
+                      ))}
+                    </ol>
+                    <BuyButton product={product} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      )}
     </Page>
   );
 }
@@ -63,37 +72,31 @@ interface Purchase {
   product: Product | null;
 }
 
-function Purchases() {
-  const orders = useLoad(async (): Promise<Purchase[]> => {
-    const list = await api.get<{ data: Order[] }>('/v1/store/orders?limit=50');
-    const products = new Map<string, Product | null>();
-    await Promise.all(
-      [...new Set(list.data.map((o) => o.product_id))].map(async (id) =>
-        products.set(id, await api.get<Product>(`/v1/store/products/${encodeURIComponent(id)}`).catch(() => null)),
-      ),
-    );
-    return list.data.map((order) => ({ order, product: products.get(order.product_id) ?? null }));
-  }, []);
-  const { reload } = orders;
-  useEffect(() => {
-    window.addEventListener('focus', reload);
-    return () => window.removeEventListener('focus', reload);
-  }, [reload]);
+async function loadPurchases(): Promise<Purchase[]> {
+  const list = await api.get<{ data: Order[] }>('/v1/store/orders?limit=50');
+  const products = new Map<string, Product | null>();
+  await Promise.all(
+    [...new Set(list.data.map((o) => o.product_id))].map(async (id) =>
+      products.set(id, await api.get<Product>(`/v1/store/products/${encodeURIComponent(id)}`).catch(() => null)),
+    ),
+  );
+  return list.data.map((order) => ({ order, product: products.get(order.product_id) ?? null }));
+}
+
+function Purchases({ purchases, reload, busy }: { purchases: Purchase[]; reload: () => void; busy: boolean }) {
   return (
     <section className="card" aria-labelledby="purchases">
       <div className="page-head">
         <h3 id="purchases">Your purchases</h3>
-        <button type="button" onClick={reload} disabled={orders.loading}>
+        <button type="button" onClick={reload} disabled={busy}>
           Refresh
         </button>
       </div>
-      {!orders.data ? (
-        <Loading error={orders.error} />
-      ) : orders.data.length === 0 ? (
+      {purchases.length === 0 ? (
         <p className="muted">No purchases yet.</p>
       ) : (
         <ul className="purchases">
-          {orders.data.map(({ order, product }) => (
+          {purchases.map(({ order, product }) => (
             <li key={order.id}>
               <p>
                 <strong>{product?.title ?? 'A release'}</strong>

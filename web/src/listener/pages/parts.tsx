@@ -147,9 +147,11 @@ export function AddToPlaylist({ track }: { track: { id: string; title: string } 
   };
   if (lists && lists.length === 0)
     return (
-      <p className="muted">
-        <Link to="/playlists">Make a playlist</Link> to add this track to it.
-      </p>
+      <div className="add-to-playlist">
+        <p className="muted">
+          <Link to="/playlists">Make a playlist</Link> to add this track to it.
+        </p>
+      </div>
     );
   return (
     <div className="add-to-playlist">
