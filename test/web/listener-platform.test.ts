@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 import { desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { albums, artists, mailOutbox, tracks } from '../../src/infra/db/schema/index.js';
+import { totpCode } from '../../src/auth/totp.js';
+import { ADMIN } from '../helpers/station.js';
 import { headers, userWithRole } from '../platform/store-support.js';
 import { ORIGIN, screenshots, seriousViolations, stationAndBrowserForSuite, type Browser } from './support.js';
 
@@ -256,4 +258,37 @@ describe('the listener platform pages in the browser', () => {
     expect(await page.evaluate<number>('window.__shift')).toBeLessThan(0.1);
     expect(errors).toEqual([]);
   }, 300_000);
+
+  it('after a sign-in, sends an artist to the studio and staff to the admin panel, by the role claim', async () => {
+    const { page } = suite.browser;
+    const { station } = suite;
+    const logIn = async (email: string, password: string) => {
+      await page.goto(`${ORIGIN}/`);
+      const logout = page.getByRole('button', { name: 'Log out' });
+      await Promise.race([logout.waitFor(), page.getByRole('button', { name: 'Create account' }).waitFor()]);
+      if ((await logout.count()) > 0) {
+        await logout.click();
+        await page.getByRole('button', { name: 'Create account' }).waitFor();
+      }
+      await page.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Log in' }).click();
+      const form = page.getByRole('form', { name: 'Log in' });
+      await form.getByLabel('E-mail').fill(email);
+      await form.getByLabel('Password').fill(password);
+      await form.getByRole('button', { name: 'Log in' }).click();
+      return form;
+    };
+
+    const artistEmail = `studio-${Date.now()}@example.com`;
+    await station.auth.createUser({ email: artistEmail, password: 'artist-password-1', role: 'artist', displayName: 'Studio Artist' });
+    await logIn(artistEmail, 'artist-password-1');
+    await page.waitForURL(`${ORIGIN}/studio`);
+
+    // Staff answer the two-factor step first, then land on /admin; back on /, the navigation offers the admin panel.
+    const form = await logIn(ADMIN.email, ADMIN.password);
+    await form.getByLabel('Authenticator code').fill(totpCode(ADMIN.totpSecret, station.clock.now()));
+    await form.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(`${ORIGIN}/admin`);
+    await page.goto(`${ORIGIN}/`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).waitFor();
+  }, 120_000);
 });
