@@ -248,6 +248,10 @@ describe('the listener platform pages in the browser', () => {
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Profile saved.').waitFor();
     await page.getByRole('banner').getByText('Night Listener').waitFor();
+    await page.getByLabel('Current password').fill('listener-password');
+    await page.getByLabel('New password').fill('a-new-password-2');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed. Your other sessions are logged out.').waitFor();
     await page.getByRole('button', { name: 'Set up an authenticator' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     await checkPage(page, 'account');

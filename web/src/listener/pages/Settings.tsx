@@ -1,7 +1,7 @@
 /**
  * Account settings: the profile (PATCH /v1/users/me), the e-mail address and its verification (the notice
- * with its resend button; PUT /v1/users/me/email to change it), the password (a single-use link mailed to the
- * address, the reset flow, so a stolen session alone cannot change it), two-factor enrolment (POST
+ * with its resend button; PUT /v1/users/me/email to change it), the password (PUT /v1/users/me/password with
+ * the current one, or else the reset link mailed to the address), two-factor enrolment (POST
  * /v1/users/me/totp, its QR code, then /confirm), and the apps the listener connected (GET and DELETE
  * /v1/users/me/apps).
  */
@@ -123,22 +123,48 @@ function ChangeEmail({ onChanged }: { onChanged: () => void }) {
 }
 
 function Password({ email }: { email: string }) {
-  const [sent, setSent] = useState(false);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [changed, setChanged] = useState(false);
+  const [mailed, setMailed] = useState(false);
   const { busy, error, run } = useAction();
-  const send = async () => {
-    setSent(false);
-    if ((await run(() => api.post('/v1/auth/reset-password', { email }, { anonymous: true }))) !== null) setSent(true);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setChanged(false);
+    if ((await run(() => api.put('/v1/users/me/password', { current_password: current, new_password: next }))) === null) return;
+    setChanged(true);
+    setCurrent('');
+    setNext('');
+  };
+  // Without the current password: the reset link, mailed to the address.
+  const mail = async () => {
+    setMailed(false);
+    if ((await run(() => api.post('/v1/auth/reset-password', { email }, { anonymous: true }))) !== null) setMailed(true);
   };
   return (
-    <section className="card" aria-labelledby="password-title">
+    <form className="card" onSubmit={submit} aria-labelledby="password-title">
       <h3 id="password-title">Password</h3>
-      <p className="muted">To change your password we mail a single-use link to {email} (valid for 1 hour); setting the new password there logs out your other sessions.</p>
+      <div className="form-grid">
+        <Field label="Current password">
+          {(id) => <input id={id} type="password" required value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />}
+        </Field>
+        <Field label="New password" hint="At least 8 characters">
+          {(id, describedBy) => (
+            <input id={id} type="password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" aria-describedby={describedBy} />
+          )}
+        </Field>
+      </div>
       <Alert>{error}</Alert>
-      <Alert tone="ok">{sent ? 'The link is on its way.' : null}</Alert>
-      <button type="button" onClick={() => void send()} disabled={busy}>
-        Mail me a password link
-      </button>
-    </section>
+      <Alert tone="ok">{changed ? 'Password changed. Your other sessions are logged out.' : mailed ? `A link to set a new password is on its way to ${email}.` : null}</Alert>
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          Change password
+        </button>
+        <button type="button" className="link" onClick={() => void mail()} disabled={busy}>
+          Forgot it? Mail me a link
+        </button>
+      </div>
+    </form>
   );
 }
 
