@@ -2,7 +2,7 @@
  * The listener's journey through the platform pages in a real browser, from a fresh start: sign up, verify
  * the address from the mailed link, find an artist (search, then the artist page with its verified badge),
  * follow them and reveal a followers-only capsule, save and play a track (the platform stream), make a
- * playlist and reorder it from the keyboard, buy a release through the sandbox processor and download a
+ * playlist and reorder it from the keyboard and by drag and drop, buy a release through the sandbox processor and download a
  * track of it. Every page is screenshot at desktop and phone size and checked with axe; the layout does not
  * shift, and the page raises no script error.
  */
@@ -142,12 +142,16 @@ describe('the listener platform pages in the browser', () => {
     expect(await nav.getByRole('link', { name: 'Browse' }).getAttribute('aria-current')).toBe('page');
     await page.getByRole('list', { name: 'Tracks' }).getByRole('link', { name: 'Chrome Horizon' }).waitFor();
     await checkPage(page, 'browse');
+    // Browse by genre (the choices are the artists' genres).
+    await page.getByLabel('Genre').selectOption('Synthwave');
+    await page.waitForURL(`${ORIGIN}/browse?genre=Synthwave`);
+    await page.getByRole('list', { name: 'Tracks' }).getByRole('link', { name: 'Harbour Lights' }).waitFor();
 
     // Find the artist by search, open their page: the verified badge, follow, a capsule revealed for followers.
     await page.getByLabel('Search tracks, artists and albums').fill('neon');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Artists' }).click();
-    expect(page.url()).toBe(`${ORIGIN}/browse?q=neon&view=artists`);
+    expect(page.url()).toBe(`${ORIGIN}/browse?q=neon&genre=Synthwave&view=artists`); // the filters combine
     await page.getByRole('link', { name: ARTIST.name }).click();
     const heading = page.getByRole('heading', { level: 2, name: /Neon Tidewater/ });
     await heading.waitFor();
@@ -162,6 +166,11 @@ describe('the listener platform pages in the browser', () => {
     await page.getByRole('button', { name: 'Tap to reveal Studio diary' }).click();
     await page.getByText('The first take was recorded in one night.').waitFor();
     await checkPage(page, 'artist-revealed');
+    // Unfollow, and follow again.
+    await page.getByRole('button', { name: `Following ${ARTIST.name}` }).click();
+    await page.getByText('0 followers', { exact: true }).waitFor();
+    await page.getByRole('button', { name: `Follow ${ARTIST.name}`, pressed: false }).click();
+    await page.getByText('1 follower', { exact: true }).waitFor();
 
     // A track page: save it, play it from the platform stream.
     await page.getByRole('list', { name: ALBUM.title }).getByRole('link', { name: 'Chrome Horizon' }).click();
@@ -203,6 +212,12 @@ describe('the listener platform pages in the browser', () => {
     expect(await order()).toBe('Chrome Horizon / Arcade Heart');
     expect(await focusedText(page)).toBe('↑Move up Arcade Heart');
     await page.keyboard.press('Enter');
+    await page.getByText('“Arcade Heart” moved to position 1 of 2.').waitFor();
+    // And by drag and drop.
+    await rows.nth(1).dragTo(rows.nth(0));
+    await page.getByText('“Chrome Horizon” moved to position 1 of 2.').waitFor();
+    expect(await order()).toBe('Chrome Horizon / Arcade Heart');
+    await rows.nth(1).dragTo(rows.nth(0));
     await page.getByText('“Arcade Heart” moved to position 1 of 2.').waitFor();
     await page.reload();
     await rows.first().waitFor();
