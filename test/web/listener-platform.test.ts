@@ -241,6 +241,8 @@ describe('the listener platform pages in the browser', () => {
     await page.goto(`${ORIGIN}/albums/${ALBUM.slug}`);
     await page.getByRole('heading', { level: 2, name: ALBUM.title }).waitFor();
     await checkPage(page, 'album');
+    await page.getByRole('button', { name: 'Save all tracks of Run the Grid to your library' }).click();
+    await page.getByRole('button', { name: 'All tracks saved of Run the Grid to your library', pressed: true }).waitFor();
     await page.getByRole('button', { name: /^Buy “Run the Grid” · 7\.50 USD/ }).click();
     const [checkout] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /^Pay 7\.50 USD at checkout/ }).click()]);
     await checkout.getByRole('button', { name: 'Pay' }).click();
@@ -254,6 +256,12 @@ describe('the listener platform pages in the browser', () => {
     const file = readFileSync((await download.path())!);
     expect(file.subarray(0, 4).toString()).toBe('RIFF');
     expect(file.length).toBe(toneWav(3).length);
+
+    // The library now holds the whole release, and the release bought.
+    await nav.getByRole('link', { name: 'Library' }).click();
+    await page.getByRole('list', { name: 'Saved tracks' }).getByRole('link', { name: 'Harbour Lights' }).waitFor();
+    await page.getByRole('region', { name: 'Releases you bought' }).getByRole('link', { name: ALBUM.title }).waitFor();
+    await checkPage(page, 'library-owned');
 
     // Account settings.
     await nav.getByRole('link', { name: 'Account' }).click();

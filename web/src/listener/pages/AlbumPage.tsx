@@ -1,11 +1,11 @@
-/** A release: its tracks in order (play, save), its artist, and the store products that sell it (buy). */
+/** A release: its tracks in order (play, save one or all), its artist, and the store products that sell it (buy). */
 import { useLoad } from '../../shared/ui';
 import type { AlbumDetail } from '../api-types';
 import { Link, paths } from '../router';
 import { api } from '../session';
 import { BuyButton } from './buying';
 import { Loading, Page } from './Page';
-import { SaveButton, TrackRows, VerifiedBadge } from './parts';
+import { SaveAllButton, SaveButton, TrackRows, VerifiedBadge } from './parts';
 import { clock } from '../../shared/ui';
 
 export default function AlbumPage({ id }: { id: string }) {
@@ -22,7 +22,10 @@ export default function AlbumPage({ id }: { id: string }) {
             {data.release_year ? ` · ${data.release_year}` : ''} · {data.genre} · by <Link to={paths.artist(data.artist_slug)}>{data.artist}</Link>{' '}
             <VerifiedBadge verified={data.artist_verified} /> · {data.track_count} {data.track_count === 1 ? 'track' : 'tracks'}, {clock(data.duration)}
           </p>
-          <section className="card" aria-label="Tracks">
+          <section className="card stack" aria-label="Tracks">
+            <div className="row">
+              <SaveAllButton title={data.title} tracks={data.tracks} />
+            </div>
             <TrackRows tracks={data.tracks} label={`${data.title}: tracks`} numbered extra={(t) => <SaveButton track={t} />} />
           </section>
           <section className="card" aria-labelledby="album-buy">

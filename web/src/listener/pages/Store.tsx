@@ -6,10 +6,10 @@
 import { useEffect } from 'react';
 import { query } from '../../shared/api';
 import { clock, useLoad, when } from '../../shared/ui';
-import type { Order, Product } from '../api-types';
+import type { Product } from '../api-types';
 import { Link, paths, useLocation } from '../router';
 import { api } from '../session';
-import { BuyButton, DownloadButton, price } from './buying';
+import { BuyButton, DownloadButton, loadPurchases, price, type Purchase } from './buying';
 import { Loading, Page } from './Page';
 
 export default function Store() {
@@ -65,22 +65,6 @@ export default function Store() {
       )}
     </Page>
   );
-}
-
-interface Purchase {
-  order: Order;
-  product: Product | null;
-}
-
-async function loadPurchases(): Promise<Purchase[]> {
-  const list = await api.get<{ data: Order[] }>('/v1/store/orders?limit=50');
-  const products = new Map<string, Product | null>();
-  await Promise.all(
-    [...new Set(list.data.map((o) => o.product_id))].map(async (id) =>
-      products.set(id, await api.get<Product>(`/v1/store/products/${encodeURIComponent(id)}`).catch(() => null)),
-    ),
-  );
-  return list.data.map((order) => ({ order, product: products.get(order.product_id) ?? null }));
 }
 
 function Purchases({ purchases, reload, busy }: { purchases: Purchase[]; reload: () => void; busy: boolean }) {

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { idempotencyKey } from '../../shared/api';
 import { Alert, useAction } from '../../shared/ui';
-import type { CheckoutSession, Download } from '../api-types';
+import type { CheckoutSession, Download, Order, Product } from '../api-types';
 import { Link } from '../router';
 import { api, session } from '../session';
 
@@ -76,4 +76,21 @@ export function DownloadButton({ track }: { track: { id: string; title: string }
       <Alert>{error}</Alert>
     </span>
   );
+}
+
+export interface Purchase {
+  order: Order;
+  product: Product | null;
+}
+
+/** The caller's orders, newest first, each with the product it bought (null when it can no longer be read). */
+export async function loadPurchases(): Promise<Purchase[]> {
+  const list = await api.get<{ data: Order[] }>('/v1/store/orders?limit=50');
+  const products = new Map<string, Product | null>();
+  await Promise.all(
+    [...new Set(list.data.map((o) => o.product_id))].map(async (id) =>
+      products.set(id, await api.get<Product>(`/v1/store/products/${encodeURIComponent(id)}`).catch(() => null)),
+    ),
+  );
+  return list.data.map((order) => ({ order, product: products.get(order.product_id) ?? null }));
 }

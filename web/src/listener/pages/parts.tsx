@@ -102,6 +102,25 @@ export async function saveTrack(id: string, keep: boolean): Promise<void> {
   setSaved(next);
 }
 
+/** Saves every track of a release at once (the library keeps tracks; a release is saved as its tracks). */
+export function SaveAllButton({ title, tracks }: { title: string; tracks: Array<{ id: string }> }) {
+  const ids = useSaved();
+  const { busy, error, run } = useAction();
+  const all = ids !== null && tracks.length > 0 && tracks.every((t) => ids.has(t.id));
+  const save = () => run(async () => {
+    for (const t of tracks) if (!ids?.has(t.id)) await saveTrack(t.id, true);
+  });
+  return (
+    <>
+      <button type="button" aria-pressed={all} disabled={busy || ids === null || all} onClick={() => void save()}>
+        {all ? 'All tracks saved' : 'Save all tracks'}
+        <span className="visually-hidden"> of {title} to your library</span>
+      </button>
+      {error && <Alert>{error}</Alert>}
+    </>
+  );
+}
+
 export function SaveButton({ track }: { track: { id: string; title: string } }) {
   const ids = useSaved();
   const { busy, error, run } = useAction();
