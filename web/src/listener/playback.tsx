@@ -2,7 +2,7 @@
  * On-demand playback of catalog tracks (the platform stream, GET /v1/tracks/{id}/stream): one `<audio>` for
  * the whole app, so a track keeps playing while the listener moves between pages, and a bar fixed to the
  * bottom of the window (its room is reserved in the layout, so it never pushes content about) with pause,
- * resume and what is playing.
+ * resume and what is playing, shown once a track is picked.
  *
  * The stream route needs the bearer token, which an `<audio>` element cannot send: the page asks the route
  * itself (one byte of it, `Range: bytes=0-0`), which records the play and redirects to a signed, expiring
@@ -111,31 +111,28 @@ export function PlayButton({ track, className }: { track: Playable; className?: 
 
 export function PlaybackBar() {
   const { current, playing, error, toggle } = usePlayback();
+  const said = error ?? (current ? `${playing ? 'Playing' : 'Paused'}: ${current.title} by ${current.artist}` : '');
   return (
-    <section className="playback-bar" aria-label="Track player">
-      {current ? (
-        <>
+    <>
+      {/* Always in the page, so screen readers hear each change; the bar itself shows once a track is picked. */}
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {said}
+      </p>
+      {current && (
+        <section className="playback-bar" aria-label="Track player">
           <button type="button" className="primary playback-toggle" onClick={() => toggle(current)} aria-pressed={playing}>
             {playing ? 'Pause' : 'Resume'}
             <span className="visually-hidden"> {current.title}</span>
           </button>
-          <p className="playback-now" role="status" aria-live="polite">
+          <p className="playback-now">
             {error ?? (
               <>
                 {playing ? 'Playing' : 'Paused'}: <Link to={paths.track(current.id)}>{current.title}</Link> <span className="muted">· {current.artist}</span>
               </>
             )}
           </p>
-        </>
-      ) : (
-        <>
-          {/* Holds the button's room, so the line does not move when a track starts. */}
-          <span className="playback-slot" aria-hidden="true" />
-          <p className="playback-now muted" role="status" aria-live="polite">
-            Pick a track to play it here.
-          </p>
-        </>
+        </section>
       )}
-    </section>
+    </>
   );
 }
