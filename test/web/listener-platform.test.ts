@@ -99,7 +99,8 @@ describe('the listener platform pages in the browser', () => {
    * since the document loaded, across the client-side route changes, stay under CLS's "good" 0.1).
    */
   async function checkPage(page: Browser['page'], name: string) {
-    expect(await page.evaluate<number>('window.__shift'), `layout shift by ${name}`).toBeLessThan(0.1);
+    const shift = await page.evaluate<number>('window.__shift');
+    expect(shift, `layout shift by ${name}`).toBeLessThan(0.1);
     await screenshots(page, `listener-${name}`);
     expect(await seriousViolations(page), name).toEqual([]);
   }
@@ -195,7 +196,8 @@ describe('the listener platform pages in the browser', () => {
       await page.getByText('Added to “Night drive”.').waitFor();
     }
     await page.goto(playlistUrl);
-    const rows = page.getByRole('list', { name: 'Night drive: tracks' }).getByRole('listitem');
+    // The list is named after the playlist, which is renamed below.
+    const rows = page.getByRole('list', { name: /^Night drive.*: tracks$/ }).getByRole('listitem');
     const order = async () => (await rows.locator('.row-main a').allTextContents()).join(' / ');
     await rows.first().waitFor();
     expect(await order()).toBe('Chrome Horizon / Arcade Heart');
@@ -228,6 +230,10 @@ describe('the listener platform pages in the browser', () => {
     await page.getByRole('heading', { level: 2, name: 'Night drive, side A' }).waitFor();
     await page.getByRole('button', { name: 'Public', exact: true }).click();
     await page.getByText('Now public.').waitFor();
+    await page.getByRole('button', { name: 'Remove Chrome Horizon' }).click();
+    await page.getByText('“Chrome Horizon” removed from the playlist.').waitFor();
+    expect(await order()).toBe('Arcade Heart');
+    expect(await focusedText(page)).toBe('Tracks');
 
     // The library and the listening history show the saved and the played track.
     await nav.getByRole('link', { name: 'Library' }).click();
@@ -278,6 +284,11 @@ describe('the listener platform pages in the browser', () => {
     await page.getByRole('button', { name: 'Set up an authenticator' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     await checkPage(page, 'account');
+    const secret = await page.getByTestId('totp-secret').textContent();
+    await page.getByLabel('6-digit code from the app').fill(totpCode(secret!, suite.station.clock.now()));
+    await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+    await page.getByText('Two-factor sign-in is on.').waitFor();
+    await page.getByRole('region', { name: 'Connected apps' }).getByText('No app acts for you.').waitFor();
 
     // An unknown path inside the app says so.
     await page.goto(`${ORIGIN}/albums/no-such-album`);

@@ -18,7 +18,8 @@ import { Link, match, navigate, useLocation } from './router';
 import { isStaff } from './roles';
 import { api, session } from './session';
 import { TransparencyPanel } from './Transparency';
-import type { HistoryItem, ListenerCountMessage, NowPlayingCard, NowPlayingMessage, QueueItem, StreamInfo } from './types';
+import { useLoad } from '../shared/ui';
+import type { CurrentUser, HistoryItem, ListenerCountMessage, NowPlayingCard, NowPlayingMessage, QueueItem, StreamInfo } from './types';
 
 const QUEUE_REFRESH_MS = 15_000;
 
@@ -97,7 +98,8 @@ export function App() {
           </Link>{' '}
           <span className="muted">{section === 'Radio' || !user ? 'live radio' : 'music'}</span>
         </h1>
-        {user && (
+        {/* The mailed links' pages stand alone: no account bar there, which would also push them down when the login comes back. */}
+        {user && !reset && !verification && (
           <div className="row">
             <span className="muted">{user.display_name}</span>
             <button type="button" onClick={() => void logout()}>
@@ -105,7 +107,7 @@ export function App() {
             </button>
           </div>
         )}
-        {user && (
+        {user && !reset && !verification && (
           <nav className="main-nav" aria-label="Main">
             <ul>
               {ROUTES.filter(([, label]) => label).map(([to, label]) => (
@@ -184,7 +186,24 @@ async function logout() {
   session.set(null);
 }
 
+/** The radio page; it waits for the account (the e-mail notice at its top) so nothing below it moves when that arrives. */
 function Radio() {
+  const me = useLoad(() => api.get<CurrentUser>('/v1/users/me'), []);
+  return (
+    <Page title="Live radio" hideHeading>
+      {/* Without the account (an error), the radio still plays; only the e-mail notice is missing. */}
+      {me.data || me.error ? (
+        <RadioBody me={me.data} />
+      ) : (
+        <p className="status-line page-loading" role="status">
+          Loading…
+        </p>
+      )}
+    </Page>
+  );
+}
+
+function RadioBody({ me }: { me: CurrentUser | null }) {
   const [card, setCard] = useState<NowPlayingCard | null>(null);
   const [offsetMs, setOffsetMs] = useState(0);
   const [listeners, setListeners] = useState<{ count: number; peak: number | null } | null>(null);
@@ -237,9 +256,8 @@ function Radio() {
 
   const linkNote = describeLink(nowLink, 'Live updates') ?? describeLink(countLink, 'Listener count');
   return (
-    <Page title="Live radio" hideHeading>
     <div className="radio">
-      <EmailStatus />
+      {me && <EmailStatus me={me} />}
       <section className="card radio-head" aria-label="Radio">
         <Player card={card} onInfo={onInfo} />
         <p className="listeners" aria-live="off">
@@ -257,6 +275,5 @@ function Radio() {
       </div>
       <TransparencyPanel trackId={panel} card={card} onClose={() => setPanel(null)} />
     </div>
-    </Page>
   );
 }

@@ -24,7 +24,7 @@ export default function Settings() {
           <Profile me={me.data} />
           <section className="card" aria-labelledby="email-title">
             <h3 id="email-title">E-mail address</h3>
-            <EmailStatus key={me.data.email} />
+            <EmailStatus key={me.data.email} me={me.data} />
             <ChangeEmail onChanged={me.reload} />
           </section>
           <Password email={me.data.email} />
