@@ -201,6 +201,25 @@ export class AuthService implements EmailVerifiedCheck {
     return { ...publicUser(changed), email_verified: false };
   }
 
+  /**
+   * PUT /v1/users/me/password: a new password for the caller, who proves the current one (a wrong one counts
+   * toward the login throttle, as for changeEmail). Outstanding reset links die and every other session of
+   * the account ends (a thief's included); the session that asked goes on.
+   */
+  async changePassword(caller: Principal, currentPassword: string, newPassword: string, clientAddress: string): Promise<void> {
+    if (caller.kind !== 'user' || !caller.userId || !caller.sessionId) throw Errors.forbidden('the password is changed from a login session, not with an API key');
+    const user = await this.repo.findUserById(caller.userId);
+    if (!user) throw Errors.notFound('User', caller.userId);
+    await this.refuseWhileThrottled(user.email, clientAddress);
+    if (!(await this.passwords.verify(user.passwordHash, currentPassword))) {
+      await this.deps.throttle.recordFailure(user.email, clientAddress);
+      throw Errors.invalidCredentials();
+    }
+    await this.repo.setPasswordHash(user.id, await this.passwords.hash(newPassword));
+    await this.repo.spendUserResetTokens(user.id, this.deps.clock.date());
+    await this.endAllSessions(user.id, 'password changed', caller.sessionId);
+  }
+
   /** Event user.signup (platform-api.md): every account starts on the free plan. Delivered by the webhook engine. */
   private async announceSignup(user: UserRow): Promise<void> {
     // The account exists either way: a bus failure is logged, not turned into a failed sign-up.

@@ -1,7 +1,8 @@
 /**
  * The web front end (web/, built by Vite into dist/web): the listener player at `/` and the station admin
  * panel at `/admin` (contract.md, "Paths"). Both are single-page apps, so their own sub-paths answer their
- * page (`/admin/*`, and `/reset-password` and `/verify-email`, where the password-reset and verification mails point); nothing else is
+ * page (`/admin/*`; the listener's catalog, library, playlist, store and account pages, LISTENER_PATHS, with
+ * `/reset-password` and `/verify-email`, where the password-reset and verification mails point); nothing else is
  * claimed: `/v1`, `/station`, `/api`, `/docs`, `/media` and the operations routes keep their answers, and an
  * unknown path still gets the JSON 404. Hashed bundles are served from `/assets/` and cached for good.
  *
@@ -32,8 +33,25 @@ export interface WebOptions {
   mediaOrigin?: string | null;
 }
 
-/** The listener app's own paths (client-side routes); everything else under `/` belongs to the APIs. */
-export const LISTENER_PATHS = ['/', '/reset-password', '/verify-email'] as const;
+/**
+ * The listener app's own paths (client-side routes, web/src/listener/App.tsx); everything else under `/`
+ * belongs to the APIs. None of them is an API prefix (`/v1`, `/station`, `/api`, `/media`, `/docs`).
+ */
+export const LISTENER_PATHS = [
+  '/',
+  '/reset-password',
+  '/verify-email',
+  '/browse',
+  '/artists/:slug',
+  '/albums/:id',
+  '/tracks/:id',
+  '/library',
+  '/playlists',
+  '/playlists/:id',
+  '/history',
+  '/store',
+  '/account',
+] as const;
 export const ADMIN_PATHS = ['/admin', '/admin/*'] as const;
 
 const PAGE = { public: true } as const;

@@ -27,6 +27,10 @@ describe('serving the web front end', () => {
       ['/', 'Station radio'],
       ['/reset-password?token=abc', 'Station radio'],
       ['/verify-email?token=abc', 'Station radio'],
+      // The listener's platform pages (client-side routes of the same app).
+      ...['/browse?q=neon&view=artists', '/artists/neon-tidewater', '/albums/run-the-grid', '/tracks/abc', '/library', '/playlists', '/playlists/abc', '/history', '/store', '/account'].map(
+        (path) => [path, 'Station radio'],
+      ),
       ['/admin', 'Station admin'],
       ['/admin/training', 'Station admin'],
       ['/admin/registry/anything/deeper', 'Station admin'],
@@ -78,7 +82,7 @@ describe('serving the web front end', () => {
   });
 
   it('shadows none of the APIs and operations routes', async () => {
-    for (const url of ['/v1/nothing', '/station/v1/nothing', '/api/nothing', '/media/nothing', '/listen', '/adminx']) {
+    for (const url of ['/v1/nothing', '/station/v1/nothing', '/api/nothing', '/media/nothing', '/listen', '/adminx', '/artists', '/tracks/a/b', '/storefront']) {
       const response = await get(url);
       expect(response.statusCode, url).not.toBe(200);
       expect(response.headers['content-type'], url).toMatch(/^application\/json/);
@@ -88,7 +92,7 @@ describe('serving the web front end', () => {
     expect((await get('/docs')).statusCode).not.toBe(404);
     const paths = Object.keys((await get('/openapi.json')).json().paths);
     expect(paths).not.toContain('/');
-    expect(paths.some((p) => p.startsWith('/admin') || p.startsWith('/assets'))).toBe(false);
+    expect(paths.some((p) => p.startsWith('/admin') || p.startsWith('/assets') || p.startsWith('/browse') || p.startsWith('/artists'))).toBe(false);
     expect((await get('/metrics')).statusCode).toBe(200);
   });
 

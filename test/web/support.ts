@@ -131,12 +131,12 @@ export function playingStationAndBrowserForSuite(): { station: TestStation; brow
   return suite;
 }
 
-/** A plain station (no models, radio off) served on a loopback port and a browser pointed at it, for one suite. */
-export function stationAndBrowserForSuite(): { station: TestStation; browser: Browser } {
+/** A plain station (no models, radio off; `env` adds settings) served on a loopback port and a browser pointed at it, for one suite. */
+export function stationAndBrowserForSuite(env: Record<string, string> = {}): { station: TestStation; browser: Browser } {
   const suite = {} as { station: TestStation; browser: Browser };
   beforeAll(async () => {
     ensureWebBuild();
-    suite.station = await buildTestStation();
+    suite.station = await buildTestStation(env);
     suite.browser = await launchBrowser(portOf(await suite.station.http.listen({ port: 0, host: '127.0.0.1' })));
   }, 300_000);
   afterAll(async () => {

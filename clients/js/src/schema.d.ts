@@ -206,6 +206,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes the caller's password (needs the current one); every other session of the account ends
+         * @description From a login session only (an API key or an app answers 403 PLATFORM_FORBIDDEN). A wrong current password answers 401 PLATFORM_INVALID_CREDENTIALS and counts toward the account's login throttle (429 while it is locked); the new password follows the sign-up rule (else 400 PLATFORM_VALIDATION_FAILED). Outstanding password-reset links stop working, and every other session of the account ends (its refresh tokens too); the session that asked stays logged in. An account made by a sign-in provider has no password: it sets one through reset-password.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        put: operations["putUsersMePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/me/identities": {
         parameters: {
             query?: never;
@@ -3776,6 +3798,49 @@ export interface operations {
                         email_verified: boolean;
                     };
                 };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    putUsersMePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {

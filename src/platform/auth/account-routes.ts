@@ -1,13 +1,13 @@
 /**
  * The account's proofs of who it is: e-mail verification (contract.md, "Accounts and onboarding"), a change of
- * address, and linking a sign-in provider from a login session (src/auth/email-verification.ts,
+ * address or of password, and linking a sign-in provider from a login session (src/auth/email-verification.ts,
  * src/auth/provider-accounts.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthService } from '../../auth/auth.service.js';
 import { clientKey } from '../../http/client-address.js';
-import { Email } from '../../http/schemas.js';
+import { Email, Password } from '../../http/schemas.js';
 
 /** The body of an authorization code to redeem at the provider (as POST /v1/auth/google takes it). */
 export const AuthorizationCode = Type.Object(
@@ -89,6 +89,29 @@ export function accountRoutes(auth: AuthService) {
         },
       },
       async (request) => auth.changeEmail(request.principal!, request.body.email, request.body.password, clientKey(request.ip)),
+    );
+
+    app.put(
+      '/v1/users/me/password',
+      {
+        config: { rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
+        schema: {
+          tags: ['users'],
+          summary: "Changes the caller's password (needs the current one); every other session of the account ends",
+          description:
+            'From a login session only (an API key or an app answers 403 PLATFORM_FORBIDDEN). A wrong current password answers 401 ' +
+            "PLATFORM_INVALID_CREDENTIALS and counts toward the account's login throttle (429 while it is locked); the new password " +
+            'follows the sign-up rule (else 400 PLATFORM_VALIDATION_FAILED). Outstanding password-reset links stop working, and every ' +
+            'other session of the account ends (its refresh tokens too); the session that asked stays logged in. An account made by a ' +
+            'sign-in provider has no password: it sets one through reset-password.',
+          body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 256 }), new_password: Password }, { additionalProperties: false }),
+          response: { 204: Type.Null({ description: 'changed' }) },
+        },
+      },
+      async (request, reply) => {
+        await auth.changePassword(request.principal!, request.body.current_password, request.body.new_password, clientKey(request.ip));
+        return reply.code(204).send(null);
+      },
     );
 
     app.post(

@@ -2,24 +2,16 @@
  * The account's e-mail state on the player: a short "verified" line, or a notice that the address is not
  * verified yet with a button that mails a new link (POST /v1/auth/verify-email/resend, 3 an hour).
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, useAction } from '../shared/ui';
 import { api } from './session';
 import type { CurrentUser } from './types';
 
-export function EmailStatus() {
-  const [me, setMe] = useState<CurrentUser | null>(null);
+/** `me` is GET /v1/users/me, loaded by the page before it shows anything, so this notice never pushes the page down. */
+export function EmailStatus({ me }: { me: CurrentUser }) {
   const [sent, setSent] = useState(false);
   const { busy, error, run } = useAction();
 
-  useEffect(() => {
-    api
-      .get<CurrentUser>('/v1/users/me')
-      .then(setMe)
-      .catch(() => undefined);
-  }, []);
-
-  if (!me) return null;
   if (me.email_verified) {
     return (
       <p className="muted email-status" data-testid="email-status">

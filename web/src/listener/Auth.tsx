@@ -5,7 +5,18 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Field, useAction } from '../shared/ui';
 import { api, session, toLogin } from './session';
+import { homeOf, roleClaim } from './roles';
 import type { SessionAnswer } from './types';
+
+/**
+ * Keeps the new login, then opens the area of the role its token carries: staff go to /admin, artists to
+ * their studio, listeners stay here (roles.ts). Each area's navigation links back to the others.
+ */
+function signIn(answer: SessionAnswer) {
+  session.set(toLogin(answer));
+  const home = homeOf(roleClaim(answer.token) ?? answer.user.role);
+  if (home) location.assign(home);
+}
 
 type Mode = 'signup' | 'login' | 'reset';
 
@@ -43,7 +54,7 @@ function SignupForm() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const answer = await run(() => api.post<SessionAnswer>('/v1/auth/signup', { email, password, display_name: name }, { anonymous: true }));
-    if (answer) session.set(toLogin(answer));
+    if (answer) signIn(answer);
   };
   return (
     <form onSubmit={submit} aria-label="Sign up">
@@ -77,13 +88,13 @@ function LoginForm() {
     event.preventDefault();
     if (pending) {
       const answer = await run(() => api.post<SessionAnswer>('/v1/auth/2fa/verify', { temp_token: pending, code }, { anonymous: true }));
-      if (answer) session.set(toLogin(answer));
+      if (answer) signIn(answer);
       return;
     }
     const answer = await run(() => api.post<SessionAnswer | TwoFactor>('/v1/auth/login', { email, password }, { anonymous: true }));
     if (!answer) return;
     if ('requires_2fa' in answer) setPending(answer.temp_token);
-    else session.set(toLogin(answer));
+    else signIn(answer);
   };
   return (
     <form onSubmit={submit} aria-label="Log in">

@@ -1,13 +1,14 @@
 /**
- * What a listener can do from a catalog track's card, through the platform API: open the artist, follow
- * them, save the track to the library, and buy the release when the store sells one holding the track
- * (checkout opens the processor's page in a new tab, so the radio keeps playing).
+ * What a listener can do from a catalog track's card, through the platform API: open the track's and the
+ * artist's pages, follow the artist, save the track to the library, and buy the release when the store sells
+ * one holding the track (checkout opens the processor's page in a new tab, so the radio keeps playing).
  */
-import { useEffect, useRef, useState } from 'react';
-import { type Page, query } from '../shared/api';
+import { useEffect, useState } from 'react';
+import { type Page, idempotencyKey, query } from '../shared/api';
 import { Alert, useAction } from '../shared/ui';
 import { api } from './session';
-import type { ArtistProfile, Product, TrackDetail } from './types';
+import { Link, paths } from './router';
+import type { Product, TrackDetail } from './api-types';
 
 export function CatalogActions({ trackId }: { trackId: string }) {
   const [track, setTrack] = useState<TrackDetail | null>(null);
@@ -15,8 +16,6 @@ export function CatalogActions({ trackId }: { trackId: string }) {
   const [following, setFollowing] = useState<boolean | null>(null);
   const [saved, setSaved] = useState(false);
   const [checkout, setCheckout] = useState<string | null>(null);
-  const artistDialog = useRef<HTMLDialogElement>(null);
-  const [artist, setArtist] = useState<ArtistProfile | null>(null);
   const { busy, error, run } = useAction();
 
   useEffect(() => {
@@ -39,12 +38,6 @@ export function CatalogActions({ trackId }: { trackId: string }) {
   if (!track) return null;
   const slug = encodeURIComponent(track.artist_slug);
 
-  const openArtist = async () => {
-    const profile = await run(() => api.get<ArtistProfile>(`/v1/artists/${slug}`));
-    if (!profile) return;
-    setArtist(profile);
-    artistDialog.current?.showModal();
-  };
   const toggleFollow = async () => {
     const state = await run(() => (following ? api.delete<{ following: boolean }>(`/v1/artists/${slug}/follow`) : api.post<{ following: boolean }>(`/v1/artists/${slug}/follow`)));
     if (state) setFollowing(state.following);
@@ -57,7 +50,7 @@ export function CatalogActions({ trackId }: { trackId: string }) {
     const me = await run(() => api.get<{ id: string }>('/v1/users/me'));
     if (!me) return;
     const session = await run(() =>
-      api.post<{ checkout_url: string }>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': crypto.randomUUID() } }),
+      api.post<{ checkout_url: string }>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': idempotencyKey() } }),
     );
     if (session) setCheckout(session.checkout_url);
   };
@@ -65,9 +58,12 @@ export function CatalogActions({ trackId }: { trackId: string }) {
   return (
     <div className="catalog-actions">
       <div className="row" role="group" aria-label={`About ${track.artist}`}>
-        <button type="button" onClick={() => void openArtist()} aria-haspopup="dialog" disabled={busy}>
+        <Link className="button" to={paths.track(track.id)}>
+          Track page
+        </Link>
+        <Link className="button" to={paths.artist(track.artist_slug)}>
           Artist: {track.artist}
-        </button>
+        </Link>
         <button type="button" onClick={() => void toggleFollow()} aria-pressed={following === true} disabled={busy}>
           {following ? 'Following' : 'Follow'}
         </button>
@@ -86,31 +82,6 @@ export function CatalogActions({ trackId }: { trackId: string }) {
         )}
       </div>
       <Alert>{error}</Alert>
-      <dialog ref={artistDialog} aria-labelledby="artist-title" onClose={() => setArtist(null)}>
-        {artist && (
-          <>
-            <div className="dialog-head">
-              <h2 id="artist-title">{artist.name}</h2>
-              <button type="button" onClick={() => artistDialog.current?.close()}>
-                Close
-              </button>
-            </div>
-            <p className="muted">
-              {artist.genre} · {artist.followers} followers{artist.verified ? ' · verified' : ''}
-            </p>
-            <p>{artist.bio}</p>
-            <h3>Tracks</h3>
-            <ul>
-              {artist.discography.slice(0, 12).map((t) => (
-                <li key={t.id}>
-                  {t.title}
-                  {t.release_year ? ` (${t.release_year})` : ''}
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
-      </dialog>
     </div>
   );
 }

@@ -99,32 +99,3 @@ export interface SessionAnswer {
   expires_in: number;
   user: ListenerUser;
 }
-
-export interface TrackDetail {
-  id: string;
-  title: string;
-  artist: string;
-  artist_slug: string;
-  release_year: number | null;
-}
-
-export interface ArtistProfile {
-  id: string;
-  slug: string;
-  name: string;
-  genre: string;
-  bio: string;
-  followers: number;
-  verified: boolean;
-  discography: Array<{ id: string; title: string; release_year: number | null }>;
-}
-
-export interface Product {
-  id: string;
-  type: string;
-  title: string;
-  price: number;
-  currency: string;
-  status: string;
-  tracks: Array<{ id: string }>;
-}

@@ -141,3 +141,11 @@ export interface Page<T> {
   page: number;
   limit: number;
 }
+
+/**
+ * A random Idempotency-Key. From getRandomValues, which (unlike crypto.randomUUID) also works on a page
+ * served over plain HTTP under a host name other than localhost, where the browser withholds secure-context APIs.
+ */
+export function idempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}

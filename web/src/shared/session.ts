@@ -48,6 +48,13 @@ export class Session<U> implements CredentialSource {
     for (const listener of this.listeners) listener();
   }
 
+  /** The same login with some of the user's fields changed (a profile edit), told to the subscribers. */
+  updateUser(change: Partial<U>): void {
+    if (!this.login) return;
+    this.login = { ...this.login, user: { ...this.login.user, ...change } };
+    for (const listener of this.listeners) listener();
+  }
+
   /**
    * A fresh access token. A refusal (the renewal function answers null) logs out; a failure to reach the
    * server (it throws) keeps the login and tries again shortly, so a network drop does not log anyone out.
