@@ -44,11 +44,10 @@ export function OverviewSection(context: PortalContext) {
               <code>{location.origin}/v1</code>
             </dd>
           </dl>
-        ) : mayDevelop(context) ? (
-          <p>Your staff role lets you manage keys and apps already.</p>
         ) : (
           <>
             <p>A developer account is free. It lets you create API keys and OAuth apps, and call the sandbox: the whole platform API on sandbox data.</p>
+            {mayDevelop(context) && <p className="muted">Your staff role ({me.role}) lets you manage keys and apps already; the account adds nothing to it.</p>}
             {!me.email_verified && <VerifyAddressNotice what="Opening a developer account" />}
             <Alert>{error}</Alert>
             <button type="button" className="primary" disabled={busy} onClick={() => void open()}>
