@@ -148,6 +148,23 @@ describe('the artist studio', () => {
     await onboarding.waitFor();
     expect(await onboarding.getAttribute('href')).toMatch(/\/v1\/store\/sandbox\/onboarding\//);
     await checkPage('payouts');
+
+    // Edit a track, then take it down with a reason: it leaves the published list (and the catalog).
+    await sections.getByRole('link', { name: 'Tracks' }).click();
+    const row = page.getByRole('article', { name: 'First Light', exact: true });
+    await row.getByRole('button', { name: 'Edit First Light' }).click();
+    const edit = row.getByRole('form', { name: 'Edit First Light' });
+    await edit.getByLabel('ISRC').fill('PTXYZ2600001');
+    await checkPage('track-edit');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await row.getByText(/ISRC PTXYZ2600001/).waitFor();
+    await row.getByRole('button', { name: 'Take down First Light' }).click();
+    const takedown = row.getByRole('form', { name: 'Take down First Light' });
+    await takedown.getByLabel('Reason').fill('Re-releasing a new master');
+    await checkPage('track-takedown');
+    await takedown.getByRole('button', { name: 'Take down for good' }).click();
+    await page.getByRole('heading', { name: 'Published tracks (0)' }).waitFor();
+    expect((await suite.station.http.inject({ method: 'GET', url: `/v1/tracks/${track.id}`, headers: { authorization: `Bearer ${listener.token}` } })).statusCode).toBe(404);
     expect(errors).toEqual([]);
   }, 300_000);
 });
