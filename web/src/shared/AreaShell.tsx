@@ -3,7 +3,7 @@
  * there is none, else a header, the area's sections (each at its own path, /<area>/<section>, served by the
  * SPA fallback) and the current one. Focus moves to the content on every section change.
  */
-import { useEffect, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type MouseEvent, type ReactNode } from 'react';
 import { logout, session, type PlatformUser } from './platform-session';
 
 export interface SectionDef<C> {
@@ -134,6 +134,9 @@ export function AreaLayout<C>({
 /** A secret the server shows once (an API key, a signing secret, a client secret), with a copy button. */
 export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
+  // Focus comes here as it appears, so keyboard and screen-reader users meet the secret before anything else.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -143,7 +146,7 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
     }
   };
   return (
-    <div className="card shown-once" role="region" aria-label={label}>
+    <div className="card shown-once" role="region" aria-label={label} ref={box} tabIndex={-1}>
       <p>
         <strong>{label}</strong>: shown this once. Keep it somewhere safe now; it cannot be shown again.
       </p>
