@@ -137,9 +137,12 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
   // Focus comes here as it appears, so keyboard and screen-reader users meet the secret before anything else.
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.focus(), []);
+  const code = useRef<HTMLElement>(null);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(value);
+      // The Clipboard API exists in secure contexts only (https, localhost); elsewhere the selection is copied.
+      if (navigator.clipboard) await navigator.clipboard.writeText(value);
+      else if (!copySelection(code.current)) throw new Error('copy refused');
       setCopied('Copied to the clipboard.');
     } catch {
       setCopied('Could not copy: select the text and copy it yourself.');
@@ -151,7 +154,9 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
         <strong>{label}</strong>: shown this once. Keep it somewhere safe now; it cannot be shown again.
       </p>
       <p className="secret">
-        <code data-testid="secret">{value}</code>
+        <code data-testid="secret" ref={code}>
+          {value}
+        </code>
       </p>
       <div className="row">
         <button type="button" className="primary" onClick={() => void copy()}>
@@ -168,4 +173,16 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
       </p>
     </div>
   );
+}
+
+/** Selects an element's text and copies it with the older command (pages served over plain http). */
+function copySelection(element: HTMLElement | null): boolean {
+  const selection = getSelection();
+  if (!element || !selection) return false;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  // execCommand is deprecated but is the only copy outside a secure context; the text stays selected if it fails.
+  return document.execCommand('copy');
 }
