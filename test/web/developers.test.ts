@@ -175,4 +175,29 @@ describe('the developer portal', () => {
     await checkPage('apps');
     expect(errors).toEqual([]);
   }, 300_000);
+
+  it('tells a listener-integrator that webhooks need scopes a developer account does not give', async () => {
+    const { station, browser } = suite;
+    const { page } = browser;
+    const listener = await verifiedListener(station);
+    await page.goto(`${ORIGIN}/developers`);
+    const logout = page.getByRole('button', { name: 'Log out' });
+    if (await logout.isVisible()) await logout.click();
+    const login = page.getByRole('form', { name: 'Log in' });
+    await login.getByLabel('E-mail').fill(listener.email);
+    await login.getByLabel('Password').fill('listener-password');
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Open a developer account' }).click();
+    await page.getByTestId('developer-account').waitFor();
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    await sections.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText(/Webhooks need the webhooks:read and webhooks:write scopes, which your account's role \(listener\) does not hold/).waitFor();
+    expect(await page.getByRole('form', { name: 'Register a webhook' }).count()).toBe(0);
+    await checkPage('webhooks-listener');
+    // Keys offer the scopes the listener holds, nothing wider.
+    await sections.getByRole('link', { name: 'API keys' }).click();
+    const scopes = await page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent?.trim()));
+    expect(scopes).not.toContain('webhooks:write');
+    expect(scopes).toContain('tracks:read');
+  }, 120_000);
 });

@@ -32,14 +32,27 @@ const STATION_EVENTS: Array<[WebhookEvent, string]> = [
 const DELIVERY_POLL_MS = 5000;
 
 export function WebhooksSection({ me }: { me: Me }) {
+  const mayRead = me.credential.scopes.includes('webhooks:read');
+  const mayWrite = me.credential.scopes.includes('webhooks:write');
+  if (!mayRead && !mayWrite) {
+    return (
+      <Alert tone="info">
+        Webhooks need the webhooks:read and webhooks:write scopes, which your account's role ({me.role}) does not hold: a developer account alone does not give them
+        today. Staff developers and admins hold them.
+      </Alert>
+    );
+  }
+  return <Webhooks mayWrite={mayWrite} role={me.role} />;
+}
+
+function Webhooks({ mayWrite, role }: { mayWrite: boolean; role: string }) {
   const hooks = useLoad(() => api.get<Page<Webhook>>(`/v1/webhooks${query({ limit: 100 })}`), []);
   const [created, setCreated] = useState<RegisteredWebhook | null>(null);
-  const mayWrite = me.credential.scopes.includes('webhooks:write');
   return (
     <div className="stack">
       {!mayWrite && (
         <Alert tone="info">
-          Registering webhooks needs the webhooks:write scope, which your account's role ({me.role}) does not hold. Staff developers and admins hold it.
+          Registering webhooks needs the webhooks:write scope, which your account's role ({role}) does not hold. Staff developers and admins hold it.
         </Alert>
       )}
       {created ? (
