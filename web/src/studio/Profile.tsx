@@ -35,9 +35,9 @@ export function ProfileSection({ me, artist, reload }: StudioContext) {
         <dl className="facts">
           <dt>Status</dt>
           <dd data-testid="verification">{artist.verified ? `Verified (${when(artist.verified_at)})` : 'Unverified: public on the platform, not on the radio yet'}</dd>
-          <dt>Public page</dt>
+          <dt>Address name</dt>
           <dd>
-            <a href={`/?artist=${encodeURIComponent(artist.slug)}`}>{artist.slug}</a>
+            <code>{artist.slug}</code> <span className="muted">(in every link to you: /v1/artists/{artist.slug})</span>
           </dd>
           <dt>Followers</dt>
           <dd>{artist.followers}</dd>
