@@ -1,6 +1,7 @@
 /**
- * The web front end: two pages, the listener player (index.html, served at /) and the admin panel
- * (admin/index.html, served at /admin), built into dist/web, which src/http/web.ts serves.
+ * The web front end: the listener player (index.html, served at /), the admin panel (admin/index.html, /admin),
+ * the artist studio (studio/index.html, /studio) and the developer portal (developers/index.html, /developers),
+ * built into dist/web, which src/http/web.ts serves.
  * `npm run build:web` runs it; `npm start` does so first (prestart).
  */
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,13 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     rollupOptions: {
-      input: { listener: here('./index.html'), admin: here('./admin/index.html') },
+      // One bundle per area: the listener page carries none of the studio's or the portal's code.
+      input: {
+        listener: here('./index.html'),
+        admin: here('./admin/index.html'),
+        studio: here('./studio/index.html'),
+        developers: here('./developers/index.html'),
+      },
     },
   },
 });

@@ -78,6 +78,30 @@ export class ApiQuota {
       ? { allowed: true, limit: monthLimit, remaining: monthLeft, resetSec: monthReset }
       : { allowed: true, limit: burstLimit, remaining: burstLeft, resetSec: burstReset };
   }
+
+  /** What `ownerId`'s keys used of this month's quotas, per environment (nothing is counted by reading). */
+  async usage(ownerId: string): Promise<QuotaUsage> {
+    const now = this.clock.now();
+    const month = monthOf(now);
+    const used = async (environment: 'live' | 'test') => Number((await this.counters.get(monthKey(ownerId, environment, month.label))) ?? 0) || 0;
+    const [live, test] = await Promise.all([used('live'), used('test')]);
+    return {
+      month: month.label,
+      resets_at: new Date(month.endMs).toISOString(),
+      burst_per_minute: this.limits.burstPerMinute,
+      live: { used: live, limit: this.limits.live },
+      test: { used: test, limit: this.limits.test },
+    };
+  }
+}
+
+/** GET /v1/developer/usage: an account's month so far against its quotas. */
+export interface QuotaUsage {
+  month: string;
+  resets_at: string;
+  burst_per_minute: number;
+  live: { used: number; limit: number };
+  test: { used: number; limit: number };
 }
 
 /** The counter of an owner's month ('2025-03') in one environment: exported so tests can stand at the end of a month without a million requests. */

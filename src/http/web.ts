@@ -1,8 +1,9 @@
 /**
- * The web front end (web/, built by Vite into dist/web): the listener player at `/` and the station admin
- * panel at `/admin` (contract.md, "Paths"). Both are single-page apps, so their own sub-paths answer their
- * page (`/admin/*`; the listener's catalog, library, playlist, store and account pages, LISTENER_PATHS, with
- * `/reset-password` and `/verify-email`, where the password-reset and verification mails point); nothing else is
+ * The web front end (web/, built by Vite into dist/web): the listener player at `/`, the station admin
+ * panel at `/admin` (contract.md, "Paths"), the artist studio at `/studio` and the developer portal at
+ * `/developers` (issue 17). All are single-page apps, so their own sub-paths answer their page (`/admin/*`,
+ * `/studio/*`, `/developers/*`; the listener's catalog, library, playlist, store and account pages, LISTENER_PATHS,
+ * with `/reset-password` and `/verify-email`, where the password-reset and verification mails point); nothing else is
  * claimed: `/v1`, `/station`, `/api`, `/docs`, `/media` and the operations routes keep their answers, and an
  * unknown path still gets the JSON 404. Hashed bundles are served from `/assets/` and cached for good.
  *
@@ -53,6 +54,9 @@ export const LISTENER_PATHS = [
   '/account',
 ] as const;
 export const ADMIN_PATHS = ['/admin', '/admin/*'] as const;
+/** The artist studio and the developer portal (issue 17), each its own bundle. */
+export const STUDIO_PATHS = ['/studio', '/studio/*'] as const;
+export const DEVELOPER_PATHS = ['/developers', '/developers/*'] as const;
 
 const PAGE = { public: true } as const;
 const HIDDEN = { hide: true } as const;
@@ -84,7 +88,7 @@ function notBuiltPage(root: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Station: web front end not built</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">
 <h1>The web front end is not built</h1>
-<p>The listener player and the admin panel are built from <code>web/</code> into <code>${root.replace(/[<>&]/g, '')}</code>,
+<p>The listener player, the admin panel, the artist studio and the developer portal are built from <code>web/</code> into <code>${root.replace(/[<>&]/g, '')}</code>,
 which is missing. Build it with</p><pre>npm run build:web</pre>
 <p>(<code>npm start</code> does this by itself before starting the server), then reload this page.
 The APIs work meanwhile: <a href="/docs">/docs</a>.</p></body></html>`;
@@ -110,6 +114,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
 
     for (const url of LISTENER_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'index.html'));
     for (const url of ADMIN_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'admin/index.html'));
+    for (const url of STUDIO_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'studio/index.html'));
+    for (const url of DEVELOPER_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'developers/index.html'));
 
     scope.get('/favicon.ico', { config: PAGE, schema: HIDDEN }, (_request, reply) =>
       reply

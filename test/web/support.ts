@@ -23,7 +23,7 @@ export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width
 
 /** The production bundle the server serves; built once if missing (CI builds it before the suites). */
 export function ensureWebBuild(): void {
-  if (existsSync(join(WEB_ROOT, 'index.html')) && existsSync(join(WEB_ROOT, 'admin', 'index.html'))) return;
+  if (['index.html', 'admin/index.html', 'studio/index.html', 'developers/index.html'].every((page) => existsSync(join(WEB_ROOT, page)))) return;
   execFileSync(process.execPath, [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'], { stdio: 'inherit' });
 }
 
@@ -131,7 +131,10 @@ export function playingStationAndBrowserForSuite(): { station: TestStation; brow
   return suite;
 }
 
-/** A plain station (no models, radio off; `env` adds settings) served on a loopback port and a browser pointed at it, for one suite. */
+/**
+ * A plain station (no models, radio off) served on a loopback port and a browser pointed at it, for one suite;
+ * `env` adds to the test configuration (e.g. STATION_WEBHOOK_ALLOWED_HOSTS for a receiver on loopback).
+ */
 export function stationAndBrowserForSuite(env: Record<string, string> = {}): { station: TestStation; browser: Browser } {
   const suite = {} as { station: TestStation; browser: Browser };
   beforeAll(async () => {

@@ -479,6 +479,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's requests of the caller's keys against the quotas, live and test
+         * @description Keys are managed from a login session (a key cannot create, list or revoke keys: 403 PLATFORM_FORBIDDEN). Creating one needs a developer account (POST /v1/developer/account), or the staff role developer, admin or super_admin. An app acting for a user (OAuth token) cannot manage keys either. Quotas per account and environment (all of an account's live keys share one count, its test keys another): live 1,000,000 and test 100,000 requests a calendar month (UTC), and at most 500 a minute; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the binding window resets), and beyond a limit the answer is 429 PLATFORM_RATE_LIMITED with Retry-After. Reading the usage is not counted.
+         *
+         *     Any authenticated caller.
+         *
+         *     Any authenticated caller.
+         */
+        get: operations["getDeveloperUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/developer/keys/{id}": {
         parameters: {
             query?: never;
@@ -829,6 +853,30 @@ export interface paths {
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
         post: operations["postArtists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/artist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own artist profile (the one POST /v1/artists made), or 404 when the account has none
+         * @description How an artist finds its own profile (the artist studio at /studio starts here). A test key answers the sandbox copy of the caller's artist once one was made (by an upload, a product or a capsule in the sandbox). No profile: 404 PLATFORM_NOT_FOUND.
+         *
+         *     Any authenticated caller.
+         *
+         *     Any authenticated caller.
+         */
+        get: operations["getUsersMeArtist"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4619,6 +4667,62 @@ export interface operations {
             };
         };
     };
+    getDeveloperUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The calendar month (UTC) counted, e.g. 2025-03 */
+                        month: string;
+                        /**
+                         * Format: date-time
+                         * @description When the month turns and the counts start again
+                         */
+                        resets_at: string;
+                        /** @description At most this many requests a minute, per environment, of the account's keys together */
+                        burst_per_minute: number;
+                        live: {
+                            used: number;
+                            limit: number;
+                        };
+                        test: {
+                            used: number;
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     deleteDeveloperKeysById: {
         parameters: {
             query?: never;
@@ -5958,6 +6062,157 @@ export interface operations {
         responses: {
             /** @description Default Response */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        genre: string;
+                        verified: boolean;
+                        platform_owned: boolean;
+                        followers: number;
+                        bio: string;
+                        formed_year: number | null;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when an admin verified the artist; null while unverified
+                         */
+                        verified_at: string | null;
+                        /** @description whether the calling user follows the artist; null for a credential without a user */
+                        following: boolean | null;
+                        /** @description a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts */
+                        virtual_artist: {
+                            /** @enum {string} */
+                            operated_by: "platform";
+                            /**
+                             * @description whether the station's AI training may learn from the artist's masters
+                             * @enum {string}
+                             */
+                            training_dataset: "included" | "excluded";
+                        } | null;
+                        /** @description who writes for the artist */
+                        songwriters: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                        }[];
+                        /** @description releases, newest first (at most 100), each with its published tracks in order */
+                        discography: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @enum {string} */
+                            type: "album" | "ep" | "single";
+                            artist_id: string;
+                            artist_slug: string;
+                            /** @description the artist's name */
+                            artist: string;
+                            /** @description whether an admin verified the artist */
+                            artist_verified: boolean;
+                            genre: string;
+                            release_year: number | null;
+                            /** @description published tracks on the release */
+                            track_count: number;
+                            /** @description seconds, of those tracks */
+                            duration: number;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                            tracks: {
+                                id: string;
+                                slug: string;
+                                title: string;
+                                artist: string;
+                                artist_slug: string;
+                                /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                                artist_verified: boolean;
+                                /** @description seconds */
+                                duration: number;
+                                streams: number;
+                                genre: string;
+                                subgenre: string;
+                                mood: string[];
+                                bpm: number | null;
+                                key: string | null;
+                                mode: string | null;
+                                isrc: string | null;
+                                explicit: boolean;
+                                release_year: number | null;
+                                /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                                album_id: string | null;
+                                /** @description its place on that release, from 1 */
+                                track_number: number | null;
+                                /** Format: uri */
+                                cover_art_url: string | null;
+                            }[];
+                        }[];
+                        /** @description published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks) */
+                        other_tracks: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            artist: string;
+                            artist_slug: string;
+                            /** @description whether an admin verified the artist (platform-owned artists may be unverified too) */
+                            artist_verified: boolean;
+                            /** @description seconds */
+                            duration: number;
+                            streams: number;
+                            genre: string;
+                            subgenre: string;
+                            mood: string[];
+                            bpm: number | null;
+                            key: string | null;
+                            mode: string | null;
+                            isrc: string | null;
+                            explicit: boolean;
+                            release_year: number | null;
+                            /** @description the release the track is on (GET /v1/albums/{id}); null when on none */
+                            album_id: string | null;
+                            /** @description its place on that release, from 1 */
+                            track_number: number | null;
+                            /** Format: uri */
+                            cover_art_url: string | null;
+                        }[];
+                        owner_user_id: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getUsersMeArtist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -82,6 +82,14 @@ export class ArtistOnboardingService {
     return this.answer(caller, row);
   }
 
+  /** The caller's own artist profile (GET /v1/users/me/artist): 404 when the account has none. */
+  async mine(caller: Principal) {
+    if (!caller.userId) throw Errors.notFound('Artist', 'me');
+    const row = await this.repo.findOwned(caller.userId, caller.environment);
+    if (!row) throw Errors.notFound('Artist', 'me');
+    return this.answer(caller, row);
+  }
+
   /** Edits an artist: its owner or an admin (anyone else 403; unknown 404). */
   async update(caller: Principal, slugOrId: string, input: Partial<ArtistInput>) {
     const row = await this.repo.find(slugOrId, caller.environment);

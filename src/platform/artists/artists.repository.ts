@@ -49,6 +49,17 @@ export class ArtistsRepository {
     return row ?? null;
   }
 
+  /** The artist `ownerUserId` owns in `environment` (one profile per account), or null. */
+  async findOwned(ownerUserId: string, environment: Environment): Promise<ArtistRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(artists)
+      .where(and(eq(artists.ownerUserId, ownerUserId), eq(artists.environment, environment)))
+      .orderBy(asc(artists.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+
   /**
    * Followers as the caller's environment counts them: the live counter (artists.followers), or the sandbox's
    * own follow rows (src/platform/listeners/follows.repository.ts keeps both).

@@ -41,6 +41,21 @@ export function artistsRoutes(artists: ArtistsService, onboarding: ArtistOnboard
       async (request, reply) => reply.status(201).send(await onboarding.create(request.principal!, request.body)),
     );
 
+    app.get(
+      '/v1/users/me/artist',
+      {
+        schema: {
+          tags: ['artists'],
+          summary: "The caller's own artist profile (the one POST /v1/artists made), or 404 when the account has none",
+          description:
+            'How an artist finds its own profile (the artist studio at /studio starts here). A test key answers the sandbox copy of the ' +
+            "caller's artist once one was made (by an upload, a product or a capsule in the sandbox). No profile: 404 PLATFORM_NOT_FOUND.",
+          response: { 200: OwnedArtist },
+        },
+      },
+      async (request) => onboarding.mine(request.principal!),
+    );
+
     app.patch(
       '/v1/artists/:slug',
       {

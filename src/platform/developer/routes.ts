@@ -10,6 +10,7 @@ import { PLATFORM_SCOPES, STATION_SCOPES } from '../../auth/scopes.js';
 import { IdParams, Nullable, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
 import { QUOTA_DESCRIPTION } from '../../auth/api-quota.js';
+import { loginSessionUser } from '../../auth/developer-keys.js';
 import type { DeveloperAccountsService } from './developer-accounts.js';
 
 const DeveloperAccount = Type.Object(
@@ -41,6 +42,18 @@ const ApiKey = Type.Object(ApiKeyFields, { title: 'ApiKey' });
 const CreatedApiKey = Type.Object(
   { ...ApiKeyFields, key: Type.String({ description: 'The key itself: shown in this answer only, stored hashed, never shown again' }) },
   { title: 'CreatedApiKey' },
+);
+
+const Usage = Type.Object({ used: Type.Integer({ minimum: 0 }), limit: Type.Integer({ minimum: 0 }) });
+const QuotaUsageView = Type.Object(
+  {
+    month: Type.String({ description: 'The calendar month (UTC) counted, e.g. 2025-03' }),
+    resets_at: Type.String({ format: 'date-time', description: 'When the month turns and the counts start again' }),
+    burst_per_minute: Type.Integer({ description: "At most this many requests a minute, per environment, of the account's keys together" }),
+    live: Usage,
+    test: Usage,
+  },
+  { title: 'QuotaUsage' },
 );
 
 const MANAGEMENT =
@@ -109,6 +122,19 @@ export function developerRoutes(auth: AuthService, accounts: DeveloperAccountsSe
         },
       },
       async (request) => auth.developerKeys.list(request.principal!, pageOf(request.query)),
+    );
+
+    app.get(
+      '/v1/developer/usage',
+      {
+        schema: {
+          tags: ['developer'],
+          summary: "This month's requests of the caller's keys against the quotas, live and test",
+          description: `${MANAGEMENT} ${QUOTA_DESCRIPTION} Reading the usage is not counted.`,
+          response: { 200: QuotaUsageView },
+        },
+      },
+      async (request) => auth.quota.usage(loginSessionUser(request.principal!, 'API keys')),
     );
 
     app.delete(
