@@ -266,7 +266,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(developerRoutes(auth, new DeveloperAccountsService(new DeveloperAccountsRepository(database.db), auth, config.publicBaseUrl)));
+      await app.register(developerRoutes(auth, new DeveloperAccountsService(new DeveloperAccountsRepository(database.db), auth, config.publicBaseUrl, auth)));
       await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
       await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
       await app.register(totpRoutes(auth.totp));

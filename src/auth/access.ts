@@ -10,7 +10,7 @@ import type { SessionState } from './auth-events.js';
 import type { ApiKeyWithOwner, AuthRepository } from './auth.repository.js';
 import { KeyUsage } from './key-usage.js';
 import type { Principal } from './principal.js';
-import { isScope, scopesOfRole, sessionScopes, type Role, type Scope } from './scopes.js';
+import { isScope, scopesOfAccount, sessionScopes, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
 import { TokenError, type TokenService, sha256Hex } from './tokens.js';
 
@@ -100,10 +100,10 @@ function usable(row: ApiKeyWithOwner): boolean {
 
 /** One set per (role, TOTP passed): built once, shared read-only by every principal (this is the hot path). */
 const scopeSets = new Map<string, ReadonlySet<Scope>>();
-function scopeSetOf(role: Role, secondFactor: boolean): ReadonlySet<Scope> {
-  const key = `${role}:${secondFactor}`;
+function scopeSetOf(role: Role, secondFactor: boolean, developerAccount: boolean): ReadonlySet<Scope> {
+  const key = `${role}:${secondFactor}:${developerAccount}`;
   let set = scopeSets.get(key);
-  if (!set) scopeSets.set(key, (set = new Set(sessionScopes(role, secondFactor))));
+  if (!set) scopeSets.set(key, (set = new Set(sessionScopes(role, secondFactor, developerAccount))));
   return set;
 }
 
@@ -111,12 +111,12 @@ function scopeSetOf(role: Role, secondFactor: boolean): ReadonlySet<Scope> {
  * An OAuth session's scopes: those the user approved that the role still grants a login without TOTP, so a
  * demoted user's apps narrow at once and an app never holds a TOTP-only scope. Shared like scopeSetOf.
  */
-function delegatedScopeSetOf(role: Role, approved: readonly string[]): ReadonlySet<Scope> {
-  const key = `${role}:oauth:${approved.join(' ')}`;
+function delegatedScopeSetOf(role: Role, developerAccount: boolean, approved: readonly string[]): ReadonlySet<Scope> {
+  const key = `${role}:${developerAccount}:oauth:${approved.join(' ')}`;
   let set = scopeSets.get(key);
   if (!set) {
     if (scopeSets.size > 10_000) scopeSets.clear();
-    scopeSets.set(key, (set = new Set(sessionScopes(role, false).filter((scope) => approved.includes(scope)))));
+    scopeSets.set(key, (set = new Set(sessionScopes(role, false, developerAccount).filter((scope) => approved.includes(scope)))));
   }
   return set;
 }
@@ -128,7 +128,9 @@ function userPrincipal(sessionId: string, state: SessionState): Principal {
     ...(delegated ? { oauthClientId: state.oauthClientId! } : {}),
     userId: state.userId,
     role: state.role,
-    scopes: delegated ? delegatedScopeSetOf(state.role, state.scopes ?? []) : scopeSetOf(state.role, state.secondFactor),
+    scopes: delegated
+      ? delegatedScopeSetOf(state.role, state.developerAccount, state.scopes ?? [])
+      : scopeSetOf(state.role, state.secondFactor, state.developerAccount),
     credentialId: sessionId,
     sessionId,
     apiKeyId: null,
@@ -143,7 +145,7 @@ function userPrincipal(sessionId: string, state: SessionState): Principal {
  * its stored scopes and is not metered.
  */
 function keyPrincipal(row: ApiKeyWithOwner): Principal {
-  const granted = row.ownerRole ? new Set<string>(scopesOfRole(row.ownerRole)) : null;
+  const granted = row.ownerRole ? new Set<string>(scopesOfAccount(row.ownerRole, row.ownerDeveloperAccount)) : null;
   return {
     kind: 'service',
     userId: row.ownerUserId,

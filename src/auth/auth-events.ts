@@ -28,6 +28,8 @@ export interface SessionState {
   /** An OAuth session's app and approved scopes (its rights are these within the role's); null for a login. */
   oauthClientId: string | null;
   scopes: readonly string[] | null;
+  /** The user opened a developer account (its scopes: DEVELOPER_ACCOUNT_SCOPES). */
+  developerAccount: boolean;
 }
 
 export function sessionIdOf(message: unknown): string | null {

@@ -12,7 +12,7 @@ export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
 /** An API key with its owner's status and role: a banned owner's keys stop working with the rest of their access. */
-export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null };
+export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null; ownerDeveloperAccount: boolean };
 
 export class AuthRepository {
   constructor(readonly db: DbOrTx) {}
@@ -256,9 +256,11 @@ export class AuthRepository {
         userId: users.id,
         userStatus: users.status,
         role: users.role,
+        developerAccount: developerAccounts.userId,
       })
       .from(authSessions)
       .innerJoin(users, eq(users.id, authSessions.userId))
+      .leftJoin(developerAccounts, eq(developerAccounts.userId, authSessions.userId))
       .where(idEq(authSessions.id, sessionId))
       .limit(1);
     if (!row) return null;
@@ -268,6 +270,7 @@ export class AuthRepository {
       secondFactor: row.secondFactor,
       oauthClientId: row.oauthClientId,
       scopes: row.scopes,
+      developerAccount: row.developerAccount !== null,
       valid: !row.revokedAt && row.userStatus === 'active' && row.expiresAt.getTime() > nowMs,
     };
   }
@@ -364,12 +367,13 @@ export class AuthRepository {
 
   private async findApiKey(condition: SQL): Promise<ApiKeyWithOwner | null> {
     const [row] = await this.db
-      .select({ key: apiKeys, ownerStatus: users.status, ownerRole: users.role })
+      .select({ key: apiKeys, ownerStatus: users.status, ownerRole: users.role, ownerDeveloperAccount: developerAccounts.userId })
       .from(apiKeys)
       .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
+      .leftJoin(developerAccounts, eq(developerAccounts.userId, apiKeys.ownerUserId))
       .where(condition)
       .limit(1);
-    return row ? { ...row.key, ownerStatus: row.ownerStatus, ownerRole: row.ownerRole } : null;
+    return row ? { ...row.key, ownerStatus: row.ownerStatus, ownerRole: row.ownerRole, ownerDeveloperAccount: row.ownerDeveloperAccount !== null } : null;
   }
 
   /** A user's keys that are not revoked, newest first. */

@@ -468,7 +468,8 @@ export class AuthService implements EmailVerifiedCheck {
     };
   }
 
-  private async userChanged(userId: string): Promise<void> {
+  /** A user's rights changed: this instance forgets its sessions' state now, every other one on USER_CHANGED. */
+  async userChanged(userId: string): Promise<void> {
     this.deps.sessions.dropUser(userId);
     await this.deps.bus.publish(USER_CHANGED_CHANNEL, { userId });
   }

@@ -28,6 +28,18 @@ const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   super_admin: [...STATION_SCOPES, ...PLATFORM_SCOPES],
 };
 
+/**
+ * What a developer account (POST /v1/developer/account) adds to any role: the integrator's webhooks. Platform
+ * scopes only (contract.md: it "grants no station scope"); keys and sessions of such an account hold these too.
+ */
+export const DEVELOPER_ACCOUNT_SCOPES: readonly Scope[] = ['webhooks:read', 'webhooks:write'];
+
+/** The scopes of a role, with a developer account's when the user opened one. */
+export function scopesOfAccount(role: Role, developerAccount: boolean): readonly Scope[] {
+  const scopes = ROLE_SCOPES[role];
+  return developerAccount ? [...new Set([...scopes, ...DEVELOPER_ACCOUNT_SCOPES])] : scopes;
+}
+
 /** The bootstrap service key of STATION_SERVICE_API_KEY. */
 export const SERVICE_KEY_SCOPES: readonly Scope[] = ['station:generate', 'station:read'];
 
@@ -50,8 +62,8 @@ export function roleNeedsSecondFactor(role: Role): boolean {
 }
 
 /** What a login session holds: the role's scopes, less the TOTP-only ones if the session did not pass TOTP. */
-export function sessionScopes(role: Role, passedSecondFactor: boolean): readonly Scope[] {
-  const scopes = scopesOfRole(role);
+export function sessionScopes(role: Role, passedSecondFactor: boolean, developerAccount = false): readonly Scope[] {
+  const scopes = scopesOfAccount(role, developerAccount);
   return passedSecondFactor ? scopes : scopes.filter((scope) => !needsSecondFactor(scope));
 }
 

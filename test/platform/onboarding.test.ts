@@ -61,11 +61,29 @@ describe('POST /v1/developer/account', () => {
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().key).toMatch(/^stn_test_/);
     expect((await call(listener, 'POST', '/v1/developer/apps', app)).statusCode).toBe(201);
-    for (const scopes of [['station:train'], ['webhooks:write'], ['tracks:write']]) {
+    for (const scopes of [['station:train'], ['tracks:write'], ['station:admin']]) {
       expectEnvelope(await call(listener, 'POST', '/v1/developer/keys', { ...key, scopes }), 400, 'PLATFORM_VALIDATION_FAILED');
     }
     const [row] = await station.database.db.select({ role: users.role }).from(users).where(eq(users.id, listener.userId));
     expect(row.role).toBe('listener'); // the account grants no role
+  });
+
+  it('adds the webhook scopes to the session that opened it and to its keys, never a station scope', async () => {
+    const listener = await loginAs(station, 'listener');
+    const hook = { url: 'https://integrator.example/hooks', events: ['track.published', 'artist.verified'] };
+    expectEnvelope(await call(listener, 'POST', '/v1/webhooks', hook), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
+    expect((await call(listener, 'POST', '/v1/developer/account')).statusCode).toBe(201);
+    // The same login, at once: every instance dropped its cached view of the user's sessions.
+    const registered = await call(listener, 'POST', '/v1/webhooks', hook);
+    expect(registered.statusCode, registered.body).toBe(201);
+    expect((await call(listener, 'GET', '/v1/webhooks')).json().data.map((w: { id: string }) => w.id)).toContain(registered.json().id);
+    const me = (await call(listener, 'GET', '/v1/users/me')).json();
+    expect(me.credential.scopes).toEqual(expect.arrayContaining(['webhooks:read', 'webhooks:write']));
+    expect(me.credential.scopes.filter((scope: string) => scope.startsWith('station:') && scope !== 'station:read')).toEqual([]);
+    const created = await call(listener, 'POST', '/v1/developer/keys', { name: 'hooks', scopes: ['webhooks:read', 'webhooks:write'], environment: 'live' });
+    expect(created.statusCode, created.body).toBe(201);
+    const viaKey = await station.http.inject({ method: 'GET', url: '/v1/webhooks', headers: { 'x-api-key': created.json().key } });
+    expect(viaKey.statusCode, viaKey.body).toBe(200);
   });
 });
 

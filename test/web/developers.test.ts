@@ -6,9 +6,8 @@
  * accepts, signed with that secret. Then an OAuth app with its client id and secret. Every page is screenshotted
  * at desktop and phone size and checked with axe.
  *
- * The integrator holds the staff role `developer` (given by the super_admin through the API, no TOTP enrolled, so
- * no station scope): a developer account alone holds no webhooks:write today (keys and sessions hold the role's
- * scopes only, and a listener's have none), so a listener-integrator cannot register a webhook yet.
+ * The integrator is a plain listener: the developer account adds the webhook scopes to its role (contract.md,
+ * "Accounts and onboarding": platform scopes, never a station scope).
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -64,11 +63,8 @@ describe('the developer portal', () => {
     page.on('pageerror', (error) => errors.push(String(error)));
 
     const email = `integrator-${Date.now()}@example.com`;
-    const integrator = await signupListener(station, email);
+    await signupListener(station, email);
     await verifyAddress(station, email);
-    const admin = await staffLogin(station);
-    const role = await station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${integrator.userId}/role`, headers: authHeaders(admin), payload: { role: 'developer' } });
-    expect(role.statusCode, role.body).toBe(200);
 
     await page.goto(`${ORIGIN}/developers`);
     await page.getByRole('heading', { name: 'Station developer portal' }).waitFor();
@@ -138,6 +134,7 @@ describe('the developer portal', () => {
     const owner = await verifiedListener(station);
     const artist = await station.http.inject({ method: 'POST', url: '/v1/artists', headers: authHeaders(owner), payload: { name: 'Pier Nine', genre: 'ambient' } });
     expect(artist.statusCode, artist.body).toBe(201);
+    const admin = await staffLogin(station);
     const verified = await station.http.inject({ method: 'POST', url: `/v1/admin/artists/${artist.json().id}/verify`, headers: authHeaders(admin) });
     expect(verified.statusCode, verified.body).toBe(200);
 
@@ -176,7 +173,7 @@ describe('the developer portal', () => {
     expect(errors).toEqual([]);
   }, 300_000);
 
-  it('tells a listener-integrator that webhooks need scopes a developer account does not give', async () => {
+  it("gives a listener-integrator the webhook scopes with the developer account, and no station scope", async () => {
     const { station, browser } = suite;
     const { page } = browser;
     const listener = await verifiedListener(station);
@@ -191,13 +188,13 @@ describe('the developer portal', () => {
     await page.getByTestId('developer-account').waitFor();
     const sections = page.getByRole('navigation', { name: 'Sections' });
     await sections.getByRole('link', { name: 'Webhooks' }).click();
-    await page.getByText(/Webhooks need the webhooks:read and webhooks:write scopes, which your account's role \(listener\) does not hold/).waitFor();
-    expect(await page.getByRole('form', { name: 'Register a webhook' }).count()).toBe(0);
+    await page.getByRole('form', { name: 'Register a webhook' }).waitFor();
     await checkPage('webhooks-listener');
-    // Keys offer the scopes the listener holds, nothing wider.
+    // Keys offer the listener's scopes and the account's webhook scopes, never a station scope beyond station:read.
     await sections.getByRole('link', { name: 'API keys' }).click();
     const scopes = await page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent?.trim()));
-    expect(scopes).not.toContain('webhooks:write');
+    expect(scopes).toContain('webhooks:write');
     expect(scopes).toContain('tracks:read');
+    expect(scopes.filter((scope) => scope?.startsWith('station:') && scope !== 'station:read')).toEqual([]);
   }, 120_000);
 });

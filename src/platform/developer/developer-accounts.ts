@@ -1,8 +1,8 @@
 /**
  * Developer accounts (contract.md, "Accounts and onboarding"): any user with a verified address opens one with
- * POST /v1/developer/account, and may then create API keys and OAuth apps (src/auth/developer-keys.ts). It grants
- * no scope of its own: keys and apps still hold only what the account's role holds, never a station scope the
- * role lacks (the staff role `developer`, with station:train, is given by admins only).
+ * POST /v1/developer/account, and may then create API keys and OAuth apps (src/auth/developer-keys.ts). It adds
+ * the integrator's webhook scopes to any role (DEVELOPER_ACCOUNT_SCOPES), never a station scope the role lacks
+ * (the staff role `developer`, with station:train, is given by admins only).
  */
 import { eq } from 'drizzle-orm';
 import { loginSessionUser } from '../../auth/developer-keys.js';
@@ -46,6 +46,8 @@ export class DeveloperAccountsService {
     private readonly verified: EmailVerifiedCheck,
     /** PUBLIC_BASE_URL: the sandbox's base address is `{PUBLIC_BASE_URL}/sandbox/v1`. */
     private readonly publicBaseUrl: string,
+    /** The user's scopes just grew: every instance forgets its cached state of the user's sessions. */
+    private readonly rights: { userChanged(userId: string): Promise<void> },
   ) {}
 
   /** Opens the caller's developer account (a login session with a verified address); idempotent. */
@@ -53,6 +55,7 @@ export class DeveloperAccountsService {
     const userId = loginSessionUser(caller, 'Developer accounts');
     await this.verified.assertEmailVerified(userId);
     const { createdAt, created } = await this.repo.open(userId);
+    if (created) await this.rights.userChanged(userId);
     return { view: this.view(createdAt), created };
   }
 

@@ -72,7 +72,7 @@ export function developerRoutes(auth: AuthService, accounts: DeveloperAccountsSe
           summary: "Opens the caller's developer account (an integrator's): API keys and OAuth apps, and the sandbox",
           description:
             'Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). ' +
-            "201 when opened, 200 with the same body when it exists. It grants no scope: keys and apps hold only scopes the account's role holds " +
+            "201 when opened, 200 with the same body when it exists. It adds the webhook scopes (webhooks:read, webhooks:write) to the account's role; keys and apps hold only scopes the account holds " +
             '(never a station scope the role lacks; the staff role developer is given by admins only).',
           response: { 200: DeveloperAccount, 201: DeveloperAccount },
         },

@@ -37,8 +37,8 @@ export function WebhooksSection({ me }: { me: Me }) {
   if (!mayRead && !mayWrite) {
     return (
       <Alert tone="info">
-        Webhooks need the webhooks:read and webhooks:write scopes, which your account's role ({me.role}) does not hold: a developer account alone does not give them
-        today. Staff developers and admins hold them.
+        Webhooks need the webhooks:read and webhooks:write scopes, which this login does not hold: open a developer account (it adds them to any role),
+        or log in again if you just opened one.
       </Alert>
     );
   }
@@ -52,7 +52,7 @@ function Webhooks({ mayWrite, role }: { mayWrite: boolean; role: string }) {
     <div className="stack">
       {!mayWrite && (
         <Alert tone="info">
-          Registering webhooks needs the webhooks:write scope, which your account's role ({role}) does not hold. Staff developers and admins hold it.
+          Registering webhooks needs the webhooks:write scope, which this login ({role}) does not hold: a developer account adds it.
         </Alert>
       )}
       {created ? (

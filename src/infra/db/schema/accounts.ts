@@ -69,7 +69,7 @@ export const userIdentities = pgTable(
 
 /**
  * Developer accounts (POST /v1/developer/account): an integrator's opt-in, which lets any user with a verified
- * address create API keys and OAuth apps (src/auth/developer-keys.ts). It grants no scope of its own.
+ * address create API keys and OAuth apps (src/auth/developer-keys.ts). It adds the webhook scopes to any role (src/auth/scopes.ts, DEVELOPER_ACCOUNT_SCOPES).
  */
 export const developerAccounts = pgTable('developer_accounts', {
   userId: uuid('user_id')
