@@ -329,4 +329,24 @@ describe('the listener platform pages in the browser', () => {
     await page.goto(`${ORIGIN}/`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).waitFor();
   }, 120_000);
+
+  it('pages long results: Show more appends the next page once', async () => {
+    const { page } = suite.browser;
+    const { db } = suite.station.database;
+    const prolific = { id: randomUUID(), slug: 'prolific-lark', name: 'Prolific Lark' };
+    await db.insert(artists).values({ ...prolific, genre: 'Folk' });
+    await db.insert(tracks).values(
+      Array.from({ length: 23 }, (_, i) => ({ id: randomUUID(), slug: `lark-${i}`, title: `Lark Song ${i + 1}`, artistId: prolific.id, genre: 'Folk', durationSec: 60, streams: 100 - i })),
+    );
+    await page.goto(`${ORIGIN}/browse?q=lark`);
+    const list = page.getByRole('list', { name: 'Tracks' }).getByRole('listitem');
+    await page.getByText('23 found').waitFor();
+    expect(await list.count()).toBe(20);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page.getByRole('link', { name: 'Lark Song 23' }).waitFor();
+    const titles = await list.locator('.row-main > a').allTextContents();
+    expect(titles).toHaveLength(23);
+    expect(new Set(titles).size).toBe(23);
+    expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+  }, 120_000);
 });

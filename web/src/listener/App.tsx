@@ -75,12 +75,10 @@ export function App() {
   }, []);
 
   let page: ReactNode = null;
-  let section: string | null = null;
-  for (const [pattern, label, render] of ROUTES) {
+  for (const [pattern, , render] of ROUTES) {
     const params = match(pattern, where.path);
     if (params) {
       page = render(params);
-      section = label ?? `/${pattern.split('/')[1]}`;
       break;
     }
   }
@@ -96,7 +94,7 @@ export function App() {
           <Link to="/" className="brand">
             Station
           </Link>{' '}
-          <span className="muted">{section === 'Radio' || !user ? 'live radio' : 'music'}</span>
+          <span className="muted">{where.path === '/' || !user ? 'live radio' : 'music'}</span>
         </h1>
         {/* The mailed links' pages stand alone: no account bar there, which would also push them down when the login comes back. */}
         {user && !reset && !verification && (

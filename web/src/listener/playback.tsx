@@ -11,7 +11,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { errorText } from '../shared/api';
 import { Link, paths } from './router';
-import { api } from './session';
+import { api, session } from './session';
 
 export interface Playable {
   id: string;
@@ -68,6 +68,18 @@ export function PlaybackProvider({ children }: { children: ReactNode }) {
         .catch((e: unknown) => setError(`Could not play “${track.title}”: ${errorText(e)}`));
     },
     [current],
+  );
+
+  // Logging out stops the music and forgets the track.
+  useEffect(
+    () =>
+      session.subscribe(() => {
+        if (session.user()) return;
+        audio.current?.pause();
+        audio.current?.removeAttribute('src');
+        setCurrent(null);
+      }),
+    [],
   );
 
   useEffect(() => {

@@ -87,12 +87,15 @@ export default function Browse() {
 /** One kind of result, page by page ("Show more" appends the next page). */
 function Results<T>({ path, params, render }: { path: string; params: Record<string, string>; render: (items: T[]) => ReactNode }) {
   const [pages, setPages] = useState(1);
-  const [items, setItems] = useState<T[]>([]);
-  const listing = useLoad(() => api.get<Listing<T>>(`${path}${query({ ...params, page: pages, limit: PAGE_SIZE })}`), [pages]);
+  // Each page's items under its number: a page that answers late lands in its place, never twice.
+  const [byPage, setByPage] = useState<Record<number, T[]>>({});
+  const listing = useLoad(async () => ({ page: pages, ...(await api.get<Listing<T>>(`${path}${query({ ...params, page: pages, limit: PAGE_SIZE })}`)) }), [pages]);
   useEffect(() => {
-    if (listing.data) setItems((before) => (pages === 1 ? listing.data!.data : [...before, ...listing.data!.data]));
-  }, [listing.data, pages]);
-  if (!listing.data && pages === 1) return <Loading error={listing.error} />;
+    const answer = listing.data;
+    if (answer) setByPage((before) => ({ ...before, [answer.page]: answer.data }));
+  }, [listing.data]);
+  if (!byPage[1]) return <Loading error={listing.error} />;
+  const items = Array.from({ length: pages }, (_, i) => byPage[i + 1] ?? []).flat();
   const total = listing.data?.total ?? items.length;
   return (
     <section aria-label="Results" className="results">
