@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Station } from '../../src/app.js';
 import { CONNECTION_RETRY_AFTER_SEC } from '../../src/auth/connection-limits.js';
-import { buildTestStation, createTestDatabase, signupListener, type TestStation } from '../helpers/station.js';
+import { buildTestStation, stationForSuite, createTestDatabase, signupListener, type TestStation } from '../helpers/station.js';
 import { bearer, loginAs } from '../platform/accounts-support.js';
 import { SseClient } from '../platform/analytics-support.js';
 import { eventually } from '../infra/support.js';
@@ -94,15 +94,11 @@ async function listenerCount(station: Station, token: string): Promise<number> {
 }
 
 describe('per-credential connection limits (defaults)', () => {
-  let station: TestStation;
   let base: string;
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     base = await listen(station);
-  });
-  afterAll(async () => {
-    await station?.destroy();
   });
 
   it('one stream ticket opens 3 radio streams, the 4th gets 429 with Retry-After, and listener_count says 1', async () => {
@@ -161,15 +157,11 @@ describe('per-credential connection limits (defaults)', () => {
 });
 
 describe('per-credential connection limits (configured)', () => {
-  let station: TestStation;
   let base: string;
 
+  const station = stationForSuite({ STATION_MAX_STREAMS_PER_CREDENTIAL: '1', STATION_MAX_WEBSOCKETS_PER_CREDENTIAL: '2', STATION_MAX_SSE_PER_CREDENTIAL: '1' });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_MAX_STREAMS_PER_CREDENTIAL: '1', STATION_MAX_WEBSOCKETS_PER_CREDENTIAL: '2', STATION_MAX_SSE_PER_CREDENTIAL: '1' });
     base = await listen(station);
-  });
-  afterAll(async () => {
-    await station?.destroy();
   });
 
   it('applies STATION_MAX_{STREAMS,WEBSOCKETS,SSE}_PER_CREDENTIAL', async () => {

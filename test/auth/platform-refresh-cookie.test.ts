@@ -3,8 +3,8 @@
  * issue #16, item 13): every platform session answer sets it, a refresh with no body token takes it, rotates it
  * and answers without the token in the body; revoke clears it. The body flow of API clients is unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { clientAddress } from './support.js';
 
 interface SetCookie {
@@ -22,12 +22,8 @@ function refreshCookieOf(headers: Record<string, unknown>): SetCookie | null {
 }
 
 describe('the platform refresh cookie', () => {
-  let station: TestStation;
 
-  beforeAll(async () => {
-    station = await buildTestStation();
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite();
 
   const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
     station.http.inject({ method: 'POST', url, remoteAddress: clientAddress(), headers, ...(payload === undefined ? {} : { payload }) });

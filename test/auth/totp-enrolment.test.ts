@@ -3,23 +3,19 @@
  * replaces an unconfirmed secret freely and a confirmed one only with a current code from it; wrong codes are
  * refused and counted; a super_admin's reset removes the second factor and ends the user's sessions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { users } from '../../src/infra/db/schema/index.js';
 import { totpCode } from '../../src/auth/totp.js';
 import { TOTP_FAILURES_PER_WINDOW } from '../../src/auth/totp-enrolment.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, signupListener, staffLogin, type Credentials } from '../helpers/station.js';
 import { clientAddress } from './support.js';
 
 describe('two-factor enrolment', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 8, 1, 9, 0, 0));
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite({}, { clock });
 
   const enrol = (who: Credentials, payload?: Record<string, unknown>) =>
     station.http.inject({ method: 'POST', url: '/v1/users/me/totp', headers: authHeaders(who), ...(payload ? { payload } : {}) });

@@ -8,30 +8,26 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createStationClient, StationApiError } from '../../clients/js/src/index.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { seedSandboxCatalog } from '../../src/demo/seed-sandbox.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { createKey, loginAs, type Login } from '../platform/accounts-support.js';
 
 const clock = new ManualClock(Date.now());
-let station: TestStation;
 let baseUrl: string;
 let developer: Login;
 
+const station = stationForSuite({}, { clock });
 beforeAll(async () => {
-  station = await buildTestStation({}, { clock });
   await seedDemoCatalog(station.database.db);
   await seedSandboxCatalog(station.database.db);
   await station.http.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(station.http.server.address() as AddressInfo).port}`;
   developer = await loginAs(station, 'developer');
 }, 120_000);
-afterAll(async () => {
-  await station?.destroy();
-});
 
 describe('clients/js', () => {
   it('follows the integrator flow: a test key on the sandbox, a live key in production, typed answers', async () => {

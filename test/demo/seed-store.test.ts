@@ -2,20 +2,16 @@
  * Issue #17's demo store: on a demo station every demo release (album, EP, single) is on sale at its kind's
  * price, selling the release's tracks in order, and seeding again makes nothing new.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoContent } from '../../src/demo/content/index.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { DEMO_PRICE_CENTS, seedDemoStore } from '../../src/demo/seed-store.js';
-import { buildTestStation, signupListener, authHeaders, type TestStation } from '../helpers/station.js';
+import { stationForSuite, signupListener, authHeaders } from '../helpers/station.js';
 
-let station: TestStation;
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   expect(await seedDemoCatalog(station.database.db, { plannedSec: 30 })).toBe(true);
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 describe('the demo store', () => {

@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/infra/clock/clock.js';
 import { demoSeed, modelVersions, tracks } from '../../src/infra/db/schema/index.js';
 import { DemoSeedState, SEED_LEASE_MS } from '../../src/demo/seed-state.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
-import { buildTestStation, createTestDatabase, type TestDatabase, type TestStation } from '../helpers/station.js';
+import { stationForSuite, createTestDatabase, type TestDatabase } from '../helpers/station.js';
 
 describe('demo seed lease', () => {
   let database: TestDatabase;
@@ -56,13 +56,11 @@ describe('demo seed lease', () => {
 });
 
 describe('demo seed order', () => {
-  let station: TestStation;
 
+  const station = stationForSuite({ STATION_DEMO: 'true', STATION_DEMO_TRACK_SEC: '6', STATION_SCHEDULER_CYCLE_SEC: '3600' });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_DEMO: 'true', STATION_DEMO_TRACK_SEC: '6', STATION_SCHEDULER_CYCLE_SEC: '3600' });
     await station.station.demo!.done;
   }, 600_000);
-  afterAll(() => station.destroy());
 
   it('deploys an audio model trained on the first masters, then retrained versions as the rest arrive, and finishes', async () => {
     const db = station.database.db;

@@ -1,18 +1,14 @@
 /** The error envelope of the contract on every failure path: routing, parsing, validation, auth, and 5xx. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../helpers/poll.js';
-import { buildTestStation, createTestDatabase, type TestStation } from '../helpers/station.js';
+import { buildTestStation, stationForSuite, createTestDatabase } from '../helpers/station.js';
 import { bearer, expectEnvelope, randomClientIp, signUp, type Listener } from './support.js';
 
-let station: TestStation;
 let listener: Listener;
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   listener = await signUp(station);
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 const signup = (payload: string | object, headers: Record<string, string> = {}) =>

@@ -1,16 +1,12 @@
 /** METRICS_TOKEN: when set, GET /metrics answers only a scraper presenting it as a bearer token (open otherwise: openapi.test.ts). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 
 const TOKEN = 'scrape-token-5f1c9a';
 
 describe('GET /metrics with METRICS_TOKEN set', () => {
-  let station: TestStation;
 
-  beforeAll(async () => {
-    station = await buildTestStation({ METRICS_TOKEN: TOKEN });
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite({ METRICS_TOKEN: TOKEN });
 
   const scrape = (authorization?: string) => station.http.inject({ url: '/metrics', headers: authorization === undefined ? {} : { authorization } });
 

@@ -4,10 +4,9 @@
  * Every route with a path parameter is found from the OpenAPI document, so a new route is covered the day
  * it is added.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, buildTestStation, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, stationForSuite, staffLogin, type Credentials } from '../helpers/station.js';
 
-let station: TestStation;
 let admin: Credentials;
 const operations: { method: string; path: string }[] = [];
 
@@ -51,8 +50,8 @@ const CODES: Record<string, string> = {
   '/station/v1/transparency/{station_track_id}': 'STATION_TRACK_NOT_FOUND',
 };
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   admin = await staffLogin(station);
   const spec = (await station.http.inject({ method: 'GET', url: '/openapi.json' })).json();
   for (const [path, methods] of Object.entries<Record<string, unknown>>(spec.paths)) {
@@ -61,9 +60,6 @@ beforeAll(async () => {
     if (path === '/media/{key}') continue;
     for (const method of Object.keys(methods)) if (method !== 'head') operations.push({ method: method.toUpperCase(), path });
   }
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 function expectedCode(path: string): string {

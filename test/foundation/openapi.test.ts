@@ -1,21 +1,17 @@
 /** Operations endpoints: the OpenAPI document, the interactive docs, health, readiness and metrics. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { bearer, signUp } from './support.js';
 
-let station: TestStation;
 let spec: any;
 const registered: { method: string; url: string }[] = [];
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   registered.push(...routesOf(station.http.printRoutes({ commonPrefix: false })));
   const response = await station.http.inject({ method: 'GET', url: '/openapi.json' });
   expect(response.statusCode).toBe(200);
   spec = response.json();
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 /**

@@ -1,25 +1,23 @@
 /** GET /v1/admin/users and PATCH /v1/admin/users/{id}/status: filters, paging, and a ban that stops everything at once. */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { buildTestStation, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+import { stationForSuite, staffLogin, type Credentials } from '../helpers/station.js';
 import { clientAddress, listen, staffWithTotp } from '../auth/support.js';
 import { bearer, createKey, loginAs } from './accounts-support.js';
 
 describe('admin users', () => {
-  let station: TestStation;
   let base: string;
   let superAdmin: Credentials;
   const clock = new ManualClock(Date.UTC(2026, 7, 3, 10, 0, 0));
   const tag = randomBytes(4).toString('hex');
 
+  const station = stationForSuite({}, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
     base = await listen(station);
     superAdmin = await staffLogin(station, clock);
   });
-  afterAll(() => station?.destroy());
 
   const staff = (role: 'admin') => staffWithTotp(station, clock, role, `${role}-${tag}-${randomBytes(3).toString('hex')}@example.com`);
 

@@ -2,21 +2,19 @@
  * api_keys.last_used_at: set when a key (or a JWT exchanged for it) is used, written at most once a minute
  * per key rather than on every request, and shown in GET /v1/developer/keys.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 
 const clock = new ManualClock(Date.UTC(2026, 3, 10, 9, 0, 0));
-let station: TestStation;
 let developer: Login;
 
+const station = stationForSuite({}, { clock });
 beforeAll(async () => {
-  station = await buildTestStation({}, { clock });
   developer = await loginAs(station, 'developer');
 });
-afterAll(() => station?.destroy());
 
 async function lastUsed(keyId: string): Promise<string | null> {
   const list = await station.http.inject({ url: '/v1/developer/keys', headers: bearer(developer) });

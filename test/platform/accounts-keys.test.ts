@@ -3,25 +3,23 @@
  * stored hashed, listed without the secret, revoked at once; exchanged at POST /v1/auth/token for a JWT
  * that carries the key's scopes and dies with the key or with its owner's ban.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 
 const SERVICE_KEY = 'service-key-for-the-accounts-suite';
 
 describe('developer keys', () => {
-  let station: TestStation;
   let developer: Login;
   let other: Login;
 
+  const station = stationForSuite({ STATION_SERVICE_API_KEY: SERVICE_KEY });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY });
     developer = await loginAs(station, 'developer');
     other = await loginAs(station, 'developer');
   });
-  afterAll(() => station?.destroy());
 
   const exchange = (apiKey: string) =>
     station.http.inject({ method: 'POST', url: '/v1/auth/token', remoteAddress: clientAddress(), payload: { api_key: apiKey } });

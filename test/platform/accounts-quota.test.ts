@@ -12,21 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiQuota, DEFAULT_QUOTAS, monthKey } from '../../src/auth/api-quota.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { InProcessCounterStore } from '../../src/infra/counters/in-process-counter-store.js';
-import { buildTestStation, createTestDatabase, type TestStation } from '../helpers/station.js';
+import { buildTestStation, stationForSuite, createTestDatabase, type TestStation } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 import { createKey, loginAs } from './accounts-support.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 describe('developer key quotas through HTTP', () => {
-  let station: TestStation;
   // 20:59:30 UTC on the last day of January: the month turns in 3h00m30s.
   const clock = new ManualClock(Date.UTC(2026, 0, 31, 20, 59, 30));
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock, apiQuotas: { live: 8, test: 5, burstPerMinute: 3 } });
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite({}, { clock, apiQuotas: { live: 8, test: 5, burstPerMinute: 3 } });
 
   it('sends the same X-RateLimit-* spelling as the auth routes, on success and on refusal', async () => {
     const signup = await station.http.inject({

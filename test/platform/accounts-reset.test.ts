@@ -2,25 +2,23 @@
  * Password reset: always 202, a single-use 1-hour link through the mailer (the database outbox here), only
  * the token's hash stored, and a confirm that ends every session (refresh tokens, sockets).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { clientAddress, listen } from '../auth/support.js';
 import { loginAs } from './accounts-support.js';
 
 describe('password reset', () => {
-  let station: TestStation;
   let base: string;
   const clock = new ManualClock(Date.UTC(2026, 5, 10, 8, 0, 0));
 
+  const station = stationForSuite({}, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
     base = await listen(station);
   });
-  afterAll(() => station?.destroy());
 
   const requestReset = (email: string, address = clientAddress()) =>
     station.http.inject({ method: 'POST', url: '/v1/auth/reset-password', remoteAddress: address, payload: { email } });

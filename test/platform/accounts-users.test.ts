@@ -1,18 +1,14 @@
 /** GET/PATCH /v1/users/me: the caller's own profile, validated by schema, and the credential's environment. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 import { bearer, createKey, loginAs } from './accounts-support.js';
 
 describe('/v1/users/me', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 3, 1, 12, 0, 0));
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite({}, { clock });
 
   const patch = (login: { token: string; csrf: string }, payload: unknown) =>
     station.http.inject({ method: 'PATCH', url: '/v1/users/me', headers: bearer(login), payload: payload as Record<string, unknown> });

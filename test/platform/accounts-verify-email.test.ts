@@ -3,24 +3,20 @@
  * the mailer (the database outbox here), POST /v1/auth/verify-email marks the address verified, resend is
  * logged in and limited, an address change starts over, and assertEmailVerified is the check other modules use.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
 import { isDomainError } from '../../src/errors.js';
 import { toErrorResponse } from '../../src/http/error-handler.js';
-import { buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { stationForSuite, signupListener, staffLogin } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 import { bearer, createKey, loginAs } from './accounts-support.js';
 
 describe('e-mail verification', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 6, 1, 9, 0, 0));
 
-  beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite({}, { clock });
 
   const verify = (token: string) => station.http.inject({ method: 'POST', url: '/v1/auth/verify-email', remoteAddress: clientAddress(), payload: { token } });
   const resend = (login: { token: string; csrf: string }) =>

@@ -4,15 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artists, songwriters, trackCredits, tracks } from '../../src/infra/db/schema/index.js';
 import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../../src/platform/webhooks/platform-events.js';
-import { authHeaders, buildTestStation, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, staffLogin, type Credentials } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, loginAs, type Login } from './accounts-support.js';
 
-let station: TestStation;
 let admin: Credentials;
 let listener: Login;
 const events: PlatformEvent[] = [];
@@ -33,8 +32,8 @@ async function failure(promise: Promise<unknown>): Promise<{ code?: string; cons
   throw new Error('the statement was accepted');
 }
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   admin = await staffLogin(station);
   listener = await loginAs(station, 'listener');
   await station.bus.subscribe(PLATFORM_EVENTS_CHANNEL, (message) => events.push(message as PlatformEvent));
@@ -59,9 +58,6 @@ beforeAll(async () => {
     { trackId: T.velvet, songwriterId: W.marco, role: 'composer', splitPct: 40 },
     { trackId: T.canela, songwriterId: W.marco, role: 'composer_lyricist', splitPct: 100 },
   ]);
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 describe('songwriter splits', () => {

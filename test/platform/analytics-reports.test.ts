@@ -6,17 +6,16 @@
  * listener's stream with its device and country, a radio airing with no listener, none in the sandbox.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { playEvents } from '../../src/infra/db/schema/index.js';
 import { CatalogRepository } from '../../src/platform/catalog/catalog.repository.js';
-import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
+import { stationForSuite, staffLogin } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 import { insertOrder, insertPlays, seedArtist, setCreatedAt, setProfile, type CatalogArtist } from './analytics-support.js';
 
 const clock = new ManualClock(Date.UTC(2026, 2, 9, 12, 0, 0));
-let station: TestStation;
 let developer: Login;
 let admin: { token: string; csrf: string };
 let ownerA: Login;
@@ -27,8 +26,8 @@ let l1: Login;
 let l2: Login;
 let l3: Login;
 
+const station = stationForSuite({}, { clock });
 beforeAll(async () => {
-  station = await buildTestStation({}, { clock });
   admin = await staffLogin(station);
   developer = await loginAs(station, 'developer');
   ownerA = await loginAs(station, 'artist');
@@ -57,9 +56,6 @@ beforeAll(async () => {
   await insertOrder(station, { artistId: a.id, userId: l2.userId, amountCents: 1500, at: '2026-03-05T09:00:00Z' });
   await insertOrder(station, { artistId: a.id, userId: l1.userId, amountCents: 700, at: '2026-03-05T10:00:00Z', livemode: false });
   await insertOrder(station, { artistId: a.id, userId: l1.userId, amountCents: 100, at: '2026-04-02T10:00:00Z' });
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 const get = (url: string, who: { token: string; csrf: string } | Record<string, string>) =>

@@ -6,15 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { albums, artists, songwriters, tracks } from '../../src/infra/db/schema/index.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { demoReleases, demoTracks } from '../../src/demo/content/index.js';
-import { buildTestStation, createTestDatabase, type TestStation } from '../helpers/station.js';
+import { stationForSuite, createTestDatabase } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, loginAs, type Login } from './accounts-support.js';
 
-let station: TestStation;
 let owner: Login;
 let listener: Login;
 
@@ -32,8 +31,8 @@ const ok = async (url: string, who?: { token: string; csrf: string }) => {
   return response.json();
 };
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   owner = await loginAs(station, 'artist');
   listener = await loginAs(station, 'listener');
   const { db } = station.database;
@@ -58,9 +57,6 @@ beforeAll(async () => {
     track(T.loose, 'Demo Tape', NEON.id, { streams: 1 }),
     track(T.north, 'Northbound', FOLK.id, { albumId: NORTH, trackNumber: 1, genre: 'folk' }),
   ]);
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 describe('GET /v1/artists/{slug}', () => {

@@ -4,26 +4,22 @@
  * (STATION_STORE_SANDBOX_LIVE), and a sandbox (test key) purchase does not count for a live capsule. Without the
  * demo store: capsules-unlock-purchase.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { buyInSandbox, createProduct, headers, seedArtist, userWithRole, type SeededArtist, type User } from './store-support.js';
 
-let station: TestStation;
 let artist: SeededArtist;
 let other: SeededArtist;
 const products: Record<string, { id: string; price: number }> = {};
 
+const station = stationForSuite({ STATION_STORE_SANDBOX_LIVE: 'true' });
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_STORE_SANDBOX_LIVE: 'true' });
   artist = await seedArtist(station, 'Neon Tidewater');
   other = await seedArtist(station, 'Quiet Radiator');
   products.album = await createProduct(station, artist, { title: 'Harbour Nights', price: 9, track_ids: artist.trackIds.slice(0, 2) });
   products.single = await createProduct(station, artist, { title: 'Single', type: 'single', price: 1, track_ids: [artist.trackIds[2]] });
   products.others = await createProduct(station, other, { title: 'Elsewhere', price: 2 });
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 const call = (who: User, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: Record<string, unknown>) =>

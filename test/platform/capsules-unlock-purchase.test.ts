@@ -4,21 +4,17 @@
  * when the operator ran one) unlocks nothing; a live order paid for real does. With the demo store on, its
  * sandbox purchases unlock (capsules-own.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { insertOrder } from './analytics-support.js';
 import { createProduct, headers, seedArtist, userWithRole, type SeededArtist, type User } from './store-support.js';
 
-let station: TestStation;
 let artist: SeededArtist;
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   artist = await seedArtist(station, 'Locked Lighthouse');
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 const call = (who: User, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>

@@ -5,13 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { albums, artists, tracks } from '../../src/infra/db/schema/index.js';
 import { MAX_SEARCH_RESULTS } from '../../src/platform/catalog/track-search.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { bearer, expectEnvelope, signUp, type Listener } from '../foundation/support.js';
 
-let station: TestStation;
 let listener: Listener;
 
 const HARBOUR = { id: randomUUID(), slug: 'harbour-choir', name: 'Harbour Choir' };
@@ -34,8 +33,8 @@ const ids = async (url: string): Promise<string[]> => {
   return response.json().data.map((t: { id: string }) => t.id);
 };
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   listener = await signUp(station);
   const { db } = station.database;
   await db.insert(artists).values([
@@ -62,9 +61,6 @@ beforeAll(async () => {
     track(T.dontStop, "Don't Stop", RADIATOR.id, 3),
     track(T.removed, 'Lantern Removed', RADIATOR.id, 10_000, { status: 'removed' }),
   ]);
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 describe('catalog search', () => {

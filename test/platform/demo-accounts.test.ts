@@ -6,17 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_OWN_ARTIST, DemoAccounts } from '../../src/demo/seed-accounts.js';
 import { apiKeys, artists } from '../../src/infra/db/schema/index.js';
 import { clientAddress } from '../auth/support.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 
-let station: TestStation;
-beforeAll(async () => {
-  station = await buildTestStation();
-});
-afterAll(() => station?.destroy());
+const station = stationForSuite();
 
 /** A logger that keeps what was logged at info. */
 function capturing(): { log: FastifyBaseLogger; lines: { obj: unknown; msg?: string }[] } {

@@ -1,21 +1,19 @@
 /** GET/POST/DELETE /v1/users/me/library: the caller's saved tracks, idempotent saves, and no path to another's. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { tracks } from '../../src/infra/db/schema/index.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { bearer, createKey, loginAs } from './accounts-support.js';
 import { seedArtist, seedTracks } from './listeners-support.js';
 
 describe('/v1/users/me/library', () => {
-  let station: TestStation;
   let trackIds: string[];
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     const artist = await seedArtist(station);
     trackIds = (await seedTracks(station, artist.id, 3)).map((t) => t.id);
   });
-  afterAll(() => station?.destroy());
 
   it('saves tracks once, lists them newest first with paging, and removes them', async () => {
     const ada = await loginAs(station, 'listener');

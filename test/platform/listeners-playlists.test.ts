@@ -1,22 +1,20 @@
 /** Playlists and listener profiles: create, rename, add, remove, reorder, privacy, ownership, concurrent edits, history. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { playEvents } from '../../src/infra/db/schema/index.js';
-import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
+import { stationForSuite, staffLogin } from '../helpers/station.js';
 import { bearer, loginAs, type Login } from './accounts-support.js';
 import { seedArtist, seedTracks } from './listeners-support.js';
 
 describe('playlists and listeners', () => {
-  let station: TestStation;
   let trackIds: string[];
   let admin: { token: string; csrf: string };
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     const artist = await seedArtist(station);
     trackIds = (await seedTracks(station, artist.id, 30)).map((t) => t.id);
     admin = await staffLogin(station); // once: a TOTP code is accepted once
   });
-  afterAll(() => station?.destroy());
 
   const call = (login: { token: string; csrf: string }, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
     station.http.inject({ method, url, headers: bearer(login), ...(payload ? { payload } : {}) });

@@ -4,9 +4,9 @@
  * errors: code replay (which revokes what the code gave), wrong verifier, wrong redirect_uri, expired code,
  * another client's code, bad client credentials, and scope escalation at every step.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 import {
@@ -23,21 +23,17 @@ import {
 } from './oauth-support.js';
 
 const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0));
-let station: TestStation;
 let developer: Login;
 let listener: Login;
 let app: RegisteredApp;
 let publicApp: RegisteredApp;
 
+const station = stationForSuite({}, { clock });
 beforeAll(async () => {
-  station = await buildTestStation({}, { clock });
   developer = await loginAs(station, 'developer');
   listener = await loginAs(station, 'listener');
   app = await registerApp(station, developer, { scopes: ['tracks:read', 'users:read', 'streams:read'] });
   publicApp = await registerApp(station, developer, { scopes: ['tracks:read'], type: 'public' });
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 const register = (who: Login, payload: object) => station.http.inject({ method: 'POST', url: '/v1/developer/apps', headers: bearer(who), payload });

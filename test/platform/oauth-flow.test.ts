@@ -5,13 +5,12 @@
  * public one). The test plays the user's web client in between (consent through the bearer API).
  */
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { bearer, loginAs, type Login } from './accounts-support.js';
 import { REDIRECT_URI, appBearer, registerApp, type RegisteredApp } from './oauth-support.js';
 
 const ISSUER = 'http://station.test';
-let station: TestStation;
 let base: string;
 let developer: Login;
 let confidential: RegisteredApp;
@@ -28,15 +27,12 @@ function configure(config: client.Configuration): client.Configuration {
   return config;
 }
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   base = await station.http.listen({ port: 0, host: '127.0.0.1' });
   developer = await loginAs(station, 'developer');
   confidential = await registerApp(station, developer, { scopes: ['tracks:read', 'users:read', 'artist', 'streams:read'] });
   publicApp = await registerApp(station, developer, { scopes: ['tracks:read', 'users:read'], type: 'public', name: 'Pocket Player' });
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 async function discover(app: RegisteredApp): Promise<client.Configuration> {

@@ -6,23 +6,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { albums, artists, tracks, users } from '../../src/infra/db/schema/index.js';
 import { loadAudioItems } from '../../src/station/dataset/training-data.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { pollUntil } from '../helpers/poll.js';
-import { buildTestStation, signupListener, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+import { stationForSuite, signupListener, staffLogin, type Credentials } from '../helpers/station.js';
 import { bearer, loginAs, type Login } from './accounts-support.js';
 
-let station: TestStation;
 let admin: Credentials;
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   admin = await staffLogin(station);
 });
-afterAll(() => station?.destroy());
 
 const call = (who: { token: string; csrf: string }, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
   station.http.inject({ method, url, headers: bearer(who), ...(payload ? { payload } : {}) });

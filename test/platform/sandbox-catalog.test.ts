@@ -6,18 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoArtists, demoTracks } from '../../src/demo/content/index.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { mirrorSandboxMedia, seedSandboxCatalog } from '../../src/demo/seed-sandbox.js';
 import { albums, artists, lyrics, tracks } from '../../src/infra/db/schema/index.js';
 import { DatasetRepository } from '../../src/station/dataset/repository.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 
-let station: TestStation;
 let developer: Login;
 let liveKey: string;
 let testKey: string;
@@ -40,8 +39,8 @@ async function idsOf(environment: 'live' | 'test') {
   return { tracks: new Map(trackRows.map((r) => [r.slug, r.id])), artists: new Map(artistRows.map((r) => [r.slug, r.id])) };
 }
 
+const station = stationForSuite();
 beforeAll(async () => {
-  station = await buildTestStation();
   const { db } = station.database;
   await seedDemoCatalog(db);
   // As if the seed had rendered every master: the radio plays only tracks with audio.
@@ -52,9 +51,6 @@ beforeAll(async () => {
   developer = await loginAs(station, 'developer');
   liveKey = (await createKey(station, developer, { scopes: ['tracks:read', 'streams:read'], environment: 'live' })).key;
   testKey = (await createKey(station, developer, { scopes: ['tracks:read', 'streams:read'], environment: 'test' })).key;
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 describe('the sandbox seed', () => {

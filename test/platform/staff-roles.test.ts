@@ -3,23 +3,21 @@
  * no station scope until they enrolled and confirmed TOTP and logged in with it, at /api/auth/admin/login or
  * through the 2FA step of /v1/auth/login. Who may give which role; the last super_admin; changes apply at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { totpCode } from '../../src/auth/totp.js';
 import { isDomainError } from '../../src/errors.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, type Credentials, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, signupListener, staffLogin, type Credentials } from '../helpers/station.js';
 import { clientAddress, staffWithTotp } from '../auth/support.js';
 
 describe('staff roles', () => {
-  let station: TestStation;
   let superAdmin: Credentials;
   const clock = new ManualClock(Date.UTC(2026, 8, 2, 9, 0, 0));
 
+  const station = stationForSuite({}, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({}, { clock });
     superAdmin = await staffLogin(station, clock);
   });
-  afterAll(() => station?.destroy());
 
   const setRole = (caller: Credentials, id: string, role: string) =>
     station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${id}/role`, headers: authHeaders(caller), payload: { role } });

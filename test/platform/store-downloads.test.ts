@@ -4,19 +4,18 @@
  * its own; GET /v1/tracks/{id}/stream keeps handing out the renditions, whatever the quality asked.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { trackUploads, tracks } from '../../src/infra/db/schema/index.js';
 import { eq } from 'drizzle-orm';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { buyInSandbox, createProduct, headers, seedArtist, userWithRole, type SeededArtist, type User } from './store-support.js';
 
-let station: TestStation;
 let artist: SeededArtist;
 let buyer: User;
 const master = Buffer.concat([Buffer.from('RIFF'), randomBytes(64)]);
 
+const station = stationForSuite({ STATION_STORE_SANDBOX_LIVE: 'true' });
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_STORE_SANDBOX_LIVE: 'true' });
   artist = await seedArtist(station, 'Lossless Quay');
   // The first track as an upload leaves it (platform/uploads): the WAV master kept, the catalog row on its 320 kbps
   // stream rendition with the 128 and 192 beside it.
@@ -39,9 +38,6 @@ beforeAll(async () => {
   });
   buyer = await userWithRole(station, 'listener');
   await buyInSandbox(station, buyer, await createProduct(station, artist, { price: 5 }));
-});
-afterAll(async () => {
-  await station?.destroy();
 });
 
 const path = (url: string) => url.replace('http://station.test', '');

@@ -3,23 +3,22 @@
  * explicit scope store:orders, and answer within the caller's environment: an app granted only tracks:read, or a
  * key without the scope, gets 403; a test key never sees live orders, nor a live credential sandbox ones.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { loginAs, type Login } from './accounts-support.js';
 import { appBearer, codeFor, redeem, registerApp } from './oauth-support.js';
 import { insertOrder } from './analytics-support.js';
 import { buyInSandbox, createProduct, headers, seedArtist, type SeededArtist } from './store-support.js';
 
-let station: TestStation;
 let artist: SeededArtist;
 let buyer: Login;
 let product: { id: string; price: number };
 let liveOrderId: string;
 let sandboxOrderId: string;
 
+const station = stationForSuite({ STATION_STORE_SANDBOX_LIVE: 'true' });
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_STORE_SANDBOX_LIVE: 'true' });
   artist = await seedArtist(station, 'Scoped Pier');
   buyer = await loginAs(station, 'developer');
   product = await createProduct(station, artist, { price: 3 });
@@ -29,9 +28,6 @@ beforeAll(async () => {
   sandboxOrderId = (await insertOrder(station, { artistId: artist.id, userId: buyer.userId, amountCents: 300, at: new Date().toISOString(), livemode: false })).orderId;
   // A station, two password logins (argon2) and a purchase: slow on a loaded two-core machine.
 }, 300_000);
-afterAll(async () => {
-  await station?.destroy();
-});
 
 async function keyHeaders(scopes: string[], environment: 'live' | 'test') {
   const { key } = await station.auth.createApiKey({ name: 'k', scopes: scopes as never, environment, ownerUserId: buyer.userId });

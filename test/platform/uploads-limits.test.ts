@@ -6,27 +6,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { trackUploads, tracks } from '../../src/infra/db/schema/index.js';
 import { pollUntil } from '../helpers/poll.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { loginAs, type Login } from './accounts-support.js';
 import { artistFor, expectNothingStored, form, mp3Of, music, pcmWav, silentWav, stored, upload } from './uploads-support.js';
 
 describe('upload limits', () => {
-  let station: TestStation;
   let owner: Login;
   let port: number;
 
+  const station = stationForSuite({ STATION_UPLOAD_MAX_SEC: '5' });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_UPLOAD_MAX_SEC: '5' });
     owner = await loginAs(station, 'artist');
     await artistFor(station, owner.userId);
     const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(address).port);
-  });
-  afterAll(async () => {
-    await station?.destroy();
   });
 
   const refused = async (data: Buffer, pattern: RegExp, contentType = 'audio/wav') => {

@@ -6,17 +6,16 @@
 import { connect, type Socket } from 'node:net';
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { systemTimers, type IntervalTimers } from '../../src/infra/clock/timers.js';
 import { pollUntil } from '../helpers/poll.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { stationForSuite } from '../helpers/station.js';
 import { loginAs, type Login } from './accounts-support.js';
 import { artistFor, silentWav, stored, upload } from './uploads-support.js';
 
 const HOUR = 3600_000;
 
 describe('upload spool', () => {
-  let station: TestStation;
   let owner: Login;
   let port: number;
   // Real timers, with a record of the intervals set: the test runs the hourly one itself rather than
@@ -27,15 +26,12 @@ describe('upload spool', () => {
     clearInterval: (handle) => systemTimers.clearInterval(handle),
   };
 
+  const station = stationForSuite({ STATION_UPLOAD_MAX_MB: '30' }, { timers });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_UPLOAD_MAX_MB: '30' }, { timers });
     owner = await loginAs(station, 'artist');
     await artistFor(station, owner.userId);
     const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(address).port);
-  });
-  afterAll(async () => {
-    await station?.destroy();
   });
 
   /** Starts a multipart upload declaring `declared` bytes of file and sends the first `sent` of them. */

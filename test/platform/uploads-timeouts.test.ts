@@ -4,25 +4,21 @@
  * sockets: the limits are the server's, not inject()'s.
  */
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stationForSuite } from '../helpers/station.js';
 import { loginAs, type Login } from './accounts-support.js';
 import { artistFor, form, silentWav } from './uploads-support.js';
 
 describe('request body timeouts', () => {
-  let station: TestStation;
   let owner: Login;
   let port: number;
 
+  const station = stationForSuite({ STATION_REQUEST_TIMEOUT_SEC: '2', STATION_UPLOAD_TIMEOUT_SEC: '6' });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_REQUEST_TIMEOUT_SEC: '2', STATION_UPLOAD_TIMEOUT_SEC: '6' });
     owner = await loginAs(station, 'artist');
     await artistFor(station, owner.userId);
     const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(address).port);
-  });
-  afterAll(async () => {
-    await station?.destroy();
   });
 
   /** Sends the head, then the body a piece every `everyMs`, until the server answers or closes. */

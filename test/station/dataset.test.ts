@@ -29,7 +29,7 @@ import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { computeEligibility, type DatasetSettings } from '../../src/station/dataset/eligibility.js';
 import { loadSnapshotDataset } from '../../src/station/dataset/snapshot-dataset.js';
 import { loadLyricRows } from '../../src/station/dataset/training-data.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, signupListener, staffLogin } from '../helpers/station.js';
 
 type Json = Record<string, any>;  
 type Headers = Record<string, string>;
@@ -72,7 +72,6 @@ async function sineMp3(seconds = 1): Promise<Buffer> {
 }
 
 describe('module B: dataset manager', () => {
-  let station: TestStation;
   let db: Db;
   let admin: Headers;
   let adminId: string;
@@ -96,8 +95,8 @@ describe('module B: dataset manager', () => {
     await db.delete(datasetArtistStatus);
   };
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     db = station.database.db;
     const login = await staffLogin(station);
     admin = authHeaders(login);
@@ -158,7 +157,6 @@ describe('module B: dataset manager', () => {
       .returning();
     outside.platformLyricByOutsideWriter = mixed.id;
   }, 120_000);
-  afterAll(() => station?.destroy());
 
   it('needs station:train and the CSRF header', async () => {
     expect((await call('GET', '/station/v1/dataset/config', undefined, {})).statusCode).toBe(401);

@@ -3,7 +3,7 @@
  * rendering); transparency.test.ts covers one record made by a real generation.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { generations, lyricGenerations, registryTracks, safetyFlags, stationPlays } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
@@ -11,7 +11,7 @@ import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
 import { csvField, csvLine } from '../../src/station/registry/chain-audit.js';
 import { recordHash } from '../../src/station/registry/hash-chain.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 
 const SERVICE_KEY = 'svc_test_registry_key_0123456789abcdef';
 const AUDIO_HASH = `sha256:${'a1'.repeat(32)}`;
@@ -97,15 +97,14 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('module G: registry', () => {
-  let station: TestStation;
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
   let admin: Record<string, string>;
   let service: Record<string, string>;
   let listener: Record<string, string>;
   const events: { event: string; data: Record<string, unknown> }[] = [];
 
+  const station = stationForSuite({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock });
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock });
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
@@ -113,7 +112,6 @@ describe('module G: registry', () => {
     await installModels(station);
     await station.bus.subscribe(STATION_EVENTS_CHANNEL, (m) => events.push(m as (typeof events)[number]));
   });
-  afterAll(() => station?.destroy());
 
   const register = (input: Partial<RegisterInput> = {}) => station.station.registry.register(recordInput(input));
   const db = () => station.database.db;
@@ -570,13 +568,12 @@ describe('module G: registry', () => {
 });
 
 describe('module G: audit trail (chain head, verification, export)', () => {
-  let station: TestStation;
   let admin: Record<string, string>;
   const TOTAL = 2_000;
   const tricky = 'Rain, "Neon"\r\nHarbor; 100%';
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     admin = authHeaders(await staffLogin(station));
     const start = Date.parse('2025-01-01T00:00:00Z');
     for (let i = 0; i < TOTAL; i++) {
@@ -584,7 +581,6 @@ describe('module G: audit trail (chain head, verification, export)', () => {
       await station.station.registry.register(recordInput({ generatedAt: new Date(start + i * 3_600_000), title: i === 10 ? tricky : `Track ${i}` }));
     }
   }, 300_000);
-  afterAll(() => station?.destroy());
 
   const get = (url: string) => station.http.inject({ url, headers: admin });
 
@@ -683,17 +679,15 @@ describe('module G: audit trail (chain head, verification, export)', () => {
 });
 
 describe('module G: the published chain head', () => {
-  let station: TestStation;
   let admin: Record<string, string>;
   let listener: Record<string, string>;
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     admin = authHeaders(await staffLogin(station));
     listener = authHeaders(await signupListener(station));
     for (let i = 0; i < 6; i++) await station.station.registry.register(recordInput({ title: `Anchor ${i}` }));
   });
-  afterAll(() => station?.destroy());
 
   const get = (url: string, headers = admin) => station.http.inject({ url, headers });
 

@@ -6,14 +6,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { generations, listenerFeedback, radioSlots, registryTracks, safetyFlags, safetyReports, safetyReviews } from '../../src/infra/db/schema/index.js';
 import { MIGRATIONS_FOLDER } from '../../src/infra/db/client.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
-import { authHeaders, buildTestStation, signupListener, staffLogin, verifiedListener, verifyAddress, type TestStation } from '../helpers/station.js';
+import { authHeaders, stationForSuite, signupListener, staffLogin, verifiedListener, verifyAddress } from '../helpers/station.js';
 import { clientAddress } from '../auth/support.js';
 
 let counter = 0;
@@ -47,7 +47,6 @@ function recordInput(): RegisterInput {
 type Headers = Record<string, string>;
 
 describe('safety review: listener reports, threshold, admin flag and approval', () => {
-  let station: TestStation;
   let admin: Headers;
   const listeners: Headers[] = [];
   let markerListener: Headers;
@@ -63,14 +62,13 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     return who;
   };
 
+  const station = stationForSuite();
   beforeAll(async () => {
-    station = await buildTestStation();
     admin = authHeaders(await staffLogin(station));
     for (let i = 0; i < 6; i++) listeners.push(await newListener());
     markerListener = await newListener();
     await station.bus.subscribe(STATION_EVENTS_CHANNEL, (m) => events.push(m as (typeof events)[number]));
   }, 300_000);
-  afterAll(() => station?.destroy());
 
   const db = () => station.database.db;
   /** A registered AI track that is on air now (listeners' tickets cover it). */
@@ -340,12 +338,8 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
 });
 
 describe('safety review backfill (drizzle/0010): tracks already in the queue when reports began to count', () => {
-  let station: TestStation;
 
-  beforeAll(async () => {
-    station = await buildTestStation();
-  });
-  afterAll(() => station?.destroy());
+  const station = stationForSuite();
 
   it('keeps admin-flagged tracks withheld, withholds tracks with enough reporters, lets a single report air', async () => {
     const db = station.database.db;
