@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import { artists, stationConfig, tracks } from '../../src/infra/db/schema/index.js';
@@ -60,6 +61,14 @@ export class FaultStation {
   database!: TestDatabase;
 
   /** A fresh database with `trackCount` catalog tones of `trackSec` each, the radio on, catalog only. */
+  /** A fresh, migrated database (seed() makes one too). */
+  async createDatabase(): Promise<void> {
+    this.database = await createTestDatabase();
+    const database = await this.database.open();
+    await database.migrate();
+    await database.close();
+  }
+
   async seed(options: { trackCount: number; trackSec: number; crossfadeSec?: number }): Promise<void> {
     this.database = await createTestDatabase();
     const database = await this.database.open();
@@ -111,7 +120,7 @@ export class FaultStation {
         STATION_DEMO: 'false',
         STATION_SERVICE_API_KEY: SERVICE_KEY,
         STATION_SCHEDULER_CYCLE_SEC: '5',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: script === 'src/main.ts' ? 'warn' : 'info',
         ...env,
       },
     });
@@ -120,7 +129,17 @@ export class FaultStation {
     child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
     const instance: Instance = { name, port, base, child, output: () => output };
     this.instances.push(instance);
-    if (script === 'src/main.ts') {
+    if (script !== 'src/main.ts') {
+      await until(
+        `${name} is ready`,
+        () => {
+          if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output}`);
+          return output.includes('worker ready');
+        },
+        Boolean,
+        60_000,
+      );
+    } else {
       await until(
         `${name} is ready`,
         async () => {
@@ -146,6 +165,18 @@ export class FaultStation {
       ),
     );
     await this.database?.drop().catch(() => undefined);
+    // The shared Redis keeps nothing of this station.
+    const redis = new Redis(REDIS_URL!);
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
