@@ -148,6 +148,19 @@ function loggerOptions(config: Config, override: StationOptions['logger']) {
   };
 }
 
+/** How long /readyz waits for PostgreSQL and Redis to answer before it says 503. */
+const READY_PROBE_MS = 2_000;
+
+/** `work`, or a rejection after `ms` (the work itself goes on; its outcome is ignored). */
+function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The jobs `npm run worker` runs (and STATION_ROLE=api instances leave to it): the engine's and webhook delivery. */
 export const WORKER_QUEUES = [GENERATION_QUEUE, TRAINING_QUEUE, WEBHOOK_QUEUE] as const;
 
@@ -266,9 +279,12 @@ export async function createStation(config: Config, options: StationOptions = {}
       trustProxy: config.trustProxy,
       requestTimeoutMs: config.requestTimeoutMs,
       longestBodyTimeoutMs: config.uploadTimeoutMs,
+      // Ready while this instance can serve: started, and PostgreSQL and Redis answer within READY_PROBE_MS
+      // (a partition makes queries hang rather than fail: the probe answers 503 instead of hanging too).
       isReady: async () => {
         if (!ready) return false;
-        await database.ping();
+        if (redis && redis.status !== 'ready') return false;
+        await withinMs(READY_PROBE_MS, Promise.all([database.ping(), redis?.ping()]));
         return true;
       },
     },
