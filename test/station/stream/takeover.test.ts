@@ -111,5 +111,15 @@ describe('a follower taking over the stream', () => {
     const joinAt = Math.round(((diedAt - listener.at[0]) / 1000 + 2.5) * 44100); // roughly where the held frames ran out
     expect(longestSilence(left, right, 4410, joinAt + 2 * 44100, 0.01)).toBeLessThan(0.05 * 44100);
     expect(toneAmplitude(left, 330, joinAt + 22050, 8192)).toBeGreaterThan(0.05);
+
+    // The lead goes back (the first instance, alive again, had been following): the one stepping down still
+    // sends its listener the frames it had published ahead, then the new leader's, with no gap either.
+    const handBackAt = Date.now();
+    leading = 'a';
+    await pollUntil('the first instance leads again', () => a.stream.resumed, (n) => n === 1, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const later = listener.at.filter((t) => t >= handBackAt);
+    expect(Math.max(...later.slice(1).map((t, i) => t - later[i]))).toBeLessThan(700);
+    expect(Date.now() - later.at(-1)!).toBeLessThan(700);
   }, 40_000);
 });

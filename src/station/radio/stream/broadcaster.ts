@@ -271,6 +271,22 @@ export class StreamBroadcaster {
     return { nextFrame: this.sentFrames, epoch: this.epoch };
   }
 
+  /**
+   * Frames handed to onChunk but not yet sent here (from `clock.nextFrame` on): a leader that steps down still
+   * owes them to its own listeners, as followers hold them.
+   */
+  publishedUnsent(): HeldFrame[] {
+    const playout = this.playout;
+    if (!playout) return [];
+    const frames: HeldFrame[] = [...this.backlog];
+    for (let k = 0; this.sentFrames + frames.length < this.publishedFrames; k++) {
+      const frame = playout.peek(k);
+      if (!frame) break;
+      frames.push({ frame, bitrateKbps: playout.bitrateKbps, title: this.titleAt((this.sentFrames + frames.length) * SAMPLES_PER_FRAME) });
+    }
+    return frames;
+  }
+
   /** Stops the clock and ends every listener's response. */
   stop(): void {
     this.halt();

@@ -129,11 +129,15 @@ export class RelayHold {
     return out;
   }
 
-  /** Forgets every frame; the next to send is `next` (a leader that steps down goes on from its own clock). */
-  reset(next: number | null, epoch: number): void {
+  /**
+   * Forgets every frame; the next to send is `next`, and `carried` are the frames from there on that this
+   * instance already has (a leader that steps down goes on from its own clock and its own published frames).
+   */
+  reset(next: number | null, epoch: number, carried: HeldFrame[] = []): void {
     this.frames.clear();
     this.next = next;
     this.epoch = epoch;
+    if (next !== null) carried.forEach((held, i) => this.frames.set(next + i, held));
   }
 
   private firstAfter(index: number): number | null {
@@ -176,7 +180,8 @@ export class LiveStream {
     }
     this.unsubscribe = await this.options.bus.subscribe(this.options.channel, (message) => this.onRelayed(message));
     this.stopPublishing = broadcaster.onChunk((chunk) => {
-      if (this.role !== 'leader') return;
+      // The election, not only the role last checked: a leader that lost its lease publishes nothing more.
+      if (this.role !== 'leader' || !this.options.leader.isLeader()) return;
       this.options.bus.publish(this.options.channel, relayMessage(chunk)).catch((error: unknown) => this.report(error, 'relaying the stream'));
     });
     this.timer = setInterval(() => void this.checkRole(), this.options.checkMs ?? 250);
@@ -228,9 +233,10 @@ export class LiveStream {
   private follow(): void {
     const { broadcaster } = this.options;
     const clock = broadcaster.running ? broadcaster.clock : null;
+    const carried = clock ? broadcaster.publishedUnsent() : [];
     this.role = 'follower';
     broadcaster.halt();
-    this.hold.reset(clock?.nextFrame ?? null, clock?.epoch ?? 0);
+    this.hold.reset(clock?.nextFrame ?? null, clock?.epoch ?? 0, carried);
     const tickMs = this.options.tickMs ?? broadcaster.tickMs;
     this.sendTimer = setInterval(() => this.sendDue(), tickMs);
     this.sendTimer.unref();
