@@ -302,7 +302,10 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       const card = await this.deps.cards.forSlot(slot);
       if (card) this.onAir = { slot, card, startedAtMs: slot.startedAt.getTime() };
     }
-    return this.sourceOf(slot, await this.deps.config.get());
+    const source = await this.sourceOf(slot, await this.deps.config.get());
+    // Not playable after all (its master is gone): if it never aired, it goes back to the plan as well.
+    if (!source && !slot.startedAt) await this.deps.slots.returnCued();
+    return source;
   }
 
   private async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
