@@ -14,7 +14,8 @@ const servicesOnly = process.env.STATION_SUITE === 'services';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: servicesOnly ? ['test/engine/**', 'test/demo/**', 'test/web/**', 'test/e2e/**', '**/node_modules/**'] : ['**/node_modules/**'],
+    // test/faults starts real instances on PostgreSQL and Redis: only the services suite has them.
+    exclude: servicesOnly ? ['test/engine/**', 'test/demo/**', 'test/web/**', 'test/e2e/**', '**/node_modules/**'] : ['test/faults/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

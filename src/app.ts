@@ -39,6 +39,10 @@ import { PrefixedEventBus } from './infra/pubsub/prefixed-bus.js';
 import type { JobQueue } from './infra/queue/job-queue.js';
 import { InProcessJobQueue } from './infra/queue/in-process-queue.js';
 import { BullMqJobQueue } from './infra/queue/bullmq-queue.js';
+import { ConsumingJobQueue, consumesQueue } from './infra/queue/role-queue.js';
+import { WEBHOOK_QUEUE } from './platform/webhooks/delivery.js';
+import { GENERATION_QUEUE } from './station/generation/generation.service.js';
+import { TRAINING_QUEUE } from './station/training/service.js';
 import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
@@ -144,6 +148,22 @@ function loggerOptions(config: Config, override: StationOptions['logger']) {
   };
 }
 
+/** How long /readyz waits for PostgreSQL and Redis to answer before it says 503. */
+const READY_PROBE_MS = 2_000;
+
+/** `work`, or a rejection after `ms` (the work itself goes on; its outcome is ignored). */
+function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The jobs `npm run worker` runs (and STATION_ROLE=api instances leave to it): the engine's and webhook delivery. */
+export const WORKER_QUEUES = [GENERATION_QUEUE, TRAINING_QUEUE, WEBHOOK_QUEUE] as const;
+
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl, dataDir: config.dataDir }));
@@ -153,9 +173,11 @@ export async function createStation(config: Config, options: StationOptions = {}
   const bus: EventBus = config.redisUrl
     ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix)
     : new InProcessEventBus();
-  const queue: JobQueue = config.redisUrl
-    ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue` })
+  const jobs: JobQueue = config.redisUrl
+    ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue`, lockDurationMs: config.jobLockMs })
     : new InProcessJobQueue();
+  // STATION_ROLE: API instances leave the engine's queues to `npm run worker`, which runs only those.
+  const queue: JobQueue = config.role === 'all' ? jobs : new ConsumingJobQueue(jobs, (name) => consumesQueue(config.role, WORKER_QUEUES, name));
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, clock })
     : new OutboxMailer(database.db, clock);
@@ -257,9 +279,12 @@ export async function createStation(config: Config, options: StationOptions = {}
       trustProxy: config.trustProxy,
       requestTimeoutMs: config.requestTimeoutMs,
       longestBodyTimeoutMs: config.uploadTimeoutMs,
+      // Ready while this instance can serve: started, and PostgreSQL and Redis answer within READY_PROBE_MS
+      // (a partition makes queries hang rather than fail: the probe answers 503 instead of hanging too).
       isReady: async () => {
         if (!ready) return false;
-        await database.ping();
+        if (redis && redis.status !== 'ready') return false;
+        await withinMs(READY_PROBE_MS, Promise.all([database.ping(), redis?.ping()]));
         return true;
       },
     },

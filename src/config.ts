@@ -24,6 +24,13 @@ export interface Config {
   redisUrl: string | null;
   /** Namespace of every Redis key and channel, so several stations (or test runs) can share one Redis. */
   redisPrefix: string;
+  /**
+   * STATION_ROLE: `all` (default) serves HTTP and runs every queue; `api` serves HTTP and leaves the engine's
+   * queues (generation, training, webhook delivery) to workers; `worker` (`npm run worker`) runs only those.
+   */
+  role: StationRole;
+  /** STATION_JOB_LOCK_SEC: how long a BullMQ job's lock lives unrenewed: a dead worker's job is retried after it. */
+  jobLockMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   admin: AdminBootstrap | null;
   serviceApiKey: string | null;
@@ -90,6 +97,19 @@ export type TrustProxy = { kind: 'none' } | { kind: 'hops'; hops: number } | { k
 export interface MlServiceLink {
   url: string;
   apiKey: string;
+}
+
+export const STATION_ROLES = ['all', 'api', 'worker'] as const;
+export type StationRole = (typeof STATION_ROLES)[number];
+
+function stationRole(env: Env, redisUrl: string | null, databaseUrl: string | null): StationRole {
+  const role = (text(env, 'STATION_ROLE') ?? 'all').toLowerCase();
+  if (!(STATION_ROLES as readonly string[]).includes(role)) throw new ConfigError('STATION_ROLE', `one of ${STATION_ROLES.join(', ')}`, role);
+  // Split roles share jobs through BullMQ and state through PostgreSQL: the embedded defaults live in one process.
+  if (role !== 'all' && (redisUrl === null || databaseUrl === null)) {
+    throw new ConfigError('STATION_ROLE', `all unless REDIS_URL and DATABASE_URL are set (${role} needs another process to share jobs with)`, role);
+  }
+  return role as StationRole;
 }
 
 export class ConfigError extends Error {
@@ -251,6 +271,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     databaseMigrationUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: prefix(env, 'REDIS_PREFIX'),
+    role: stationRole(env, url(env, 'REDIS_URL', ['redis:', 'rediss:']), databaseUrl),
+    jobLockMs: integer(env, 'STATION_JOB_LOCK_SEC', 30, 5, 3600) * 1000,
     logLevel: logLevel as Config['logLevel'],
     admin: adminBootstrap(env),
     serviceApiKey,

@@ -205,11 +205,13 @@ export function buildStationModules(infra: StationInfra) {
       await realtime.start(log);
       listenerHistory.start(log);
       contextRotator.start(log);
-      await queue.process(GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
-      await training.start(log);
-      for (const generationId of await generationRepo.requeueInterrupted()) {
+      // Before this process takes jobs, so it never resets one it has just started; with Redis, jobs other
+      // instances run stay theirs (a dead worker's job is redelivered by BullMQ and taken over).
+      for (const generationId of await generationRepo.requeueInterrupted(!config.redisUrl)) {
         await queue.add(GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
       }
+      await queue.process(GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
+      await training.start(log);
       // Generations and lyrics accepted while the first model of their type was on its way start when it is deployed.
       modelWaiter = new ModelWaiter(generations, lyrics, log, infra.timers);
       modelWaiter.start();
@@ -232,14 +234,15 @@ export function buildStationModules(infra: StationInfra) {
         );
         await demo.start();
       }
-      await radioModule.start(log);
+      // A worker (STATION_ROLE=worker) serves no listeners and never leads the radio: the API instances do.
+      if (config.role !== 'worker') await radioModule.start(log);
     },
 
     /** Stops background work before the infrastructure closes. */
     stop: async () => {
       await modelWaiter?.stop();
       await training.stop();
-      await radioModule.stop();
+      if (config.role !== 'worker') await radioModule.stop();
       await contextRotator.stop();
       await demo?.stop();
       listenerHistory.stop();

@@ -30,6 +30,12 @@ export interface BullMqJobQueueOptions {
   removeOnFail?: KeepJobs;
   /** How long close() waits for running jobs before abandoning them (BullMQ re-queues them as stalled). */
   closeTimeoutMs?: number;
+  /**
+   * How long a running job's lock lives without renewal (the worker renews it every half). A worker that dies
+   * stops renewing: its job is handed to another worker as stalled within this plus the stall check's period
+   * (checked as often as the lock lives). Default BullMQ's 30 s.
+   */
+  lockDurationMs?: number;
 }
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -42,6 +48,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly removeOnComplete: KeepJobs;
   private readonly removeOnFail: KeepJobs;
   private readonly closeTimeoutMs: number;
+  private readonly lockDurationMs: number;
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Map<string, Worker>();
   private closed = false;
@@ -56,6 +63,7 @@ export class BullMqJobQueue implements JobQueue {
     this.removeOnComplete = options.removeOnComplete ?? { count: 1_000, age: DAY_SECONDS };
     this.removeOnFail = options.removeOnFail ?? { count: 5_000, age: 7 * DAY_SECONDS };
     this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
+    this.lockDurationMs = options.lockDurationMs ?? 30_000;
   }
 
   async add(queue: string, name: string, data: Record<string, unknown>, options: JobOptions = {}): Promise<string> {
@@ -83,6 +91,8 @@ export class BullMqJobQueue implements JobQueue {
       connection: this.connection,
       prefix: this.prefix,
       concurrency: Math.max(1, options.concurrency ?? 1),
+      lockDuration: this.lockDurationMs,
+      stalledInterval: this.lockDurationMs,
     });
     this.workers.set(queue, worker);
     worker.on('failed', (bullJob, error) => {
@@ -150,6 +160,8 @@ function toPortJob(queue: string, bullJob: BullJob): Job {
     data: bullJob.data as Record<string, unknown>,
     // attemptsMade counts failed attempts, so the running one is the next.
     attempt: bullJob.attemptsMade + 1,
+    // BullMQ moved it back from a worker whose lock lapsed (maxStalledCount 1: a second stall fails it).
+    redelivered: (bullJob.stalledCounter ?? 0) > 0,
   };
 }
 

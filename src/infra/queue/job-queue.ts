@@ -19,6 +19,12 @@ export interface Job<T = Record<string, unknown>> {
   data: T;
   /** 1 for the first attempt. */
   attempt: number;
+  /**
+   * The job was started before by a worker that stopped holding it (died, or froze past its lock) and the
+   * queue hands it out again: its handler may take over work left in progress. The queue gives a job to one
+   * worker at a time, so the previous holder no longer runs it as far as the queue knows.
+   */
+  redelivered?: boolean;
 }
 
 export type JobHandler = (job: Job) => Promise<void>;

@@ -33,7 +33,11 @@ export class GenerationRepository {
   }
 
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
-  async claim(id: string, now: Date, staleMs: number): Promise<GenerationRow | null> {
+  /**
+   * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when
+   * `takeOver`: the queue redelivered its job after the worker running it died).
+   */
+  async claim(id: string, now: Date, staleMs: number, takeOver = false): Promise<GenerationRow | null> {
     const staleBefore = new Date(now.getTime() - staleMs).toISOString();
     const [row] = await this.db
       .update(generations)
@@ -43,7 +47,10 @@ export class GenerationRepository {
           eq(generations.id, id),
           // A job still waiting for its model is not runnable: the model waiter binds one and enqueues it.
           isNotNull(generations.modelVersion),
-          or(eq(generations.status, 'pending'), and(eq(generations.status, 'in_progress'), lt(generations.startedAt, sql`${staleBefore}::timestamptz`))),
+          or(
+            eq(generations.status, 'pending'),
+            and(eq(generations.status, 'in_progress'), takeOver ? undefined : lt(generations.startedAt, sql`${staleBefore}::timestamptz`)),
+          ),
         ),
       )
       .returning();
@@ -151,8 +158,13 @@ export class GenerationRepository {
   }
 
   /** After a restart: jobs that were running lost their worker; put them back to pending. */
-  async requeueInterrupted(): Promise<string[]> {
-    await this.db.update(generations).set({ status: 'pending', startedAt: null, progressPct: 0 }).where(eq(generations.status, 'in_progress'));
+  /**
+   * Pending generations to queue again at start. With `resetRunning` (one process, an in-process queue: jobs
+   * in progress died with the last process) those in progress count as pending; with a shared queue another
+   * worker may be running them, and BullMQ redelivers a dead worker's job by itself.
+   */
+  async requeueInterrupted(resetRunning = true): Promise<string[]> {
+    if (resetRunning) await this.db.update(generations).set({ status: 'pending', startedAt: null, progressPct: 0 }).where(eq(generations.status, 'in_progress'));
     const rows = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.status, 'pending')).orderBy(asc(generations.createdAt));
     return rows.map((r) => r.id);
   }

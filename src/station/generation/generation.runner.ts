@@ -75,7 +75,7 @@ export class GenerationRunner {
 
   async handle(job: Job): Promise<void> {
     const generationId = String(job.data.generationId);
-    const row = await this.deps.repo.claim(generationId, this.deps.clock.date(), GENERATION_STALE_MS);
+    const row = await this.deps.repo.claim(generationId, this.deps.clock.date(), GENERATION_STALE_MS, job.redelivered === true);
     if (!row) return; // cancelled, already done, or running elsewhere
     try {
       await this.run(row);

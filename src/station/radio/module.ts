@@ -46,6 +46,8 @@ import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-prese
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
 const SCHEDULER_LOCK_KEY = 7_246_010;
+/** How far ahead of the send edge followers hold the leader's timeline (live-stream.ts). */
+const RELAY_AHEAD_MS = 6_000;
 
 export interface RadioModuleDeps {
   config: Config;
@@ -118,7 +120,9 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   });
   let log: FastifyBaseLogger | null = null;
   const onStreamError = (error: unknown, context: string) => log?.error({ err: error }, `stream: ${context}`);
-  const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128, onError: onStreamError });
+  // With Redis, the leader hands followers its frames RELAY_AHEAD_MS before they are due: what carries their
+  // listeners through a failover (the lease moves in 2-4 s, the new leader resumes in well under a second).
+  const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128, onError: onStreamError, relayAheadMs: config.redisUrl ? RELAY_AHEAD_MS : 0 });
   broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
   // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
   const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });

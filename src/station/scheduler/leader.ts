@@ -28,7 +28,15 @@ export class SingleProcessLeader implements LeaderElection {
   async stop(): Promise<void> {}
 }
 
-const RETRY_MS = 5_000;
+/**
+ * How long the station may go without a leader is what a listener's stream must bridge: followers hold a few
+ * seconds of the timeline (live-stream.ts), so a dead leader must be replaced well within that. A Redis lease
+ * of 3 s renewed every second is taken over 2-4 s after its holder dies; the PostgreSQL lock goes with the
+ * dead session at once, and a follower asks for it every 2 s.
+ */
+const RETRY_MS = 2_000;
+export const REDIS_LEASE_TTL_MS = 3_000;
+const REDIS_RENEW_MS = 1_000;
 
 /** Deadlines compare readings of one clock: a monotonic one, so a wall-clock step cannot stretch a lease. */
 const monotonicClock: Pick<Clock, 'now'> = { now: () => performance.now() };
@@ -63,7 +71,7 @@ class Retrier {
 }
 
 export interface PgAdvisoryLeaderOptions {
-  /** How often a follower asks for the lock and the leader checks its session (default 5 s). */
+  /** How often a follower asks for the lock and the leader checks its session (default 2 s). */
   retryMs?: number;
   clock?: Pick<Clock, 'now'>;
 }
@@ -174,9 +182,9 @@ return 1`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export interface RedisLeaderOptions {
-  /** Lifetime of the lease on the server (default 15 s). */
+  /** Lifetime of the lease on the server (default 3 s). */
   ttlMs?: number;
-  /** How often the leader renews and a follower tries (default the smaller of 5 s and a third of the TTL). */
+  /** How often the leader renews and a follower tries (default the smaller of 1 s and a third of the TTL). */
   renewMs?: number;
   clock?: Pick<Clock, 'now'>;
 }
@@ -201,9 +209,9 @@ export class RedisLeader implements LeaderElection {
     private readonly key: string,
     options: RedisLeaderOptions = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 15_000;
+    this.ttlMs = options.ttlMs ?? REDIS_LEASE_TTL_MS;
     this.clock = options.clock ?? monotonicClock;
-    const renewMs = options.renewMs ?? Math.min(RETRY_MS, this.ttlMs / 3);
+    const renewMs = options.renewMs ?? Math.min(REDIS_RENEW_MS, this.ttlMs / 3);
     this.redis = new Redis(url, {
       lazyConnect: true,
       maxRetriesPerRequest: 1,

@@ -284,6 +284,31 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     const slot = await this.deps.slots.onAir();
     if (!slot || slot.id <= this.followed) return null;
     this.followed = slot.id;
+    return this.sourceOf(slot, config);
+  }
+
+  /**
+   * TrackSource: this instance takes over the stream (live-stream.ts) and continues slot `id`, the one the last
+   * leader had on air where its frames end. Slots it had cued beyond that one never aired: they go back to
+   * the front of the plan, so nothing is skipped; the continued slot keeps its start, so nothing is doubled.
+   */
+  async resume(id: string): Promise<SourceTrack | null> {
+    const slotId = Number(id);
+    if (!Number.isSafeInteger(slotId)) return null;
+    await this.deps.slots.returnCued(slotId);
+    const slot = await this.deps.slots.find(slotId);
+    if (!slot || slot.status !== 'playing') return null;
+    if (slot.startedAt) {
+      const card = await this.deps.cards.forSlot(slot);
+      if (card) this.onAir = { slot, card, startedAtMs: slot.startedAt.getTime() };
+    }
+    const source = await this.sourceOf(slot, await this.deps.config.get());
+    // Not playable after all (its master is gone): if it never aired, it goes back to the plan as well.
+    if (!source && !slot.startedAt) await this.deps.slots.returnCued();
+    return source;
+  }
+
+  private async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
     if (slot.origin === 'ai_generated' && slot.stationTrackId) {
       const record = await this.deps.registry.get(slot.stationTrackId);
       return this.slotResolver.source(slot, record.audioBlobKey, record.title, config);

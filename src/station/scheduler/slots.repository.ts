@@ -121,9 +121,17 @@ export class SlotsRepository {
     await this.returnCued();
   }
 
-  /** Slots handed to the stream but never started go back to the front of the plan. */
-  async returnCued(): Promise<void> {
-    await this.db.update(radioSlots).set({ status: 'planned' }).where(and(eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt)));
+  /** Slots handed to the stream but never started go back to the front of the plan (all but `keep`, when given). */
+  async returnCued(keep?: number): Promise<void> {
+    await this.db
+      .update(radioSlots)
+      .set({ status: 'planned' })
+      .where(and(eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt), keep === undefined ? undefined : ne(radioSlots.id, keep)));
+  }
+
+  async find(id: number): Promise<SlotRow | null> {
+    const [row] = await this.db.select().from(radioSlots).where(eq(radioSlots.id, id)).limit(1);
+    return row ?? null;
   }
 
   async history(limit: number, sessionId?: string): Promise<SlotRow[]> {

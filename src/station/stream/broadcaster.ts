@@ -17,13 +17,14 @@
  *   sound: that is the now-playing card's `started_at`, so its `elapsed_sec` is what they hear.
  */
 import { randomUUID } from 'node:crypto';
-import { SAMPLES_PER_FRAME } from './encoder.js';
+import { CODEC_DELAY_SAMPLES, SAMPLES_PER_FRAME } from './encoder.js';
 import { FRAME_MS, StreamFanout, type ListenerSink } from './fanout.js';
-import { FRAMES_PER_BLOCK, Playout, type TrackMarker, type TrackSource } from './playout.js';
+import { LIMITER_LOOKAHEAD } from './limiter.js';
+import { FRAMES_PER_BLOCK, Playout, type ResumePoint, type TrackMarker, type TrackSource } from './playout.js';
 import { TIMELINE_RATE } from './track-reader.js';
 
 export type { ListenerSink } from './fanout.js';
-export type { SourceTrack, TrackSource } from './playout.js';
+export type { ResumePoint, SourceTrack, TrackSource } from './playout.js';
 
 /** Time, a repeating timer and (optionally) one-shot timers, injected so tests drive the clock themselves. */
 export interface StreamTimers {
@@ -51,6 +52,11 @@ export interface BroadcasterOptions {
   maxCatchUpMs?: number;
   /** How far ahead of the send edge the timeline is rendered. */
   aheadMs?: number;
+  /**
+   * How far ahead of the send edge frames are handed to `onChunk` (at most `aheadMs`): followers hold that
+   * much of the timeline, which carries their listeners while a new leader takes over. 0: at the send edge.
+   */
+  relayAheadMs?: number;
   /** Bitrate of the stream before the first track says otherwise. */
   bitrateKbps?: number;
   /** Overlap between tracks that do not carry their own crossfadeSec. */
@@ -70,12 +76,55 @@ export interface StreamPosition {
   elapsedMs: number;
 }
 
-/** A tick's frames as the relay publishes them. */
+/** Frames as the relay publishes them: consecutive frames of the timeline, from frame index `first`. */
 export interface StreamChunk {
   run: string;
+  /** Stream index of the first frame (frames count from the stream's start, across takeovers). */
+  first: number;
+  /** Wall time (ms since the epoch) at which frame 0 is sent: frame i is sent at epoch + i x FRAME_MS. */
+  epoch: number;
   frames: Buffer[];
   bitrateKbps: number;
   title: string | null;
+  /** The latest tracks on the timeline (where a takeover continues). */
+  markers: ResumePoint[];
+}
+
+/** One frame a follower holds, with the stream's bitrate and title where it falls. */
+export interface HeldFrame {
+  frame: Buffer;
+  bitrateKbps: number;
+  title: string | null;
+}
+
+/** What a follower that takes the lead carries over: the last leader's clock and the frames it still holds. */
+export interface StreamResume {
+  epoch: number;
+  /** Index of the first frame this instance's listeners have not been sent. */
+  nextFrame: number;
+  /** Frames from `nextFrame` on, rendered by the last leader: sent before anything rendered here. */
+  backlog: HeldFrame[];
+  /** The last leader's latest markers: the track on air after the backlog is continued mid-way. */
+  markers: ResumePoint[];
+}
+
+/** Stream sample (as heard) of the first sample encoded into frame `frame` by a fresh encoder. */
+export function resumeSample(frame: number): number {
+  return frame * SAMPLES_PER_FRAME + CODEC_DELAY_SAMPLES + LIMITER_LOOKAHEAD;
+}
+
+/**
+ * The track a takeover continues at stream sample `sample`: the latest one whose first sound is before it,
+ * unless it is still the quieter one of a crossfade (then the one it fades into).
+ */
+export function trackToResume(markers: readonly ResumePoint[], sample: number): ResumePoint | null {
+  const live = markers.filter((m) => m.startSample <= sample);
+  for (let i = live.length - 1; i >= 0; i--) {
+    const marker = live[i];
+    if (marker.changeSample !== null && marker.changeSample <= sample) return marker;
+    if (i === 0) return marker;
+  }
+  return null;
 }
 
 const systemTimers: StreamTimers = {
@@ -111,6 +160,12 @@ export class StreamBroadcaster {
   private run = '';
   private epoch = 0; // wall time at which stream time 0 is sent
   private sentFrames = 0;
+  /** Frames handed to onChunk so far (ahead of sentFrames by up to relayAheadMs). */
+  private publishedFrames = 0;
+  /** A takeover's frames from the last leader, sent before this playout's. */
+  private backlog: HeldFrame[] = [];
+  /** While a takeover loads the track it continues, nothing is rendered (the backlog is being sent). */
+  private resuming = false;
   private readonly fired = new WeakSet<TrackMarker>();
   /** One-shot timers of track changes due before the next tick. */
   private readonly pending = new Map<TrackMarker, unknown>();
@@ -143,21 +198,15 @@ export class StreamBroadcaster {
    * Starts the clock; resolves once the first track is loaded (or the source had none, or it took longer
    * than firstTrackWaitMs) and the start of the timeline is rendered.
    */
-  async start(): Promise<void> {
+  async start(resume?: StreamResume): Promise<void> {
     if (this.handle !== null || this.playout) return;
-    const playout = new Playout(this.source, {
-      bitrateKbps: this.fanout.bitrateKbps,
-      prefetchMs: this.options.prefetchMs ?? 15_000,
-      retryMs: this.options.retryMs ?? 1000,
-      crossfadeSec: this.options.crossfadeSec ?? 3,
-      targetLufs: this.options.targetLufs ?? STATION_TARGET_LUFS,
-      ceilingDbtp: this.options.ceilingDbtp ?? STATION_CEILING_DBTP,
-      now: () => this.timers.now(),
-      onError: this.onError,
-    });
+    if (resume) return this.takeOver(resume);
+    const playout = this.newPlayout(0);
     this.playout = playout;
     this.run = randomUUID();
     this.sentFrames = 0;
+    this.publishedFrames = 0;
+    this.backlog = [];
     const fresh = !this.fanout.hasHistory;
     await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
     if (this.playout !== playout) return; // stopped meanwhile
@@ -168,6 +217,74 @@ export class StreamBroadcaster {
     this.epoch = this.timers.now() - primed * FRAME_MS;
     this.handle = this.timers.setInterval(() => this.tick(), this.tickMs);
     this.tick();
+  }
+
+  /**
+   * Takes over a stream another instance was rendering: the clock goes on from the last leader's (frame i is
+   * still sent at epoch + i x FRAME_MS), its frames this instance holds are sent first, and the playout
+   * continues the track on air right after them at the same sample (the scheduler's `resume`), or, without
+   * one, starts with the next track there. Listeners hear no gap as long as the backlog lasts longer than
+   * loading that track takes.
+   */
+  private async takeOver(resume: StreamResume): Promise<void> {
+    const firstFrame = resume.nextFrame + resume.backlog.length;
+    const playout = this.newPlayout(firstFrame);
+    this.playout = playout;
+    this.run = randomUUID();
+    this.epoch = resume.epoch;
+    this.sentFrames = resume.nextFrame;
+    this.publishedFrames = firstFrame;
+    this.backlog = resume.backlog.slice();
+    this.resuming = true;
+    this.handle = this.timers.setInterval(() => this.tick(), this.tickMs);
+    this.tick();
+    try {
+      const point = trackToResume(resume.markers, resumeSample(firstFrame));
+      const track = point && this.source.resume ? await this.source.resume(point.id) : null;
+      if (this.playout !== playout) return;
+      if (!(track && point && (await playout.resume(track, point)))) await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
+    } catch (error) {
+      this.onError(error, 'resuming the stream');
+    } finally {
+      if (this.playout === playout) this.resuming = false;
+    }
+    if (this.playout !== playout) return;
+    await playout.pump(this.aheadFrames(), FRAMES_PER_BLOCK);
+  }
+
+  private newPlayout(firstFrame: number): Playout {
+    return new Playout(this.source, {
+      bitrateKbps: this.fanout.bitrateKbps,
+      prefetchMs: this.options.prefetchMs ?? 15_000,
+      retryMs: this.options.retryMs ?? 1000,
+      crossfadeSec: this.options.crossfadeSec ?? 3,
+      targetLufs: this.options.targetLufs ?? STATION_TARGET_LUFS,
+      ceilingDbtp: this.options.ceilingDbtp ?? STATION_CEILING_DBTP,
+      now: () => this.timers.now(),
+      onError: this.onError,
+      firstFrame,
+    });
+  }
+
+  /** The stream's clock as a follower carries it on: frame index of the next frame to send, and frame 0's send time. */
+  get clock(): { nextFrame: number; epoch: number } {
+    return { nextFrame: this.sentFrames, epoch: this.epoch };
+  }
+
+  /**
+   * Frames handed to onChunk but not yet sent here (from `clock.nextFrame` on): a leader that steps down still
+   * owes them to its own listeners, as followers hold them.
+   */
+  publishedUnsent(): HeldFrame[] {
+    const playout = this.playout;
+    if (!playout) return [];
+    const frames: HeldFrame[] = [...this.backlog];
+    for (let k = 0; this.sentFrames + frames.length < this.publishedFrames; k++) {
+      const frame = playout.peek(k);
+      if (!frame) break;
+      frames.push({ frame, bitrateKbps: playout.bitrateKbps, title: this.titleAt((this.sentFrames + frames.length) * SAMPLES_PER_FRAME) });
+    }
+    return frames;
   }
 
   /** Stops the clock and ends every listener's response. */
@@ -184,6 +301,8 @@ export class StreamBroadcaster {
     this.pending.clear();
     this.playout?.stop();
     this.playout = null;
+    this.backlog = [];
+    this.resuming = false;
   }
 
   /** One step of the loop: sends every frame whose time has come. Called by the timer; public for tests. */
@@ -194,24 +313,50 @@ export class StreamBroadcaster {
     const behindMs = now - this.epoch - this.sentFrames * FRAME_MS;
     // The process stalled (or the machine slept): move on rather than flood listeners with a burst.
     if (behindMs > this.maxCatchUpMs) this.epoch += behindMs;
+    this.publishAhead(playout, now);
     const frames: Buffer[] = [];
+    let held: HeldFrame | null = null;
     while (now - this.epoch >= this.sentFrames * FRAME_MS) {
-      const frame = playout.takeFrame();
+      const fromBacklog = this.backlog.shift();
+      const frame = fromBacklog?.frame ?? playout.takeFrame();
       if (!frame) {
         // Nothing rendered yet: the send edge waits (listeners' leads cover it) rather than send silence.
         this.epoch = now - this.sentFrames * FRAME_MS;
         break;
       }
+      held = fromBacklog ?? null;
       frames.push(frame);
       this.sentFrames++;
     }
-    this.fanout.bitrateKbps = playout.bitrateKbps;
-    this.fanout.title = this.titleAt(this.sentFrames * SAMPLES_PER_FRAME);
+    this.fanout.bitrateKbps = held ? held.bitrateKbps : playout.bitrateKbps;
+    this.fanout.title = held ? held.title : this.titleAt(this.sentFrames * SAMPLES_PER_FRAME);
     this.fanout.push(frames);
-    if (frames.length > 0) this.emitChunk({ run: this.run, frames, bitrateKbps: this.fanout.bitrateKbps, title: this.fanout.title });
+    this.publishAhead(playout, now);
     this.fireMarkers(playout, now);
     // A load still in progress where a crossfade should begin may hold rendering while a tick's worth is left.
-    void playout.pump(this.aheadFrames(), Math.ceil((this.tickMs + 200) / FRAME_MS));
+    if (!this.resuming) void playout.pump(this.aheadFrames(), Math.ceil((this.tickMs + 200) / FRAME_MS));
+  }
+
+  /**
+   * Hands onChunk every frame rendered up to relayAheadMs past the send edge (at the send edge without it),
+   * each once, with where it falls on the clock, so followers can hold the timeline ahead.
+   */
+  private publishAhead(playout: Playout, now: number): void {
+    if (this.chunkCallbacks.size === 0) return;
+    const horizon = now - this.epoch + (this.options.relayAheadMs ?? 0);
+    const frames: Buffer[] = [];
+    const first = Math.max(this.publishedFrames, this.sentFrames);
+    for (let index = first; index * FRAME_MS <= horizon; index++) {
+      const k = index - this.sentFrames;
+      const frame = k < this.backlog.length ? null : playout.peek(k - this.backlog.length);
+      if (!frame) break;
+      frames.push(frame);
+    }
+    if (frames.length === 0) return;
+    this.publishedFrames = first + frames.length;
+    const title = this.titleAt((this.publishedFrames - 1) * SAMPLES_PER_FRAME);
+    const markers = playout.markers.slice(-3).map(({ id, startSample, changeSample }) => ({ id, startSample, changeSample }));
+    this.emitChunk({ run: this.run, first, epoch: this.epoch, frames, bitrateKbps: playout.bitrateKbps, title, markers });
   }
 
   /** Resolves once the playout renders and loads nothing (tests step the clock with it). */
@@ -276,7 +421,7 @@ export class StreamBroadcaster {
   }
 
   private aheadFrames(): number {
-    return Math.ceil((this.options.aheadMs ?? 1500) / FRAME_MS);
+    return Math.ceil(Math.max(this.options.aheadMs ?? 1500, (this.options.relayAheadMs ?? 0) + this.tickMs) / FRAME_MS);
   }
 
   /** The stream sample sent at wall time `at`. */

@@ -3,19 +3,29 @@
  *
  * - One instance, or several without Redis: this instance's broadcaster renders and sends the timeline.
  * - Several on Redis (`relay: true`): the scheduler leader renders and encodes the one timeline and
- *   publishes every tick's frames on the bus; followers render nothing and send those frames, as they
- *   arrive, to their own listeners, so every listener of the station hears the same bytes within the
- *   bus's latency. The role is checked every `checkMs`: when the lead moves, the new leader starts its
- *   playout where the stream is (listeners stay connected; the old leader halts its playout and follows).
+ *   publishes its frames on the bus `relayAheadMs` before they are due, each with its index on the stream's
+ *   clock; followers render nothing, hold those frames and send each to their own listeners when it is due,
+ *   so every listener of the station hears the same bytes at the same time. The role is checked every
+ *   `checkMs`.
+ * - Failover: when the leader dies, followers keep sending the frames they hold (a few seconds of the
+ *   timeline) while the lead moves. The new leader sends what it holds, then continues the track that was on
+ *   air at the very sample where the last leader's frames end (its position is on the shared clock, its
+ *   slot in the database), and publishes from there; the other followers carry on with its frames. The old
+ *   leader, if it comes back, halts its playout and follows.
  */
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import type { StreamBroadcaster, StreamChunk } from './broadcaster.js';
+import type { HeldFrame, ResumePoint, StreamBroadcaster, StreamChunk, StreamResume } from './broadcaster.js';
+import { FRAME_MS } from './fanout.js';
 
-/** One tick of the leader's stream on the bus. */
+/** Frames of the leader's stream on the bus. */
 export interface RelayMessage {
   run: string;
+  /** Stream index of the first frame; frame i is due at epoch + i x FRAME_MS. */
+  first: number;
+  epoch: number;
   kbps: number;
   title: string | null;
+  markers: ResumePoint[];
   /** Byte length of each frame in `data`. */
   sizes: number[];
   /** The frames, base64 (the bus carries JSON). */
@@ -30,23 +40,36 @@ export interface LiveStreamOptions {
   relay: boolean;
   channel: string;
   checkMs?: number;
+  /** Interval at which a follower sends the frames that came due (default: the broadcaster's tick). */
+  tickMs?: number;
+  now?: () => number;
   onError?(error: unknown, context: string): void;
 }
 
 export function relayMessage(chunk: StreamChunk): RelayMessage {
   return {
     run: chunk.run,
+    first: chunk.first,
+    epoch: chunk.epoch,
     kbps: chunk.bitrateKbps,
     title: chunk.title,
+    markers: chunk.markers,
     sizes: chunk.frames.map((frame) => frame.length),
     data: Buffer.concat(chunk.frames).toString('base64'),
   };
+}
+
+function isResumePoint(value: unknown): value is ResumePoint {
+  const m = value as Partial<ResumePoint> | null;
+  return !!m && typeof m.id === 'string' && Number.isFinite(m.startSample) && (m.changeSample === null || Number.isFinite(m.changeSample));
 }
 
 /** The frames of a relay message; null when it is not one. */
 export function relayedFrames(message: unknown): { message: RelayMessage; frames: Buffer[] } | null {
   const m = message as Partial<RelayMessage> | null;
   if (!m || typeof m.run !== 'string' || typeof m.data !== 'string' || !Array.isArray(m.sizes) || typeof m.kbps !== 'number') return null;
+  if (!Number.isSafeInteger(m.first) || m.first! < 0 || !Number.isFinite(m.epoch)) return null;
+  if (!Array.isArray(m.markers) || !m.markers.every(isResumePoint)) return null;
   const bytes = Buffer.from(m.data, 'base64');
   const frames: Buffer[] = [];
   let at = 0;
@@ -58,17 +81,90 @@ export function relayedFrames(message: unknown): { message: RelayMessage; frames
   return { message: m as RelayMessage, frames };
 }
 
+/**
+ * What a follower holds of the leader's timeline: frames by stream index, sent when due. A frame lost on the
+ * bus (pub/sub delivers at most once) is skipped when the next one is due; a frame already held, or already
+ * sent, is never taken twice (a new leader republishes from where the last one's frames ended).
+ */
+export class RelayHold {
+  epoch = 0;
+  markers: ResumePoint[] = [];
+  /** Index of the next frame to send; null until the first frames arrive. */
+  next: number | null = null;
+  private readonly frames = new Map<number, HeldFrame>();
+
+  add(message: RelayMessage, frames: Buffer[]): void {
+    this.epoch = message.epoch;
+    this.markers = message.markers;
+    frames.forEach((frame, i) => {
+      const index = message.first + i;
+      if ((this.next === null || index >= this.next) && !this.frames.has(index)) this.frames.set(index, { frame, bitrateKbps: message.kbps, title: message.title });
+    });
+    if (this.next === null && this.frames.size > 0) this.next = Math.min(...this.frames.keys());
+  }
+
+  /** The frames due at `now`, in order. */
+  due(now: number): HeldFrame[] {
+    const out: HeldFrame[] = [];
+    while (this.next !== null && this.epoch + this.next * FRAME_MS <= now) {
+      const held = this.frames.get(this.next);
+      if (held) {
+        this.frames.delete(this.next);
+        out.push(held);
+        this.next++;
+        continue;
+      }
+      const later = this.firstAfter(this.next);
+      if (later === null) break; // nothing more yet: wait for it (the leader is late, or gone)
+      this.next = later;
+    }
+    return out;
+  }
+
+  /** The frames held from `next` on, consecutive (what a follower taking the lead sends first). */
+  contiguous(): HeldFrame[] {
+    const out: HeldFrame[] = [];
+    if (this.next === null) return out;
+    for (let index = this.next; this.frames.has(index); index++) out.push(this.frames.get(index)!);
+    return out;
+  }
+
+  /**
+   * Forgets every frame; the next to send is `next`, and `carried` are the frames from there on that this
+   * instance already has (a leader that steps down goes on from its own clock and its own published frames).
+   */
+  reset(next: number | null, epoch: number, carried: HeldFrame[] = []): void {
+    this.frames.clear();
+    this.next = next;
+    this.epoch = epoch;
+    if (next !== null) carried.forEach((held, i) => this.frames.set(next + i, held));
+  }
+
+  private firstAfter(index: number): number | null {
+    let best: number | null = null;
+    for (const key of this.frames.keys()) if (key > index && (best === null || key < best)) best = key;
+    return best;
+  }
+}
+
 export class LiveStream {
   private role: 'leader' | 'follower' | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private sendTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => Promise<void>) | null = null;
   private stopPublishing: (() => void) | null = null;
   private switching: Promise<void> = Promise.resolve();
   private stopped = false;
+  private readonly hold = new RelayHold();
+  private readonly now: () => number;
   /** Frames relayed to this instance's listeners (what a follower served). */
   relayedFrames = 0;
+  /** Takeovers that continued the last leader's timeline (rather than starting afresh). */
+  resumed = 0;
 
-  constructor(private readonly options: LiveStreamOptions) {}
+  constructor(private readonly options: LiveStreamOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   get isFollowing(): boolean {
     return this.role === 'follower';
@@ -84,10 +180,11 @@ export class LiveStream {
     }
     this.unsubscribe = await this.options.bus.subscribe(this.options.channel, (message) => this.onRelayed(message));
     this.stopPublishing = broadcaster.onChunk((chunk) => {
-      if (this.role !== 'leader') return;
+      // The election, not only the role last checked: a leader that lost its lease publishes nothing more.
+      if (this.role !== 'leader' || !this.options.leader.isLeader()) return;
       this.options.bus.publish(this.options.channel, relayMessage(chunk)).catch((error: unknown) => this.report(error, 'relaying the stream'));
     });
-    this.timer = setInterval(() => void this.checkRole(), this.options.checkMs ?? 500);
+    this.timer = setInterval(() => void this.checkRole(), this.options.checkMs ?? 250);
     this.timer.unref();
     await this.checkRole();
   }
@@ -96,6 +193,7 @@ export class LiveStream {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopSending();
     this.stopPublishing?.();
     this.stopPublishing = null;
     await this.switching;
@@ -107,29 +205,67 @@ export class LiveStream {
 
   /** Takes the role the election gives: leaders render, followers relay. Role changes never overlap. */
   checkRole(): Promise<void> {
-    this.switching = this.switching.then(async () => {
-      if (this.stopped) return;
-      const leading = this.options.leader.isLeader();
-      if (leading && this.role !== 'leader') {
-        this.role = 'leader';
-        await this.options.broadcaster.start();
-      } else if (!leading && this.role !== 'follower') {
-        this.role = 'follower';
-        this.options.broadcaster.halt();
-      }
-    }).catch((error: unknown) => this.report(error, 'switching the stream role'));
+    this.switching = this.switching
+      .then(async () => {
+        if (this.stopped) return;
+        const leading = this.options.leader.isLeader();
+        if (leading && this.role !== 'leader') await this.lead();
+        else if (!leading && this.role !== 'follower') this.follow();
+      })
+      .catch((error: unknown) => this.report(error, 'switching the stream role'));
     return this.switching;
+  }
+
+  /** Becomes the leader: continues the timeline this instance holds, or starts one (the first instance). */
+  private async lead(): Promise<void> {
+    const wasFollowing = this.role === 'follower';
+    this.role = 'leader';
+    this.stopSending();
+    const { broadcaster } = this.options;
+    if (!wasFollowing || this.hold.next === null) return broadcaster.start();
+    const resume: StreamResume = { epoch: this.hold.epoch, nextFrame: this.hold.next, backlog: this.hold.contiguous(), markers: this.hold.markers };
+    this.hold.reset(null, 0);
+    this.resumed++;
+    await broadcaster.start(resume);
+  }
+
+  /** Becomes a follower: its own playout stops, its listeners get the leader's frames from its own clock on. */
+  private follow(): void {
+    const { broadcaster } = this.options;
+    const clock = broadcaster.running ? broadcaster.clock : null;
+    const carried = clock ? broadcaster.publishedUnsent() : [];
+    this.role = 'follower';
+    broadcaster.halt();
+    this.hold.reset(clock?.nextFrame ?? null, clock?.epoch ?? 0, carried);
+    const tickMs = this.options.tickMs ?? broadcaster.tickMs;
+    this.sendTimer = setInterval(() => this.sendDue(), tickMs);
+    this.sendTimer.unref();
+  }
+
+  private stopSending(): void {
+    if (this.sendTimer) clearInterval(this.sendTimer);
+    this.sendTimer = null;
+  }
+
+  /** A follower's tick: the leader's frames that came due go to this instance's listeners. */
+  private sendDue(): void {
+    if (this.role !== 'follower') return;
+    const due = this.hold.due(this.now());
+    if (due.length === 0) return;
+    const fanout = this.options.broadcaster.fanout;
+    const last = due[due.length - 1];
+    fanout.bitrateKbps = last.bitrateKbps;
+    fanout.title = last.title;
+    fanout.push(due.map((held) => held.frame));
+    this.relayedFrames += due.length;
   }
 
   private onRelayed(raw: unknown): void {
     if (this.role !== 'follower') return; // the leader hears its own frames too
     const relayed = relayedFrames(raw);
     if (!relayed) return;
-    const fanout = this.options.broadcaster.fanout;
-    fanout.bitrateKbps = relayed.message.kbps;
-    fanout.title = relayed.message.title;
-    fanout.push(relayed.frames);
-    this.relayedFrames += relayed.frames.length;
+    this.hold.add(relayed.message, relayed.frames);
+    this.sendDue();
   }
 
   private report(error: unknown, context: string): void {

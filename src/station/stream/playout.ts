@@ -40,6 +40,18 @@ export interface SourceTrack {
 /** Port to the scheduler: the track to play after the current one; null when there is nothing to play now. */
 export interface TrackSource {
   next(): Promise<SourceTrack | null>;
+  /**
+   * A takeover: the track `id` the last leader had on air, to be continued mid-way (null when it can no longer
+   * be played). Without it, a takeover starts from the next track.
+   */
+  resume?(id: string): Promise<SourceTrack | null>;
+}
+
+/** Where a takeover continues a track: its marker on the last leader's timeline. */
+export interface ResumePoint {
+  id: string;
+  startSample: number;
+  changeSample: number | null;
 }
 
 export interface TrackMarker {
@@ -62,6 +74,8 @@ export interface PlayoutOptions {
   onError(error: unknown, context: string): void;
   /** Between two rendered blocks. */
   yieldTurn?: () => Promise<void>;
+  /** Index of the first frame this playout encodes (a takeover continues the stream's frame count). */
+  firstFrame?: number;
 }
 
 export const FRAMES_PER_BLOCK = 4;
@@ -97,6 +111,7 @@ export class Playout {
     private readonly options: PlayoutOptions,
   ) {
     this.limiter = new Limiter(options.ceilingDbtp);
+    this.producedFrames = options.firstFrame ?? 0;
   }
 
   /** Frames rendered and not yet taken. */
@@ -106,6 +121,11 @@ export class Playout {
 
   get bitrateKbps(): number {
     return this.encoder?.bitrateKbps ?? this.options.bitrateKbps;
+  }
+
+  /** The `k`-th frame rendered and not yet taken (0 is the next takeFrame's), without taking it. */
+  peek(k: number): Buffer | null {
+    return this.queue[this.queueHead + k] ?? null;
   }
 
   takeFrame(): Buffer | null {
@@ -139,6 +159,29 @@ export class Playout {
     this.retryAt = 0;
     this.maybeLoad(true);
     return this.loading ?? Promise.resolve();
+  }
+
+  /**
+   * Puts `track` on the timeline before anything is rendered, continued where the timeline's first frame
+   * (`firstFrame`) falls in it by `point` (its first sound's stream sample, from the last leader's markers):
+   * the stream goes on at the same sample, only the encoder starts afresh (a 5 ms ramp brings it back in).
+   * False when nothing of it is left to play.
+   */
+  async resume(track: SourceTrack, point: ResumePoint): Promise<boolean> {
+    if (this.encoder || this.current) throw new Error('a playout resumes only before it renders');
+    // The offset the first encoder will get (switchEncoder): stream sample = timeline sample + offset.
+    const offset = this.producedFrames * SAMPLES_PER_FRAME - this.position + CODEC_DELAY_SAMPLES + LIMITER_LOOKAHEAD;
+    const skip = this.position + offset - point.startSample;
+    if (skip < 0) return false;
+    const voice = await this.load(track, skip);
+    if (!voice || this.stopped || this.current) {
+      voice?.reader.close();
+      return false;
+    }
+    voice.start = this.position - skip;
+    voice.changeAt = (point.changeSample ?? point.startSample) - offset;
+    this.current = voice;
+    return true;
   }
 
   /** Forgets the track loaded ahead (and one scheduled but not yet audible in the timeline). */
@@ -188,7 +231,7 @@ export class Playout {
     const holing = current !== null && current.holeRun >= TIMELINE_RATE; // a hole may be about to take it off
     if (current && !holing && this.airEndOf(current) - this.position > (this.options.prefetchMs / 1000) * TIMELINE_RATE) return;
     const generation = this.loadGeneration;
-    this.loading = this.load()
+    this.loading = this.loadNext()
       .then((voice) => {
         if (generation !== this.loadGeneration) return voice?.reader.close();
         if (voice) this.loaded = voice;
@@ -204,17 +247,22 @@ export class Playout {
       });
   }
 
-  private async load(): Promise<Voice | null> {
+  private async loadNext(): Promise<Voice | null> {
     const track = await this.source.next();
-    if (!track) return null;
+    return track ? this.load(track, 0) : null;
+  }
+
+  /** Decodes `track` from `skip` samples past its first sound (its analysis, gain and intro lift as from its start). */
+  private async load(track: SourceTrack, skip: number): Promise<Voice | null> {
     const bytes = await track.read();
     const format = track.format ?? sniffFormat(bytes);
     const analysis = track.analysis ? await track.analysis(bytes) : await analyseTrack(bytes, format);
     const startSample = Math.round(analysis.soundStartSec * TIMELINE_RATE);
     const length = Math.round(analysis.soundEndSec * TIMELINE_RATE) - startSample;
     if (analysis.loudnessLufs === null || length <= 0) throw new Error(`track ${track.id} has no sound`);
+    if (skip >= length - BLOCK) return null; // a resumed track that has (all but) ended
     const gainDb = normalisationGainDb(analysis.loudnessLufs, analysis.truePeakDbtp, this.options.targetLufs, this.options.ceilingDbtp);
-    const reader = new TrackReader(bytes, format, startSample, length);
+    const reader = new TrackReader(bytes, format, startSample + skip, length - skip);
     await reader.fill(2 * BLOCK);
     const info = {
       id: track.id,
@@ -223,8 +271,8 @@ export class Playout {
       crossfadeSec: track.crossfadeSec ?? this.options.crossfadeSec,
       analysis,
     };
-    const voice = new Voice(info, reader, 10 ** (gainDb / 20), BLOCK);
-    if (analysis.introSec >= QUIET_MIN_SEC) await this.liftIntro(voice);
+    const voice = new Voice(info, reader, 10 ** (gainDb / 20), BLOCK, skip);
+    if (skip === 0 && analysis.introSec >= QUIET_MIN_SEC) await this.liftIntro(voice);
     return voice;
   }
 
@@ -279,7 +327,7 @@ export class Playout {
     // one starts the overlap before that. Late (it loaded after the segue point): the outgoing track is cut
     // the overlap after now, or plays what is left of it.
     const wanted = Math.round(plan.overlapSec * TIMELINE_RATE);
-    const soundEnd = outgoing.start + outgoing.reader.length;
+    const soundEnd = outgoing.start + outgoing.soundLength;
     const airEnd = Math.min(soundEnd, Math.max(soundEnd - Math.round(plan.trimSec * TIMELINE_RATE), this.position + wanted));
     const overlap = Math.max(0, Math.min(wanted, airEnd - this.position));
     if (airEnd < soundEnd) outgoing.cut = airEnd - outgoing.start;
@@ -335,7 +383,7 @@ export class Playout {
     const marker: TrackMarker = { id: voice.info.id, title: voice.info.title, startSample: voice.start + this.offset, changeSample: null, endSample: null };
     this.markerOf.set(voice, marker);
     this.markers.push(marker);
-    if (voice !== this.next) this.changed(voice, voice.start); // nothing before it: it is the change
+    if (voice !== this.next) this.changed(voice, voice.changeAt ?? voice.start); // nothing before it: it is the change (a resumed one keeps its own)
     if (this.markers.length > 16) this.markers.splice(0, this.markers.length - 16);
   }
 

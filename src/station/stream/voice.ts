@@ -49,14 +49,25 @@ export class Voice {
     /** Linear on-air gain. */
     readonly gain: number,
     blockSize: number,
+    /**
+     * Samples of its sound before the reader's first (a takeover resumes a track mid-way: local positions
+     * still count from its first sound, so its fades, cut and markers keep the last leader's timeline).
+     */
+    readonly skipped = 0,
   ) {
     this.left = new Float32Array(blockSize);
     this.right = new Float32Array(blockSize);
+    this.position = skipped;
+  }
+
+  /** Samples of its sound from its first, whatever was skipped. */
+  get soundLength(): number {
+    return this.skipped + this.reader.length;
   }
 
   /** Samples on air: its sound, up to the cut. */
   get length(): number {
-    return this.cut === null ? this.reader.length : Math.min(this.cut, this.reader.length);
+    return this.cut === null ? this.soundLength : Math.min(this.cut, this.soundLength);
   }
 
   /** Whether a hole long enough to skip it has played. */
@@ -105,7 +116,8 @@ export class Voice {
       if (i < this.liftLength) g *= this.liftAt(i);
       if (i < this.fadeIn) g *= Math.sin((HALF_PI * (i + 0.5)) / this.fadeIn);
       if (i >= fadeOutFrom) g *= Math.cos((HALF_PI * (i - fadeOutFrom + 0.5)) / this.fadeOut);
-      if (i < DECLICK) g *= (i + 0.5) / DECLICK;
+      // The declick ramp in: at its first sound, or where a resumed track comes back in.
+      if (i - this.skipped < DECLICK) g *= (i - this.skipped + 0.5) / DECLICK;
       const left = this.length - i;
       if (left <= DECLICK) g *= (left - 0.5) / DECLICK;
       const l = sourceLeft * g;

@@ -1,0 +1,64 @@
+/**
+ * /readyz follows what the instance can reach: 503 while its Redis is down or its PostgreSQL is cut off
+ * (answered promptly, never hanging on the dead connection), 200 again once they are back. Redis is a
+ * private redis-server started (and killed) by the test; PostgreSQL is the shared server behind a TCP proxy
+ * that the test partitions. The shared Redis and PostgreSQL are never touched.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { DATABASE_URL, FaultStation, REDIS_URL, freePort, until } from './support.js';
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  await until('the private redis-server answers', () => client.connect().then(() => client.ping()).catch(() => null), (pong) => pong === 'PONG', 10_000);
+  client.disconnect();
+  return child;
+}
+
+describe.skipIf(!DATABASE_URL || !REDIS_URL)('/readyz while Redis or PostgreSQL is unreachable', () => {
+  const station = new FaultStation();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await station.close();
+  });
+
+  it('answers 503 promptly while either is down and 200 once it is back', { timeout: 90_000 }, async () => {
+    await station.createDatabase();
+    const redisPort = await freePort();
+    let redis = await startRedis(redisPort);
+    cleanups.push(() => void redis.kill('SIGKILL'));
+    const pgProxy = await TcpProxy.start(station.database.url!);
+    cleanups.push(() => pgProxy.close());
+    const instance = await station.start('a', { DATABASE_URL: pgProxy.url(station.database.url!), REDIS_URL: `redis://127.0.0.1:${redisPort}` });
+
+    const slowest = { ms: 0 };
+    const probe = async () => {
+      const started = Date.now();
+      const status = await fetch(`${instance.base}/readyz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status).catch(() => 0);
+      slowest.ms = Math.max(slowest.ms, Date.now() - started);
+      return status;
+    };
+    expect(await probe()).toBe(200);
+
+    redis.kill('SIGKILL');
+    await until('503 without Redis', probe, (status) => status === 503, 15_000);
+    expect(await probe()).toBe(503);
+    redis = await startRedis(redisPort);
+    await until('200 with Redis back', probe, (status) => status === 200, 30_000);
+
+    pgProxy.stall(); // a partition: PostgreSQL's packets stop crossing, queries hang
+    await until('503 without PostgreSQL', probe, (status) => status === 503, 15_000);
+    expect(await probe()).toBe(503);
+    pgProxy.heal();
+    await until('200 with PostgreSQL back', probe, (status) => status === 200, 30_000);
+
+    expect(instance.child.exitCode).toBeNull();
+    process.stdout.write(`readyz: slowest answer ${slowest.ms} ms\n`);
+    expect(slowest.ms).toBeLessThan(3000);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * Fault tests: real instances as child processes (`tsx src/main.ts`) on the local PostgreSQL (a fresh database
+ * per test) and Redis (a key prefix per test), on loopback ports, sharing one DATA_DIR. The station is seeded
+ * directly in the database with a few tone masters, so the radio plays at once without the demo's rendering
+ * and training competing for the CPU the measurements need.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { Redis } from 'ioredis';
+import { join } from 'node:path';
+import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
+import { artists, stationConfig, tracks } from '../../src/infra/db/schema/index.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { toneMaster } from '../station/playout-support.js';
+
+export const DATABASE_URL = process.env.DATABASE_URL;
+export const REDIS_URL = process.env.REDIS_URL;
+export const SERVICE_KEY = `fault-${randomBytes(12).toString('hex')}`;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function until<T>(what: string, read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting until ${what}`);
+    await sleep(50);
+  }
+}
+
+export interface Instance {
+  name: string;
+  port: number;
+  base: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** A station's shared resources: the database, the Redis prefix, DATA_DIR, and the instances started on them. */
+export class FaultStation {
+  readonly prefix = `fault-${randomBytes(5).toString('hex')}`;
+  readonly dataDir = mkdtempSync(join(tmpdir(), 'station-fault-'));
+  readonly instances: Instance[] = [];
+  database!: TestDatabase;
+
+  /** A fresh database with `trackCount` catalog tones of `trackSec` each, the radio on, catalog only. */
+  /** A fresh, migrated database (seed() makes one too). */
+  async createDatabase(): Promise<void> {
+    this.database = await createTestDatabase();
+    const database = await this.database.open();
+    await database.migrate();
+    await database.close();
+  }
+
+  async seed(options: { trackCount: number; trackSec: number; crossfadeSec?: number }): Promise<void> {
+    this.database = await createTestDatabase();
+    const database = await this.database.open();
+    await database.migrate();
+    const { db, close } = database;
+    try {
+      const blobs = new FileBlobStore(join(this.dataDir, 'blobs'));
+      const [artist] = await db.insert(artists).values({ slug: 'fault-tones', name: 'Fault Tones', genre: 'ambient', platformOwned: true }).returning();
+      for (let i = 0; i < options.trackCount; i++) {
+        const key = `catalog/fault-${i}.mp3`;
+        await blobs.put(key, await toneMaster({ frequencyHz: 220 + 55 * i, amplitude: 0.2, seconds: options.trackSec }));
+        await db.insert(tracks).values({
+          slug: `tone-${i}`,
+          title: `Tone ${i}`,
+          artistId: artist.id,
+          genre: 'ambient',
+          durationSec: options.trackSec,
+          audioBlobKey: key,
+          audioFormat: 'mp3',
+        });
+      }
+      await db
+        .insert(stationConfig)
+        .values({ id: 1, radioEnabled: true, generationMode: 'catalog_only', crossfadeSec: options.crossfadeSec ?? 3 })
+        .onConflictDoUpdate({ target: stationConfig.id, set: { radioEnabled: true, generationMode: 'catalog_only', crossfadeSec: options.crossfadeSec ?? 3 } });
+    } finally {
+      await close();
+    }
+  }
+
+  /** Starts `tsx src/main.ts` on a free port; resolves once /readyz answers 200. */
+  async start(name: string, env: Record<string, string> = {}, script = 'src/main.ts'): Promise<Instance> {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_BASE_URL: base,
+        DATA_DIR: this.dataDir,
+        DATABASE_URL: this.database.url!,
+        REDIS_URL: REDIS_URL!,
+        REDIS_PREFIX: this.prefix,
+        STATION_DEMO: 'false',
+        STATION_SERVICE_API_KEY: SERVICE_KEY,
+        STATION_SCHEDULER_CYCLE_SEC: '5',
+        LOG_LEVEL: script === 'src/main.ts' ? 'warn' : 'info',
+        ...env,
+      },
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+    child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+    const instance: Instance = { name, port, base, child, output: () => output };
+    this.instances.push(instance);
+    if (script !== 'src/main.ts') {
+      await until(
+        `${name} is ready`,
+        () => {
+          if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output}`);
+          return output.includes('worker ready');
+        },
+        Boolean,
+        60_000,
+      );
+    } else {
+      await until(
+        `${name} is ready`,
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output}`);
+          return fetch(`${base}/readyz`).then((r) => r.status).catch(() => 0);
+        },
+        (status) => status === 200,
+        60_000,
+      );
+    }
+    return instance;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.instances.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+    await this.database?.drop().catch(() => undefined);
+    // The shared Redis keeps nothing of this station.
+    const redis = new Redis(REDIS_URL!);
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export const serviceHeaders = { 'x-api-key': SERVICE_KEY };
+
+export async function getJson<T>(url: string, headers: Record<string, string> = serviceHeaders): Promise<{ status: number; body: T }> {
+  const response = await fetch(url, { headers });
+  return { status: response.status, body: (await response.json().catch(() => null)) as T };
+}
