@@ -11,67 +11,21 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { isDomainError } from '../../errors.js';
-import type { Engine } from '../../engine/engine.js';
-import type { BlobStore } from '../../infra/blobs/blob-store.js';
-import type { Clock } from '../../infra/clock/clock.js';
-import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import { TRACK_CHANGED_CHANNEL } from '../../platform/catalog/catalog.service.js';
 import { isUuid } from '../../infra/db/ids.js';
-import type { StationConfigRow, ConfigRepository } from '../admin/config.repository.js';
-import type { ContextService } from '../context/context.service.js';
-import type { StationEvents } from '../events/station-events.js';
-import type { GenerationRepository } from '../generation/generation.repository.js';
-import type { GenerationService } from '../generation/generation.service.js';
-import type { ModelStore } from '../models/model-store.js';
+import type { StationConfigRow } from '../admin/config.repository.js';
 import { NOW_PLAYING_CHANNEL, RADIO_CONTROL_CHANNEL, type NowPlayingCard, type RadioStatus } from '../events/now-playing.js';
-import type { RegistryService } from '../registry/registry.service.js';
 import type { SourceTrack, TrackSource } from '../stream/broadcaster.js';
-import type { CardBuilder, CardWithoutTiming } from './cards.js';
-import type { PlayoutAnalyses } from '../stream/playout-analyses.js';
+import type { CardWithoutTiming } from './cards.js';
 import { SlotResolver } from './slot-resolver.js';
+import type { SchedulerDeps } from './scheduler-deps.js';
 import { warmAnalyses } from './stream-source.js';
-import type { LeaderElection } from './leader.js';
 import { nextOrigin } from './slot-planner.js';
-import { NO_AUDIO_MODEL, newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
+import { NO_AUDIO_MODEL, newRadioSessionId, type SlotRow } from './slots.repository.js';
+
+export type { SchedulerDeps };
 
 export const QUEUE_TARGET = 5;
-
-export interface SchedulerDeps {
-  slots: SlotsRepository;
-  config: ConfigRepository;
-  contexts: ContextService;
-  generations: GenerationService;
-  generationRepo: GenerationRepository;
-  models: ModelStore;
-  registry: RegistryService;
-  catalog: CatalogRepository;
-  blobs: BlobStore;
-  cards: CardBuilder;
-  events: StationEvents;
-  bus: EventBus;
-  engine: Engine;
-  clock: Clock;
-  leader: LeaderElection;
-  log: FastifyBaseLogger;
-  cycleSec: number;
-  /** The station's total listener count (stream and WebSocket listeners of every instance). */
-  listeners: () => Promise<number>;
-  /** Extra work the leader does each cycle (context rotation). */
-  onLeaderCycle?: () => Promise<void>;
-  /** The playout's measurements of each master (loudness, sound edges), cached. */
-  analyses: PlayoutAnalyses;
-  /** Records a play for module G's session aggregates. */
-  recordPlay?: (play: {
-    origin: 'catalog' | 'ai_generated';
-    trackId?: string | null;
-    stationTrackId?: string | null;
-    sessionId: string | null;
-    startedAt: Date;
-    durationSec: number;
-    listenerCount: number;
-  }) => Promise<void>;
-}
 
 interface OnAir {
   slot: SlotRow;

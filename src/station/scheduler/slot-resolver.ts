@@ -8,7 +8,7 @@ import type { StationConfigRow } from '../admin/config.repository.js';
 import { GENERATION_STALE_MS } from '../generation/generation.service.js';
 import type { SourceTrack } from '../stream/broadcaster.js';
 import { CatalogChoice } from './catalog-choice.js';
-import type { SchedulerDeps } from './scheduler.js';
+import type { SchedulerDeps } from './scheduler-deps.js';
 import { streamSource } from './stream-source.js';
 import type { SlotRow } from './slots.repository.js';
 

@@ -1,0 +1,57 @@
+/**
+ * What the radio scheduler is built from (scheduler.ts), in a file of its own so that its parts (the slot
+ * resolver) name the same ports without importing the scheduler that uses them.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Engine } from '../../engine/engine.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { ContextService } from '../context/context.service.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { GenerationRepository } from '../generation/generation.repository.js';
+import type { GenerationService } from '../generation/generation.service.js';
+import type { ModelStore } from '../models/model-store.js';
+import type { RegistryService } from '../registry/registry.service.js';
+import type { PlayoutAnalyses } from '../stream/playout-analyses.js';
+import type { CardBuilder } from './cards.js';
+import type { LeaderElection } from './leader.js';
+import type { SlotsRepository } from './slots.repository.js';
+
+export interface SchedulerDeps {
+  slots: SlotsRepository;
+  config: ConfigRepository;
+  contexts: ContextService;
+  generations: GenerationService;
+  generationRepo: GenerationRepository;
+  models: ModelStore;
+  registry: RegistryService;
+  catalog: CatalogRepository;
+  blobs: BlobStore;
+  cards: CardBuilder;
+  events: StationEvents;
+  bus: EventBus;
+  engine: Engine;
+  clock: Clock;
+  leader: LeaderElection;
+  log: FastifyBaseLogger;
+  cycleSec: number;
+  /** The station's total listener count (stream and WebSocket listeners of every instance). */
+  listeners: () => Promise<number>;
+  /** Extra work the leader does each cycle (context rotation). */
+  onLeaderCycle?: () => Promise<void>;
+  /** The playout's measurements of each master (loudness, sound edges), cached. */
+  analyses: PlayoutAnalyses;
+  /** Records a play for module G's session aggregates. */
+  recordPlay?: (play: {
+    origin: 'catalog' | 'ai_generated';
+    trackId?: string | null;
+    stationTrackId?: string | null;
+    sessionId: string | null;
+    startedAt: Date;
+    durationSec: number;
+    listenerCount: number;
+  }) => Promise<void>;
+}
