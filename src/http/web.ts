@@ -62,11 +62,10 @@ const PAGE = { public: true } as const;
 const HIDDEN = { hide: true } as const;
 
 function contentSecurityPolicy(publicBaseUrl: string, mediaOrigin: string | null): string {
-  let media = "'self'";
   try {
     const origin = new URL(publicBaseUrl).origin;
     const ws = origin.replace(/^http/, 'ws');
-    media = `'self' ${origin}${mediaOrigin ? ` ${new URL(mediaOrigin).origin}` : ''}`;
+    const media = `'self' ${origin}${mediaOrigin ? ` ${new URL(mediaOrigin).origin}` : ''}`;
     return [
       "default-src 'self'",
       `img-src ${media} data: blob:`,

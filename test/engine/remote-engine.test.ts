@@ -81,7 +81,7 @@ let local: LocalEngine;
 let audioModel: ArtifactRef;
 let lyricsModel: ArtifactRef;
 let safetyRef: ArtifactRef;
-let audioEpochs: TrainingEpoch[] = [];
+const audioEpochs: TrainingEpoch[] = [];
 let audioCheckpoints = 0;
 
 function spec(over: Partial<TrainingSpec> & Pick<TrainingSpec, 'modelType' | 'dataset'>): TrainingSpec {

@@ -36,7 +36,7 @@ export function estimateFormants(samples: Float32Array, sampleRate: number, opti
     const lpc = levinson(autocorrelation(frame, order), order);
     if (!lpc) continue;
     const resonances = polynomialRoots(lpc)
-      .filter(([re, im]) => im > 0)
+      .filter(([, im]) => im > 0)
       .map(([re, im]) => ({ f: (Math.atan2(im, re) * fs) / (2 * Math.PI), b: (-Math.log(Math.hypot(re, im)) * fs) / Math.PI }))
       .filter((r) => r.f > 90 && r.f < fs / 2 - 50 && r.b < 600)
       .sort((a, b) => a.f - b.f);

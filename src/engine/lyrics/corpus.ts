@@ -73,7 +73,13 @@ export function reverseLineSequences(docs: readonly LyricsDocument[], vocabulary
 export function unigramPerplexity(train: readonly number[][], heldOut: readonly number[][], vocabSize: number): number {
   const counts = new Float64Array(vocabSize);
   let total = 0;
-  for (const seq of train) for (const id of seq) if (id !== Vocabulary.BOS_ID) (counts[id]++, total++);
+  for (const seq of train) {
+    for (const id of seq) {
+      if (id === Vocabulary.BOS_ID) continue;
+      counts[id]++;
+      total++;
+    }
+  }
   const outcomes = vocabSize - 1;
   let logProb = 0;
   let tokens = 0;

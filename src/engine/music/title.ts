@@ -37,7 +37,10 @@ export function generateTitle(context: MusicContext, seed: number, borrowedWords
   const nouns: string[] = [];
   for (const mood of context.mood) {
     const pool = MOOD_WORDS[mood.trim().toLowerCase()];
-    if (pool) adjectives.push(...pool.adjectives), nouns.push(...pool.nouns);
+    if (pool) {
+      adjectives.push(...pool.adjectives);
+      nouns.push(...pool.nouns);
+    }
   }
   const genreText = `${context.genre} ${context.subgenre}`.toLowerCase();
   for (const [pattern, words] of GENRE_NOUNS) if (pattern.test(genreText)) nouns.push(...words);

@@ -9,7 +9,7 @@
  * optimiser and the checkpoint treat them as a single vector.
  */
 
-import { Rng } from '../random.js';
+import { type Rng } from '../random.js';
 
 export interface NetworkShape {
   inputDim: number;

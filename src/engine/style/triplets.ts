@@ -7,7 +7,7 @@
  * run was interrupted before it or not.
  */
 
-import { Rng } from '../random.js';
+import { type Rng } from '../random.js';
 
 export interface Labelled {
   id: string;

@@ -226,7 +226,7 @@ export class EngineWorkerPool {
 
   private pollStop(slot: Slot, task: Task): void {
     if (slot.task !== task || Atomics.load(task.stopFlag, 0) === 1) return;
-    let stop = false;
+    let stop: boolean;
     try {
       stop = task.options.shouldStop?.() ?? false;
     } catch {

@@ -142,7 +142,10 @@ export class StreamFanout {
     const { sink } = listener;
     try {
       if (action === 'end' && !sink.destroyed) sink.end();
-      if (action === 'destroy' && !sink.destroyed) (sink.destroy ? sink.destroy() : sink.end());
+      if (action === 'destroy' && !sink.destroyed) {
+        if (sink.destroy) sink.destroy();
+        else sink.end();
+      }
     } catch (error) {
       this.onError(error, 'closing a listener');
     }

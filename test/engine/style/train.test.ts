@@ -36,8 +36,13 @@ describe('style embedding training', () => {
         if (a.genre !== genre) return;
         items.forEach((b, j) => {
           if (i === j) return;
-          if (b.genre === genre) (same += cosine(embeddings[i], embeddings[j])), sameCount++;
-          else (other += cosine(embeddings[i], embeddings[j])), otherCount++;
+          if (b.genre === genre) {
+            same += cosine(embeddings[i], embeddings[j]);
+            sameCount++;
+          } else {
+            other += cosine(embeddings[i], embeddings[j]);
+            otherCount++;
+          }
         });
       });
       expect(same / sameCount).toBeGreaterThan(other / otherCount + 0.3);
