@@ -11,7 +11,7 @@ import { TEMPO_BINS, TEMPO_BIN_BPM, TEMPO_MIN_BPM, type StyleView } from '../aud
 const SHARP_NAMES = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
 
 /** An integer tempo inside tempo_range, drawn from the model's tempo histogram restricted to that range. */
-export function chooseTempo(context: MusicContext, style: StyleView, rng: Rng): number {
+export function chooseTempo(context: MusicContext, style: StyleView, rng: Rng, tempered = false): number {
   const [low, high] = orderedRange(context.tempo_range);
   const candidates: number[] = [];
   const weights: number[] = [];
@@ -20,7 +20,7 @@ export function chooseTempo(context: MusicContext, style: StyleView, rng: Rng): 
     weights.push(histogramDensity(style.counts.tempoHistogram, bpm));
   }
   if (candidates.length === 0) return Math.round((low + high) / 2);
-  return candidates[rng.weighted(weights)]; // all-zero weights: Rng.weighted draws uniformly
+  return candidates[rng.weighted(tempered ? temper(weights) : weights)]; // all-zero weights: Rng.weighted draws uniformly
 }
 
 /** Linear interpolation between histogram bin centres, so neighbouring tempos get smooth weights. */
@@ -42,8 +42,20 @@ export function chooseMode(context: MusicContext, style: StyleView, rng: Rng): M
 }
 
 /** Tonic pitch class name, drawn from the model's key counts for the mode. */
-export function chooseTonic(mode: Mode, style: StyleView, rng: Rng): string {
-  return SHARP_NAMES[rng.weighted(style.counts.keyCounts[mode])];
+export function chooseTonic(mode: Mode, style: StyleView, rng: Rng, tempered = false): string {
+  const counts = style.counts.keyCounts[mode];
+  return SHARP_NAMES[rng.weighted(tempered ? temper(counts) : counts)];
+}
+
+/**
+ * Half the learned distribution, half uniform. A model trained on a handful of tracks has learned their
+ * exact tempos and keys; a composer resampling away from a copy (compose/novelty.ts) draws from this
+ * flattened distribution so that it can reach tempos and keys no training track has.
+ */
+export function temper(weights: readonly number[]): number[] {
+  const total = weights.reduce((a, w) => a + Math.max(0, w), 0);
+  if (total <= 0) return weights.map(() => 1);
+  return weights.map((w) => (0.5 * Math.max(0, w)) / total + 0.5 / weights.length);
 }
 
 export function scaleMidiPitchClasses(tonic: string, mode: Mode): number[] {

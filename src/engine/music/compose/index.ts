@@ -10,6 +10,7 @@ import { Rng } from '../../random.js';
 import { type AudioModel, meanAndStd, styleFor } from '../audio-model.js';
 import { type ChordVoice, chooseMode, chooseTempo, chooseTonic, realiseChord, sampleProgression, scaleMidiPitchClasses, tonicChordIndex } from './harmony.js';
 import { planSections } from './structure.js';
+import { MAX_NOVELTY_CANDIDATES, NOVELTY_BOUND, fingerprintScore, noveltyAgainst } from './novelty.js';
 import { orchestrationFor } from './style.js';
 import type { Part, Score, Section, SectionName } from './score.js';
 import type { ChordSpan, PartContext } from './timeline.js';
@@ -28,14 +29,41 @@ export interface ComposeRequest {
 /** Seconds left after the last bar for instruments to ring out. */
 export const RING_OUT_SEC = 2;
 
+/**
+ * The score for a request. Without training references (an untrained model) this is the first candidate;
+ * with them, candidates are drawn until one is predicted not to copy any training track (novelty.ts), and the
+ * most novel one is kept when none clears the bound. Candidate k > 0 draws its tempo, key, harmony, density
+ * and parts from streams derived from the seed and k, so the result still depends on the request alone.
+ */
 export function composeScore(req: ComposeRequest): Score {
-  const { context, seed, model } = req;
+  const references = req.model.references ?? [];
+  if (references.length === 0) return composeCandidate(req, 0);
+  let best: { score: Score; similarity: number } | null = null;
+  for (let k = 0; k < MAX_NOVELTY_CANDIDATES; k++) {
+    // A model that learned from references draws every song's instruments from the pools: the family's
+    // default sound is what its training tracks share most (bench/originality.ts: the default-orchestra
+    // candidate scored lowest against the catalog in every seed measured).
+    const score = composeCandidate(req, k, true);
+    const { similarity } = noveltyAgainst(fingerprintScore(score), references);
+    if (best === null || similarity < best.similarity) best = { score, similarity };
+    if (similarity <= NOVELTY_BOUND) break;
+  }
+  return best!.score;
+}
+
+export function composeCandidate(req: ComposeRequest, candidate: number, pooledOrchestration = candidate > 0): Score {
+  const { context, model } = req;
+  // Candidate 0 keeps the streams of a composer without references (same request => same bytes as before).
+  const seed = candidate === 0 ? req.seed : Rng.derive(req.seed, `novelty-candidate:${candidate}`).nextUint32();
   const style = styleFor(model, context.genre, context.mood);
   const counts = style.counts;
-  const bpm = chooseTempo(context, style, Rng.derive(seed, 'tempo'));
+  // Resampled candidates flatten the learned tempo and key distributions (harmony.ts temper()).
+  const tempered = candidate > 0;
+  const bpm = chooseTempo(context, style, Rng.derive(seed, 'tempo'), tempered);
   const mode = chooseMode(context, style, Rng.derive(seed, 'mode'));
-  const tonic = chooseTonic(mode, style, Rng.derive(seed, 'tonic'));
-  const orchestration = orchestrationFor(context);
+  const tonic = chooseTonic(mode, style, Rng.derive(seed, 'tonic'), tempered);
+  // Candidates after the first also draw their instruments from the family's pools (style.ts).
+  const orchestration = orchestrationFor(context, pooledOrchestration ? Rng.derive(seed, 'orchestration') : undefined);
 
   const barSec = (4 * 60) / bpm;
   const totalBars = Math.max(1, Math.floor(Math.max(barSec, req.maxDurationSec - RING_OUT_SEC) / barSec));
