@@ -22,7 +22,7 @@ export function composeDrums(ctx: PartContext): ScoreNote[] {
   if (style === 'none') return [];
   const notes: ScoreNote[] = [];
   for (const section of ctx.sections) {
-    if (section.name === 'intro' && section.intensity < 0.4 && ctx.energy < 0.6) continue;
+    // Intros are written like any section: arrangement.ts keeps only their last bar, as the entry of the kit.
     const busy = section.intensity * (0.5 + ctx.energy) > 0.75;
     for (let bar = 0; bar < section.bars; bar++) {
       const start = (section.startBar + bar) * 4;

@@ -25,13 +25,28 @@ export function planSections(totalBars: number): Section[] {
     .slice(0, keepCount)
     .sort((a, b) => a.i - b.i);
   const totalWeight = kept.reduce((n, s) => n + s.weight, 0);
-  const unit = bars >= kept.length * 4 ? 2 : 1;
+  // Four-bar sections when the song is long enough: a locked 4-bar chord loop then comes back whole in every
+  // section instead of being cut mid-loop (issue 18: the same four bars came back only 17-35% of the time).
+  const unit = bars >= kept.length * 6 ? 4 : bars >= kept.length * 4 ? 2 : 1;
   const lengths = kept.map((s) => Math.max(unit, Math.floor((bars * s.weight) / totalWeight / unit) * unit));
-  // Hand out (or take back) the rounding remainder, choruses first since they carry the song.
+  // Hand out (or take back) the rounding remainder in whole units, choruses first since they carry the
+  // song; what is left under a unit goes to the last section (the outro's ring-out).
   let remainder = bars - lengths.reduce((a, b) => a + b, 0);
   const order = kept.map((s, i) => ({ i, priority: s.priority })).sort((a, b) => a.priority - b.priority);
-  for (let k = 0; remainder !== 0; k = (k + 1) % order.length) {
+  for (let k = 0, idle = 0; Math.abs(remainder) >= unit && idle < order.length; k = (k + 1) % order.length) {
     const i = order[k].i;
+    if (remainder > 0) {
+      lengths[i] += unit;
+      remainder -= unit;
+      idle = 0;
+    } else if (lengths[i] > unit) {
+      lengths[i] -= unit;
+      remainder += unit;
+      idle = 0;
+    } else idle++;
+  }
+  for (let k = 0; remainder !== 0; k = (k + 1) % order.length) {
+    const i = remainder > 0 ? kept.length - 1 : order[k].i;
     if (remainder > 0) {
       lengths[i]++;
       remainder--;
