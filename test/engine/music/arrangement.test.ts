@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyAudioModel, type AudioModel } from '../../../src/engine/music/audio-model.js';
-import { composeScore } from '../../../src/engine/music/compose/index.js';
+import { composeCandidate, composeScore } from '../../../src/engine/music/compose/index.js';
 import { realiseChord } from '../../../src/engine/music/compose/harmony.js';
 import type { Score } from '../../../src/engine/music/compose/score.js';
 import { genreFamily } from '../../../src/engine/music/compose/style.js';
@@ -117,3 +117,22 @@ describe('section contrast on a render', () => {
     for (let bar = 1; bar <= intro.bars; bar++) expect(barDb(bar) - barDb(bar - 1)).toBeLessThan(6);
   }, 120_000);
 });
+
+describe('form per song', () => {
+  it('draws the form per song for a trained model, always filling the bars; an untrained model keeps the one form', () => {
+    const trained: AudioModel = emptyAudioModel();
+    const forms = new Set<string>();
+    for (let seed = 0; seed < 12; seed++) {
+      const score = composeCandidateWithPools(seed, trained);
+      expect(score.sections.reduce((n, s) => n + s.bars, 0) * 4).toBe(score.totalBeats);
+      forms.add(score.sections.map((s) => s.name).join(' '));
+    }
+    expect(forms.size).toBeGreaterThanOrEqual(3);
+    const plain = new Set(Array.from({ length: 6 }, (_, seed) => composeScore({ context: LOFI_CONTEXT, seed, maxDurationSec: 180, model: emptyAudioModel() }).sections.map((s) => s.name).join(' ')));
+    expect([...plain]).toEqual(['intro verse chorus verse chorus bridge chorus outro']);
+  });
+});
+
+function composeCandidateWithPools(seed: number, model: AudioModel): Score {
+  return composeCandidate({ context: LOFI_CONTEXT, seed, maxDurationSec: 180, model }, 0, true);
+}

@@ -74,7 +74,8 @@ export function composeCandidate(req: ComposeRequest, candidate: number, pooledO
 
   const barSec = (4 * 60) / bpm;
   const totalBars = Math.max(1, Math.floor(Math.max(barSec, req.maxDurationSec - RING_OUT_SEC) / barSec));
-  const sections = planSections(totalBars);
+  // Songs of a trained model (pooled orchestration) also draw their form (structure.ts VARIANTS).
+  const sections = planSections(totalBars, pooledOrchestration ? Rng.derive(seed, 'form') : undefined);
 
   // Harmonic rhythm learned as mean beats per chord; an empty model draws it uniformly.
   const harmonyRng = Rng.derive(seed, 'harmony');
