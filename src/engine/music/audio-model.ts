@@ -14,6 +14,7 @@
 import type { AudioFeatures } from '../types.js';
 import { CHORD_COUNT } from './chord-vocabulary.js';
 import { ModelFormatError } from './errors.js';
+import type { NoveltyReference } from './compose/novelty.js';
 
 export const TEMPO_MIN_BPM = 40;
 export const TEMPO_BIN_BPM = 4;
@@ -61,6 +62,11 @@ export interface AudioModel {
   /** Transitions seen in training; 0 means the logits carry no knowledge. */
   transitionsObserved: number;
   training: { epochs: number; finalLoss: number | null; heldOutLoss: number | null; trackCount: number };
+  /**
+   * Fingerprints of the training tracks (compose/novelty.ts): what the composer must not copy. Absent in
+   * models trained before them, which compose as they always did.
+   */
+  references?: NoveltyReference[];
 }
 
 /** What the composer needs for one context, resolved through the fallback chain. */

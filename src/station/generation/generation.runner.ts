@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_RENDER_HOLE_SEC, longestHoleSec } from '../../engine/audio/track-analysis.js';
+import { firstOriginalAttempt } from '../../engine/music/originality.js';
 import type { Engine, SafetyVerdict } from '../../engine/engine.js';
 import type { MusicContext } from '../../engine/types.js';
 import { publicFailure, type PublicFailure } from '../../errors.js';
@@ -110,36 +111,42 @@ export class GenerationRunner {
         })
       : null;
 
-    let lastWrite = 0;
-    const track = await engine.generateTrack(
-      {
-        context,
-        seed: row.seed,
-        maxDurationSec: row.maxDurationSec,
-        quality: row.quality as '128kbps' | '192kbps' | '320kbps',
-        audioModel: artifactRefOf(audioModel),
-        stationName: STATION_NAME,
-        stationTrackId,
-        titleWords: lyric?.title ? lyric.title.split(/\s+/) : undefined,
-        lyrics: lyric ? lyric.sung : null,
-      },
-      (pct, eta) => {
-        void events.generationProgress(row.id, pct, eta).catch(() => undefined);
-        const now = Date.now();
-        if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
-          lastWrite = now;
-          void this.deps.repo.progress(row.id, Math.min(99, Math.round(pct)), Math.round(eta)).catch(() => undefined);
-        }
-      },
-    );
-
-    // A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio.
-    const holeSec = await longestHoleSec(track.mp3, 'mp3');
-    if (holeSec > MAX_RENDER_HOLE_SEC) throw new Error(`render rejected: a ${holeSec.toFixed(2)} s hole under -50 dBFS`);
-
     const reference = await this.deps.safetyReference.ref();
-    const features = await engine.extractFeatures(track.mp3, 'mp3');
-    const audioVerdict = await engine.checkAudio(reference, features);
+    let lastWrite = 0;
+    // The audio filter may still find a copy the composer's own novelty check missed: try again with seeds
+    // derived from the generation's seed (same request and seed => same attempts => same result).
+    const { result: attempt } = await firstOriginalAttempt(row.seed, async (seed) => {
+      const track = await engine.generateTrack(
+        {
+          context,
+          seed,
+          maxDurationSec: row.maxDurationSec,
+          quality: row.quality as '128kbps' | '192kbps' | '320kbps',
+          audioModel: artifactRefOf(audioModel),
+          stationName: STATION_NAME,
+          stationTrackId,
+          titleWords: lyric?.title ? lyric.title.split(/\s+/) : undefined,
+          lyrics: lyric ? lyric.sung : null,
+        },
+        (pct, eta) => {
+          void events.generationProgress(row.id, pct, eta).catch(() => undefined);
+          const now = Date.now();
+          if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
+            lastWrite = now;
+            void this.deps.repo.progress(row.id, Math.min(99, Math.round(pct)), Math.round(eta)).catch(() => undefined);
+          }
+        },
+      );
+
+      // A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio.
+      const holeSec = await longestHoleSec(track.mp3, 'mp3');
+      if (holeSec > MAX_RENDER_HOLE_SEC) throw new Error(`render rejected: a ${holeSec.toFixed(2)} s hole under -50 dBFS`);
+
+      const features = await engine.extractFeatures(track.mp3, 'mp3');
+      const audioVerdict = await engine.checkAudio(reference, features);
+      return { result: { track, features, audioVerdict }, passed: audioVerdict.playable };
+    });
+    const { track, features, audioVerdict } = attempt;
     const lyricsVerdict: SafetyVerdict | null = lyric ? lyric.verdict : null;
     const safetyScore = Math.min(audioVerdict.safety_score, lyricsVerdict?.safety_score ?? 1);
     const influencedBy = await this.influences(reference, features);

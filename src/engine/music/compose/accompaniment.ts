@@ -43,12 +43,11 @@ export function composeChords(ctx: PartContext): ScoreNote[] {
   return notes;
 }
 
-/** Sustained upper-register pad in the fuller sections; absent when the genre has no pad. */
+/** Sustained upper-register pad, written everywhere (arrangement.ts takes it out of the verses); absent when the genre has no pad. */
 export function composePad(ctx: PartContext): ScoreNote[] {
   if (ctx.orchestration.padProgram === null) return [];
   const notes: ScoreNote[] = [];
   for (const section of ctx.sections) {
-    if (section.intensity < 0.6 && ctx.orchestration.family !== 'ambient') continue;
     for (const span of spansInSection(ctx.spans, section)) {
       for (const midi of voicing(span, 70).slice(-3)) {
         notes.push({ midi, startBeat: span.startBeat, durationBeats: span.beats, velocity: velocity(60, section.intensity, ctx.energy, ctx.rng, 3) });

@@ -8,7 +8,7 @@ export function composeBass(ctx: PartContext): ScoreNote[] {
   const notes: ScoreNote[] = [];
   const { orchestration, rng } = ctx;
   for (const section of ctx.sections) {
-    if (section.name === 'intro' && section.intensity < 0.4 && orchestration.bassStyle !== 'drone') continue;
+    // Intros are written too: arrangement.ts shapes them into a build.
     const spans = spansInSection(ctx.spans, section);
     spans.forEach((span, i) => {
       const root = nearestPitch(span.chord.rootPitchClass, BASS_CENTRE);

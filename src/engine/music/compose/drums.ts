@@ -22,7 +22,7 @@ export function composeDrums(ctx: PartContext): ScoreNote[] {
   if (style === 'none') return [];
   const notes: ScoreNote[] = [];
   for (const section of ctx.sections) {
-    if (section.name === 'intro' && section.intensity < 0.4 && ctx.energy < 0.6) continue;
+    // Intros are written like any section: arrangement.ts keeps only their last bar, as the entry of the kit.
     const busy = section.intensity * (0.5 + ctx.energy) > 0.75;
     for (let bar = 0; bar < section.bars; bar++) {
       const start = (section.startBar + bar) * 4;
@@ -39,8 +39,11 @@ export function composeDrums(ctx: PartContext): ScoreNote[] {
 type Hit = (beat: number, midi: number, base: number) => void;
 
 function playBar(style: string, busy: boolean, fill: boolean, hit: Hit, ctx: PartContext, section: Section): void {
-  const eighths = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5];
+  const density = ctx.orchestration.drumDensity ?? 'normal';
+  const quarters = [0, 1, 2, 3];
   const sixteenths = Array.from({ length: 16 }, (_, i) => i / 4);
+  // A song's own hat density (style.ts pools): the usual eighths, or a quarter pulse, or sixteenths.
+  const eighths = density === 'sparse' ? quarters : density === 'busy' ? sixteenths : [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5];
   switch (style) {
     case 'boom-bap':
       hit(0, KICK, 100);

@@ -11,7 +11,7 @@ import { TEMPO_BINS, TEMPO_BIN_BPM, TEMPO_MIN_BPM, type StyleView } from '../aud
 const SHARP_NAMES = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
 
 /** An integer tempo inside tempo_range, drawn from the model's tempo histogram restricted to that range. */
-export function chooseTempo(context: MusicContext, style: StyleView, rng: Rng): number {
+export function chooseTempo(context: MusicContext, style: StyleView, rng: Rng, tempered = false): number {
   const [low, high] = orderedRange(context.tempo_range);
   const candidates: number[] = [];
   const weights: number[] = [];
@@ -20,7 +20,7 @@ export function chooseTempo(context: MusicContext, style: StyleView, rng: Rng): 
     weights.push(histogramDensity(style.counts.tempoHistogram, bpm));
   }
   if (candidates.length === 0) return Math.round((low + high) / 2);
-  return candidates[rng.weighted(weights)]; // all-zero weights: Rng.weighted draws uniformly
+  return candidates[rng.weighted(tempered ? temper(weights) : weights)]; // all-zero weights: Rng.weighted draws uniformly
 }
 
 /** Linear interpolation between histogram bin centres, so neighbouring tempos get smooth weights. */
@@ -42,8 +42,20 @@ export function chooseMode(context: MusicContext, style: StyleView, rng: Rng): M
 }
 
 /** Tonic pitch class name, drawn from the model's key counts for the mode. */
-export function chooseTonic(mode: Mode, style: StyleView, rng: Rng): string {
-  return SHARP_NAMES[rng.weighted(style.counts.keyCounts[mode])];
+export function chooseTonic(mode: Mode, style: StyleView, rng: Rng, tempered = false): string {
+  const counts = style.counts.keyCounts[mode];
+  return SHARP_NAMES[rng.weighted(tempered ? temper(counts) : counts)];
+}
+
+/**
+ * Half the learned distribution, half uniform. A model trained on a handful of tracks has learned their
+ * exact tempos and keys; a composer resampling away from a copy (compose/novelty.ts) draws from this
+ * flattened distribution so that it can reach tempos and keys no training track has.
+ */
+export function temper(weights: readonly number[]): number[] {
+  const total = weights.reduce((a, w) => a + Math.max(0, w), 0);
+  if (total <= 0) return weights.map(() => 1);
+  return weights.map((w) => (0.5 * Math.max(0, w)) / total + 0.5 / weights.length);
 }
 
 export function scaleMidiPitchClasses(tonic: string, mode: Mode): number[] {
@@ -110,6 +122,38 @@ function pickAmong(candidates: { indices: number[]; weights: number[] }, row: nu
 export interface ProgressionShape {
   /** First chord is the tonic: verses and choruses state the key; a bridge may start away from it. */
   startOnTonic: boolean;
+  /** Keep to the key (loop genres): shared across a song's sections, so the budget is per song. */
+  keyLock?: KeyLock;
+}
+
+/**
+ * The key plus at most `budget` borrowed chords per song (issue 18: lo-fi, synthwave and pop listeners
+ * expect the key's chords and one or two borrowed ones, e.g. bVII or iv in major; the learned chain, fed by a
+ * chord detector's mistakes, wandered to 11-20 distinct triads).
+ */
+export interface KeyLock {
+  diatonic: Set<number>;
+  borrowed: Set<number>;
+  budget: number;
+}
+
+export function keyLock(mode: Mode, budget = 2): KeyLock {
+  const diatonic = new Set(diatonicChords(mode).indices);
+  if (mode === 'minor') diatonic.add(chordIndex({ degree: 7, minor: false })); // harmonic minor's V: the cadence chord
+  return { diatonic, borrowed: new Set(), budget };
+}
+
+/** Weight left to a borrowed chord against the key's own: colour, not a second key. */
+const BORROWED_WEIGHT = 0.3;
+
+/** The row with chords outside the key (and outside the borrowed ones, once the budget is spent) removed. */
+function lockedRow(row: number[], lock: KeyLock): number[] {
+  const spent = lock.borrowed.size >= lock.budget;
+  return row.map((w, c) => (lock.diatonic.has(c) ? w : lock.borrowed.has(c) || !spent ? BORROWED_WEIGHT * w : 0));
+}
+
+function noteBorrowed(chord: number, lock: KeyLock | undefined): void {
+  if (lock && !lock.diatonic.has(chord)) lock.borrowed.add(chord);
 }
 
 /**
@@ -125,9 +169,13 @@ export function sampleProgression(style: StyleView, mode: Mode, length: number, 
   for (let i = 0; i < length; i++) {
     const row = learnedRow(style, mode, state);
     let next: number;
+    const lock = shape.keyLock;
+    const allowed = row && lock ? lockedRow(row, lock) : row;
     if (i === 0 && shape.startOnTonic) next = tonicChordIndex(mode);
     else if (i === length - 1 && length > 1) next = pickAmong(cadenceChords(mode), row, rng);
-    else next = row ? rng.weighted(row) : fallback.indices[rng.weighted(fallback.weights)];
+    else if (allowed && allowed.some((w) => w > 0)) next = rng.weighted(allowed);
+    else next = fallback.indices[rng.weighted(fallback.weights)];
+    noteBorrowed(next, lock);
     chords.push(next);
     state = next;
   }
@@ -143,7 +191,13 @@ export interface ChordVoice {
   tones: number[]; // intervals above the root: triad, plus a seventh when asked
 }
 
-export function realiseChord(index: number, tonic: string, sevenths: boolean): ChordVoice {
+/**
+ * A chord of the vocabulary in a key. With `sevenths`, the diatonic seventh; with `ninthsIn` (the key's
+ * mode) as well, a ninth where it is a note of the key (not on iii in major, whose ninth is the flat
+ * second). The fifth stays: without it a minor tonic's ninth chord (Bm9 = B D A C#) was heard as the key a
+ * fifth below (test/engine/features/generated-track.test.ts).
+ */
+export function realiseChord(index: number, tonic: string, sevenths: boolean, ninthsIn?: Mode): ChordVoice {
   if (index < 0 || index >= CHORD_COUNT) throw new RangeError(`chord index ${index}`);
   const { degree, minor } = chordFromIndex(index);
   const rootPitchClass = (Note.chroma(tonic)! + degree) % 12;
@@ -152,6 +206,10 @@ export function realiseChord(index: number, tonic: string, sevenths: boolean): C
   // major seventh. A major seventh on V would add the raised fourth of the key.
   const dominant = !minor && (degree === 7 || degree === 10);
   if (sevenths) tones.push(minor || dominant ? 10 : 11);
-  const symbol = `${SHARP_NAMES[rootPitchClass]}${minor ? 'm' : ''}${sevenths ? (minor || dominant ? '7' : 'maj7') : ''}`;
+  const steps = ninthsIn === 'major' ? MAJOR_STEPS : MINOR_STEPS;
+  const ninth = sevenths && ninthsIn !== undefined && steps.includes((degree + 2) % 12);
+  if (ninth) tones.push(14);
+  const extension = !sevenths ? '' : ninth ? (minor || dominant ? '9' : 'maj9') : minor || dominant ? '7' : 'maj7';
+  const symbol = `${SHARP_NAMES[rootPitchClass]}${minor ? 'm' : ''}${extension}`;
   return { rootPitchClass, minor, symbol, tones };
 }

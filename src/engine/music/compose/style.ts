@@ -4,6 +4,7 @@
  * tempo, key, harmony, energy and rhythmic density all come from the learned audio model.
  */
 import type { MusicContext } from '../../types.js';
+import type { Rng } from '../../random.js';
 
 export type GenreFamily = 'lofi' | 'electronic' | 'folk' | 'jazz' | 'ambient' | 'rock' | 'pop';
 export type DrumStyle = 'boom-bap' | 'four-on-floor' | 'folk' | 'swing' | 'none' | 'backbeat';
@@ -22,6 +23,8 @@ export interface Orchestration {
   sevenths: boolean;
   /** 0 = straight eighths, 1 = full triplet swing. */
   swing: number;
+  /** Hat (or shaker/ride) subdivision against the family's usual one: fewer, as usual, or more. */
+  drumDensity?: 'sparse' | 'normal' | 'busy';
 }
 
 const FAMILY_KEYWORDS: [GenreFamily, RegExp][] = [
@@ -50,9 +53,43 @@ const ORCHESTRATION: Record<GenreFamily, Omit<Orchestration, 'family'>> = {
   pop: { chordProgram: 0, bassProgram: 33, melodyProgram: 80, padProgram: 48, drumStyle: 'backbeat', bassStyle: 'root-fifth', chordStyle: 'arpeggio', sevenths: false, swing: 0 },
 };
 
-export function orchestrationFor(context: MusicContext): Orchestration {
+/**
+ * Alternatives a producer of the family would also pick (GM programs, 0-based), the default first. A song
+ * drawn with a variant stream takes one of each, so that songs of one genre differ in sound, not only in
+ * notes; the groove (swing) stays the family's.
+ */
+const POOLS: Record<GenreFamily, { chord: number[]; bass: number[]; melody: number[]; pad: (number | null)[]; drums: DrumStyle[]; chords: ChordStyle[] }> = {
+  // 4/5 E.Pianos, 0 piano, 26 jazz guitar, 11 vibes; 33 fingered, 32 acoustic, 35 fretless bass;
+  // 12 marimba, 73 flute, 65 alto sax, 71 clarinet; 89 warm, 88 new age, 92 bowed pads.
+  lofi: { chord: [4, 5, 0, 26], bass: [33, 32, 35], melody: [11, 12, 73, 65, 71], pad: [89, 88, 92, null], drums: ['boom-bap'], chords: ['block', 'arpeggio'] },
+  electronic: { chord: [90, 81, 88, 62], bass: [38, 39, 87], melody: [81, 80, 84, 98], pad: [88, 89, 94, 95], drums: ['four-on-floor', 'backbeat'], chords: ['sustain', 'arpeggio', 'block'] },
+  folk: { chord: [25, 24, 46, 105], bass: [32, 33], melody: [73, 40, 22, 74, 71], pad: [48, 49, null], drums: ['folk', 'none'], chords: ['arpeggio', 'strum'] },
+  jazz: { chord: [0, 4, 26, 11], bass: [32, 33], melody: [66, 65, 56, 73, 11], pad: [null, 48], drums: ['swing'], chords: ['block', 'arpeggio'] },
+  ambient: { chord: [89, 88, 92, 94], bass: [95, 89, 32], melody: [8, 10, 14, 98, 11], pad: [91, 92, 94, 95], drums: ['none'], chords: ['sustain', 'arpeggio'] },
+  rock: { chord: [29, 30, 27, 25], bass: [34, 33, 35], melody: [30, 29, 27, 81], pad: [16, 17, 48, null], drums: ['backbeat'], chords: ['strum', 'block'] },
+  pop: { chord: [0, 4, 25, 1], bass: [33, 38, 34], melody: [80, 81, 73, 11, 0], pad: [48, 89, 88, null], drums: ['backbeat', 'four-on-floor'], chords: ['arpeggio', 'block', 'strum'] },
+};
+
+/**
+ * The family's orchestration; with `variant`, one drawn from the family's pools instead (per-song sound).
+ * Lifestyle still bends the groove afterwards.
+ */
+export function orchestrationFor(context: MusicContext, variant?: Rng): Orchestration {
   const family = genreFamily(context);
-  const base = { family, ...ORCHESTRATION[family] };
+  let base: Orchestration = { family, ...ORCHESTRATION[family] };
+  if (variant) {
+    const pool = POOLS[family];
+    base = {
+      ...base,
+      chordProgram: variant.pick(pool.chord),
+      bassProgram: variant.pick(pool.bass),
+      melodyProgram: variant.pick(pool.melody),
+      padProgram: variant.pick(pool.pad),
+      drumStyle: variant.pick(pool.drums),
+      chordStyle: variant.pick(pool.chords),
+      drumDensity: variant.pick(['sparse', 'normal', 'busy'] as const),
+    };
+  }
   // Lifestyle bends the groove: sleep never gets a kit, workout always gets a driving one.
   if (context.lifestyle === 'sleep') return { ...base, drumStyle: 'none', bassStyle: 'drone', chordStyle: 'sustain' };
   if (context.lifestyle === 'workout' && base.drumStyle === 'none') return { ...base, drumStyle: 'four-on-floor', bassStyle: 'pulsing-eighths' };
