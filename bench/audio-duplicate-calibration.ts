@@ -16,7 +16,7 @@ import { demoTracks } from '../src/demo/content/tracks.js';
 import { demoMasterRequest } from '../src/demo/seed-audio.js';
 import { decodeAudio } from '../src/engine/features/decode.js';
 import { extractFeatures, extractFeaturesFromFile } from '../src/engine/features/extract.js';
-import { emptyAudioModel } from '../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { trainAudioModel } from '../src/engine/music/audio-model-training.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { transcodeMp3 } from '../src/engine/music/transcode.js';

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactRef, ArtifactSource } from '../src/engine/engine.js';
 import { LocalEngine } from '../src/engine/local-engine.js';
-import { emptyAudioModel, serialiseAudioModel } from '../src/engine/music/audio-model.js';
+import { emptyAudioModel, serialiseAudioModel } from '../src/engine/compose/audio-model.js';
 import type { MusicContext } from '../src/engine/types.js';
 
 const durationSec = Number(process.argv[2] ?? 30);

@@ -9,7 +9,7 @@
  * median then spans genres; electronic and pop, five parts with synth pads, are the slowest to render).
  */
 import { generateTrack } from '../src/engine/music/pipeline.js';
-import { emptyAudioModel } from '../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import type { AudioQuality, MusicContext } from '../src/engine/types.js';
 import { BENCH_LYRICS, FAMILY_CONTEXTS } from './support/mix-fixtures.js';
 

@@ -9,9 +9,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import tonejsMidi from '@tonejs/midi';
-import { deserialiseAudioModel, emptyAudioModel } from '../src/engine/music/audio-model.js';
-import { composeScore } from '../src/engine/music/compose/index.js';
-import { scoreToMidi, type Part } from '../src/engine/music/compose/score.js';
+import { deserialiseAudioModel, emptyAudioModel } from '../src/engine/compose/audio-model.js';
+import { composeScore } from '../src/engine/compose/index.js';
+import { scoreToMidi, type Part } from '../src/engine/compose/score.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { measureMaster } from './support/master-measure.js';
 import { BENCH_LYRICS, FAMILY_CONTEXTS } from './support/mix-fixtures.js';

@@ -13,8 +13,8 @@
  * It then tries other key profiles on the same score histograms and audio chroma, to tell a profile
  * problem from a chroma problem. "rel" marks the relative major/minor (same scale, other tonic), "5th" a neighbour on the circle of fifths.
  */
-import { composeScore } from '../src/engine/music/compose/index.js';
-import { emptyAudioModel } from '../src/engine/music/audio-model.js';
+import { composeScore } from '../src/engine/compose/index.js';
+import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { extractFeaturesFromFile } from '../src/engine/features/extract.js';
 import { ALBRECHT_SHANAHAN, KRUMHANSL_KESSLER, PITCH_CLASSES, estimateKey, withHarmonics, type KeyProfiles } from '../src/engine/features/key.js';

@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/mix-report.ts [durationSec] [seed]
  */
-import { emptyAudioModel } from '../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { measureMaster } from './support/master-measure.js';
 import { BENCH_LYRICS, FAMILY_CONTEXTS } from './support/mix-fixtures.js';

@@ -18,7 +18,7 @@ import { demoTracks } from '../src/demo/content/tracks.js';
 import { demoMasterRequest } from '../src/demo/seed-audio.js';
 import { decodeAudio } from '../src/engine/features/decode.js';
 import { extractFeatures, extractFeaturesFromFile } from '../src/engine/features/extract.js';
-import { emptyAudioModel } from '../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { trainAudioModel } from '../src/engine/music/audio-model-training.js';
 import { MAX_ORIGINALITY_ATTEMPTS, attemptSeed } from '../src/engine/music/originality.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';

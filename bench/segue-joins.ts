@@ -9,7 +9,7 @@
  */
 import { MPEGDecoder } from 'mpg123-decoder';
 import { KWeightingFilter } from '../src/engine/audio/k-weighting.js';
-import { encodeWav } from '../src/engine/music/encode.js';
+import { encodeWav } from '../src/engine/audio/encode.js';
 import { Playout, type SourceTrack } from '../src/station/stream/playout.js';
 
 const RATE = 44100;

@@ -13,11 +13,11 @@
 import { demoTracks } from '../src/demo/content/tracks.js';
 import { demoMasterRequest } from '../src/demo/seed-audio.js';
 import { extractFeaturesFromFile } from '../src/engine/features/extract.js';
-import { emptyAudioModel, type AudioModel } from '../src/engine/music/audio-model.js';
+import { emptyAudioModel, type AudioModel } from '../src/engine/compose/audio-model.js';
 import { trainAudioModel } from '../src/engine/music/audio-model-training.js';
-import { composeCandidate, composeScore } from '../src/engine/music/compose/index.js';
-import type { Score } from '../src/engine/music/compose/score.js';
-import { genreFamily } from '../src/engine/music/compose/style.js';
+import { composeCandidate, composeScore } from '../src/engine/compose/index.js';
+import type { Score } from '../src/engine/compose/score.js';
+import { genreFamily } from '../src/engine/compose/style.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../src/engine/music/render.js';
 import { DEFAULT_HYPERPARAMS } from '../src/station/models/default-hyperparams.js';

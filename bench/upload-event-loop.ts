@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createStation } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { encodeWav } from '../src/engine/music/encode.js';
+import { encodeWav } from '../src/engine/audio/encode.js';
 import { artists } from '../src/infra/db/schema/index.js';
 
 const TARGET_MS = 100;

@@ -5,14 +5,14 @@
  *
  *   npx tsx bench/vocals.ts [durationSec]
  */
-import { emptyAudioModel } from '../src/engine/music/audio-model.js';
-import { composeScore } from '../src/engine/music/compose/index.js';
-import { composeVocalMelody } from '../src/engine/music/compose/vocal-melody.js';
-import { encodeMonoMp3 } from '../src/engine/music/encode.js';
+import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
+import { composeScore } from '../src/engine/compose/index.js';
+import { composeVocalMelody } from '../src/engine/compose/vocal-melody.js';
+import { encodeMonoMp3 } from '../src/engine/audio/encode.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import type { MusicContext, TrackLyrics } from '../src/engine/types.js';
 import { chooseVoice, renderVocalStem } from '../src/engine/voice/index.js';
-import { createPronouncer } from '../src/engine/voice/pronounce/index.js';
+import { createPronouncer } from '../src/engine/pronounce/index.js';
 
 const durationSec = Number(process.argv[2] ?? 180);
 const context: MusicContext = { genre: 'pop', subgenre: 'indie pop', mood: ['happy'], lifestyle: 'chill', tempo_range: [100, 108], key_preference: 'major', energy_level: 0.6 };

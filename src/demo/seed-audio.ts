@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { ArtifactRef, Engine } from '../engine/engine.js';
 import { FEATURE_EXTRACTOR_VERSION } from '../engine/features/version.js';
-import { emptyAudioModel, serialiseAudioModel } from '../engine/music/audio-model.js';
+import { emptyAudioModel, serialiseAudioModel } from '../engine/compose/audio-model.js';
 import type { BlobStore } from '../infra/blobs/blob-store.js';
 import type { Db } from '../infra/db/client.js';
 import { artists, trackFeatures, tracks } from '../infra/db/schema/index.js';

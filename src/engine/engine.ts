@@ -166,7 +166,7 @@ export interface Engine {
 /**
  * Reads artifacts named by ArtifactRefs (blob storage in-process; signed URLs in the ML service).
  * Every artifact is UTF-8 JSON:
- *   audio model      AudioModel (music/audio-model.ts, serialiseAudioModel = JSON.stringify, format 'station-audio-model')
+ *   audio model      AudioModel (compose/audio-model.ts, serialiseAudioModel = JSON.stringify, format 'station-audio-model')
  *   lyrics model     LyricsModel (lyrics/model.ts, format 'station-lyrics-v1')
  *   style model      StyleEmbeddingModel (style/model.ts, format 'station.style-embedding/1')
  *   safety reference SafetyReference

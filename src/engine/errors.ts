@@ -20,7 +20,7 @@ import {
   InvalidHyperparamsError,
   ModelFormatError as AudioModelFormatError,
   TrainingDivergedError as AudioTrainingDivergedError,
-} from './music/errors.js';
+} from './model-errors.js';
 import { CheckpointMismatchError, InvalidTrainingInputError, TrainingDivergedError as StyleTrainingDivergedError } from './style/errors.js';
 
 export type EngineErrorCode =

@@ -27,7 +27,7 @@ import type {
 } from '../../src/engine/engine.js';
 import type { AudioFeatures, AudioQuality, Mode, ProgressFn } from '../../src/engine/types.js';
 import { parseMp3 } from '../../src/engine/audio/mp3-frames.js';
-import { createMp3Stream } from '../../src/engine/music/encode.js';
+import { createMp3Stream } from '../../src/engine/audio/encode.js';
 import { generateCoverPng } from '../../src/engine/music/cover.js';
 import { WaveformBuilder } from '../../src/engine/music/waveform.js';
 

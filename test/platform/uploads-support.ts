@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import type { Station } from '../../src/app.js';
-import { createMp3Stream, encodeWav } from '../../src/engine/music/encode.js';
+import { createMp3Stream, encodeWav } from '../../src/engine/audio/encode.js';
 import { artists, trackUploads, tracks } from '../../src/infra/db/schema/index.js';
 import { pollUntil } from '../helpers/poll.js';
 import { bearer } from './accounts-support.js';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
-import { createMp3Stream } from '../../src/engine/music/encode.js';
+import { createMp3Stream } from '../../src/engine/audio/encode.js';
 import type { AudioFeatures } from '../../src/engine/types.js';
 import { DomainError } from '../../src/errors.js';
 import type { Db } from '../../src/infra/db/client.js';

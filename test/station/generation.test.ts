@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../../src/engine/errors.js';
 import { eq } from 'drizzle-orm';
-import { id3TagLength } from '../../src/engine/music/id3.js';
+import { id3TagLength } from '../../src/engine/audio/id3.js';
 import { GENERATION_PROGRESS_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { artists, demoSeed, lyricGenerations, modelVersions } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';

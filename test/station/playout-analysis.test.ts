@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoudnessMeter } from '../../src/engine/audio/loudness.js';
 import { analyseTrack } from '../../src/engine/audio/track-analysis.js';
 import { TruePeakMeter } from '../../src/engine/audio/true-peak.js';
-import { encodeWav } from '../../src/engine/music/encode.js';
+import { encodeWav } from '../../src/engine/audio/encode.js';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import type { Database } from '../../src/infra/db/client.js';
 import { artists, playoutAnalyses, radioSlots, tracks } from '../../src/infra/db/schema/index.js';

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RENDER_HOLE_SEC, analyseTrack, longestHoleSec, type TrackAnalysis } from '../../src/engine/audio/track-analysis.js';
-import { encodeWav } from '../../src/engine/music/encode.js';
+import { encodeWav } from '../../src/engine/audio/encode.js';
 import { Playout, type SourceTrack, type TrackMarker } from '../../src/station/stream/playout.js';
 import { RATE, decodeMp3, shortTermLoudness, toneAmplitude, tonePcm } from './playout-support.js';
 

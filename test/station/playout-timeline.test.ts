@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StreamBroadcaster, type SourceTrack, type TrackSource } from '../../src/station/stream/broadcaster.js';
 import { FakeTimers, MemorySink } from './stream/helpers.js';
-import { encodeWav } from '../../src/engine/music/encode.js';
+import { encodeWav } from '../../src/engine/audio/encode.js';
 import { RATE, decodeMp3, largestStep, longestSilence, loudnessOf, toneMaster, tonePcm, toneTrack } from './playout-support.js';
 
 const HOP = 256;

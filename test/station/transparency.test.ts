@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
-import { TRAINED_ALGORITHMIC_MEDIA, id3TagLength } from '../../src/engine/music/id3.js';
+import { TRAINED_ALGORITHMIC_MEDIA, id3TagLength } from '../../src/engine/audio/id3.js';
 import { artists, lyricGenerations, safetyFlags, songwriters, tracks } from '../../src/infra/db/schema/index.js';
 import { publishDataset } from '../../src/station/dataset/training-data.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoMasterRequest } from '../../src/demo/seed-audio.js';
-import { emptyAudioModel } from '../../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../../src/engine/compose/audio-model.js';
 import { generateTrack } from '../../src/engine/music/pipeline.js';
 import { pollUntil } from '../helpers/poll.js';
 import { verifiedListener, verifyAddress } from '../helpers/station.js';

@@ -6,7 +6,7 @@
  * Only Layer III is accepted (MPEG-1, 2 and 2.5); the station encodes MPEG-1 Layer III, 44.1 kHz.
  * Uploads use it too, to tell a file cut short (its last frame incomplete) from a whole one.
  */
-import { id3TagLength } from '../music/id3.js';
+import { id3TagLength } from './id3.js';
 
 export interface Mp3FrameHeader {
   /** 1, 2 or 2.5 */

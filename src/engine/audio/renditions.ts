@@ -1,13 +1,13 @@
 /**
  * Stream renditions of an uploaded master: one decode pass feeds one LAME encoder per bitrate (the radio's
- * MP3 encoder, engine/music/encode.ts), so every rendition comes from the master itself, never from another
+ * MP3 encoder, engine/audio/encode.ts), so every rendition comes from the master itself, never from another
  * lossy copy. It runs on an engine worker thread (task `renderRenditions`), never on the API's, and hands
  * its bytes on as it goes, so no rendition is ever held whole. LAME's MPEG-1 Layer III takes 32, 44.1 or
  * 48 kHz; a master at another rate is resampled to 44.1 kHz. Mono masters play on both channels; surround masters are folded down to stereo (ITU-R BS.775).
  */
 import type { AudioQuality } from '../types.js';
 import { StreamingResampler } from '../features/resample.js';
-import { createMp3Stream, type Mp3Stream } from '../music/encode.js';
+import { createMp3Stream, type Mp3Stream } from './encode.js';
 import { decodePcm, type PcmFormat } from './pcm.js';
 
 export const RENDITION_BITRATES = [128, 192, 320] as const;

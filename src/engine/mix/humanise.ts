@@ -6,7 +6,7 @@
  * track's seed: the same seed gives the same performance.
  */
 import { Rng } from '../random.js';
-import type { GenreFamily } from '../music/compose/style.js';
+import type { GenreFamily } from '../compose/style.js';
 
 export interface Humanise {
   seed: number;

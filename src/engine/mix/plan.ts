@@ -5,8 +5,8 @@
  * right, horn right, a wide kit), a pop or electronic record keeps bass and kick in the centre with wide
  * pads and keys and ducks the backing under the singer, ambient is mostly room.
  */
-import type { GenreFamily } from '../music/compose/style.js';
-import type { Part } from '../music/compose/score.js';
+import type { GenreFamily } from '../compose/style.js';
+import type { Part } from '../compose/score.js';
 import type { Band } from './biquad.js';
 import type { CompressorSettings } from './dynamics.js';
 import type { ReverbSettings } from './reverb.js';

@@ -8,7 +8,7 @@
  * from a checkpoint replays exactly what an uninterrupted run would have done.
  */
 import { Rng } from '../random.js';
-import { CHORD_COUNT, START_STATE, chordChanges } from './chord-vocabulary.js';
+import { CHORD_COUNT, START_STATE, chordChanges } from '../compose/chord-vocabulary.js';
 import {
   type AudioModel,
   type TrainingItem,
@@ -18,9 +18,9 @@ import {
   emptyCounts,
   mergeCounts,
   normaliseLabel,
-} from './audio-model.js';
-import { InvalidHyperparamsError, ModelFormatError, TrainingDivergedError } from './errors.js';
-import { MAX_NOVELTY_REFERENCES, noveltyReference } from './compose/novelty.js';
+} from '../compose/audio-model.js';
+import { InvalidHyperparamsError, ModelFormatError, TrainingDivergedError } from '../model-errors.js';
+import { MAX_NOVELTY_REFERENCES, noveltyReference } from '../compose/novelty.js';
 
 export interface AudioHyperparams {
   epochs: number;

@@ -10,13 +10,13 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { AudioQuality, Mode, MusicContext, ProgressFn } from '../types.js';
-import type { AudioModel } from './audio-model.js';
-import { composeScore } from './compose/index.js';
-import type { Score, Section } from './compose/score.js';
-import { genreFamily, orchestrationFor } from './compose/style.js';
+import type { AudioModel } from '../compose/audio-model.js';
+import { composeScore } from '../compose/index.js';
+import type { Score, Section } from '../compose/score.js';
+import { genreFamily, orchestrationFor } from '../compose/style.js';
 import { generateCoverPng } from './cover.js';
-import { createMp3Stream, encodeMonoMp3 } from './encode.js';
-import { buildId3Tag } from './id3.js';
+import { createMp3Stream, encodeMonoMp3 } from '../audio/encode.js';
+import { buildId3Tag } from '../audio/id3.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from './render.js';
 import { generateTitle } from './title.js';
 import { WaveformBuilder, type WaveformPeaks } from './waveform.js';

@@ -11,9 +11,9 @@
  */
 import { MIDIControllers, SpessaSynthProcessor } from 'spessasynth_core';
 import type { ProgressFn } from '../types.js';
-import type { Score } from './compose/score.js';
-import { secondsPerBeat } from './compose/score.js';
-import type { GenreFamily } from './compose/style.js';
+import type { Score } from '../compose/score.js';
+import { secondsPerBeat } from '../compose/score.js';
+import type { GenreFamily } from '../compose/style.js';
 import { partFeel, type Humanise } from '../mix/humanise.js';
 import { masterBuffer } from '../mix/master.js';
 import { Mixer } from '../mix/mixer.js';

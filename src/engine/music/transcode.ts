@@ -5,8 +5,8 @@
  */
 import { MPEGDecoder } from 'mpg123-decoder';
 import type { AudioQuality } from '../types.js';
-import { createMp3Stream } from './encode.js';
-import { id3TagLength } from './id3.js';
+import { createMp3Stream } from '../audio/encode.js';
+import { id3TagLength } from '../audio/id3.js';
 
 const CHUNK_BYTES = 64 * 1024;
 

@@ -8,8 +8,8 @@
  * - the source track (voicing, aspiration, frication and its spectrum) has sharp edges: a stop's closure
  *   is silent (or a voice bar), its burst starts within a millisecond, a fricative's noise ramps in 10 ms.
  */
-import type { Consonant, Vowel } from './pronounce/phonemes.js';
-import { isVowel } from './pronounce/phonemes.js';
+import type { Consonant, Vowel } from '../pronounce/phonemes.js';
+import { isVowel } from '../pronounce/phonemes.js';
 import { CONSONANT_TARGETS, type Formants, VOWEL_TARGETS } from './targets.js';
 import { ParameterTrack } from './filters.js';
 import type { Segment, VocalTimeline } from './timing.js';

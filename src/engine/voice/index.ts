@@ -2,7 +2,7 @@
  * Sung vocals: lyrics -> pronunciation -> vocal melody over the score -> timed phonemes -> singing voice.
  *
  *   pronounce/      English (CMUdict + rules) and Spanish (rules) words -> syllables
- *   ../music/compose/vocal-melody.ts   syllables on notes, fitted to the score's form, chords and key
+ *   ../compose/vocal-melody.ts   syllables on notes, fitted to the score's form, chords and key
  *   timing.ts       notes -> phoneme timeline (consonants before the beat, vowels on it)
  *   articulation.ts timeline -> formant and source control tracks (coarticulation)
  *   pitch-contour.ts notes -> sung pitch (glides, scoop, vibrato)
@@ -10,10 +10,10 @@
  *   voices.ts       the voices (timbre, range), cast by genre family and seed
  */
 import type { TrackLyrics } from '../types.js';
-import { type Score } from '../music/compose/score.js';
-import { composeVocalMelody, makeRoomForVocals, type VocalMelody } from '../music/compose/vocal-melody.js';
-import { type GenreFamily } from '../music/compose/style.js';
-import { createPronouncer } from './pronounce/index.js';
+import { type Score } from '../compose/score.js';
+import { composeVocalMelody, makeRoomForVocals, type VocalMelody } from '../compose/vocal-melody.js';
+import { type GenreFamily } from '../compose/style.js';
+import { createPronouncer } from '../pronounce/index.js';
 import { synthesise } from './synth.js';
 import { timeMelody, type TimedNote, type VocalTimeline } from './timing.js';
 import { chooseVoice, type VoiceSpec } from './voices.js';

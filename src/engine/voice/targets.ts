@@ -5,7 +5,7 @@
  * parallel split follow Klatt (1980, Table III), adapted to a 44.1 kHz rate (fricative noise up to 9 kHz)
  * and to singing, where consonants are shorter and vowels carry the note.
  */
-import type { Consonant, Phoneme, Vowel } from './pronounce/phonemes.js';
+import type { Consonant, Phoneme, Vowel } from '../pronounce/phonemes.js';
 
 export type Formants = [number, number, number];
 

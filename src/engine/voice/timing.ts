@@ -5,8 +5,8 @@
  * its last note, where the next syllable's onset follows. Consonants shrink when the notes are too short
  * to keep the vowel at least ~40% of the syllable.
  */
-import type { VocalMelody } from '../music/compose/vocal-melody.js';
-import type { Consonant, Vowel } from './pronounce/phonemes.js';
+import type { VocalMelody } from '../compose/vocal-melody.js';
+import type { Consonant, Vowel } from '../pronounce/phonemes.js';
 import { CONSONANT_TARGETS } from './targets.js';
 
 export interface TimedNote {

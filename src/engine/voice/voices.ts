@@ -7,7 +7,7 @@
  * Barney 1952; Hillenbrand et al. 1995); the phoneme targets (targets.ts) are men's, scaled per voice.
  */
 import { Rng } from '../random.js';
-import type { GenreFamily } from '../music/compose/style.js';
+import type { GenreFamily } from '../compose/style.js';
 
 export interface VoiceSpec {
   id: string;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ArtifactRef, SafetyReference } from '../engine.js';
 import { EngineError } from '../errors.js';
 import type { LyricsModel } from '../lyrics/model.js';
-import { deserialiseAudioModel, type AudioModel } from '../music/audio-model.js';
+import { deserialiseAudioModel, type AudioModel } from '../compose/audio-model.js';
 import { SafetyFilter } from '../safety/index.js';
 import { STYLE_MODEL_FORMAT, type StyleEmbeddingModel } from '../style/model.js';
 

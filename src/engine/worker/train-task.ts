@@ -12,7 +12,7 @@
 import type { TrainingEpoch, TrainingResult, TrainingSpec } from '../engine.js';
 import { EngineError } from '../errors.js';
 import { DEFAULT_LYRICS_HYPERPARAMS, trainLyricsModel, type LyricsTrainingCheckpoint } from '../lyrics/train.js';
-import type { TrainingItem } from '../music/audio-model.js';
+import type { TrainingItem } from '../compose/audio-model.js';
 import { trainAudioModel, type TrainingCheckpoint } from '../music/audio-model-training.js';
 import type { LyricsDocument } from '../types.js';
 import type { StyleCheckpoint, StyleTrainingItem } from '../style/model.js';

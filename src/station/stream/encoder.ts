@@ -7,7 +7,7 @@
  * mpg123; test/station/playout-timeline.test.ts checks the alignment it gives).
  */
 import { parseFrameHeader } from '../../engine/audio/mp3-frames.js';
-import { createMp3Stream, type Mp3Stream } from '../../engine/music/encode.js';
+import { createMp3Stream, type Mp3Stream } from '../../engine/audio/encode.js';
 import type { AudioQuality } from '../../engine/types.js';
 
 export const CODEC_DELAY_SAMPLES = 1105;

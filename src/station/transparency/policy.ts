@@ -2,7 +2,7 @@
  * The station's published statements about its AI: one source for the transparency API and the public
  * policy page at /policy/ai, so the two can never say different things.
  */
-import { TRAINED_ALGORITHMIC_MEDIA } from '../../engine/music/id3.js';
+import { TRAINED_ALGORITHMIC_MEDIA } from '../../engine/audio/id3.js';
 import { STATION_NAME } from '../../kernel/station-name.js';
 
 export const POLICY_PATH = '/policy/ai';

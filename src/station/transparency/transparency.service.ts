@@ -2,7 +2,7 @@
  * Module I: what listeners may know about an AI track (what shaped it, what its model learned from, how
  * it is labelled) and the station's own statement. Reads the registry; never exposes training items.
  */
-import { TRAINED_ALGORITHMIC_MEDIA } from '../../engine/music/id3.js';
+import { TRAINED_ALGORITHMIC_MEDIA } from '../../engine/audio/id3.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { ModelVersionRow } from '../models/models.repository.js';
 import { STATION_NAME } from '../../kernel/station-name.js';

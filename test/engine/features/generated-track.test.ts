@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractFeaturesFromFile } from '../../../src/engine/features/extract.js';
 import { PITCH_CLASSES } from '../../../src/engine/features/key.js';
-import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
 import { generateTrack } from '../../../src/engine/music/pipeline.js';
 import type { KeyPreference } from '../../../src/engine/types.js';
 

@@ -3,12 +3,12 @@
  * where they belong, and sections that differ in level on the render.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyAudioModel, type AudioModel } from '../../../src/engine/music/audio-model.js';
-import { composeCandidate, composeScore } from '../../../src/engine/music/compose/index.js';
-import { realiseChord } from '../../../src/engine/music/compose/harmony.js';
-import type { Score } from '../../../src/engine/music/compose/score.js';
-import { genreFamily } from '../../../src/engine/music/compose/style.js';
-import { chordIndex } from '../../../src/engine/music/chord-vocabulary.js';
+import { emptyAudioModel, type AudioModel } from '../../../src/engine/compose/audio-model.js';
+import { composeCandidate, composeScore } from '../../../src/engine/compose/index.js';
+import { realiseChord } from '../../../src/engine/compose/harmony.js';
+import type { Score } from '../../../src/engine/compose/score.js';
+import { genreFamily } from '../../../src/engine/compose/style.js';
+import { chordIndex } from '../../../src/engine/compose/chord-vocabulary.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../../../src/engine/music/render.js';
 import type { MusicContext } from '../../../src/engine/types.js';
 import { LOFI_CONTEXT, SYNTHWAVE_CONTEXT } from './helpers.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyAudioModel, serialiseAudioModel, deserialiseAudioModel, styleFor } from '../../../src/engine/music/audio-model.js';
+import { emptyAudioModel, serialiseAudioModel, deserialiseAudioModel, styleFor } from '../../../src/engine/compose/audio-model.js';
 import { trainAudioModel, type TrainingCheckpoint } from '../../../src/engine/music/audio-model-training.js';
-import { chordIndex, START_STATE } from '../../../src/engine/music/chord-vocabulary.js';
-import { InvalidHyperparamsError, ModelFormatError, TrainingDivergedError } from '../../../src/engine/music/errors.js';
+import { chordIndex, START_STATE } from '../../../src/engine/compose/chord-vocabulary.js';
+import { InvalidHyperparamsError, ModelFormatError, TrainingDivergedError } from '../../../src/engine/model-errors.js';
 import { syntheticCatalog } from './helpers.js';
 
 const catalog = syntheticCatalog({ tracksPerGenre: 12, seed: 3 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeScore } from '../../../src/engine/music/compose/index.js';
-import { scoreToMidi } from '../../../src/engine/music/compose/score.js';
-import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
+import { composeScore } from '../../../src/engine/compose/index.js';
+import { scoreToMidi } from '../../../src/engine/compose/score.js';
+import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
 import { trainAudioModel } from '../../../src/engine/music/audio-model-training.js';
 import { LOFI_CONTEXT, SYNTHWAVE_CONTEXT, syntheticCatalog } from './helpers.js';
 

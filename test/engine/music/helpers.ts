@@ -1,8 +1,8 @@
 /** Test helpers: an MPEG audio frame walker and a synthetic catalog with known chord habits. */
 import { Rng } from '../../../src/engine/random.js';
 import type { AudioFeatures, MusicContext } from '../../../src/engine/types.js';
-import type { TrainingItem } from '../../../src/engine/music/audio-model.js';
-import { id3TagLength } from '../../../src/engine/music/id3.js';
+import type { TrainingItem } from '../../../src/engine/compose/audio-model.js';
+import { id3TagLength } from '../../../src/engine/audio/id3.js';
 
 const BITRATES_MPEG1_L3 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const SAMPLE_RATES_MPEG1 = [44100, 48000, 32000];

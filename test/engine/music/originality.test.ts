@@ -3,10 +3,10 @@
  * and the seeded retry the station runs when the audio filter still blocks.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyAudioModel, type AudioModel } from '../../../src/engine/music/audio-model.js';
+import { emptyAudioModel, type AudioModel } from '../../../src/engine/compose/audio-model.js';
 import { trainAudioModel } from '../../../src/engine/music/audio-model-training.js';
-import { composeCandidate, composeScore } from '../../../src/engine/music/compose/index.js';
-import { NOVELTY_BOUND, chordTrigrams, fingerprintScore, noveltyAgainst, type NoveltyReference } from '../../../src/engine/music/compose/novelty.js';
+import { composeCandidate, composeScore } from '../../../src/engine/compose/index.js';
+import { NOVELTY_BOUND, chordTrigrams, fingerprintScore, noveltyAgainst, type NoveltyReference } from '../../../src/engine/compose/novelty.js';
 import { MAX_ORIGINALITY_ATTEMPTS, attemptSeed, firstOriginalAttempt } from '../../../src/engine/music/originality.js';
 import { sequenceAgreement } from '../../../src/engine/safety/audio-duplicate.js';
 import { LOFI_CONTEXT, syntheticCatalog } from './helpers.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'node:zlib';
 import { generateTrack, type GenerateTrackRequest } from '../../../src/engine/music/pipeline.js';
-import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
-import { TRAINED_ALGORITHMIC_MEDIA, id3TagLength, withId3Tag } from '../../../src/engine/music/id3.js';
+import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
+import { TRAINED_ALGORITHMIC_MEDIA, id3TagLength, withId3Tag } from '../../../src/engine/audio/id3.js';
 import { LOFI_CONTEXT, SYNTHWAVE_CONTEXT, parseMp3Frames } from './helpers.js';
 
 const base: GenerateTrackRequest = {

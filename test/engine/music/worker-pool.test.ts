@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ArtifactRef, TrackJob } from '../../../src/engine/engine.js';
 import { EngineError } from '../../../src/engine/errors.js';
-import { emptyAudioModel, serialiseAudioModel } from '../../../src/engine/music/audio-model.js';
+import { emptyAudioModel, serialiseAudioModel } from '../../../src/engine/compose/audio-model.js';
 import { EngineWorkerPool } from '../../../src/engine/worker/engine-worker-pool.js';
 import { LOFI_CONTEXT, parseMp3Frames } from './helpers.js';
 

@@ -10,7 +10,7 @@ import { demoTracks } from '../../../src/demo/content/tracks.js';
 import { demoMasterRequest } from '../../../src/demo/seed-audio.js';
 import { decodeAudio } from '../../../src/engine/features/decode.js';
 import { extractFeatures, extractFeaturesFromFile } from '../../../src/engine/features/extract.js';
-import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
 import { generateTrack } from '../../../src/engine/music/pipeline.js';
 import { transcodeMp3 } from '../../../src/engine/music/transcode.js';
 import { SafetyFilter, SAFETY_PLAYBACK_THRESHOLD, sequenceAgreement } from '../../../src/engine/safety/index.js';

@@ -1,7 +1,7 @@
 /** Lyrics and contexts for the voice tests (original lines written for these tests). */
 import type { MusicContext, TrackLyrics } from '../../../src/engine/types.js';
-import type { VocalMelody } from '../../../src/engine/music/compose/vocal-melody.js';
-import type { Vowel } from '../../../src/engine/voice/pronounce/phonemes.js';
+import type { VocalMelody } from '../../../src/engine/compose/vocal-melody.js';
+import type { Vowel } from '../../../src/engine/pronounce/phonemes.js';
 
 export const ENGLISH_LYRICS: TrackLyrics = {
   language: 'en',

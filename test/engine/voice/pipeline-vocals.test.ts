@@ -1,7 +1,7 @@
 /** generateTrack with lyrics: the vocal in the master, the stem beside it, determinism, instrumental unchanged. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../../../src/engine/features/decode.js';
-import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
+import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
 import { generateTrack, type GeneratedTrack, type GenerateTrackRequest } from '../../../src/engine/music/pipeline.js';
 import { bandPass } from './analysis.js';
 import { ENGLISH_LYRICS, POP_CONTEXT } from './fixtures.js';

@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoLyricsCorpus } from '../../../src/demo/content/lyrics/index.js';
 import { countLineSyllables } from '../../../src/engine/lyrics/syllables.js';
 import { tokenizeLine } from '../../../src/engine/lyrics/tokenizer.js';
-import { englishByRules } from '../../../src/engine/voice/pronounce/english-rules.js';
-import { englishPhones, loadEnglishDictionary, type PronouncingDictionary } from '../../../src/engine/voice/pronounce/english.js';
-import { createPronouncer, type Pronouncer } from '../../../src/engine/voice/pronounce/index.js';
-import type { Syllable } from '../../../src/engine/voice/pronounce/phonemes.js';
-import { syllabify } from '../../../src/engine/voice/pronounce/syllabify.js';
+import { englishByRules } from '../../../src/engine/pronounce/english-rules.js';
+import { englishPhones, loadEnglishDictionary, type PronouncingDictionary } from '../../../src/engine/pronounce/english.js';
+import { createPronouncer, type Pronouncer } from '../../../src/engine/pronounce/index.js';
+import type { Syllable } from '../../../src/engine/pronounce/phonemes.js';
+import { syllabify } from '../../../src/engine/pronounce/syllabify.js';
 
 const show = (syllables: Syllable[]) => syllables.map((s) => [...s.onset, ...s.nucleus, ...s.coda].join(' ')).join(' | ');
 const stresses = (syllables: Syllable[]) => syllables.map((s) => s.stress);

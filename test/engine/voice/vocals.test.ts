@@ -5,13 +5,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { centsBetween } from '../../../src/engine/audio/pitch.js';
 import { estimateFormants } from '../../../src/engine/audio/formants.js';
-import { emptyAudioModel } from '../../../src/engine/music/audio-model.js';
-import { composeScore } from '../../../src/engine/music/compose/index.js';
-import type { Score } from '../../../src/engine/music/compose/score.js';
-import { createPronouncer } from '../../../src/engine/voice/pronounce/index.js';
+import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
+import { composeScore } from '../../../src/engine/compose/index.js';
+import type { Score } from '../../../src/engine/compose/score.js';
+import { createPronouncer } from '../../../src/engine/pronounce/index.js';
 import { VOICES, chooseVoice, prepareVocals, renderVocalStem, type VocalStem } from '../../../src/engine/voice/index.js';
 import { midiToHz } from '../../../src/engine/voice/pitch-contour.js';
-import { isVowel } from '../../../src/engine/voice/pronounce/phonemes.js';
+import { isVowel } from '../../../src/engine/pronounce/phonemes.js';
 import { lineOnsetsSec, trackPitch } from './analysis.js';
 import { ENGLISH_LYRICS, POP_CONTEXT, SPANISH_LYRICS, sustainedVowels } from './fixtures.js';
 

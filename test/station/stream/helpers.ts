@@ -1,6 +1,6 @@
 /** Stream test helpers: real MP3 tones, a track source over them, a hand-driven clock and an in-memory sink. */
 import { createMp3Encoder } from 'wasm-media-encoders';
-import { buildId3Tag } from '../../../src/engine/music/id3.js';
+import { buildId3Tag } from '../../../src/engine/audio/id3.js';
 import type { ListenerSink, SourceTrack, StreamTimers, TrackSource } from '../../../src/station/stream/broadcaster.js';
 import { parseMp3, silentFrame } from '../../../src/engine/audio/mp3-frames.js';
 

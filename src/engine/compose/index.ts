@@ -5,10 +5,10 @@
  *   style lookup -> tempo, mode, tonic -> form -> progressions per section kind -> parts
  */
 import { Note } from 'tonal';
-import { chordIndex } from '../chord-vocabulary.js';
-import type { MusicContext } from '../../types.js';
-import { Rng } from '../../random.js';
-import { type AudioModel, meanAndStd, styleFor } from '../audio-model.js';
+import { chordIndex } from './chord-vocabulary.js';
+import type { MusicContext } from '../types.js';
+import { Rng } from '../random.js';
+import { type AudioModel, meanAndStd, styleFor } from './audio-model.js';
 import { type ChordVoice, chooseMode, keyLock, chooseTempo, chooseTonic, realiseChord, sampleProgression, scaleMidiPitchClasses, tonicChordIndex } from './harmony.js';
 import { planSections } from './structure.js';
 import { arrangeBySection } from './arrangement.js';

@@ -3,10 +3,10 @@
  * With an empty model, draws are uniform within the context's ranges (and over the key's diatonic chords).
  */
 import { Note, Scale } from 'tonal';
-import type { Mode, MusicContext } from '../../types.js';
-import type { Rng } from '../../random.js';
-import { CHORD_COUNT, START_STATE, chordFromIndex, chordIndex } from '../chord-vocabulary.js';
-import { TEMPO_BINS, TEMPO_BIN_BPM, TEMPO_MIN_BPM, type StyleView } from '../audio-model.js';
+import type { Mode, MusicContext } from '../types.js';
+import type { Rng } from '../random.js';
+import { CHORD_COUNT, START_STATE, chordFromIndex, chordIndex } from './chord-vocabulary.js';
+import { TEMPO_BINS, TEMPO_BIN_BPM, TEMPO_MIN_BPM, type StyleView } from './audio-model.js';
 
 const SHARP_NAMES = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
 

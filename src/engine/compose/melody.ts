@@ -4,7 +4,7 @@
  * chords puts chord tones on strong beats and scale steps (passing tones) between them; phrases arch up
  * and come to rest on a long chord tone.
  */
-import type { Rng } from '../../random.js';
+import type { Rng } from '../random.js';
 import type { ScoreNote, SectionName } from './score.js';
 import { type ChordSpan, type PartContext, nearestPitch, swingBeat, velocity } from './timeline.js';
 

@@ -3,7 +3,7 @@
  * notes. English through the CMU dictionary with rule fallback (english.ts), Spanish by rules (spanish.ts);
  * any other language is read with the Spanish rules, whose letters-as-written reading is the safer guess.
  */
-import { tokenizeLine } from '../../lyrics/tokenizer.js';
+import { tokenizeLine } from '../lyrics/tokenizer.js';
 import { loadEnglishDictionary, pronounceEnglishWord, type PronouncingDictionary } from './english.js';
 import type { PronouncedLine, PronouncedWord, Syllable } from './phonemes.js';
 import { pronounceSpanishWord } from './spanish.js';

@@ -1,14 +1,9 @@
 /** Shared shapes of the composer's parts: where chords fall, and how loud and busy each moment is. */
-import type { Rng } from '../../random.js';
-import type { ChordVoice } from './harmony.js';
-import type { Section } from './score.js';
+import type { Rng } from '../random.js';
+import type { ChordSpan, Section } from './score.js';
 import type { Orchestration } from './style.js';
 
-export interface ChordSpan {
-  chord: ChordVoice;
-  startBeat: number;
-  beats: number;
-}
+export type { ChordSpan };
 
 export interface PartContext {
   sections: Section[];

@@ -2,7 +2,7 @@
  * Song form: intro, verse, chorus, verse, chorus, bridge, chorus, outro, scaled to the bars that fit the
  * requested duration. Short tracks drop the least essential sections first (bridge, second verse, ...).
  */
-import type { Rng } from '../../random.js';
+import type { Rng } from '../random.js';
 import type { Section, SectionName } from './score.js';
 
 type FormEntry = { name: SectionName; weight: number; intensity: number; priority: number };

@@ -3,12 +3,19 @@
  * knowing the tempo, plus its conversion to a standard MIDI file for debugging and export.
  */
 import tonejsMidi from '@tonejs/midi';
-import type { Mode } from '../../types.js';
-import type { ChordSpan } from './timeline.js';
+import type { Mode } from '../types.js';
+import type { ChordVoice } from './harmony.js';
 
 const { Midi } = tonejsMidi;
 
 export type SectionName = 'intro' | 'verse' | 'chorus' | 'bridge' | 'outro';
+
+/** A chord held over a run of beats (the timeline's harmonic rhythm). */
+export interface ChordSpan {
+  chord: ChordVoice;
+  startBeat: number;
+  beats: number;
+}
 
 export interface Section {
   name: SectionName;

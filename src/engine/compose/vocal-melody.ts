@@ -14,9 +14,9 @@
  * - The hook: a line's rhythm and contour come from a random stream keyed by its section kind and text,
  *   so every chorus is sung the same way (and so is the hook line repeated within it).
  */
-import { Rng } from '../../random.js';
-import { sectionKind } from '../../lyrics/tokenizer.js';
-import type { PronouncedLine, Syllable } from '../../voice/pronounce/phonemes.js';
+import { Rng } from '../random.js';
+import { sectionKind } from '../lyrics/tokenizer.js';
+import type { PronouncedLine, Syllable } from '../pronounce/phonemes.js';
 import type { Part, Score, Section } from './score.js';
 import { type ChordSpan, nearestPitch, swingBeat } from './timeline.js';
 

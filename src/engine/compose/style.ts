@@ -3,8 +3,8 @@
  * and whether chords carry sevenths. This is orchestration (what a producer picks), not statistics: the
  * tempo, key, harmony, energy and rhythmic density all come from the learned audio model.
  */
-import type { MusicContext } from '../../types.js';
-import type { Rng } from '../../random.js';
+import type { MusicContext } from '../types.js';
+import type { Rng } from '../random.js';
 
 export type GenreFamily = 'lofi' | 'electronic' | 'folk' | 'jazz' | 'ambient' | 'rock' | 'pop';
 export type DrumStyle = 'boom-bap' | 'four-on-floor' | 'folk' | 'swing' | 'none' | 'backbeat';

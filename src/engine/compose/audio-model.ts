@@ -11,10 +11,25 @@
  * Lookups fall back genre+mood -> genre -> global -> "knows nothing" (the composer then draws uniformly
  * within the context's ranges).
  */
-import type { AudioFeatures } from '../types.js';
+import type { AudioFeatures, Mode } from '../types.js';
 import { CHORD_COUNT } from './chord-vocabulary.js';
-import { ModelFormatError } from './errors.js';
-import type { NoveltyReference } from './compose/novelty.js';
+import { ModelFormatError } from '../model-errors.js';
+
+/**
+ * What the composer keeps of one training track (novelty.ts): enough to tell a copy, nothing to rebuild it from.
+ * Stored in the model, so declared here.
+ */
+export interface NoveltyReference {
+  genre: string;
+  tempoBpm: number;
+  key: string;
+  mode: Mode;
+  /** 12 values summing to 1 (the feature extractor's mean chroma), rounded to 3 decimals. */
+  chroma: number[];
+  onsetRate: number;
+  /** The feature extractor's chord per beat (absolute labels). */
+  beatChords: string[];
+}
 
 export const TEMPO_MIN_BPM = 40;
 export const TEMPO_BIN_BPM = 4;

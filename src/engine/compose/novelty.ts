@@ -20,23 +20,13 @@
  * The composer resamples (derived random streams, so still deterministic) while the nearest reference's
  * predicted similarity is over NOVELTY_BOUND, and keeps the most novel candidate when none is under it.
  */
-import { sequenceAgreement } from '../../safety/audio-duplicate.js';
-import type { AudioFeatures, Mode } from '../../types.js';
-import { chordChanges } from '../chord-vocabulary.js';
+import { sequenceAgreement } from '../safety/audio-duplicate.js';
+import type { AudioFeatures, Mode } from '../types.js';
+import { chordChanges } from './chord-vocabulary.js';
 import type { Score } from './score.js';
+import type { NoveltyReference } from './audio-model.js';
 
-/** What the composer keeps of one training track: enough to tell a copy, nothing to rebuild it from. */
-export interface NoveltyReference {
-  genre: string;
-  tempoBpm: number;
-  key: string;
-  mode: Mode;
-  /** 12 values summing to 1 (the feature extractor's mean chroma), rounded to 3 decimals. */
-  chroma: number[];
-  onsetRate: number;
-  /** The feature extractor's chord per beat (absolute labels). */
-  beatChords: string[];
-}
+export type { NoveltyReference };
 
 /** Predicted similarity over which a candidate counts as drifting into a copy (the filter blocks at 0.447). */
 export const NOVELTY_BOUND = 0.3;
