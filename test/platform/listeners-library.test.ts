@@ -1,17 +1,19 @@
-/** GET/POST/DELETE /v1/users/me/library: the caller's saved tracks, idempotent saves, and no path to another's. */
+/** GET/POST/DELETE /v1/users/me/library: the caller's saved tracks and releases, idempotent saves, and no path to another's. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { tracks } from '../../src/infra/db/schema/index.js';
+import { albums, tracks } from '../../src/infra/db/schema/index.js';
 import { stationForSuite } from '../helpers/station.js';
 import { bearer, createKey, loginAs } from './accounts-support.js';
 import { seedArtist, seedTracks } from './listeners-support.js';
 
 describe('/v1/users/me/library', () => {
   let trackIds: string[];
+  let artistId: string;
 
   const station = stationForSuite();
   beforeAll(async () => {
     const artist = await seedArtist(station);
+    artistId = artist.id;
     trackIds = (await seedTracks(station, artist.id, 3)).map((t) => t.id);
   });
 
@@ -83,6 +85,36 @@ describe('/v1/users/me/library', () => {
     const byKey = await station.http.inject({ method: 'POST', url: `/v1/users/me/library/${trackIds[1]}`, headers: { 'x-api-key': live.key, 'x-csrf-token': csrf } });
     expect(byKey.statusCode).toBe(403);
     expect(byKey.json().error.code).toBe('PLATFORM_FORBIDDEN');
+  });
+
+  it('saves a release beside the tracks, in the same list, once, and removes it; an unknown id is 404', async () => {
+    const [release] = await station.database.db
+      .insert(albums)
+      .values({ slug: `release-${Date.now()}`, artistId, title: 'Night Ferries', type: 'ep', releaseYear: 2026, genre: 'electronic' })
+      .returning();
+    const ben = await loginAs(station, 'listener');
+    const save = (id: string) => station.http.inject({ method: 'POST', url: `/v1/users/me/library/${id}`, headers: bearer(ben) });
+    expect((await save(trackIds[0])).statusCode).toBe(201);
+    const saved = await save(release.id);
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(saved.json()).toMatchObject({ type: 'album', album: { id: release.id, slug: release.slug, title: 'Night Ferries', type: 'ep', release_year: 2026, artist_id: artistId } });
+    const again = await save(release.id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().saved_at).toBe(saved.json().saved_at);
+
+    const listed = (await station.http.inject({ url: '/v1/users/me/library', headers: bearer(ben) })).json();
+    expect(listed.total).toBe(2);
+    // Newest first: the release was saved after the track.
+    expect(listed.data.map((item: { type: string }) => item.type)).toEqual(['album', 'track']);
+    expect(listed.data[0].album.id).toBe(release.id);
+    expect(listed.data[1].track.id).toBe(trackIds[0]);
+
+    expect((await station.http.inject({ method: 'DELETE', url: `/v1/users/me/library/${release.id}`, headers: bearer(ben) })).statusCode).toBe(204);
+    expect((await station.http.inject({ method: 'DELETE', url: `/v1/users/me/library/${release.id}`, headers: bearer(ben) })).statusCode).toBe(404);
+    expect((await station.http.inject({ url: '/v1/users/me/library', headers: bearer(ben) })).json().total).toBe(1);
+    const unknown = await save('00000000-0000-4000-8000-000000000000');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('PLATFORM_NOT_FOUND');
   });
 
   it('documents every listeners, library, playlist and capsule route in /openapi.json', async () => {

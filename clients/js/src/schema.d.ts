@@ -438,7 +438,7 @@ export interface paths {
         put?: never;
         /**
          * Opens the caller's developer account (an integrator's): API keys and OAuth apps, and the sandbox
-         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). 201 when opened, 200 with the same body when it exists. It grants no scope: keys and apps hold only scopes the account's role holds (never a station scope the role lacks; the staff role developer is given by admins only).
+         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). 201 when opened, 200 with the same body when it exists. It adds the webhook scopes (webhooks:read, webhooks:write) to the account's role; keys and apps hold only scopes the account holds (never a station scope the role lacks; the staff role developer is given by admins only).
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -1483,8 +1483,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's saved tracks, most recently saved first
-         * @description Only the caller's own library: there is no path to another user's. Items are tracks (`type: "track"`); albums will join the same list when the platform has releases. A track taken down later stays listed with `status: "removed"`.
+         * The caller's saved tracks and releases, most recently saved first
+         * @description Only the caller's own library: there is no path to another user's. Items are tracks (`type: "track"`) and releases (`type: "album"`: albums, EPs and singles) in one list. A track taken down later stays listed with `status: "removed"`.
          *
          *     Scope: `users:read`.
          *
@@ -1509,15 +1509,15 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Saves a track to the caller's library (idempotent)
-         * @description From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). 201 when the track was added, 200 with the same item when it was already saved. A track id that names no published track answers 404 PLATFORM_NOT_FOUND.
+         * Saves a track or a release to the caller's library (idempotent)
+         * @description From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). The id names a track or a release (album, EP, single). 201 when the item was added, 200 with the same item when it was already saved. An id that names neither a published track nor a release answers 404 PLATFORM_NOT_FOUND.
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
         post: operations["postUsersMeLibraryById"];
         /**
-         * Removes a track from the caller's library
-         * @description From a login session only. 204 when removed; 404 PLATFORM_NOT_FOUND when the track is not in the library (so a repeat answers 404).
+         * Removes a track or a release from the caller's library
+         * @description From a login session only. 204 when removed; 404 PLATFORM_NOT_FOUND when the item is not in the library (so a repeat answers 404).
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -8488,11 +8488,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /**
-                             * @description Only tracks for now: the platform has no albums or releases to save yet
-                             * @enum {string}
-                             */
+                        data: ({
+                            /** @enum {string} */
                             type: "track";
                             /** Format: date-time */
                             saved_at: string;
@@ -8514,7 +8511,25 @@ export interface operations {
                                  */
                                 status: "published" | "removed";
                             };
-                        }[];
+                        } | {
+                            /** @enum {string} */
+                            type: "album";
+                            /** Format: date-time */
+                            saved_at: string;
+                            /** AlbumRef */
+                            album: {
+                                id: string;
+                                slug: string;
+                                title: string;
+                                /** @description album, ep or single */
+                                type: string;
+                                release_year: number | null;
+                                genre: string;
+                                artist: string;
+                                artist_id: string;
+                                artist_slug: string;
+                            };
+                        })[];
                         total: number;
                         page: number;
                         limit: number;
@@ -8553,17 +8568,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A saved track (`type: "track"`) or a saved release (`type: "album"`) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Only tracks for now: the platform has no albums or releases to save yet
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         type: "track";
                         /** Format: date-time */
                         saved_at: string;
@@ -8585,20 +8597,35 @@ export interface operations {
                              */
                             status: "published" | "removed";
                         };
+                    } | {
+                        /** @enum {string} */
+                        type: "album";
+                        /** Format: date-time */
+                        saved_at: string;
+                        /** AlbumRef */
+                        album: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @description album, ep or single */
+                            type: string;
+                            release_year: number | null;
+                            genre: string;
+                            artist: string;
+                            artist_id: string;
+                            artist_slug: string;
+                        };
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description A saved track (`type: "track"`) or a saved release (`type: "album"`) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Only tracks for now: the platform has no albums or releases to save yet
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         type: "track";
                         /** Format: date-time */
                         saved_at: string;
@@ -8619,6 +8646,24 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "published" | "removed";
+                        };
+                    } | {
+                        /** @enum {string} */
+                        type: "album";
+                        /** Format: date-time */
+                        saved_at: string;
+                        /** AlbumRef */
+                        album: {
+                            id: string;
+                            slug: string;
+                            title: string;
+                            /** @description album, ep or single */
+                            type: string;
+                            release_year: number | null;
+                            genre: string;
+                            artist: string;
+                            artist_id: string;
+                            artist_slug: string;
                         };
                     };
                 };

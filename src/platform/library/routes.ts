@@ -1,4 +1,4 @@
-/** GET /v1/users/me/library, POST and DELETE /v1/users/me/library/{id}. */
+/** GET /v1/users/me/library, POST and DELETE /v1/users/me/library/{id}: saved tracks and releases. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
@@ -6,14 +6,30 @@ import { pageOf } from '../../pagination.js';
 import { TrackRef } from '../shared/track-ref.js';
 import type { LibraryService } from './library.service.js';
 
-const LibraryItem = Type.Object(
+const AlbumRef = Type.Object(
   {
-    type: Type.String({ enum: ['track'], description: 'Only tracks for now: the platform has no albums or releases to save yet' }),
-    saved_at: Type.String({ format: 'date-time' }),
-    track: TrackRef,
+    id: Type.String(),
+    slug: Type.String(),
+    title: Type.String(),
+    type: Type.String({ description: 'album, ep or single' }),
+    release_year: Type.Union([Type.Integer(), Type.Null()]),
+    genre: Type.String(),
+    artist: Type.String(),
+    artist_id: Type.String(),
+    artist_slug: Type.String(),
   },
-  { title: 'LibraryItem' },
+  { title: 'AlbumRef' },
 );
+
+const LibraryTrackItem = Type.Object(
+  { type: Type.Literal('track'), saved_at: Type.String({ format: 'date-time' }), track: TrackRef },
+  { title: 'LibraryTrackItem' },
+);
+const LibraryAlbumItem = Type.Object(
+  { type: Type.Literal('album'), saved_at: Type.String({ format: 'date-time' }), album: AlbumRef },
+  { title: 'LibraryAlbumItem' },
+);
+const LibraryItem = Type.Union([LibraryTrackItem, LibraryAlbumItem], { title: 'LibraryItem', description: 'A saved track (`type: "track"`) or a saved release (`type: "album"`)' });
 
 export function libraryRoutes(library: LibraryService) {
   return async function register(fastify: FastifyInstance) {
@@ -25,9 +41,9 @@ export function libraryRoutes(library: LibraryService) {
         config: { scope: 'users:read' },
         schema: {
           tags: ['library'],
-          summary: "The caller's saved tracks, most recently saved first",
+          summary: "The caller's saved tracks and releases, most recently saved first",
           description:
-            'Only the caller\'s own library: there is no path to another user\'s. Items are tracks (`type: "track"`); albums will join the same list when the platform has releases. A track taken down later stays listed with `status: "removed"`.',
+            'Only the caller\'s own library: there is no path to another user\'s. Items are tracks (`type: "track"`) and releases (`type: "album"`: albums, EPs and singles) in one list. A track taken down later stays listed with `status: "removed"`.',
           querystring: Type.Composite([PageQuery], { additionalProperties: false }),
           response: { 200: Paginated(LibraryItem, 'LibraryPage') },
         },
@@ -43,9 +59,9 @@ export function libraryRoutes(library: LibraryService) {
       {
         schema: {
           tags: ['library'],
-          summary: 'Saves a track to the caller\'s library (idempotent)',
+          summary: 'Saves a track or a release to the caller\'s library (idempotent)',
           description:
-            'From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). 201 when the track was added, 200 with the same item when it was already saved. A track id that names no published track answers 404 PLATFORM_NOT_FOUND.',
+            'From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). The id names a track or a release (album, EP, single). 201 when the item was added, 200 with the same item when it was already saved. An id that names neither a published track nor a release answers 404 PLATFORM_NOT_FOUND.',
           params: IdParams('id'),
           response: { 200: LibraryItem, 201: LibraryItem },
         },
@@ -61,8 +77,8 @@ export function libraryRoutes(library: LibraryService) {
       {
         schema: {
           tags: ['library'],
-          summary: 'Removes a track from the caller\'s library',
-          description: 'From a login session only. 204 when removed; 404 PLATFORM_NOT_FOUND when the track is not in the library (so a repeat answers 404).',
+          summary: 'Removes a track or a release from the caller\'s library',
+          description: 'From a login session only. 204 when removed; 404 PLATFORM_NOT_FOUND when the item is not in the library (so a repeat answers 404).',
           params: IdParams('id'),
           response: { 204: Type.Null() },
         },

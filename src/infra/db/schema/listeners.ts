@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, boolean } from 'drizzle-orm/pg-core';
 import { apiKeyEnvironment, users } from './auth.js';
-import { artists, tracks } from './catalog.js';
+import { albums, artists, tracks } from './catalog.js';
 import { storeProducts } from './store.js';
 
 /** A track saved to a user's library (albums join when releases exist). */
@@ -23,6 +23,22 @@ export const libraryItems = pgTable(
     savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.environment, t.trackId] }), index('library_items_user_saved_idx').on(t.userId, t.environment, t.savedAt)],
+);
+
+/** A release (album, EP, single) saved to a user's library; listed with the saved tracks (GET /v1/users/me/library). */
+export const libraryAlbums = pgTable(
+  'library_albums',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    albumId: uuid('album_id')
+      .notNull()
+      .references(() => albums.id, { onDelete: 'cascade' }),
+    environment: apiKeyEnvironment('environment').notNull().default('live'),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.environment, t.albumId] }), index('library_albums_user_saved_idx').on(t.userId, t.environment, t.savedAt)],
 );
 
 export const playlists = pgTable(

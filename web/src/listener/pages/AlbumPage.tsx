@@ -24,6 +24,7 @@ export default function AlbumPage({ id }: { id: string }) {
           </p>
           <section className="card stack" aria-label="Tracks">
             <div className="row">
+              <SaveButton track={{ id: data.id, title: data.title }} />
               <SaveAllButton title={data.title} tracks={data.tracks} />
             </div>
             <TrackRows tracks={data.tracks} label={`${data.title}: tracks`} numbered extra={(t) => <SaveButton track={t} />} />

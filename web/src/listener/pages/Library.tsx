@@ -1,7 +1,6 @@
 /**
- * The library: the tracks the listener saved, most recent first (GET /v1/users/me/library), each playable and
- * removable, and the releases they bought (GET /v1/store/orders). The platform's library keeps tracks: a
- * release is saved as its tracks ("Save all tracks" on its page).
+ * The library: the tracks and releases the listener saved, most recent first (GET /v1/users/me/library), each
+ * playable or openable and removable, and the releases they bought (GET /v1/store/orders).
  */
 import { useState } from 'react';
 import { query } from '../../shared/api';
@@ -27,6 +26,7 @@ export default function Library() {
       ) : (
         <div className="stack">
           <SavedTracks items={library.data.data} total={library.data.total} page={page} setPage={setPage} />
+          <SavedReleases items={library.data.data} />
           <OwnedReleases purchases={bought.data} />
         </div>
       )}
@@ -34,8 +34,36 @@ export default function Library() {
   );
 }
 
-function SavedTracks({ items, total, page, setPage }: { items: LibraryItem[]; total: number; page: number; setPage: (page: number) => void }) {
+type SavedTrack = Extract<LibraryItem, { type: 'track' }>;
+type SavedRelease = Extract<LibraryItem, { type: 'album' }>;
+
+function SavedReleases({ items }: { items: LibraryItem[] }) {
+  const releases = items.filter((i): i is SavedRelease => i.type === 'album');
+  if (releases.length === 0) return null;
+  return (
+    <section aria-labelledby="saved-releases">
+      <h3 id="saved-releases">Saved releases</h3>
+      <ul className="cards">
+        {releases.map(({ album }) => (
+          <li key={album.id} className="card">
+            <h4>
+              <Link to={paths.album(album.id)}>{album.title}</Link>
+            </h4>
+            <p className="muted">
+              {album.artist} · {album.type}
+              {album.release_year ? ` · ${album.release_year}` : ''}
+            </p>
+            <SaveButton track={{ id: album.id, title: album.title }} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SavedTracks({ items: all, total, page, setPage }: { items: LibraryItem[]; total: number; page: number; setPage: (page: number) => void }) {
   const saved = useSaved();
+  const items = all.filter((i): i is SavedTrack => i.type === 'track');
   return (
     <section aria-labelledby="saved-tracks">
       <h3 id="saved-tracks">Saved tracks</h3>
@@ -46,7 +74,7 @@ function SavedTracks({ items, total, page, setPage }: { items: LibraryItem[]; to
       ) : (
         <>
           <p className="muted">
-            {total} saved {total === 1 ? 'track' : 'tracks'}
+            {total} saved {total === 1 ? 'item' : 'items'}
             {/* Unsaving here keeps the row (with a Save button to undo) until the page is left. */}
             {saved && items.some((i) => !saved.has(i.track.id)) ? ' (removed ones stay listed until you leave the page)' : ''}
           </p>

@@ -72,7 +72,7 @@ function loadSaved(): Promise<void> {
     const ids = new Set<string>();
     for (let page = 1; page <= 10; page++) {
       const answer = await api.get<{ data: LibraryItem[]; total: number }>(`/v1/users/me/library?limit=100&page=${page}`);
-      for (const item of answer.data) ids.add(item.track.id);
+      for (const item of answer.data) ids.add(item.type === 'track' ? item.track.id : item.album.id);
       if (page * 100 >= answer.total) break;
     }
     setSaved(ids);
