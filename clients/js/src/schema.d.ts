@@ -438,7 +438,7 @@ export interface paths {
         put?: never;
         /**
          * Opens the caller's developer account (an integrator's): API keys and OAuth apps, and the sandbox
-         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). 201 when opened, 200 with the same body when it exists. It grants no scope: keys and apps hold only scopes the account's role holds (never a station scope the role lacks; the staff role developer is given by admins only).
+         * @description Any user, from a login session, with a verified e-mail address (otherwise 403 PLATFORM_EMAIL_UNVERIFIED). 201 when opened, 200 with the same body when it exists. It adds the webhook scopes (webhooks:read, webhooks:write) to the account's role; keys and apps hold only scopes the account holds (never a station scope the role lacks; the staff role developer is given by admins only).
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
@@ -3388,6 +3388,40 @@ export interface paths {
         };
         /** The live radio stream (audio/mpeg, Icecast style); stream_url of stream-info */
         get: operations["getStationRadioStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station/v1/radio/hls/live.m3u8": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live HLS media playlist (hls_url of stream-info) */
+        get: operations["getStationRadioHlsLiveM3u8"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station/v1/radio/hls/{segment}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment of the live HLS stream (MPEG audio with an ID3 timestamp) */
+        get: operations["getStationRadioHlsBySegment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -15444,6 +15478,11 @@ export interface operations {
                          * @description when the ticket stops opening streams (a stream already open plays on); ask stream-info again before then
                          */
                         stream_url_expires: string;
+                        /**
+                         * Format: uri
+                         * @description the same timeline as HLS: a media playlist (application/vnd.apple.mpegurl) of ~4 s MPEG audio segments; carries the same ticket
+                         */
+                        hls_url: string;
                         /** @description kbps, follows stream_quality */
                         bitrate: number;
                         format: string;
@@ -15787,6 +15826,70 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStationRadioHlsLiveM3u8: {
+        parameters: {
+            query?: {
+                ticket?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStationRadioHlsBySegment: {
+        parameters: {
+            query?: {
+                ticket?: string;
+            };
+            header?: never;
+            path: {
+                segment: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
