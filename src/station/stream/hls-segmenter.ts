@@ -128,6 +128,8 @@ export class HlsSegmenter {
   private run: string | undefined;
   /** Segments written, oldest first (the playlist's window plus those awaiting deletion). */
   private readonly written: HlsSegment[] = [];
+  /** Segments of an earlier run, deleted once the current playlist is full. */
+  private readonly stale: HlsSegment[] = [];
   private nextSequence: number | null;
   private writing: Promise<void> = Promise.resolve();
 
@@ -170,7 +172,12 @@ export class HlsSegmenter {
     this.building = null;
     this.ready.length = 0;
     this.lastFrame = -1;
-    this.pendingDiscontinuity = this.written.length > 0;
+    this.pendingDiscontinuity = false;
+    // A new run (this instance leads again, or its playout restarted): a fresh playlist, numbered on from the
+    // wall clock (another leader may have written meanwhile). This instance's earlier segments are deleted
+    // once the new playlist is full, so a player still holding the old one can finish what it fetches.
+    this.stale.push(...this.written.splice(0));
+    if (this.options.firstSequence === undefined) this.nextSequence = null;
   }
 
   /** Wall time at which the continuous stream sends the frame after the segment. */
@@ -204,7 +211,8 @@ export class HlsSegmenter {
 
   private async write(building: Building): Promise<void> {
     const { blobs, prefix } = this.options;
-    const sequence = this.nextSequence ?? Math.floor(this.now() / (FRAME_MS * this.framesPerSegment));
+    const last = Math.max(-1, ...this.written.map((s) => s.sequence), ...this.stale.map((s) => s.sequence));
+    const sequence = this.nextSequence ?? Math.max(last + 1, Math.floor(this.now() / (FRAME_MS * this.framesPerSegment)));
     this.nextSequence = sequence + 1;
     const segment: HlsSegment = {
       sequence,
@@ -217,9 +225,8 @@ export class HlsSegmenter {
     await blobs.put(`${prefix}/${sequence}.mp3`, bytes);
     this.written.push(segment);
     await blobs.put(`${prefix}/${PLAYLIST_NAME}`, Buffer.from(mediaPlaylist(this.playlistSegments, this.framesPerSegment), 'utf8'));
-    while (this.written.length > this.window + this.keep) {
-      const old = this.written.shift()!;
-      await blobs.delete(`${prefix}/${old.sequence}.mp3`);
-    }
+    const old = this.written.length > this.window + this.keep ? this.written.splice(0, this.written.length - this.window - this.keep) : [];
+    if (this.written.length >= this.window) old.push(...this.stale.splice(0));
+    for (const segment of old) await blobs.delete(`${prefix}/${segment.sequence}.mp3`);
   }
 }

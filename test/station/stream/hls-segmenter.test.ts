@@ -135,3 +135,38 @@ describe('HlsSegmenter', () => {
     expect(playlist).toMatch(/#EXTINF:0\.261,\n1\.mp3\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:[^\n]+\n#EXTINF:0\.183,\n2\.mp3\n/);
   });
 });
+
+describe('HlsSegmenter across runs', () => {
+  it('starts a fresh playlist on a new run, numbered on, and deletes the old run once it is full', async () => {
+    let now = EPOCH;
+    const segmenter = new HlsSegmenter({ blobs, prefix: 'hls/runs', framesPerSegment: 10, window: 2, keep: 0, now: () => now });
+    await segmenter.push({ run: 'first', first: 0, epoch: EPOCH, frames: frames.slice(0, 20), title: null });
+    now = EPOCH + 20 * FRAME_MS;
+    await segmenter.flush();
+    const before = segmenter.playlistSegments.map((s) => s.sequence);
+    expect(before).toHaveLength(2);
+    expect(before[1]).toBe(before[0] + 1);
+    // The first sequence number is the wall clock in segments, so a later leader's numbers are higher.
+    expect(before[0]).toBe(Math.floor(now / (10 * FRAME_MS)));
+
+    // A new run, its frames counted from 0 again (a restarted playout), an hour later.
+    const later = EPOCH + 3_600_000;
+    now = later;
+    await segmenter.push({ run: 'second', first: 0, epoch: later, frames: frames.slice(0, 10), title: null });
+    now = later + 10 * FRAME_MS;
+    await segmenter.flush();
+    const fresh = segmenter.playlistSegments;
+    expect(fresh.map((s) => [s.firstFrame, s.discontinuity])).toEqual([[0, false]]);
+    expect(fresh[0].sequence).toBe(Math.floor(now / (10 * FRAME_MS)));
+    const playlist = (await blobs.get('hls/runs/playlist.m3u8')).toString('utf8');
+    expect(playlist).toContain(`#EXT-X-MEDIA-SEQUENCE:${fresh[0].sequence}\n`);
+    expect(playlist.match(/#EXTINF/g)).toHaveLength(1);
+    // The old run's segments stay while the new playlist fills up, and go when it is full.
+    for (const sequence of before) expect(await blobs.stat(`hls/runs/${sequence}.mp3`)).not.toBeNull();
+    await segmenter.push({ run: 'second', first: 10, epoch: later, frames: frames.slice(10, 20), title: null });
+    now = later + 20 * FRAME_MS;
+    await segmenter.flush();
+    for (const sequence of before) expect(await blobs.stat(`hls/runs/${sequence}.mp3`)).toBeNull();
+    expect(segmenter.playlistSegments.map((s) => s.sequence)).toEqual([fresh[0].sequence, fresh[0].sequence + 1]);
+  });
+});
