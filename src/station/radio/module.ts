@@ -52,6 +52,8 @@ import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-prese
 const SCHEDULER_LOCK_KEY = 7_246_010;
 /** How far ahead of the send edge followers hold the leader's timeline (live-stream.ts). */
 const RELAY_AHEAD_MS = 6_000;
+/** A segment lives ~30 s (window and keep); its link a little longer (the signer rounds it up to a stable step). */
+const HLS_SEGMENT_LINK_SEC = 120;
 
 export interface RadioModuleDeps {
   config: Config;
@@ -201,7 +203,15 @@ export function buildRadioModule(deps: RadioModuleDeps) {
       await app.register(
         streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }),
       );
-      await app.register(hlsRoutes(deps.blobs, { basePath: HLS_PATH, prefix: HLS_BLOB_PREFIX, authorize: authorizeHls }));
+      await app.register(
+        hlsRoutes(deps.blobs, {
+          basePath: HLS_PATH,
+          prefix: HLS_BLOB_PREFIX,
+          authorize: authorizeHls,
+          // Presigned links: segments straight from the object store (or its CDN), one URL for every listener.
+          segmentLink: config.mediaLinks.mode === 'presigned' ? (key) => deps.signer.sign(key, HLS_SEGMENT_LINK_SEC).url : undefined,
+        }),
+      );
     },
     start: async (logger: FastifyBaseLogger) => {
       log = logger;

@@ -23,6 +23,12 @@ export interface HlsRouteOptions {
    * playlist fetch (a player reloads it every few seconds: what counts the listener).
    */
   authorize(request: FastifyRequest, playlist: boolean): Promise<void>;
+  /**
+   * With presigned media links (STATION_MEDIA_LINKS=presigned): the link to a segment's blob, so players fetch
+   * segments from the object store or a CDN in front of it, the same URL for every listener for a while
+   * (cacheable), instead of from an instance with their ticket.
+   */
+  segmentLink?(key: string): string;
 }
 
 const TicketQuery = Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: true });
@@ -31,12 +37,11 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 
-/** The playlist with `?ticket=` appended to each segment URI (a relative URI does not inherit the playlist's query). */
-export function withTicket(playlist: string, ticket: string): string {
-  const query = `?ticket=${encodeURIComponent(ticket)}`;
+/** The playlist with each segment URI rewritten by `uri` (given the stored relative name, `<sequence>.mp3`). */
+export function rewriteSegments(playlist: string, uri: (name: string) => string): string {
   return playlist
     .split('\n')
-    .map((line) => (line.length > 0 && !line.startsWith('#') ? `${line}${query}` : line))
+    .map((line) => (line.length > 0 && !line.startsWith('#') ? uri(line) : line))
     .join('\n');
 }
 
@@ -62,7 +67,12 @@ export function hlsRoutes(blobs: Pick<BlobStore, 'get'>, options: HlsRouteOption
         return reply
           .header('Content-Type', HLS_PLAYLIST_CONTENT_TYPE)
           .header('Cache-Control', 'private, max-age=1')
-          .send(withTicket(playlist.toString('utf8'), ticket ?? ''));
+          .send(
+            rewriteSegments(playlist.toString('utf8'), (name) =>
+              // A relative URI does not inherit the playlist's query: the ticket is handed on to each segment.
+              options.segmentLink ? options.segmentLink(`${options.prefix}/${name}`) : `${name}?ticket=${encodeURIComponent(ticket ?? '')}`,
+            ),
+          );
       },
     );
 
