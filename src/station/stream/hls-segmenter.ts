@@ -106,6 +106,8 @@ export function mediaPlaylist(segments: readonly HlsSegment[], framesPerSegment:
 }
 
 interface Building {
+  /** The segmenter's generation when it began: a segment of a run that was reset is never written. */
+  generation: number;
   firstFrame: number;
   frames: Buffer[];
   epoch: number;
@@ -126,6 +128,7 @@ export class HlsSegmenter {
   private lastFrame = -1;
   private pendingDiscontinuity = false;
   private run: string | undefined;
+  private generation = 0;
   /** Segments written, oldest first (the playlist's window plus those awaiting deletion). */
   private readonly written: HlsSegment[] = [];
   /** Segments of an earlier run, deleted once the current playlist is full. */
@@ -173,6 +176,7 @@ export class HlsSegmenter {
     this.ready.length = 0;
     this.lastFrame = -1;
     this.pendingDiscontinuity = false;
+    this.generation++;
     // A new run (this instance leads again, or its playout restarted): a fresh playlist, numbered on from the
     // wall clock (another leader may have written meanwhile). This instance's earlier segments are deleted
     // once the new playlist is full, so a player still holding the old one can finish what it fetches.
@@ -196,7 +200,7 @@ export class HlsSegmenter {
       this.pendingDiscontinuity = this.written.length > 0 || this.ready.length > 0;
     }
     if (!building) {
-      building = { firstFrame: index, frames: [], epoch: chunk.epoch, title: chunk.title, discontinuity: this.pendingDiscontinuity };
+      building = { generation: this.generation, firstFrame: index, frames: [], epoch: chunk.epoch, title: chunk.title, discontinuity: this.pendingDiscontinuity };
       this.pendingDiscontinuity = false;
       this.building = building;
     }
@@ -210,6 +214,7 @@ export class HlsSegmenter {
   }
 
   private async write(building: Building): Promise<void> {
+    if (building.generation !== this.generation) return; // queued before a reset: its run is over
     const { blobs, prefix } = this.options;
     const last = Math.max(-1, ...this.written.map((s) => s.sequence), ...this.stale.map((s) => s.sequence));
     const sequence = this.nextSequence ?? Math.max(last + 1, Math.floor(this.now() / (FRAME_MS * this.framesPerSegment)));
