@@ -3396,6 +3396,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/station/v1/radio/hls/live.m3u8": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live HLS media playlist (hls_url of stream-info) */
+        get: operations["getStationRadioHlsLiveM3u8"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station/v1/radio/hls/{segment}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment of the live HLS stream (MPEG audio with an ID3 timestamp) */
+        get: operations["getStationRadioHlsBySegment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -15489,6 +15523,11 @@ export interface operations {
                          * @description when the ticket stops opening streams (a stream already open plays on); ask stream-info again before then
                          */
                         stream_url_expires: string;
+                        /**
+                         * Format: uri
+                         * @description the same timeline as HLS: a media playlist (application/vnd.apple.mpegurl) of ~4 s MPEG audio segments; carries the same ticket
+                         */
+                        hls_url: string;
                         /** @description kbps, follows stream_quality */
                         bitrate: number;
                         format: string;
@@ -15832,6 +15871,70 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStationRadioHlsLiveM3u8: {
+        parameters: {
+            query?: {
+                ticket?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    getStationRadioHlsBySegment: {
+        parameters: {
+            query?: {
+                ticket?: string;
+            };
+            header?: never;
+            path: {
+                segment: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

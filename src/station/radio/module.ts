@@ -32,11 +32,15 @@ import { RadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { RadioControlMessage } from '../admin/config.service.js';
 import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from '../events/now-playing.js';
-import { RadioService, STREAM_PATH } from './radio.service.js';
+import { HLS_BLOB_PREFIX, HLS_PATH, RadioService, STREAM_PATH } from './radio.service.js';
 import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from '../stream/broadcaster.js';
 import { LiveStream } from '../stream/live-stream.js';
 import { streamRoute, type StreamGrant } from '../stream/stream-route.js';
+import { HlsSegmenter } from '../stream/hls-segmenter.js';
+import { hlsRoutes } from '../stream/hls-route.js';
+import { HlsListeners } from '../stream/hls-listeners.js';
+import { Errors } from '../../errors.js';
 import { STREAM_TICKET_TTL_SEC, StreamTickets } from './stream-tickets.js';
 import { ListeningSessionsRepository } from './listening-sessions.repository.js';
 import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
@@ -48,6 +52,8 @@ import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-prese
 const SCHEDULER_LOCK_KEY = 7_246_010;
 /** How far ahead of the send edge followers hold the leader's timeline (live-stream.ts). */
 const RELAY_AHEAD_MS = 6_000;
+/** A segment lives ~30 s (window and keep); its link a little longer (the signer rounds it up to a stable step). */
+const HLS_SEGMENT_LINK_SEC = 120;
 
 export interface RadioModuleDeps {
   config: Config;
@@ -126,6 +132,11 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
   // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
   const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });
+  // HLS: the leader (or the single instance) cuts its timeline into segments in the blob store; any instance serves them.
+  const segmenter = new HlsSegmenter({ blobs: deps.blobs, prefix: HLS_BLOB_PREFIX, leadMs: broadcaster.leadMs, onError: onStreamError });
+  broadcaster.onChunk((chunk) => {
+    if (leader.isLeader()) void segmenter.push(chunk);
+  });
   const tickets = new StreamTickets(loadOrCreateSecret(config.dataDir, 'stream-tickets', null), deps.clock);
   const listening = new ListeningSessionsRepository(db);
   // Whose listener reports count: a verified address that was listening while the track was on air.
@@ -161,6 +172,17 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     };
   }
 
+  /** An HLS request: a valid ticket of a credential that still works and holds station:read; its holder is a listener for a while. */
+  const hlsListeners = new HlsListeners(deps.presence);
+  async function authorizeHls(request: FastifyRequest, counts: boolean): Promise<void> {
+    const credentialId = tickets.verify((request.query as { ticket?: string }).ticket);
+    if (credentialId === null) throw Errors.authRequired('the HLS stream needs a listener ticket (hls_url of stream-info)');
+    const principal = await deps.access.principalOf(credentialId);
+    if (!principal) throw Errors.authRequired('the ticket\'s credential has ended');
+    if (!principal.scopes.has('station:read')) throw Errors.insufficientScope('station:read');
+    if (counts) hlsListeners.seen(listenerKeyOf(principal));
+  }
+
   return {
     scheduler,
     slots,
@@ -180,6 +202,15 @@ export function buildRadioModule(deps: RadioModuleDeps) {
       await app.register(radioRoutes(radio, scheduler, deps.signer));
       await app.register(
         streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }),
+      );
+      await app.register(
+        hlsRoutes(deps.blobs, {
+          basePath: HLS_PATH,
+          prefix: HLS_BLOB_PREFIX,
+          authorize: authorizeHls,
+          // Presigned links: segments straight from the object store (or its CDN), one URL for every listener.
+          segmentLink: config.mediaLinks.mode === 'presigned' ? (key) => deps.signer.sign(key, HLS_SEGMENT_LINK_SEC).url : undefined,
+        }),
       );
     },
     start: async (logger: FastifyBaseLogger) => {
@@ -202,6 +233,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     stop: async () => {
       await stopControl?.();
       await stream.stop();
+      hlsListeners.stop();
       await scheduler.stop();
     },
   };

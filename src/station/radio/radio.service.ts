@@ -17,6 +17,9 @@ import { listenerKeyOf } from '../realtime/listener-presence.js';
 import { idEq } from '../../infra/db/ids.js';
 
 export const STREAM_PATH = '/station/v1/radio/stream';
+/** The HLS rendition: <HLS_PATH>/live.m3u8 and its segments, read from the blobs under HLS_BLOB_PREFIX. */
+export const HLS_PATH = '/station/v1/radio/hls';
+export const HLS_BLOB_PREFIX = 'hls/live';
 const HISTORY_SIZE = 20;
 
 export interface FeedbackInput {
@@ -51,6 +54,7 @@ export class RadioService {
     return {
       stream_url: `${this.publicBaseUrl}${STREAM_PATH}?ticket=${encodeURIComponent(ticket)}`,
       stream_url_expires: expiresAt.toISOString(),
+      hls_url: `${this.publicBaseUrl}${HLS_PATH}/live.m3u8?ticket=${encodeURIComponent(ticket)}`,
       bitrate: Number.parseInt(config.streamQuality, 10),
       format: 'audio/mpeg',
       listener_count: await this.scheduler.listenerCount(),

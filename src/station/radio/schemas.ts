@@ -36,6 +36,10 @@ export const StreamInfoSchema = Type.Object(
       format: 'date-time',
       description: 'when the ticket stops opening streams (a stream already open plays on); ask stream-info again before then',
     }),
+    hls_url: Type.String({
+      format: 'uri',
+      description: 'the same timeline as HLS: a media playlist (application/vnd.apple.mpegurl) of ~4 s MPEG audio segments; carries the same ticket',
+    }),
     bitrate: Type.Integer({ description: 'kbps, follows stream_quality' }),
     format: Type.String(),
     listener_count: Type.Integer(),

@@ -7,12 +7,16 @@
  *   an open stream keeps playing past it (the server checks the ticket when the stream opens).
  * - Recovery: an error, an end, or no progress for a while (a network drop) reconnects with exponential
  *   backoff and a fresh stream-info, and says so; coming back online retries at once.
+ * - HLS first (hls_url: natively, or through hls.js loaded on demand, hls-playback.ts), the continuous
+ *   stream where neither works; an HLS failure falls back to the continuous stream at once, for the rest of
+ *   the session (so a broken HLS path never becomes a reconnection loop).
  * - Media Session: title, artist and artwork on lock screens, play/pause/stop from media keys.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../shared/api';
 import { backoffDelay } from '../shared/live';
 import { api } from './session';
+import { attachPlayback, type Playback } from './hls-playback';
 import type { NowPlayingCard, StreamInfo } from './types';
 
 type PlayerState = 'idle' | 'loading' | 'playing' | 'recovering' | 'off_air';
@@ -24,7 +28,10 @@ const STALL_MS = 8000;
 
 export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: (info: StreamInfo) => void }) {
   const audio = useRef<HTMLAudioElement>(null);
-  const stream = useRef<{ url: string; expires: number } | null>(null);
+  const stream = useRef<{ url: string; hlsUrl: string | undefined; expires: number } | null>(null);
+  const playback = useRef<Playback | null>(null);
+  /** Cleared for the session when HLS failed here: the continuous stream from then on. */
+  const hlsUsable = useRef(true);
   const wanted = useRef(false);
   const attempt = useRef(0);
   const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -32,11 +39,12 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
   const [state, setState] = useState<PlayerState>('idle');
   const [message, setMessage] = useState<string | null>(null);
   const [volume, setVolume] = useState(1);
+  const [mode, setMode] = useState<Playback['mode'] | null>(null);
 
   const fetchStream = useCallback(async () => {
     const info = await api.get<StreamInfo>('/station/v1/radio/stream-info');
     onInfo(info);
-    stream.current = { url: info.stream_url, expires: Date.parse(info.stream_url_expires) };
+    stream.current = { url: info.stream_url, hlsUrl: info.hls_url, expires: Date.parse(info.stream_url_expires) };
     return info;
   }, [onInfo]);
 
@@ -52,10 +60,16 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
       setMessage('The station is off air right now. Playback starts again by itself when it is back.');
       throw new Error('off air');
     }
-    element.src = stream.current!.url;
+    playback.current?.detach();
+    const current = stream.current!;
+    playback.current = await attachPlayback(element, { hls: current.hlsUrl, continuous: current.url }, hlsUsable.current, () => fallBack.current());
+    setMode(playback.current.mode);
     progress.current = { time: 0, at: Date.now() };
     await element.play();
   }, [fetchStream]);
+
+  /** HLS failed: the continuous stream, now (set below, once start and recover exist). */
+  const fallBack = useRef<() => void>(() => undefined);
 
   const recover = useCallback(
     (why: string) => {
@@ -72,6 +86,15 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
     [start],
   );
 
+  useEffect(() => {
+    fallBack.current = () => {
+      if (!hlsUsable.current) return;
+      hlsUsable.current = false;
+      if (!wanted.current) return;
+      start().catch((e: unknown) => recover(`Could not start (${errorText(e)})`));
+    };
+  }, [start, recover]);
+
   const play = useCallback(() => {
     wanted.current = true;
     attempt.current = 0;
@@ -84,6 +107,8 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
     wanted.current = false;
     if (retryTimer.current) clearTimeout(retryTimer.current);
     retryTimer.current = null;
+    playback.current?.detach();
+    playback.current = null;
     const element = audio.current;
     if (element) {
       element.pause();
@@ -104,7 +129,12 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
       setState('playing');
       setMessage(null);
     };
-    const onFailure = () => wanted.current && recover('The stream was interrupted');
+    const onFailure = () => {
+      if (!wanted.current) return;
+      // Native HLS that failed: the continuous stream rather than the same playlist again.
+      if (playback.current?.mode === 'hls-native') fallBack.current();
+      else recover('The stream was interrupted');
+    };
     const onTime = () => {
       if (element.currentTime !== progress.current.time) progress.current = { time: element.currentTime, at: Date.now() };
     };
@@ -160,7 +190,7 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
         <label htmlFor="volume">Volume</label>
         <input id="volume" type="range" min={0} max={1} step={0.05} value={volume} onChange={(e) => setVolume(Number(e.target.value))} />
       </div>
-      <p className="status-line player-status" role="status" aria-live="polite" data-state={state}>
+      <p className="status-line player-status" role="status" aria-live="polite" data-state={state} data-playback={mode ?? undefined}>
         {message ?? (state === 'playing' ? 'Playing live' : 'Press Play to listen live')}
       </p>
       <audio ref={audio} preload="none" aria-label="Live radio stream" />

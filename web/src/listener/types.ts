@@ -19,6 +19,8 @@ export interface ListenerCountMessage {
 export interface StreamInfo {
   stream_url: string;
   stream_url_expires: string;
+  /** The same timeline as HLS (the player prefers it); absent from a server without HLS. */
+  hls_url?: string;
   bitrate: number;
   format: string;
   listener_count: number;
