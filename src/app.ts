@@ -195,8 +195,10 @@ export async function createStation(config: Config, options: StationOptions = {}
   // Login throttling and the 2FA step's attempts are shared by every instance (Redis) when there are several.
   const counters: CounterStore = redis ? new RedisCounterStore(redis, `${config.redisPrefix}:auth`) : new InProcessCounterStore(clock);
   const platformEvents = new PlatformEvents(bus, clock);
+  const developerAccounts = new DeveloperAccountsRepository(database.db);
   const auth = new AuthService({
     database,
+    developerAccounts,
     tokens,
     csrf,
     clock,
@@ -291,9 +293,9 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(developerRoutes(auth, new DeveloperAccountsService(new DeveloperAccountsRepository(database.db), auth, config.publicBaseUrl, auth)));
-      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
-      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
+      await app.register(developerRoutes(auth, new DeveloperAccountsService(developerAccounts, auth, config.publicBaseUrl, auth)));
+      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock, developerAccounts)));
+      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth.users, auth.totp)));
       await app.register(totpRoutes(auth.totp));
       await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));
