@@ -40,9 +40,7 @@ import type { JobQueue } from './infra/queue/job-queue.js';
 import { InProcessJobQueue } from './infra/queue/in-process-queue.js';
 import { BullMqJobQueue } from './infra/queue/bullmq-queue.js';
 import { ConsumingJobQueue, consumesQueue } from './infra/queue/role-queue.js';
-import { WEBHOOK_QUEUE } from './platform/webhooks/delivery.js';
-import { GENERATION_QUEUE } from './station/generation/generation.service.js';
-import { TRAINING_QUEUE } from './station/training/service.js';
+import { QUEUES } from './infra/queue/jobs.js';
 import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
@@ -162,7 +160,7 @@ function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 /** The jobs `npm run worker` runs (and STATION_ROLE=api instances leave to it): the engine's and webhook delivery. */
-export const WORKER_QUEUES = [GENERATION_QUEUE, TRAINING_QUEUE, WEBHOOK_QUEUE] as const;
+export const WORKER_QUEUES = [QUEUES.generation, QUEUES.training, QUEUES.webhooks] as const;
 
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
