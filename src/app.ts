@@ -40,9 +40,7 @@ import type { JobQueue } from './infra/queue/job-queue.js';
 import { InProcessJobQueue } from './infra/queue/in-process-queue.js';
 import { BullMqJobQueue } from './infra/queue/bullmq-queue.js';
 import { ConsumingJobQueue, consumesQueue } from './infra/queue/role-queue.js';
-import { WEBHOOK_QUEUE } from './platform/webhooks/delivery.js';
-import { GENERATION_QUEUE } from './station/generation/generation.service.js';
-import { TRAINING_QUEUE } from './station/training/service.js';
+import { QUEUES } from './infra/queue/jobs.js';
 import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
@@ -162,7 +160,7 @@ function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 /** The jobs `npm run worker` runs (and STATION_ROLE=api instances leave to it): the engine's and webhook delivery. */
-export const WORKER_QUEUES = [GENERATION_QUEUE, TRAINING_QUEUE, WEBHOOK_QUEUE] as const;
+export const WORKER_QUEUES = [QUEUES.generation, QUEUES.training, QUEUES.webhooks] as const;
 
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
@@ -195,8 +193,10 @@ export async function createStation(config: Config, options: StationOptions = {}
   // Login throttling and the 2FA step's attempts are shared by every instance (Redis) when there are several.
   const counters: CounterStore = redis ? new RedisCounterStore(redis, `${config.redisPrefix}:auth`) : new InProcessCounterStore(clock);
   const platformEvents = new PlatformEvents(bus, clock);
+  const developerAccounts = new DeveloperAccountsRepository(database.db);
   const auth = new AuthService({
     database,
+    developerAccounts,
     tokens,
     csrf,
     clock,
@@ -291,9 +291,9 @@ export async function createStation(config: Config, options: StationOptions = {}
     async (app) => {
       await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
       await app.register(platformAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(developerRoutes(auth, new DeveloperAccountsService(new DeveloperAccountsRepository(database.db), auth, config.publicBaseUrl, auth)));
-      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock)));
-      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth)));
+      await app.register(developerRoutes(auth, new DeveloperAccountsService(developerAccounts, auth, config.publicBaseUrl, auth)));
+      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock, developerAccounts)));
+      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth.users, auth.totp)));
       await app.register(totpRoutes(auth.totp));
       await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));

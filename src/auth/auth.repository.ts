@@ -17,12 +17,6 @@ export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; owne
 export class AuthRepository {
   constructor(readonly db: DbOrTx) {}
 
-  /** Whether the user opened a developer account (POST /v1/developer/account, src/platform/developer). */
-  async hasDeveloperAccount(userId: string): Promise<boolean> {
-    const [row] = await this.db.select({ userId: developerAccounts.userId }).from(developerAccounts).where(eq(developerAccounts.userId, userId)).limit(1);
-    return row !== undefined;
-  }
-
   with(tx: DbOrTx): AuthRepository {
     return new AuthRepository(tx);
   }

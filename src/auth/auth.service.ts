@@ -1,6 +1,7 @@
 /**
  * The shared authentication layer of both APIs: sign-up, logins (platform, with the 2FA step, and staff),
- * refresh-token rotation with reuse detection, revocation, role and status changes, API keys. Turning a
+ * refresh-token rotation with reuse detection, revocation, API keys. Role and status changes are
+ * UserAdministration's (user-admin.service.ts). Turning a
  * presented credential into a Principal is in access.ts. No HTTP here: routes in platform/auth and
  * station/auth call this, passing the client address the server resolved (TRUST_PROXY).
  *
@@ -23,7 +24,8 @@ import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
 import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
-import { DeveloperKeys } from './developer-keys.js';
+import { DeveloperKeys, type DeveloperAccountCheck } from './developer-keys.js';
+import { UserAdministration } from './user-admin.service.js';
 import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -50,6 +52,8 @@ export interface IssuedLogin {
 
 export interface AuthServiceDeps {
   database: Database;
+  /** Whether a user opened a developer account (the developer module's read port). */
+  developerAccounts: DeveloperAccountCheck;
   tokens: TokenService;
   csrf: CsrfTokens;
   clock: Clock;
@@ -95,11 +99,14 @@ export class AuthService implements EmailVerifiedCheck {
   private readonly provisioning: AccountProvisioning;
   /** POST /v1/users/me/totp(/confirm) and the super_admin's reset (totp-enrolment.ts). */
   readonly totp: TotpEnrolment;
+  /** Role and status changes (user-admin.service.ts), for the admin API and artist onboarding. */
+  readonly users: UserAdministration;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
-    this.developerKeys = new DeveloperKeys(this.repo, deps.bus, deps.maxKeysPerAccount);
+    this.developerKeys = new DeveloperKeys(this.repo, deps.developerAccounts, deps.bus, deps.maxKeysPerAccount);
+    this.users = new UserAdministration({ repo: this.repo, rights: this });
     this.passwords = deps.passwords ?? argon2Passwords;
     this.provisioning = new AccountProvisioning(this.repo, this.passwords, deps.totpSecrets);
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
@@ -359,25 +366,14 @@ export class AuthService implements EmailVerifiedCheck {
     await this.userChanged(userId);
   }
 
-  /**
-   * A new role applies to the user's sessions at once, on every instance (their scopes follow the role; a
-   * session that did not pass TOTP never holds the TOTP-only ones). The last active super_admin keeps the role (409).
-   */
-  async setUserRole(userId: string, role: Role): Promise<PublicUser> {
-    const user = await this.repo.changeRole(userId, role);
-    if (user === 'last_super_admin') throw Errors.conflict('The last super_admin cannot be demoted', 'give another account super_admin first');
-    if (!user) throw Errors.notFound('User', userId);
-    await this.userChanged(user.id);
-    return publicUser(user);
+  /** Kept for callers holding the station's AuthService (seeding, tests): the work is UserAdministration's. */
+  setUserRole(userId: string, role: Role): Promise<PublicUser> {
+    return this.users.setUserRole(userId, role);
   }
 
-  /** A ban revokes every session of the user and closes their connections; a restore lets them log in again. */
-  async setUserStatus(userId: string, status: UserStatus): Promise<PublicUser> {
-    const user = await this.repo.updateUser(userId, { status });
-    if (!user) throw Errors.notFound('User', userId);
-    if (status === 'banned') await this.repo.revokeUserSessions(user.id, 'user banned');
-    await this.userChanged(user.id);
-    return publicUser(user);
+  /** Kept for callers holding the station's AuthService (seeding, tests): the work is UserAdministration's. */
+  setUserStatus(userId: string, status: UserStatus): Promise<PublicUser> {
+    return this.users.setUserStatus(userId, status);
   }
 
   /** Registers an API key and returns it in clear text: the only time it is ever shown. */

@@ -32,11 +32,19 @@ export interface PublicApiKey {
  */
 export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
 
+/**
+ * The one read port on developer accounts (their table belongs to src/platform/developer, whose
+ * DeveloperAccountsRepository implements it); auth, OAuth apps and GET /v1/users/me take it injected.
+ */
+export interface DeveloperAccountCheck {
+  hasDeveloperAccount(userId: string): Promise<boolean>;
+}
+
 /** Throws 403 unless the login session's user may create keys and apps: a KEY_CREATOR_ROLES role or a developer account. */
 export async function assertMayCreateCredentials(
   caller: Principal,
   userId: string,
-  accounts: { hasDeveloperAccount(userId: string): Promise<boolean> },
+  accounts: DeveloperAccountCheck,
   what: string,
 ): Promise<void> {
   if (caller.role && KEY_CREATOR_ROLES.includes(caller.role)) return;
@@ -68,6 +76,7 @@ export function loginSessionUser(caller: Principal, what: string): string {
 export class DeveloperKeys {
   constructor(
     private readonly repo: AuthRepository,
+    private readonly accounts: DeveloperAccountCheck,
     private readonly bus: EventBus,
     /** Quotas are counted per account (src/auth/api-quota.ts); the cap keeps one account's keys few enough to manage and audit. */
     private readonly maxKeysPerAccount = DEFAULT_MAX_KEYS_PER_ACCOUNT,
@@ -81,7 +90,7 @@ export class DeveloperKeys {
    */
   async create(caller: Principal, input: { name: string; scopes: readonly string[]; environment: Environment }): Promise<PublicApiKey & { key: string }> {
     const userId = loginSessionUser(caller, 'API keys');
-    await assertMayCreateCredentials(caller, userId, this.repo, 'API keys');
+    await assertMayCreateCredentials(caller, userId, this.accounts, 'API keys');
     const scopes = [...new Set(input.scopes)];
     const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
     if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');

@@ -54,6 +54,7 @@ import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
 import type { EmailVerifiedCheck } from '../auth/email-verification.js';
+import { addJob, processJobs } from '../infra/queue/jobs.js';
 
 export interface StationInfra {
   config: Config;
@@ -208,9 +209,9 @@ export function buildStationModules(infra: StationInfra) {
       // Before this process takes jobs, so it never resets one it has just started; with Redis, jobs other
       // instances run stay theirs (a dead worker's job is redelivered by BullMQ and taken over).
       for (const generationId of await generationRepo.requeueInterrupted(!config.redisUrl)) {
-        await queue.add(GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
+        await addJob(queue, GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
       }
-      await queue.process(GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
+      await processJobs(queue, GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
       await training.start(log);
       // Generations and lyrics accepted while the first model of their type was on its way start when it is deployed.
       modelWaiter = new ModelWaiter(generations, lyrics, log, infra.timers);

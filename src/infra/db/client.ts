@@ -72,6 +72,7 @@ async function openPglite(dataDir: string | null, template: Blob | undefined): P
   } else {
     client = await PGlite.create(template ? { loadDataDir: template } : {});
   }
+  // Db is the driver-neutral PgDatabase both drivers share at run time; their own database types are not declared assignable to it.
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -122,6 +123,7 @@ async function openPostgres(url: string, poolSize: number, migrationUrl: string 
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
   return {
+    // Db is one type for both drivers (see openPglite).
     db: db as unknown as Db,
     driver: 'postgres',
     migrate: async () => {

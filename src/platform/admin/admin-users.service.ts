@@ -1,10 +1,11 @@
 /**
- * GET /v1/admin/users and PATCH /v1/admin/users/{id}/status. A ban goes through AuthService.setUserStatus:
+ * GET /v1/admin/users and PATCH /v1/admin/users/{id}/status. A ban goes through UserAdministration.setUserStatus:
  * every login of the user is revoked, their developer keys (and the JWTs exchanged for them) stop, and
  * their WebSocket clients and streams are closed on every instance. A restore lets them log in again and
  * their keys work again (keys are not revoked by a ban, only refused while it lasts).
  */
-import type { AuthService } from '../../auth/auth.service.js';
+import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
+import type { UserAdministration } from '../../auth/user-admin.service.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Role } from '../../auth/scopes.js';
 import { Errors } from '../../errors.js';
@@ -31,7 +32,8 @@ const SUPER_ADMIN_ONLY: ReadonlySet<string> = new Set<Role>(['admin', 'super_adm
 export class AdminUsersService {
   constructor(
     private readonly repo: AdminUsersRepository,
-    private readonly auth: AuthService,
+    private readonly users: Pick<UserAdministration, 'setUserRole' | 'setUserStatus'>,
+    private readonly totp: Pick<TotpEnrolment, 'reset'>,
   ) {}
 
   async list(filter: UserFilter, page: Page) {
@@ -45,14 +47,14 @@ export class AdminUsersService {
     if (!target) throw Errors.notFound('User', userId);
     if (target.id === caller.userId) throw Errors.conflict('You cannot change your own status');
     if (STAFF.has(target.role) && caller.role !== 'super_admin') throw Errors.forbidden('only a super_admin bans or restores an admin account');
-    await this.auth.setUserStatus(target.id, status);
+    await this.users.setUserStatus(target.id, status);
     return adminUser({ ...target, status });
   }
 
   /**
    * PATCH /v1/admin/users/{id}/role. Only a super_admin gives or takes admin, super_admin or developer;
    * admins switch listener and artist. Nobody changes their own role (409), and the last active super_admin
-   * is never demoted (409, AuthService.setUserRole). The new role applies at once to the user's sessions;
+   * is never demoted (409, UserAdministration.setUserRole). The new role applies at once to the user's sessions;
    * its station scopes come only with a session that passed TOTP (src/auth/totp-enrolment.ts).
    */
   async setRole(caller: Principal, userId: string, role: Role): Promise<AdminUser> {
@@ -63,13 +65,13 @@ export class AdminUsersService {
       throw Errors.forbidden('only a super_admin gives or takes the admin, super_admin and developer roles');
     }
     if (target.role === role) return adminUser(target);
-    await this.auth.setUserRole(target.id, role);
+    await this.users.setUserRole(target.id, role);
     return adminUser({ ...target, role });
   }
 
   /** DELETE /v1/admin/users/{id}/totp: a super_admin removes a user's second factor (a lost device); the user enrols again. */
   async resetTotp(caller: Principal, userId: string): Promise<void> {
     if (caller.role !== 'super_admin') throw Errors.forbidden('only a super_admin resets a second factor');
-    await this.auth.totp.reset(userId);
+    await this.totp.reset(userId);
   }
 }

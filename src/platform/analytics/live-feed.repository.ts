@@ -35,7 +35,8 @@ export interface FeedSync {
 
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
-const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+/** A jsonb value as the driver returns it (PGlite: parsed; some paths: text), in the shape its writer gave it. */
+const json = <T = Record<string, unknown>>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 const eventOf = (row: Row): FeedEvent => ({
   id: Number(row.id),
@@ -67,7 +68,7 @@ export class LiveFeedRepository {
         const oldest = state.oldest === null ? null : Number(state.oldest);
         const resumable = after !== null && after <= head && (after === head || (oldest !== null && after >= oldest - 1));
         const replay = resumable ? await this.read(tx, after, head, environment) : null;
-        return { head, counters: json(state.counters) as unknown as Counters, replay };
+        return { head, counters: json<Counters>(state.counters), replay };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );

@@ -98,6 +98,7 @@ export class SearchStatistics {
         from pg_class c
         left join pg_stats s on s.schemaname = c.relnamespace::regnamespace::text and s.tablename = c.relname and s.attname = 'search_vector'
        where c.oid = 'tracks'::regclass`);
+    // Db is driver-neutral (PgQueryResultHKT), so execute()'s result is opaque; both drivers (pg, PGlite) answer { rows } for a select.
     const row = (result as unknown as { rows: StatisticsRow[] }).rows[0];
     this.readAt = this.now();
     if (!row?.lexemes || !row.frequencies || !row.rows) {

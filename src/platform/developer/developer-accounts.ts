@@ -5,14 +5,15 @@
  * (the staff role `developer`, with station:train, is given by admins only).
  */
 import { eq } from 'drizzle-orm';
-import { loginSessionUser } from '../../auth/developer-keys.js';
+import { loginSessionUser, type DeveloperAccountCheck } from '../../auth/developer-keys.js';
 import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { developerAccounts } from '../../infra/db/schema/index.js';
 import { SANDBOX_BASE_PATH } from '../../http/sandbox-base.js';
 
-export class DeveloperAccountsRepository {
+/** The developer_accounts table, owned here; other modules read it only through DeveloperAccountCheck. */
+export class DeveloperAccountsRepository implements DeveloperAccountCheck {
   constructor(private readonly db: DbOrTx) {}
 
   async find(userId: string): Promise<{ createdAt: Date } | null> {

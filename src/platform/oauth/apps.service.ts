@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Principal } from '../../auth/principal.js';
-import { assertMayCreateCredentials, loginSessionUser } from '../../auth/developer-keys.js';
+import { assertMayCreateCredentials, loginSessionUser, type DeveloperAccountCheck } from '../../auth/developer-keys.js';
 import { newOpaqueToken, sha256Hex } from '../../auth/tokens.js';
 import { Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';
@@ -66,7 +66,7 @@ export class OAuthAppsService {
     private readonly revokeSession: RevokeSession,
     private readonly clock: Clock,
     /** Who opened a developer account (src/platform/developer): they register apps, as staff developers and admins do. */
-    private readonly developerAccounts: { hasDeveloperAccount(userId: string): Promise<boolean> },
+    private readonly developerAccounts: DeveloperAccountCheck,
   ) {}
 
   /** Registers an app; a confidential one gets its client_secret in this answer only (only its SHA-256 is kept). */

@@ -1,18 +1,21 @@
 /**
  * The store's routes: GET/POST /v1/store/products, GET/PATCH /v1/store/products/{id}, POST /v1/checkout (alias
  * POST /api/checkout), GET /v1/store/orders, GET /v1/store/downloads/{id}, POST /v1/connect/onboard (alias
- * POST /api/connect/onboard), GET /v1/payouts, the Stripe webhook and the sandbox processor's pages.
+ * POST /api/connect/onboard), GET /v1/payouts, the Stripe webhook; the sandbox processor's pages are
+ * src/infra/payments/sandbox/pages.ts, registered here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasScope } from '../../auth/principal.js';
-import { DomainError, Errors } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { IdParams, Nullable, OpaqueId, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
-import { PAGE_CSP, escapeHtml, sandboxPage as page } from '../../http/html-page.js';
-import { SANDBOX_PAGE_PREFIX } from '../../infra/payments/sandbox-processor.js';
+import { sandboxPages, type SandboxPagesPort } from '../../infra/payments/sandbox/pages.js';
 import { WebhookVerificationError } from '../../infra/payments/processor.js';
-import type { StoreService } from './store.service.js';
+import type { CheckoutService } from './checkout.service.js';
+import type { PayoutsService } from './payouts.service.js';
+import type { ProductsService } from './products.service.js';
+import type { PurchasesService } from './purchases.service.js';
 import type { StoreCaller } from './store.types.js';
 import { CURRENCIES, PRODUCT_TYPES, centsToPrice } from './store.views.js';
 import { CheckoutSession, OnboardingLink, Order, Payout, Price, Product, SPLIT_NOTE, Title, TrackIds } from './schemas.js';
@@ -24,7 +27,31 @@ function callerOf(request: FastifyRequest): StoreCaller {
   return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), apiKeyId: principal.apiKeyId, environment: principal.environment };
 }
 
-export function storeRoutes(store: StoreService) {
+/** The store's services, one per idea (module.ts builds them). */
+export interface StoreServices {
+  products: ProductsService;
+  checkout: CheckoutService;
+  purchases: PurchasesService;
+  payouts: PayoutsService;
+}
+
+/** The sandbox pages' view of checkout: amounts formatted as the pages print them. */
+function sandboxPagesOf(checkout: CheckoutService): SandboxPagesPort {
+  const amount = (cents: number, currency: string) => `${centsToPrice(cents).toFixed(2)} ${currency.toUpperCase()}`;
+  return {
+    verify: (purpose, id, token) => checkout.sandbox.verify(purpose, id, token),
+    async checkoutPage(id, token) {
+      const { session, view } = await checkout.sandboxCheckoutPage(id, token);
+      return { title: view.product.title, artistName: view.artist.name, amount: amount(session.amountCents, session.currency), completed: session.status === 'completed' };
+    },
+    async pay(id, token) {
+      const order = await checkout.payInSandbox(id, token);
+      return { orderId: order.id, amount: amount(order.amountCents, order.currency) };
+    },
+  };
+}
+
+export function storeRoutes({ products, checkout, purchases, payouts }: StoreServices) {
   return async function register(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -51,7 +78,7 @@ export function storeRoutes(store: StoreService) {
       },
       async (request) => {
         const { page, limit, offset } = pageOf(request.query);
-        return { ...(await store.listProducts({ environment: request.principal!.environment, artist: request.query.artist, type: request.query.type }, limit, offset)), page, limit };
+        return { ...(await products.listProducts({ environment: request.principal!.environment, artist: request.query.artist, type: request.query.type }, limit, offset)), page, limit };
       },
     );
 
@@ -61,7 +88,7 @@ export function storeRoutes(store: StoreService) {
         config: { scope: 'tracks:read' },
         schema: { tags: ['store'], summary: 'A product (an archived one only for its artist and admins)', params: IdParams('id'), response: { 200: Product } },
       },
-      async (request) => store.getProduct(request.params.id, callerOf(request)),
+      async (request) => products.getProduct(request.params.id, callerOf(request)),
     );
 
     app.post(
@@ -92,7 +119,7 @@ export function storeRoutes(store: StoreService) {
           response: { 201: Product },
         },
       },
-      async (request, reply) => reply.status(201).send(await store.createProduct(callerOf(request), request.body)),
+      async (request, reply) => reply.status(201).send(await products.createProduct(callerOf(request), request.body)),
     );
 
     app.patch(
@@ -116,10 +143,10 @@ export function storeRoutes(store: StoreService) {
         },
         // An id that names nothing is 404 whatever the body (contract: ids are opaque).
         preValidation: async (request) => {
-          await store.getProduct((request.params as { id: string }).id, callerOf(request));
+          await products.getProduct((request.params as { id: string }).id, callerOf(request));
         },
       },
-      async (request) => store.updateProduct(callerOf(request), request.params.id, request.body),
+      async (request) => products.updateProduct(callerOf(request), request.params.id, request.body),
     );
 
     const checkoutSchema = {
@@ -145,7 +172,7 @@ export function storeRoutes(store: StoreService) {
       app.post(url, { config: { scope: 'store:orders' }, schema: checkoutSchema }, async (request) => {
         const key = request.headers['idempotency-key'];
         const idempotencyKey = typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? key : null;
-        return store.checkout(callerOf(request), request.body, idempotencyKey);
+        return checkout.checkout(callerOf(request), request.body, idempotencyKey);
       });
     }
 
@@ -165,7 +192,7 @@ export function storeRoutes(store: StoreService) {
       },
       async (request) => {
         const { page, limit, offset } = pageOf(request.query);
-        return { ...(await store.orders(callerOf(request), limit, offset)), page, limit };
+        return { ...(await purchases.orders(callerOf(request), limit, offset)), page, limit };
       },
     );
 
@@ -191,7 +218,7 @@ export function storeRoutes(store: StoreService) {
       },
       async (request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        return store.download(callerOf(request), request.params.id);
+        return purchases.download(callerOf(request), request.params.id);
       },
     );
 
@@ -203,7 +230,7 @@ export function storeRoutes(store: StoreService) {
     };
     for (const url of ['/v1/connect/onboard', '/api/connect/onboard']) {
       app.post(url, { config: { scope: 'artist' }, schema: onboardSchema }, async (request) =>
-        store.onboard(callerOf(request), request.body?.artist_id),
+        payouts.onboard(callerOf(request), request.body?.artist_id),
       );
     }
 
@@ -224,7 +251,7 @@ export function storeRoutes(store: StoreService) {
       },
       async (request) => {
         const { page, limit, offset } = pageOf(request.query);
-        return { ...(await store.payouts(callerOf(request), request.query.artist, limit, offset)), page, limit };
+        return { ...(await payouts.payouts(callerOf(request), request.query.artist, limit, offset)), page, limit };
       },
     );
 
@@ -248,7 +275,7 @@ export function storeRoutes(store: StoreService) {
         async (request) => {
           const signature = request.headers['stripe-signature'];
           try {
-            return await store.stripeWebhook(request.body as Buffer, typeof signature === 'string' ? signature : undefined, request.log);
+            return await checkout.stripeWebhook(request.body as Buffer, typeof signature === 'string' ? signature : undefined, request.log);
           } catch (error) {
             if (error instanceof WebhookVerificationError) {
               request.log.warn({ reason: error.message }, 'stripe webhook refused');
@@ -260,85 +287,7 @@ export function storeRoutes(store: StoreService) {
       );
     });
 
-    // ---- the sandbox processor's pages (public: the signed token in the link is the capability) ----
-    await app.register(async (pages) => {
-      pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) =>
-        done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-      );
-      const Params = IdParams('session_id');
-      pages.get(
-        `${SANDBOX_PAGE_PREFIX}/checkout/:session_id`,
-        {
-          config: { public: true },
-          schema: {
-            tags: ['store'],
-            summary: 'Sandbox processor: the checkout page a buyer visits (HTML, with a Pay button)',
-            params: Params,
-            querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-            produces: ['text/html'],
-          },
-        },
-        async (request, reply) => {
-          const { session_id: id } = request.params as { session_id: string };
-          const token = (request.query as { token?: string }).token;
-          const { session, view } = await store.sandboxCheckoutPage(id, token);
-          const amount = `${centsToPrice(session.amountCents).toFixed(2)} ${session.currency.toUpperCase()}`;
-          const body =
-            session.status === 'completed'
-              ? `<h1>Already paid</h1><p>${escapeHtml(view.product.title)} — ${amount}</p>`
-              : `<h1>${escapeHtml(view.product.title)}</h1><p>by ${escapeHtml(view.artist.name)}</p><p><strong>${amount}</strong></p>
-<form method="post" action="${SANDBOX_PAGE_PREFIX}/checkout/${encodeURIComponent(id)}/pay"><input type="hidden" name="token" value="${escapeHtml(token ?? '')}"><button type="submit">Pay</button></form>`;
-          return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(page('Checkout', body));
-        },
-      );
-      pages.post(
-        `${SANDBOX_PAGE_PREFIX}/checkout/:session_id/pay`,
-        {
-          config: { public: true, csrfExempt: true },
-          schema: {
-            tags: ['store'],
-            summary: 'Sandbox processor: pays the checkout (the form of the checkout page; token from its link)',
-            params: Params,
-            body: Type.Object({ token: Type.String({ maxLength: 200 }) }),
-            produces: ['text/html'],
-          },
-          // A link that names no session, or a token that does not verify, is 404 whatever the body.
-          preValidation: async (request) => {
-            const { session_id: id } = request.params as { session_id: string };
-            const token = (request.body as { token?: unknown } | undefined)?.token;
-            if (!store.sandbox.verify('checkout', id, typeof token === 'string' ? token : undefined)) throw Errors.notFound('Checkout session', id);
-          },
-        },
-        async (request, reply) => {
-          const { session_id: id } = request.params as { session_id: string };
-          const order = await store.payInSandbox(id, (request.body as { token: string }).token);
-          const body = `<h1>Payment complete</h1><p>Order <code>${escapeHtml(order.id)}</code>: ${centsToPrice(order.amountCents).toFixed(2)} ${order.currency.toUpperCase()}.</p>`;
-          return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(page('Paid', body));
-        },
-      );
-      pages.get(
-        `${SANDBOX_PAGE_PREFIX}/onboarding/:account_id`,
-        {
-          config: { public: true },
-          schema: {
-            tags: ['store'],
-            summary: 'Sandbox processor: the payout onboarding page (the sandbox account is ready at once)',
-            params: IdParams('account_id'),
-            querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-            produces: ['text/html'],
-          },
-        },
-        async (request, reply) => {
-          const { account_id: id } = request.params as { account_id: string };
-          if (!store.sandbox.verify('onboarding', id, (request.query as { token?: string }).token)) {
-            throw Errors.notFound('Onboarding link', id);
-          }
-          return reply
-            .type('text/html; charset=utf-8')
-            .header('Content-Security-Policy', PAGE_CSP)
-            .send(page('Payout account', `<h1>Payout account ready</h1><p>Sandbox account <code>${escapeHtml(id)}</code> receives 85% of each sale.</p>`));
-        },
-      );
-    });
+    // ---- the sandbox processor's pages (src/infra/payments/sandbox/pages.ts) ----
+    await app.register(sandboxPages(sandboxPagesOf(checkout)));
   };
 }

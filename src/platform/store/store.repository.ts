@@ -1,4 +1,7 @@
-/** Store data: products and their tracks, checkout sessions, orders with their payout lines, payout accounts. */
+/**
+ * Store data of the seller and the checkout: products and their tracks, checkout sessions, orders with their
+ * payout lines, payout accounts. The buyer's side (orders, purchased tracks) is buyer.repository.ts.
+ */
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
@@ -13,7 +16,6 @@ import {
   storeProductTracks,
   storeProducts,
   trackCredits,
-  trackUploads,
   tracks,
 } from '../../infra/db/schema/index.js';
 import type { ProcessorName } from '../../infra/payments/processor.js';
@@ -336,43 +338,6 @@ export class StoreRepository {
         .where(eq(storeCheckoutSessions.id, session.id));
       return { order, created: true };
     });
-  }
-
-  /** The user's orders of the environment (a test key never lists live orders, nor a live caller sandbox ones). */
-  async ordersOf(userId: string, environment: Environment, limit: number, offset: number): Promise<{ rows: OrderRow[]; total: number }> {
-    const where = and(eq(storeOrders.userId, userId), eq(storeOrders.environment, environment));
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.select().from(storeOrders).where(where).orderBy(desc(storeOrders.createdAt), asc(storeOrders.id)).limit(limit).offset(offset),
-      this.db.select({ total: count() }).from(storeOrders).where(where),
-    ]);
-    return { rows, total };
-  }
-
-  /** The buyer's latest entitling order whose product holds this track, with the track's audio and master; null when none. */
-  async purchasedTrack(
-    userId: string,
-    trackId: string,
-    environment: Environment,
-    sandboxEntitles: boolean,
-  ): Promise<{ orderId: string; trackId: string; title: string; audioBlobKey: string | null; audioBitrateKbps: number | null; masterBlobKey: string | null } | null> {
-    if (!isUuid(trackId)) return null;
-    const [row] = await this.db
-      .select({
-        orderId: storeOrders.id,
-        trackId: tracks.id,
-        title: tracks.title,
-        audioBlobKey: tracks.audioBlobKey,
-        audioBitrateKbps: tracks.audioBitrateKbps,
-        masterBlobKey: trackUploads.masterBlobKey,
-      })
-      .from(storeOrders)
-      .innerJoin(storeProductTracks, eq(storeProductTracks.productId, storeOrders.productId))
-      .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
-      .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
-      .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId), entitlingOrders(environment, sandboxEntitles)))
-      .orderBy(desc(storeOrders.createdAt))
-      .limit(1);
-    return row ?? null;
   }
 
   /** Sales of these artists (all artists when null) in the environment's money, newest first, each with its payout lines. */

@@ -21,6 +21,7 @@ import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
 import { UploadsRepository } from './uploads.repository.js';
 import { UPLOAD_QUEUE, UploadsService } from './uploads.service.js';
+import { processJobs } from '../../infra/queue/jobs.js';
 
 export interface UploadsDeps {
   config: Config;
@@ -79,7 +80,7 @@ export function createUploads(deps: UploadsDeps) {
         log,
       });
       const worker = renderer;
-      await deps.queue.process(UPLOAD_QUEUE, (job) => worker.handle(job), { concurrency: RENDER_CONCURRENCY });
+      await processJobs(deps.queue, UPLOAD_QUEUE, (job) => worker.handle(job), { concurrency: RENDER_CONCURRENCY });
       await service.resume();
       await removeStaleSpool(tempDir, deps.clock.now(), staleMs);
       sweep = timers.setInterval(() => {

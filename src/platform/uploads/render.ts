@@ -21,6 +21,7 @@ import type { PlatformEvents } from '../webhooks/platform-events.js';
 import type { UploadsRepository } from './uploads.repository.js';
 import { RENDER_ATTEMPTS } from './uploads.service.js';
 import { RENDITION_KBPS, renditionKeys, STREAM_KBPS, streamKeyOf } from './view.js';
+import type { JobPayloads } from '../../infra/queue/jobs.js';
 
 export interface RenderDeps {
   repo: UploadsRepository;
@@ -49,8 +50,8 @@ export class UploadRenderer {
   constructor(private readonly deps: RenderDeps) {}
 
   /** The queue worker. */
-  async handle(job: Job): Promise<void> {
-    const trackId = String(job.data.trackId);
+  async handle(job: Job<JobPayloads['track-uploads']>): Promise<void> {
+    const { trackId } = job.data;
     try {
       await this.render(trackId);
     } catch (error) {

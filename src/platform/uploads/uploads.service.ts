@@ -24,8 +24,9 @@ import { callerUserId, isAdmin } from '../../auth/principal.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { renditionKeys, uploadView, type UploadView } from './view.js';
 import type { ManagedTrack, TrackChange, UploadsRepository } from './uploads.repository.js';
+import { addJob, QUEUES } from '../../infra/queue/jobs.js';
 
-export const UPLOAD_QUEUE = 'track-uploads';
+export const UPLOAD_QUEUE = QUEUES.uploads;
 export const RENDER_JOB = 'render-renditions';
 export const RENDER_ATTEMPTS = 3;
 /** A user's uploads waiting for their renditions at once; the next is refused (429) until one is published. */
@@ -127,7 +128,7 @@ export class UploadsService {
 
   /** Queues the rendering of a processing track (deduplicated by track, so a second call is harmless). */
   enqueueRender(trackId: string): Promise<string> {
-    return this.deps.queue.add(UPLOAD_QUEUE, RENDER_JOB, { trackId }, { jobId: `render-${trackId}`, attempts: RENDER_ATTEMPTS, backoffMs: 2000 });
+    return addJob(this.deps.queue, UPLOAD_QUEUE, RENDER_JOB, { trackId }, { jobId: `render-${trackId}`, attempts: RENDER_ATTEMPTS, backoffMs: 2000 });
   }
 
   /** Tracks left processing by a stop or a lost job go back on the queue (at start). */

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { developerAccounts, userProfiles, users } from '../../infra/db/schema/index.js';
+import { userProfiles, users } from '../../infra/db/schema/index.js';
 
 export interface ProfileRow {
   id: string;
@@ -47,12 +47,6 @@ export const profileColumns = {
 
 export class UsersRepository {
   constructor(private readonly db: DbOrTx) {}
-
-  /** Whether the user opened a developer account (src/platform/developer/developer-accounts.ts). */
-  async hasDeveloperAccount(userId: string): Promise<boolean> {
-    const [row] = await this.db.select({ userId: developerAccounts.userId }).from(developerAccounts).where(eq(developerAccounts.userId, userId)).limit(1);
-    return row !== undefined;
-  }
 
   async find(userId: string): Promise<ProfileRow | null> {
     const [row] = await this.db

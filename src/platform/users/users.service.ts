@@ -4,6 +4,7 @@
  * ones are visible to their owner and admins only: later modules read `historyPublic` / `playlistsPublic`).
  */
 import type { Clock } from '../../infra/clock/clock.js';
+import type { DeveloperAccountCheck } from '../../auth/developer-keys.js';
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import { type UsersRepository, type ProfileChange, type ProfileRow } from './users.repository.js';
@@ -72,13 +73,15 @@ export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
     private readonly clock: Clock,
+    /** developer_account of GET /v1/users/me, read through the developer module's port. */
+    private readonly developerAccounts: DeveloperAccountCheck,
   ) {}
 
   async me(
     caller: Principal,
   ): Promise<PublicProfile & { developer_account: boolean; credential: { type: 'session' | 'api_key' | 'oauth'; environment: Environment; scopes: string[] } }> {
     const userId = ownUserId(caller);
-    const [row, developerAccount] = await Promise.all([this.repo.find(userId), this.repo.hasDeveloperAccount(userId)]);
+    const [row, developerAccount] = await Promise.all([this.repo.find(userId), this.developerAccounts.hasDeveloperAccount(userId)]);
     if (!row) throw Errors.notFound('User', userId);
     return {
       ...publicProfile(row),

@@ -15,8 +15,9 @@ import type { WebhookRepository } from './repository.js';
 import { retryDelayMs, type RetryPolicy } from './retry-policy.js';
 import type { SecretBox } from './secret-box.js';
 import { signatureHeaderOf, signatureOf, stationBody } from './signing.js';
+import { addJob, QUEUES } from '../../infra/queue/jobs.js';
 
-export const WEBHOOK_QUEUE = 'webhooks';
+export const WEBHOOK_QUEUE = QUEUES.webhooks;
 export const DELIVER_JOB = 'deliver';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'Station-Webhooks/1.0';
@@ -141,7 +142,8 @@ export async function sendSignedPost(
 
 /** Puts one attempt on the queue, to run at its next_attempt_at (job id = attempt id: re-adding is harmless). */
 export async function enqueueDelivery(queue: JobQueue, clock: Clock, attempt: { id: string; runAt: Date }): Promise<void> {
-  await queue.add(
+  await addJob(
+    queue,
     WEBHOOK_QUEUE,
     DELIVER_JOB,
     { deliveryId: attempt.id },

@@ -19,6 +19,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { webhookRoutes } from './routes.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookService } from './service.js';
+import { processJobs } from '../../infra/queue/jobs.js';
 
 export interface WebhookOptions {
   /** Per-attempt timeout (default 10 s). */
@@ -63,7 +64,7 @@ export function createWebhooks(deps: WebhookDeps, options: WebhookOptions = {}) 
     routes: webhookRoutes(service),
     /** Starts the worker, subscribes to both event channels and re-queues attempts left pending. */
     async start(): Promise<void> {
-      await deps.queue.process(WEBHOOK_QUEUE, (job) => worker.deliver(String(job.data.deliveryId)), {
+      await processJobs(deps.queue, WEBHOOK_QUEUE, (job) => worker.deliver(job.data.deliveryId), {
         concurrency: options.concurrency ?? 8,
       });
       await dispatcher.start(deps.bus);

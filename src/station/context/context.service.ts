@@ -94,7 +94,7 @@ export function musicContextOf(view: MusicContext): MusicContext {
 }
 
 export function presetContextOf(row: PresetRow): PresetContext {
-  const c = row.context as Partial<PresetContext>;
+  const c = row.context;
   return {
     genre: String(c.genre),
     subgenre: c.subgenre ?? '',
@@ -199,7 +199,7 @@ export class ContextService {
       time_of_day: input.time_of_day ?? null,
       auto_rotate: input.auto_rotate ?? true,
     };
-    const row = await this.repo.insertPreset(input.name, context as unknown as Record<string, unknown>, this.clock.date());
+    const row = await this.repo.insertPreset(input.name, context, this.clock.date());
     if (!row) throw Errors.conflict(`A preset named "${input.name}" already exists`, 'preset names are unique');
     return presetView(row);
   }

@@ -212,6 +212,7 @@ export class DatasetService {
       if (missing.length > 0) throw Errors.conflict('The catalog changed while the snapshot was taken; try again', `items gone: ${missing.join(', ')}`);
       const frozen = frozenConfig(config, overrides);
       const content = snapshotContent(
+        // dataset_snapshots.config is jsonb Record<string, unknown>: typing the column .$type<FrozenDatasetConfig>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
         frozen as unknown as Record<string, unknown>,
         eligibility.audioTrackIds.map((id) => audioFingerprint(id, features.get(id)!)),
         eligibility.lyricIds.map((id) => lyricFingerprint(id, documents.get(id)!)),
@@ -249,7 +250,7 @@ export class DatasetService {
     if (body.snapshot_id !== undefined) {
       const snapshot = await this.repo.snapshot(body.snapshot_id);
       if (!snapshot) throw DatasetErrors.snapshotNotFound(body.snapshot_id);
-      target = { audioTrackIds: snapshot.audioTrackIds, lyricIds: snapshot.lyricIds, includedArtistRefs: includedRefs(snapshot.config as unknown as FrozenDatasetConfig) };
+      target = { audioTrackIds: snapshot.audioTrackIds, lyricIds: snapshot.lyricIds, includedArtistRefs: includedRefs(snapshot.config as unknown as FrozenDatasetConfig /* written from frozenConfig() by createSnapshot */) };
     } else {
       const { row, overrides, eligibility } = await this.current();
       target = { audioTrackIds: eligibility.audioTrackIds, lyricIds: eligibility.lyricIds, includedArtistRefs: includedRefs(frozenConfig(row, overrides)) };

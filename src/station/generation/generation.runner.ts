@@ -32,6 +32,7 @@ import type { GenerationRepository, GenerationRow } from './generation.repositor
 import { GENERATION_STALE_MS, type GenerationService } from './generation.service.js';
 import { STREAM_LINK_TTL_SEC } from './generation.view.js';
 import { STATION_NAME } from '../../kernel/station-name.js';
+import type { JobPayloads } from '../../infra/queue/jobs.js';
 
 const GENERATION_FAILURE: PublicFailure = {
   code: 'GENERATION_FAILED',
@@ -74,8 +75,8 @@ export interface GenerationRunnerDeps {
 export class GenerationRunner {
   constructor(private readonly deps: GenerationRunnerDeps) {}
 
-  async handle(job: Job): Promise<void> {
-    const generationId = String(job.data.generationId);
+  async handle(job: Job<JobPayloads['generation']>): Promise<void> {
+    const { generationId } = job.data;
     const row = await this.deps.repo.claim(generationId, this.deps.clock.date(), GENERATION_STALE_MS, job.redelivered === true);
     if (!row) return; // cancelled, already done, or running elsewhere
     try {
@@ -94,6 +95,7 @@ export class GenerationRunner {
 
   private async run(row: GenerationRow): Promise<void> {
     const { engine, models, events, clock } = this.deps;
+    // generations.context is jsonb Record<string, unknown> (see GenerationService.create); it holds the resolved MusicContext.
     const context = row.context as unknown as MusicContext;
     const config = await this.deps.config.get();
     const audioModel = await models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs

@@ -17,10 +17,11 @@ import type { ModelStore } from '../models/model-store.js';
 import { noModelMessage, type Availability, type ModelAvailability } from '../models/model-availability.js';
 import type { GenerationRepository, GenerationRow } from './generation.repository.js';
 import { generationView } from './generation.view.js';
+import { addJob, QUEUES } from '../../infra/queue/jobs.js';
 
 /** Spec limit: at most 4 generations in flight; the 5th answers 429. */
 export const MAX_CONCURRENT_GENERATIONS = 4;
-export const GENERATION_QUEUE = 'generation';
+export const GENERATION_QUEUE = QUEUES.generation;
 /** A job running longer than this lost its worker and may be taken over. */
 export const GENERATION_STALE_MS = 10 * 60_000;
 /** The deployed model an availability names, if any. */
@@ -95,6 +96,7 @@ export class GenerationService {
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
     const row = await this.repo.admit(
       {
+        // generations.request/context are jsonb Record<string, unknown>: typing the column .$type<GenerationRequest>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
         request: request as unknown as Record<string, unknown>,
         context: context as unknown as Record<string, unknown>,
         contextId,
@@ -116,7 +118,7 @@ export class GenerationService {
       const retryAfter = await this.estimatedFreeSlotSeconds();
       throw new DomainError('rate_limited', 'RATE_LIMITED', `At most ${MAX_CONCURRENT_GENERATIONS} generations may be in flight`, 'wait for a running generation to finish', retryAfter);
     }
-    if (row.modelVersion) await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
+    if (row.modelVersion) await addJob(this.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
     return generationView(row, this.signer);
   }
 
@@ -159,7 +161,7 @@ export class GenerationService {
         const lyricsVersion = row.includeLyrics ? deployed(lyrics)!.version : null;
         const bound = await this.repo.bindModel(row.id, audioVersion, lyricsVersion, render);
         if (!bound) continue;
-        await this.queue.add(GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
+        await addJob(this.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
         started += 1;
         continue;
       }
@@ -197,6 +199,7 @@ export class GenerationService {
   /** Same context (frozen at the original request), a different seed. */
   async regenerate(id: string, requestedBy: string | null) {
     const original = await this.require(id);
+    // Written by create() above from a GenerationRequest and the resolved context (see admit's comment there).
     const request = original.request as unknown as GenerationRequest;
     const context = original.context as unknown as ContextOverride;
     let seed = randomInt(0, 2 ** 31 - 1);

@@ -73,6 +73,7 @@ export class LyricsService {
       generationId: request.generation_id ?? null,
       explicitAllowed: config.explicitAllowed,
       requestedBy,
+      // lyric_generations.request is jsonb Record<string, unknown>: typing the column .$type<LyricsRequest>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
       request: { ...request, style_artist_slugs: known.map((a) => a.slug) } as unknown as Record<string, unknown>,
     };
     if (!input.modelVersion) {
@@ -125,6 +126,7 @@ export class LyricsService {
     const config = await this.config.get();
     let done = 0;
     for (const row of waiting) {
+      // Written by the request above (jsonb Record<string, unknown>, see there).
       const request = row.request as unknown as LyricsRequest & { style_artist_slugs?: string[] };
       try {
         const fields = await this.generateFields(availability.model, {

@@ -295,6 +295,7 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     const elapsed = Math.max(0, Math.min(card.duration_sec, Math.floor((this.deps.clock.now() - startedAtMs) / 1000)));
     const full: NowPlayingCard = { ...card, elapsed_sec: elapsed, started_at: new Date(startedAtMs).toISOString() };
     await this.deps.bus.publish(NOW_PLAYING_CHANNEL, full);
+    // Station events take a Record<string, unknown> payload; NowPlayingCard is an interface (no index signature).
     await this.deps.events.emit('station.track.now_playing', full as unknown as Record<string, unknown>);
     void this.cycle();
   }

@@ -15,6 +15,7 @@ import { trainingRoutes } from './routes.js';
 import { TrainingRunner } from './runner.js';
 import { TRAINING_CONCURRENCY, TRAINING_QUEUE, TrainingService } from './service.js';
 import { snapshotSource } from './snapshots.js';
+import { processJobs } from '../../infra/queue/jobs.js';
 
 export interface TrainingModuleDeps {
   db: Db;
@@ -44,7 +45,7 @@ export function buildTrainingModule(deps: TrainingModuleDeps) {
     /** Registers the queue worker and re-queues jobs a previous process left behind. */
     start: async (log: FastifyBaseLogger) => {
       runner = new TrainingRunner({ ...deps, repo, snapshots, log });
-      await deps.queue.process(TRAINING_QUEUE, (job) => runner!.handle(job), { concurrency: TRAINING_CONCURRENCY });
+      await processJobs(deps.queue, TRAINING_QUEUE, (job) => runner!.handle(job), { concurrency: TRAINING_CONCURRENCY });
       await runner.start();
     },
     stop: async () => {

@@ -34,6 +34,7 @@ import type { TrainingJobRow, TrainingJobsRepository } from './repository.js';
 import { CpuMeter, modelMetrics } from './metrics.js';
 import { enqueueTraining, TRAINING_CONTROL_CHANNEL } from './service.js';
 import type { SnapshotSource } from './snapshots.js';
+import type { JobPayloads } from '../../infra/queue/jobs.js';
 
 /** A running job whose heartbeat is older than this lost its worker. */
 export const TRAINING_STALE_MS = 20_000;
@@ -119,9 +120,9 @@ export class TrainingRunner {
     await Promise.allSettled([...this.notifications]);
   }
 
-  async handle(job: Job): Promise<void> {
+  async handle(job: Job<JobPayloads['training']>): Promise<void> {
     if (this.stopping) return; // the job stays queued in the database; the next sweep or start picks it up
-    const jobId = String(job.data.jobId);
+    const { jobId } = job.data;
     const { repo, clock, models } = this.deps;
     const found = await repo.find(jobId);
     if (!found || (found.status !== 'queued' && found.status !== 'running')) return;
@@ -197,6 +198,7 @@ export class TrainingRunner {
     // else the process does meanwhile). A remote engine trains in another process, which is not measured here.
     const cpuMeter = engine.kind === 'local' ? new CpuMeter() : null;
     let lastEpoch = row.checkpointEpoch;
+    // Written from TrainingHyperparams by TrainingService (jsonb Record<string, number>, see there).
     const hyperparams = row.hyperparams as unknown as TrainingHyperparams;
 
     const onEpoch = async (e: TrainingEpoch) => {

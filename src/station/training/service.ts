@@ -23,8 +23,9 @@ import type { JobModelType, TrainingJobRow, TrainingJobsRepository } from './rep
 import type { JobListQuery, ModelListQuery, TrainingJobRequest } from './schemas.js';
 import { itemCountFor, type SnapshotSource } from './snapshots.js';
 import { jobDetails, jobView, modelVersionView } from './view.js';
+import { addJob, QUEUES } from '../../infra/queue/jobs.js';
 
-export const TRAINING_QUEUE = 'training';
+export const TRAINING_QUEUE = QUEUES.training;
 /** Tells the instance running a job to read its pause/cancel request now rather than at its next poll. */
 export const TRAINING_CONTROL_CHANNEL = 'station.training_control';
 /** At most one job per model type runs, so at most this many at once. */
@@ -50,7 +51,7 @@ export function modelTypeOf(filter: string | undefined): JobModelType | undefine
 
 export function enqueueTraining(queue: JobQueue, jobId: string): Promise<string> {
   // Job-level attempts cover our own trouble (a database hiccup before the claim); training errors fail the job.
-  return queue.add(TRAINING_QUEUE, 'train', { jobId }, { jobId, attempts: 3, backoffMs: 2_000 });
+  return addJob(queue, TRAINING_QUEUE, 'train', { jobId }, { jobId, attempts: 3, backoffMs: 2_000 });
 }
 
 export class TrainingService implements TrainingStatusSource {
@@ -78,6 +79,7 @@ export class TrainingService implements TrainingStatusSource {
       snapshotId: snapshot.id,
       datasetHash: snapshot.datasetHash,
       baseModelId: baseId,
+      // training_jobs.hyperparams is jsonb Record<string, unknown>: typing the column .$type<TrainingHyperparams>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
       hyperparams: hyperparams as unknown as Record<string, number>,
       seed: request.seed ?? randomInt(0, 2 ** 31 - 1),
       notifyWebhook,

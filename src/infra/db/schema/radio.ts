@@ -1,3 +1,5 @@
+// Type-only: the shape of a preset's jsonb (no runtime import, no SQL change).
+import type { PresetContext } from '../../../station/context/context.service.js';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, doublePrecision, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -80,7 +82,8 @@ export const stationContexts = pgTable(
 export const contextPresets = pgTable('context_presets', {
   presetId: uuid('preset_id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
-  context: jsonb('context').$type<Record<string, unknown>>().notNull(),
+  /** Partial: rows written before a field existed lack it; presetContextOf fills the defaults. */
+  context: jsonb('context').$type<Partial<PresetContext>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

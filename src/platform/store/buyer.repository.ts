@@ -1,0 +1,52 @@
+/** The buyer's side of the store's data: a user's orders, and the purchased tracks they may download. */
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../infra/db/client.js';
+import { isUuid } from '../../infra/db/ids.js';
+import { storeOrders, storeProductTracks, trackUploads, tracks } from '../../infra/db/schema/index.js';
+import type { Environment } from '../../kernel/environment.js';
+import { entitlingOrders, type OrderRow } from './store.repository.js';
+
+export interface PurchasedTrack {
+  orderId: string;
+  trackId: string;
+  title: string;
+  audioBlobKey: string | null;
+  audioBitrateKbps: number | null;
+  masterBlobKey: string | null;
+}
+
+export class BuyerRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The user's orders of the environment (a test key never lists live orders, nor a live caller sandbox ones). */
+  async ordersOf(userId: string, environment: Environment, limit: number, offset: number): Promise<{ rows: OrderRow[]; total: number }> {
+    const where = and(eq(storeOrders.userId, userId), eq(storeOrders.environment, environment));
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(storeOrders).where(where).orderBy(desc(storeOrders.createdAt), asc(storeOrders.id)).limit(limit).offset(offset),
+      this.db.select({ total: count() }).from(storeOrders).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** The buyer's latest entitling order whose product holds this track, with the track's audio and master; null when none. */
+  async purchasedTrack(userId: string, trackId: string, environment: Environment, sandboxEntitles: boolean): Promise<PurchasedTrack | null> {
+    if (!isUuid(trackId)) return null;
+    const [row] = await this.db
+      .select({
+        orderId: storeOrders.id,
+        trackId: tracks.id,
+        title: tracks.title,
+        audioBlobKey: tracks.audioBlobKey,
+        audioBitrateKbps: tracks.audioBitrateKbps,
+        masterBlobKey: trackUploads.masterBlobKey,
+      })
+      .from(storeOrders)
+      .innerJoin(storeProductTracks, eq(storeProductTracks.productId, storeOrders.productId))
+      .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+      .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
+      .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId), entitlingOrders(environment, sandboxEntitles)))
+      .orderBy(desc(storeOrders.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+}
