@@ -27,7 +27,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('/readyz while Redis or PostgreSQL 
     await station.close();
   });
 
-  it('answers 503 promptly while either is down and 200 once it is back', { timeout: 90_000 }, async () => {
+  it('answers 503 promptly while either is down and 200 once it is back', { timeout: 150_000 }, async () => {
     await station.createDatabase();
     const redisPort = await freePort();
     let redis = await startRedis(redisPort);

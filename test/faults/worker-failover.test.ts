@@ -20,7 +20,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('a worker killed mid-generation (Po
   const station = new FaultStation();
   afterAll(() => station.close());
 
-  it('leaves the job to the workers, and a second worker finishes it once after the first is killed', { timeout: 150_000 }, async () => {
+  it('leaves the job to the workers, and a second worker finishes it once after the first is killed', { timeout: 300_000 }, async () => {
     await station.createDatabase();
     // A trained audio model and a few masters in the shared database and DATA_DIR (the test suites' own shortcut).
     const seeded = await buildTrainedStation({ DATA_DIR: station.dataDir }, { masters: 3, trackSec: 4, database: station.database, models: ['audio'] });

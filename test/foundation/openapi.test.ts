@@ -1,4 +1,5 @@
 /** Operations endpoints: the OpenAPI document, the interactive docs, health, readiness and metrics. */
+import { ADMIN_PATHS, DEVELOPER_PATHS, LISTENER_PATHS, STUDIO_PATHS } from '../../src/http/web.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stationForSuite } from '../helpers/station.js';
 import { bearer, signUp } from './support.js';
@@ -71,7 +72,8 @@ describe('/openapi.json', () => {
       for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path}`);
     }
     // The web front end's pages and icon (src/http/web.ts) are for people and browsers, not API operations.
-    const hidden = new Set(['/openapi.json', '/metrics', '/', '/reset-password', '/verify-email', '/admin', '/favicon.ico']);
+    const pages = [...LISTENER_PATHS, ...ADMIN_PATHS, ...STUDIO_PATHS, ...DEVELOPER_PATHS];
+    const hidden = new Set<string>(['/openapi.json', '/metrics', '/favicon.ico', ...pages]);
     const missing = registered
       .filter((r) => !hidden.has(r.url) && !r.url.startsWith('/docs') && r.method !== 'HEAD')
       .map((r) => `${r.method} ${openApiPath(r.url)}`)

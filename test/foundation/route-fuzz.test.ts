@@ -43,10 +43,10 @@ const SKIPPED = [
 ];
 /**
  * Tables the station's own loops write on their own clocks whatever the requests do (the playout's state, the
- * context rotation, plays, analyses, the mail and webhook senders): a change there during a request is not the
+ * context rotation, plays, analyses, the listener-count samples, the mail and webhook senders): a change there during a request is not the
  * request's.
  */
-const BACKGROUND = new Set(['radio_state', 'radio_slots', 'station_contexts', 'station_plays', 'playout_analyses', 'mail_outbox', 'webhook_deliveries']);
+const BACKGROUND = new Set(['radio_state', 'radio_slots', 'station_contexts', 'station_plays', 'playout_analyses', 'listener_samples', 'mail_outbox', 'webhook_deliveries']);
 /** RFC 6749 (section 5.2) fixes the token endpoint's error body: {"error","error_description"}, not the envelope. */
 const OAUTH_ERROR_BODY = /^\/v1\/oauth\/token$/;
 

@@ -73,7 +73,7 @@ for (const backend of backends) {
       });
       const id = await queue.add(q, 'render', { generationId: 'g1', nested: { n: 1 } });
       await eventually(() => expect(seen).toHaveLength(1));
-      expect(seen[0]).toEqual({ id, queue: q, name: 'render', data: { generationId: 'g1', nested: { n: 1 } }, attempt: 1 });
+      expect(seen[0]).toEqual({ id, queue: q, name: 'render', data: { generationId: 'g1', nested: { n: 1 } }, attempt: 1, redelivered: false });
     });
 
     it('keeps jobs added before a worker exists and runs them in order once it does', async () => {

@@ -179,8 +179,10 @@ describe('the developer portal', () => {
     const listener = await verifiedListener(station);
     await page.goto(`${ORIGIN}/developers`);
     const logout = page.getByRole('button', { name: 'Log out' });
-    if (await logout.isVisible()) await logout.click();
     const login = page.getByRole('form', { name: 'Log in' });
+    // The page restores the last test's login from its refresh cookie first: wait for either state.
+    await logout.or(login).first().waitFor();
+    if (await logout.isVisible()) await logout.click();
     await login.getByLabel('E-mail').fill(listener.email);
     await login.getByLabel('Password').fill('listener-password');
     await login.getByRole('button', { name: 'Log in' }).click();

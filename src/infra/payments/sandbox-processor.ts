@@ -1,6 +1,6 @@
 /**
  * The built-in sandbox processor: the embedded default, and always the processor of test-key requests. It
- * never contacts anything. A checkout is a page we serve ourselves (src/infra/payments/sandbox/pages.ts):
+ * never contacts anything. A checkout is a page we serve ourselves (src/platform/store/sandbox-pages.ts):
  * the buyer opens the checkout_url, presses "Pay", and the page POSTs back with the signed token from the
  * URL; that completes the payment. Tokens are HMAC-SHA256 over the purpose, the session and the expiry.
  */

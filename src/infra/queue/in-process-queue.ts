@@ -71,7 +71,8 @@ export class InProcessJobQueue implements JobQueue {
     // Through JSON like a Redis-backed queue: the handler never shares an object with the caller.
     const copy = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
     const entry: Entry = {
-      job: { id, queue, name, data: copy, attempt: 1 },
+      // One process holds every attempt: a job is never handed out again after its holder died.
+      job: { id, queue, name, data: copy, attempt: 1, redelivered: false },
       attempts: Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS),
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
       dedupeKey,

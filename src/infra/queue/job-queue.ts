@@ -24,7 +24,7 @@ export interface Job<T = Record<string, unknown>> {
    * queue hands it out again: its handler may take over work left in progress. The queue gives a job to one
    * worker at a time, so the previous holder no longer runs it as far as the queue knows.
    */
-  redelivered?: boolean;
+  redelivered: boolean;
 }
 
 export type JobHandler = (job: Job) => Promise<void>;

@@ -2,7 +2,7 @@
  * The store's routes: GET/POST /v1/store/products, GET/PATCH /v1/store/products/{id}, POST /v1/checkout (alias
  * POST /api/checkout), GET /v1/store/orders, GET /v1/store/downloads/{id}, POST /v1/connect/onboard (alias
  * POST /api/connect/onboard), GET /v1/payouts, the Stripe webhook; the sandbox processor's pages are
- * src/infra/payments/sandbox/pages.ts, registered here.
+ * src/platform/store/sandbox-pages.ts, registered here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,7 +10,7 @@ import { hasScope } from '../../auth/principal.js';
 import { DomainError } from '../../errors.js';
 import { IdParams, Nullable, OpaqueId, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
-import { sandboxPages, type SandboxPagesPort } from '../../infra/payments/sandbox/pages.js';
+import { sandboxPages, type SandboxPagesPort } from './sandbox-pages.js';
 import { WebhookVerificationError } from '../../infra/payments/processor.js';
 import type { CheckoutService } from './checkout.service.js';
 import type { PayoutsService } from './payouts.service.js';
@@ -287,7 +287,7 @@ export function storeRoutes({ products, checkout, purchases, payouts }: StoreSer
       );
     });
 
-    // ---- the sandbox processor's pages (src/infra/payments/sandbox/pages.ts) ----
+    // ---- the sandbox processor's pages (src/platform/store/sandbox-pages.ts) ----
     await app.register(sandboxPages(sandboxPagesOf(checkout)));
   };
 }

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { contextPresets, generations, stationContexts } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
-import type { PresetContext } from './context.service.js';
+import type { StoredPresetContext } from '../../infra/db/schema/index.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 
 export type ContextRow = typeof stationContexts.$inferSelect;
@@ -108,7 +108,7 @@ export class ContextRepository {
   }
 
   /** null when the name is taken. */
-  async insertPreset(name: string, context: PresetContext, createdAt: Date): Promise<PresetRow | null> {
+  async insertPreset(name: string, context: StoredPresetContext, createdAt: Date): Promise<PresetRow | null> {
     try {
       const [row] = await this.db.insert(contextPresets).values({ name, context, createdAt }).returning();
       return row;

@@ -103,9 +103,13 @@ export function presetContextOf(row: PresetRow): PresetContext {
     tempo_range: [c.tempo_range?.[0] ?? 80, c.tempo_range?.[1] ?? 120],
     key_preference: c.key_preference ?? 'any',
     energy_level: Number(c.energy_level ?? 0.5),
-    time_of_day: c.time_of_day ?? null,
+    time_of_day: isTimeOfDay(c.time_of_day) ? c.time_of_day : null,
     auto_rotate: c.auto_rotate ?? true,
   };
+}
+
+function isTimeOfDay(value: unknown): value is TimeOfDay {
+  return (TIMES_OF_DAY as readonly unknown[]).includes(value);
 }
 
 export function presetView(row: PresetRow): PresetView {

@@ -1,5 +1,4 @@
-// Type-only: the shape of a preset's jsonb (no runtime import, no SQL change).
-import type { PresetContext } from '../../../station/context/context.service.js';
+import type { MusicContext } from '../../../engine/types.js';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, doublePrecision, index, integer, jsonb, pgEnum, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -79,11 +78,20 @@ export const stationContexts = pgTable(
   ],
 );
 
+/**
+ * A preset's context as stored (context_presets.context): the engine's musical context, the part of day it suits
+ * and whether it rotates. The context module narrows it to its own PresetContext (presetContextOf).
+ */
+export interface StoredPresetContext extends MusicContext {
+  time_of_day: string | null;
+  auto_rotate: boolean;
+}
+
 export const contextPresets = pgTable('context_presets', {
   presetId: uuid('preset_id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
   /** Partial: rows written before a field existed lack it; presetContextOf fills the defaults. */
-  context: jsonb('context').$type<Partial<PresetContext>>().notNull(),
+  context: jsonb('context').$type<Partial<StoredPresetContext>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -6,10 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@fastify/type-provider-typebox';
-import { Errors } from '../../../errors.js';
-import { PAGE_CSP, escapeHtml, sandboxPage as page } from '../../../http/html-page.js';
-import { IdParams } from '../../../http/schemas.js';
-import { SANDBOX_PAGE_PREFIX } from '../sandbox-processor.js';
+import { Errors } from '../../errors.js';
+import { PAGE_CSP, escapeHtml, sandboxPage as page } from '../../http/html-page.js';
+import { IdParams } from '../../http/schemas.js';
+import { SANDBOX_PAGE_PREFIX } from '../../infra/payments/sandbox-processor.js';
 
 /** A checkout session as its page shows it; `amount` is already formatted ("9.99 USD"). */
 export interface SandboxCheckoutView {
