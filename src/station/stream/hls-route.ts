@@ -11,6 +11,9 @@ import { Errors } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import { PLAYLIST_NAME } from './hls-segmenter.js';
 
+/** The only names segments have; anything else names no blob (and never reaches the store as a key). */
+const SEGMENT_NAME = /^[0-9]{1,15}\.mp3$/;
+
 export const HLS_PLAYLIST_CONTENT_TYPE = 'application/vnd.apple.mpegurl';
 
 export interface HlsRouteOptions {
@@ -83,13 +86,17 @@ export function hlsRoutes(blobs: Pick<BlobStore, 'get'>, options: HlsRouteOption
         schema: {
           tags: ['station-radio'],
           summary: 'A segment of the live HLS stream (MPEG audio with an ID3 timestamp)',
-          params: Type.Object({ segment: Type.String({ pattern: '^[0-9]{1,15}\\.mp3$' }) }),
+          // Names are opaque to clients (contract: any id of any shape that names nothing is a 404), so the shape
+          // is checked in the handler rather than by the schema; only `<sequence>.mp3` ever names a blob.
+          params: Type.Object({ segment: Type.String({ description: '`<sequence>.mp3`, as the playlist lists it' }) }),
           querystring: TicketQuery,
         },
       },
       async (request, reply) => {
-        await options.authorize(request, false);
         const { segment } = request.params as { segment: string };
+        // First: a name of another shape names nothing for anyone (the rule is public), whatever the credential.
+        if (!SEGMENT_NAME.test(segment)) throw Errors.notFound('HLS segment', segment);
+        await options.authorize(request, false);
         let bytes: Buffer;
         try {
           bytes = await blobs.get(`${options.prefix}/${segment}`);
