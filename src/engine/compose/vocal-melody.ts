@@ -10,7 +10,8 @@
  *   MIN_NOTE_SEC, so fast tempos sing on a coarser grid.
  * - Pitch: chord tones on stressed and long notes, scale steps between them; an arch over each line, the
  *   answer line a little higher, the chorus higher than the verse (the hook); the section's last line
- *   resolves on the chord root. Everything inside the voice's range.
+ *   resolves on the chord root; a chorus line keeps the pitches of its first singing where they fit. Everything
+ *   inside the voice's range.
  * - The hook: a line's rhythm and contour come from a random stream keyed by its section kind and text,
  *   so every chorus is sung the same way (and so is the hook line repeated within it).
  */
@@ -194,6 +195,29 @@ interface LinePlan {
   kind: string;
 }
 
+/**
+ * Every chorus is sung the same way: a chorus line takes the pitches of its first singing wherever they still fit
+ * (in the key, or a tone of the chord now under them), even when the arrangement puts another chord under one
+ * of its notes (a turnaround, the song's final cadence). The rhythm is the same already (keyed by the line).
+ */
+const chorusPitches = new WeakMap<VocalMelody, Map<string, number[]>>();
+function singAsBefore(melody: VocalMelody, plan: LinePlan, events: { midi: number; beat: number }[], spans: readonly ChordSpan[], scale: readonly number[]): void {
+  let sung = chorusPitches.get(melody);
+  if (!sung) chorusPitches.set(melody, (sung = new Map()));
+  const first = sung.get(plan.text);
+  if (!first) {
+    sung.set(plan.text, events.map((e) => e.midi));
+    return;
+  }
+  if (first.length !== events.length) return;
+  events.forEach((e, k) => {
+    const span = chordAt(spans, e.beat);
+    const pc = first[k] % 12;
+    const fits = scale.includes(pc) || span.chord.tones.some((t) => (span.chord.rootPitchClass + t) % 12 === pc);
+    if (fits) e.midi = first[k];
+  });
+}
+
 /** Pitches for one line's rhythm; appends notes, syllables and the line. Returns the last pitch. */
 function placeLine(melody: VocalMelody, score: Score, plan: LinePlan, rng: Rng): number {
   const { spans, scale } = score.harmony;
@@ -223,6 +247,10 @@ function placeLine(melody: VocalMelody, score: Score, plan: LinePlan, rng: Rng):
       events.push({ midi: pitch, beat: beat + lead, beats: r.beats - lead, syllable: j, strong: false });
     } else events.push({ midi: pitch, beat, beats: r.beats, syllable: j, strong: r.strong });
   });
+  if (plan.kind === 'chorus' && events.length > 0) {
+    singAsBefore(melody, plan, events, spans, scale);
+    pitch = events[events.length - 1].midi;
+  }
   const velocityBase = plan.kind === 'chorus' ? 100 : 90;
   plan.syllables.forEach((s) => melody.syllables.push({ ...s, line: lineIndex, notes: [] }));
   events.forEach((e, k) => {
