@@ -15933,6 +15933,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description `<sequence>.mp3`, as the playlist lists it */
                 segment: string;
             };
             cookie?: never;

@@ -72,10 +72,11 @@ describe('HLS output', () => {
       expect(response.statusCode).toBe(401);
       expect(response.json().error.code).toBe('STATION_AUTH_REQUIRED');
     }
-    // Not a segment name: no blob key is ever built from it.
+    // Not a segment name: no blob key is ever built from it, and like any id that names nothing it is a 404.
     const info = (await station.http.inject({ url: '/station/v1/radio/stream-info', headers: listener })).json();
     const ticket = new URL(info.hls_url).searchParams.get('ticket')!;
     const odd = await station.http.inject({ url: `/station/v1/radio/hls/..%2Fsecret.mp3?ticket=${encodeURIComponent(ticket)}` });
-    expect(odd.statusCode).toBe(400);
+    expect(odd.statusCode).toBe(404);
+    expect(odd.json().error.code).toBe('STATION_NOT_FOUND');
   });
 });
