@@ -180,7 +180,7 @@ describe('fallback and restart', () => {
       const played = await waitFor(async () => {
         const started = (await startedSlots(second)).filter((slot) => !startedBefore.has(slot.id));
         return started.length >= 2 ? started : null;
-      }, 60_000);
+      }, 120_000);
       expect(played.every((slot) => slot.origin === 'catalog')).toBe(true);
       expect((await second.station.radio.radio.history()).data.length).toBeGreaterThanOrEqual(2);
       expect((await second.station.contexts.current()).contextId).toBe(context);
