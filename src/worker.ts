@@ -6,6 +6,7 @@
  */
 import { ConfigError, loadConfig } from './config.js';
 import { createStation } from './app.js';
+import { closeOnSignals } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -21,23 +22,7 @@ async function main(): Promise<void> {
   const station = await createStation(config);
   station.http.log.info({ role: config.role }, 'worker ready: running generation, training and webhook jobs');
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    station.http.log.info({ signal }, 'worker shutting down: finishing running jobs');
-    const force = setTimeout(() => process.exit(1), 25_000);
-    force.unref();
-    try {
-      await station.close();
-      process.exit(0);
-    } catch (error) {
-      station.http.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  closeOnSignals(station, 'finishing running jobs');
 }
 
 main().catch((error) => {
