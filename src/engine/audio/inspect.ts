@@ -83,7 +83,8 @@ export async function inspectAudio(bytes: Uint8Array, limits: AudioLimits): Prom
   const expectedFrames = checkStructure(bytes, format, limits);
   const { frames, sampleRate, channels, loudnessLufs } = await decodeAll(bytes, format, expectedFrames);
   const durationSec = frames / sampleRate;
-  if (durationSec < MIN_DURATION_SEC) throw new AudioRejectedError('too_short', `the audio lasts ${durationSec.toFixed(2)} s; at least ${MIN_DURATION_SEC} s is needed`);
+  if (durationSec < MIN_DURATION_SEC)
+    throw new AudioRejectedError('too_short', `the audio lasts ${durationSec.toFixed(2)} s; at least ${MIN_DURATION_SEC} s is needed`);
   const bitrate = metadata.format.bitrate;
   return {
     format,
@@ -126,7 +127,10 @@ function checkStructure(bytes: Uint8Array, format: PcmFormat, limits: AudioLimit
     const layout = readLayout(bytes);
     const frameBytes = (layout.bitsPerSample / 8) * layout.channels;
     const declaredBytes = UNKNOWN_WAV_SIZES.has(layout.declaredDataLength) ? layout.dataLength : Math.max(layout.dataLength, layout.declaredDataLength);
-    checkDeclared({ sampleRate: layout.sampleRate, channels: layout.channels, durationSec: frameBytes > 0 ? declaredBytes / frameBytes / layout.sampleRate : 0 }, limits);
+    checkDeclared(
+      { sampleRate: layout.sampleRate, channels: layout.channels, durationSec: frameBytes > 0 ? declaredBytes / frameBytes / layout.sampleRate : 0 },
+      limits,
+    );
     const cut = !UNKNOWN_WAV_SIZES.has(layout.declaredDataLength) && layout.declaredDataLength > layout.dataLength;
     if (cut || layout.dataLength % frameBytes !== 0) {
       throw new AudioRejectedError('truncated', `the file is truncated: its data chunk holds ${layout.dataLength} of ${layout.declaredDataLength} bytes`);
@@ -148,7 +152,10 @@ function checkStructure(bytes: Uint8Array, format: PcmFormat, limits: AudioLimit
 function checkDeclared(header: { sampleRate: number; channels: number; durationSec: number }, limits: AudioLimits): void {
   const { sampleRate, channels, durationSec } = header;
   if (!(sampleRate >= SAMPLE_RATE_RANGE.min && sampleRate <= SAMPLE_RATE_RANGE.max)) {
-    throw new AudioRejectedError('out_of_range', `the sample rate is ${sampleRate} Hz; uploads take ${SAMPLE_RATE_RANGE.min / 1000}-${SAMPLE_RATE_RANGE.max / 1000} kHz`);
+    throw new AudioRejectedError(
+      'out_of_range',
+      `the sample rate is ${sampleRate} Hz; uploads take ${SAMPLE_RATE_RANGE.min / 1000}-${SAMPLE_RATE_RANGE.max / 1000} kHz`,
+    );
   }
   if (!(channels >= CHANNEL_RANGE.min && channels <= CHANNEL_RANGE.max)) {
     throw new AudioRejectedError('out_of_range', `the file has ${channels} channels; uploads take ${CHANNEL_RANGE.min} to ${CHANNEL_RANGE.max}`);

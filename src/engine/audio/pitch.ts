@@ -37,7 +37,10 @@ export function decimate(samples: Float32Array, factor: number): Float32Array {
   let data = Float64Array.from(samples);
   for (let pass = 0; pass < 2; pass++) {
     const next = new Float64Array(data.length);
-    let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+    let x1 = 0,
+      x2 = 0,
+      y1 = 0,
+      y2 = 0;
     for (let i = 0; i < data.length; i++) {
       const x = data[i];
       const y = b0 * x + b1 * x1 + b0 * x2 - a1 * y1 - a2 * y2;

@@ -16,7 +16,9 @@ export function composeChords(ctx: PartContext): ScoreNote[] {
       const v = (base: number) => velocity(base, section.intensity, ctx.energy, rng);
       const play = (offset: number, beats: number, base: number, spread = 0) => {
         if (offset >= span.beats) return;
-        chord.forEach((midi, i) => notes.push({ midi, startBeat: span.startBeat + offset + i * spread, durationBeats: Math.min(beats, span.beats - offset), velocity: v(base) }));
+        chord.forEach((midi, i) =>
+          notes.push({ midi, startBeat: span.startBeat + offset + i * spread, durationBeats: Math.min(beats, span.beats - offset), velocity: v(base) }),
+        );
       };
       switch (orchestration.chordStyle) {
         case 'sustain':

@@ -54,7 +54,8 @@ export function arrangeBySection(parts: Part[], sections: readonly Section[], fa
       const start = (section.startBar - 1) * 4;
       drums.notes = drums.notes.filter((n) => n.startBeat < start || n.startBeat >= start + 4 || n.midi === KICK);
       for (let i = 0; i < 16; i++) drums.notes.push({ midi: SNARE, startBeat: start + i / 4, durationBeats: 0.25, velocity: Math.round(40 + (70 * i) / 15) });
-      if (!drums.notes.some((n) => n.midi === CRASH && n.startBeat === section.startBar * 4)) drums.notes.push({ midi: CRASH, startBeat: section.startBar * 4, durationBeats: 1, velocity: 96 });
+      if (!drums.notes.some((n) => n.midi === CRASH && n.startBeat === section.startBar * 4))
+        drums.notes.push({ midi: CRASH, startBeat: section.startBar * 4, durationBeats: 1, velocity: 96 });
     }
     drums.notes.sort((a, b) => a.startBeat - b.startBeat || a.midi - b.midi);
   }

@@ -17,7 +17,13 @@ export function composeBass(ctx: PartContext): ScoreNote[] {
       const nextRoot = nearestPitch(next.chord.rootPitchClass, BASS_CENTRE);
       const v = (base: number) => velocity(base, section.intensity, ctx.energy, rng);
       const add = (offset: number, beats: number, midi: number, base = 92) => {
-        if (offset < span.beats) notes.push({ midi, startBeat: span.startBeat + swingBeat(offset, orchestration.swing), durationBeats: Math.min(beats, span.beats - offset), velocity: v(base) });
+        if (offset < span.beats)
+          notes.push({
+            midi,
+            startBeat: span.startBeat + swingBeat(offset, orchestration.swing),
+            durationBeats: Math.min(beats, span.beats - offset),
+            velocity: v(base),
+          });
       };
       switch (orchestration.bassStyle) {
         case 'drone':

@@ -27,7 +27,12 @@ export function composeDrums(ctx: PartContext): ScoreNote[] {
     for (let bar = 0; bar < section.bars; bar++) {
       const start = (section.startBar + bar) * 4;
       const hit = (beat: number, midi: number, base: number) =>
-        notes.push({ midi, startBeat: start + swingBeat(beat, ctx.orchestration.swing), durationBeats: 0.25, velocity: velocity(base, section.intensity, ctx.energy, ctx.rng, 8) });
+        notes.push({
+          midi,
+          startBeat: start + swingBeat(beat, ctx.orchestration.swing),
+          durationBeats: 0.25,
+          velocity: velocity(base, section.intensity, ctx.energy, ctx.rng, 8),
+        });
       if (bar === 0 && section.name === 'chorus') hit(0, CRASH, 90);
       const fill = bar === section.bars - 1 && section.bars >= 4 && section.name !== 'outro';
       playBar(style, busy, fill, hit, ctx, section);

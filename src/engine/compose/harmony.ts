@@ -96,7 +96,10 @@ export function tonicChordIndex(mode: Mode): number {
  */
 function cadenceChords(mode: Mode): { indices: number[]; weights: number[] } {
   if (mode === 'major') return { indices: [chordIndex({ degree: 7, minor: false }), chordIndex({ degree: 5, minor: false })], weights: [2, 1] };
-  return { indices: [chordIndex({ degree: 7, minor: false }), chordIndex({ degree: 5, minor: true }), chordIndex({ degree: 7, minor: true })], weights: [2, 2, 1] };
+  return {
+    indices: [chordIndex({ degree: 7, minor: false }), chordIndex({ degree: 5, minor: true }), chordIndex({ degree: 7, minor: true })],
+    weights: [2, 2, 1],
+  };
 }
 
 /** The learned row (tonic quality flipped to the mode), or null for an untrained model. */
@@ -162,7 +165,14 @@ function noteBorrowed(chord: number, lock: KeyLock | undefined): void {
  * The loop ends on a cadence chord (V or IV / iv), so every repeat, and the next section, resolves onto
  * the tonic: that is what makes the asked key the key a listener (and the key finder) hears.
  */
-export function sampleProgression(style: StyleView, mode: Mode, length: number, previous: number | null, rng: Rng, shape: ProgressionShape = { startOnTonic: true }): number[] {
+export function sampleProgression(
+  style: StyleView,
+  mode: Mode,
+  length: number,
+  previous: number | null,
+  rng: Rng,
+  shape: ProgressionShape = { startOnTonic: true },
+): number[] {
   const chords: number[] = [];
   const fallback = diatonicChords(mode);
   let state = previous ?? START_STATE;

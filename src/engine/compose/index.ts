@@ -9,7 +9,17 @@ import { chordIndex } from './chord-vocabulary.js';
 import type { MusicContext } from '../types.js';
 import { Rng } from '../random.js';
 import { type AudioModel, meanAndStd, styleFor } from './audio-model.js';
-import { type ChordVoice, chooseMode, keyLock, chooseTempo, chooseTonic, realiseChord, sampleProgression, scaleMidiPitchClasses, tonicChordIndex } from './harmony.js';
+import {
+  type ChordVoice,
+  chooseMode,
+  keyLock,
+  chooseTempo,
+  chooseTonic,
+  realiseChord,
+  sampleProgression,
+  scaleMidiPitchClasses,
+  tonicChordIndex,
+} from './harmony.js';
 import { planSections } from './structure.js';
 import { arrangeBySection } from './arrangement.js';
 import { MAX_NOVELTY_CANDIDATES, NOVELTY_BOUND, fingerprintScore, noveltyAgainst } from './novelty.js';
@@ -113,7 +123,12 @@ export function composeCandidate(req: ComposeRequest, candidate: number, pooledO
   // Minor keys end on the major V (harmonic minor's leading tone): a minor v before the last tonic, in a
   // short song with a chord a bar, made the key a finder hears the v's (test/engine/features/generated-track.test.ts).
   const cadenceIndex = mode === 'minor' ? chordIndex({ degree: 7, minor: false }) : finalLoop[finalLoop.length - 1];
-  endOnCadence(spans, finalSection, realiseChord(cadenceIndex, tonic, orchestration.sevenths, ninthsIn), realiseChord(tonicChordIndex(mode), tonic, orchestration.sevenths, ninthsIn));
+  endOnCadence(
+    spans,
+    finalSection,
+    realiseChord(cadenceIndex, tonic, orchestration.sevenths, ninthsIn),
+    realiseChord(tonicChordIndex(mode), tonic, orchestration.sevenths, ninthsIn),
+  );
   for (let bar = 0; bar < totalBars; bar++) chordsPerBar.push(spans.filter((s) => s.startBeat <= bar * 4).at(-1)!.chord.symbol);
 
   const energyStats = meanAndStd(counts.energySum, counts.energySquaredSum, counts.tracks);

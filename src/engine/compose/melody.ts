@@ -44,7 +44,7 @@ function chordAt(spans: readonly ChordSpan[], beat: number): ChordSpan {
 function stepInScale(pitch: number, steps: number, scale: readonly number[]): number {
   let p = pitch;
   const direction = Math.sign(steps);
-  for (let moved = 0; moved < Math.abs(steps); ) {
+  for (let moved = 0; moved < Math.abs(steps);) {
     p += direction;
     if (scale.includes(((p % 12) + 12) % 12)) moved++;
   }
@@ -70,7 +70,8 @@ function keepInRange(pitch: number): number {
 
 export function composeMelody(ctx: PartContext): ScoreNote[] {
   const motifs = new Map<SectionName, MotifNote[]>();
-  const motifFor = (name: SectionName) => motifs.get(name) ?? motifs.set(name, createMotif(name === 'chorus' ? ctx.melodyDensity * 1.15 : ctx.melodyDensity, ctx.rng)).get(name)!;
+  const motifFor = (name: SectionName) =>
+    motifs.get(name) ?? motifs.set(name, createMotif(name === 'chorus' ? ctx.melodyDensity * 1.15 : ctx.melodyDensity, ctx.rng)).get(name)!;
   const notes: ScoreNote[] = [];
   const centre = 70;
   for (const section of ctx.sections) {
@@ -92,7 +93,12 @@ export function composeMelody(ctx: PartContext): ScoreNote[] {
         else pitch = keepInRange(stepInScale(pitch, m.move, ctx.scale));
         if (last && cadence) pitch = nearestPitch(span.chord.rootPitchClass, pitch);
         const beats = last ? Math.max(m.beats, 1.5) : m.beats;
-        notes.push({ midi: pitch, startBeat: swingBeat(start, ctx.orchestration.swing), durationBeats: Math.min(beats, MOTIF_BEATS - m.beat), velocity: velocity(m.strong ? 96 : 84, section.intensity, ctx.energy, ctx.rng) });
+        notes.push({
+          midi: pitch,
+          startBeat: swingBeat(start, ctx.orchestration.swing),
+          durationBeats: Math.min(beats, MOTIF_BEATS - m.beat),
+          velocity: velocity(m.strong ? 96 : 84, section.intensity, ctx.energy, ctx.rng),
+        });
       });
     }
   }

@@ -66,7 +66,8 @@ export function planSections(totalBars: number, variant?: Rng): Section[] {
   const bars = Math.max(1, Math.floor(totalBars));
   // Keep the most essential sections that can each get at least 2 bars (at least one section).
   const keepCount = Math.max(1, Math.min(form.length, Math.floor(bars / 2)));
-  const kept = form.map((s, i) => ({ ...s, i }))
+  const kept = form
+    .map((s, i) => ({ ...s, i }))
     .sort((a, b) => a.priority - b.priority)
     .slice(0, keepCount)
     .sort((a, b) => a.i - b.i);

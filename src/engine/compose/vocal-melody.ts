@@ -78,7 +78,7 @@ export function composeVocalMelody(score: Score, lyrics: VocalLyrics, opts: Voca
   const spb = 60 / score.bpm;
   score.sections.forEach((section, i) => {
     const key = assigned[i];
-    const lines = key ? lyrics.sections[key] ?? [] : [];
+    const lines = key ? (lyrics.sections[key] ?? []) : [];
     if (lines.length === 0) return;
     const kind = KIND_ALIASES[sectionKind(key!)] ?? sectionKind(key!);
     writeSection(melody, score, section, key!, kind, lines, spb, opts);
@@ -104,7 +104,16 @@ export function assignSections(sections: readonly Section[], order: readonly str
   });
 }
 
-function writeSection(melody: VocalMelody, score: Score, section: Section, key: string, kind: string, lines: PronouncedLine[], spb: number, opts: VocalMelodyOptions) {
+function writeSection(
+  melody: VocalMelody,
+  score: Score,
+  section: Section,
+  key: string,
+  kind: string,
+  lines: PronouncedLine[],
+  spb: number,
+  opts: VocalMelodyOptions,
+) {
   // Two bars a line (up to four when the section is long); a short section sings its first lines only.
   const whole = section.bars >= 2 * lines.length;
   const phraseBars = whole ? Math.min(4, Math.floor(section.bars / lines.length)) : Math.min(2, section.bars);
@@ -122,7 +131,12 @@ function writeSection(melody: VocalMelody, score: Score, section: Section, key: 
     const lift = li % 2 === 1 ? 2 : 0;
     const cadence = li === lineCount - 1;
     const pitchRng = Rng.derive(opts.seed, `vocal-pitch:${kind}:${li}:${line.text}`);
-    previous = placeLine(melody, score, { key, text: line.text, syllables: line.syllables, start, rhythm, centre: centre + lift, cadence, previous, swing: opts.swing, kind }, pitchRng);
+    previous = placeLine(
+      melody,
+      score,
+      { key, text: line.text, syllables: line.syllables, start, rhythm, centre: centre + lift, cadence, previous, swing: opts.swing, kind },
+      pitchRng,
+    );
   }
 }
 
@@ -201,12 +215,21 @@ interface LinePlan {
  * of its notes (a turnaround, the song's final cadence). The rhythm is the same already (keyed by the line).
  */
 const chorusPitches = new WeakMap<VocalMelody, Map<string, number[]>>();
-function singAsBefore(melody: VocalMelody, plan: LinePlan, events: { midi: number; beat: number }[], spans: readonly ChordSpan[], scale: readonly number[]): void {
+function singAsBefore(
+  melody: VocalMelody,
+  plan: LinePlan,
+  events: { midi: number; beat: number }[],
+  spans: readonly ChordSpan[],
+  scale: readonly number[],
+): void {
   let sung = chorusPitches.get(melody);
   if (!sung) chorusPitches.set(melody, (sung = new Map()));
   const first = sung.get(plan.text);
   if (!first) {
-    sung.set(plan.text, events.map((e) => e.midi));
+    sung.set(
+      plan.text,
+      events.map((e) => e.midi),
+    );
     return;
   }
   if (first.length !== events.length) return;
@@ -257,7 +280,13 @@ function placeLine(melody: VocalMelody, score: Score, plan: LinePlan, rng: Rng):
     const onset = swingBeat(e.beat, plan.swing);
     const nextOnset = k + 1 < events.length ? swingBeat(events[k + 1].beat, plan.swing) : e.beat + e.beats;
     const index = melody.notes.length;
-    melody.notes.push({ midi: e.midi, startBeat: onset, durationBeats: Math.max(0.1, nextOnset - onset), velocity: velocityBase + (e.strong ? 10 : 0), syllable: firstSyllable + e.syllable });
+    melody.notes.push({
+      midi: e.midi,
+      startBeat: onset,
+      durationBeats: Math.max(0.1, nextOnset - onset),
+      velocity: velocityBase + (e.strong ? 10 : 0),
+      syllable: firstSyllable + e.syllable,
+    });
     melody.syllables[firstSyllable + e.syllable].notes.push(index);
   });
   const lastNote = melody.notes[melody.notes.length - 1];
@@ -299,7 +328,7 @@ function inScale(pitch: number, scale: readonly number[]): boolean {
 
 function stepInScale(pitch: number, steps: number, scale: readonly number[]): number {
   let p = pitch;
-  for (let moved = 0; moved < Math.abs(steps); ) {
+  for (let moved = 0; moved < Math.abs(steps);) {
     p += Math.sign(steps);
     if (inScale(p, scale)) moved++;
   }

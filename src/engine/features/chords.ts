@@ -26,7 +26,10 @@ const TEMPLATES: ChordTemplate[] = buildTemplates();
 function buildTemplates(): ChordTemplate[] {
   const templates: ChordTemplate[] = [];
   for (let root = 0; root < 12; root++) {
-    for (const [suffix, third] of [['', 4], ['m', 3]] as const) {
+    for (const [suffix, third] of [
+      ['', 4],
+      ['m', 3],
+    ] as const) {
       const triad = new Array<number>(12).fill(0);
       for (const interval of [0, third, 7]) triad[(root + interval) % 12] = 1;
       const vector = withHarmonics(triad);
@@ -96,6 +99,9 @@ function unit(v: number[]): number[] {
 
 function medianGap(times: number[]): number {
   if (times.length < 2) return 0.5;
-  const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+  const gaps = times
+    .slice(1)
+    .map((t, i) => t - times[i])
+    .sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)];
 }

@@ -105,7 +105,7 @@ function sampleReader(bits: number, isFloat: boolean): (view: DataView, at: numb
   if (!isFloat && bits === 8) return (v, at) => (v.getUint8(at) - 128) / 128; // 8-bit WAV is unsigned
   if (!isFloat && bits === 16) return (v, at) => v.getInt16(at, true) / 32768;
   if (!isFloat && bits === 24) {
-    return (v, at) => ((v.getUint8(at) | (v.getUint8(at + 1) << 8) | (v.getInt8(at + 2) << 16)) / 8388608);
+    return (v, at) => (v.getUint8(at) | (v.getUint8(at + 1) << 8) | (v.getInt8(at + 2) << 16)) / 8388608;
   }
   if (!isFloat && bits === 32) return (v, at) => v.getInt32(at, true) / 2147483648;
   throw new AudioDecodeError('wav', `unsupported sample format: ${bits}-bit ${isFloat ? 'float' : 'integer'}`);

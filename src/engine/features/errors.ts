@@ -13,7 +13,10 @@ export class AudioDecodeError extends Error {
 
 export class AudioTooShortError extends Error {
   readonly code = 'AUDIO_TOO_SHORT';
-  constructor(readonly samples: number, readonly minimumSamples: number) {
+  constructor(
+    readonly samples: number,
+    readonly minimumSamples: number,
+  ) {
     super(`audio has ${samples} samples; feature extraction needs at least ${minimumSamples}`);
     this.name = 'AudioTooShortError';
   }

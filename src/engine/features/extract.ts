@@ -23,11 +23,7 @@ const BEAT_REFINEMENT_TOLERANCE = 0.04;
 /** Harmony still matters to the audio model when no beat is found (rubato, drones): use a fixed grid. */
 const FALLBACK_BEAT_SEC = 0.5;
 
-export async function extractFeaturesFromFile(
-  bytes: Uint8Array,
-  format: AudioFormat,
-  options: DecodeOptions = {},
-): Promise<AudioFeatures> {
+export async function extractFeaturesFromFile(bytes: Uint8Array, format: AudioFormat, options: DecodeOptions = {}): Promise<AudioFeatures> {
   const { pcm, sampleRate } = await decodeAudio(bytes, format, options);
   return extractFeatures(pcm, sampleRate);
 }
@@ -46,8 +42,7 @@ export function extractFeatures(pcm: Float32Array, sampleRate: number): AudioFea
   const tempo = estimateTempo(envelope);
   const beats = trackBeats(envelope, tempo.bpm);
   const refined = tempoFromBeats(beats);
-  const tempoBpm =
-    refined !== undefined && Math.abs(refined - tempo.bpm) <= BEAT_REFINEMENT_TOLERANCE * tempo.bpm ? refined : tempo.bpm;
+  const tempoBpm = refined !== undefined && Math.abs(refined - tempo.bpm) <= BEAT_REFINEMENT_TOLERANCE * tempo.bpm ? refined : tempo.bpm;
 
   const active = activeFrames(frames);
   const chroma = meanChroma(frames, active);

@@ -83,7 +83,12 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
     if (id !== undefined) biasIds.set(id, weight);
   }
   const rng = Rng.derive(req.seed >>> 0, `lyrics:${model.version}:${language}`);
-  const writer = new LineWriter(lang, styleArtistIds.map((id) => lang.artists.get(id)!), biasIds, rng);
+  const writer = new LineWriter(
+    lang,
+    styleArtistIds.map((id) => lang.artists.get(id)!),
+    biasIds,
+    rng,
+  );
 
   const order = lang.forward.order;
   const history: number[] = Array.from({ length: order - 1 }, () => Vocabulary.BOS_ID);
@@ -114,7 +119,7 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
         history.push(...hook.ids, vocab.newlineId);
         continue;
       }
-      const rhymeWith = letter === 'H' ? null : keyOfLetter.get(letter) ?? null;
+      const rhymeWith = letter === 'H' ? null : (keyOfLetter.get(letter) ?? null);
       const targetSyllables = lines[0]?.syllables;
       const line = writer.write({ history, syllables: plan.syllables, rhymeWith, usedEndWords, usedLines, wordUses, usedTemplates, targetSyllables });
       if (!line) throw new LyricsGenerationError(`could not write an original line for section "${key}"`);
@@ -144,9 +149,15 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
   for (const key of structure.keys) {
     const lines = written.get(key)!;
     sections[key] = lines.map((l) => presentLine(l.text, language)).join('\n');
-    sectionMeta[key] = { kind: structure.kinds[key], scheme: SECTION_PLANS[structure.kinds[key]].scheme, syllables: lines.map((l) => l.syllables), rhymeKeys: lines.map((l) => l.rhymeKey) };
+    sectionMeta[key] = {
+      kind: structure.kinds[key],
+      scheme: SECTION_PLANS[structure.kinds[key]].scheme,
+      syllables: lines.map((l) => l.syllables),
+      rhymeKeys: lines.map((l) => l.rhymeKey),
+    };
   }
-  const titleSource = [...written.entries()].find(([key]) => structure.kinds[key] === 'chorus' || structure.kinds[key] === 'hook')?.[1][0] ?? written.values().next().value?.[0];
+  const titleSource =
+    [...written.entries()].find(([key]) => structure.kinds[key] === 'chorus' || structure.kinds[key] === 'hook')?.[1][0] ?? written.values().next().value?.[0];
   return {
     structure: sections,
     title: titleSource ? titleCase(titleSource.text, language) : undefined,
@@ -157,7 +168,10 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
       order: structure.order,
       sections: sectionMeta,
       styleArtistIds,
-      lexiconWords: [...biasByWord.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([w]) => w),
+      lexiconWords: [...biasByWord.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([w]) => w),
       rhymedPairs,
       rhymePairsAsked,
       candidates: writer.stats.candidates,

@@ -20,7 +20,22 @@ export interface GrammarJson {
 }
 
 /** Penn Treebank tag -> slot; anything else (DT, PRP, IN, CC, MD, TO ...) stays a literal word. */
-const SLOT_OF: Record<string, SlotTag> = { NN: 'NN', NNP: 'NN', NNS: 'NNS', NNPS: 'NNS', VB: 'VB', VBP: 'VB', VBZ: 'VBZ', VBD: 'VBD', VBN: 'VBN', VBG: 'VBG', JJ: 'JJ', JJR: 'JJ', JJS: 'JJ', RB: 'RB' };
+const SLOT_OF: Record<string, SlotTag> = {
+  NN: 'NN',
+  NNP: 'NN',
+  NNS: 'NNS',
+  NNPS: 'NNS',
+  VB: 'VB',
+  VBP: 'VB',
+  VBZ: 'VBZ',
+  VBD: 'VBD',
+  VBN: 'VBN',
+  VBG: 'VBG',
+  JJ: 'JJ',
+  JJR: 'JJ',
+  JJS: 'JJ',
+  RB: 'RB',
+};
 /** A word fills a slot when at least this share of its tagged uses are in that role. */
 const MIN_ROLE_SHARE = 0.34;
 const MAX_TEMPLATE_WORDS = 10;
@@ -30,11 +45,17 @@ const INNER_PUNCTUATION = /[,;:\u2013\u2014]|\s-\s|[.!?](?=.)/;
 /** The spelling a slot's words must have, a guard against the tagger's occasional slip. */
 function spellingFits(word: string, tag: SlotTag): boolean {
   switch (tag) {
-    case 'NNS': case 'VBZ': return /s$/.test(word) && !/ss$/.test(word);
-    case 'VBG': return /ing$/.test(word);
-    case 'RB': return /ly$/.test(word);
-    case 'VB': return !/(ing|ed)$/.test(word) && !/[^s]s$/.test(word);
-    default: return true;
+    case 'NNS':
+    case 'VBZ':
+      return /s$/.test(word) && !/ss$/.test(word);
+    case 'VBG':
+      return /ing$/.test(word);
+    case 'RB':
+      return /ly$/.test(word);
+    case 'VB':
+      return !/(ing|ed)$/.test(word) && !/[^s]s$/.test(word);
+    default:
+      return true;
   }
 }
 
@@ -63,7 +84,12 @@ export function learnGrammar(docs: readonly LyricsDocument[], vocabulary: Vocabu
       }
       // A literal the model never saw twice cannot be scored; a slotless line is a copy, not a template; a
       // comma or dash inside a line joins two phrases that run together once the punctuation is gone.
-      if (INNER_PUNCTUATION.test(line.trim()) || tagged.length > MAX_TEMPLATE_WORDS || tagged.some((t) => t.tag === null && vocabulary.idOrUndefined(t.word) === undefined)) continue;
+      if (
+        INNER_PUNCTUATION.test(line.trim()) ||
+        tagged.length > MAX_TEMPLATE_WORDS ||
+        tagged.some((t) => t.tag === null && vocabulary.idOrUndefined(t.word) === undefined)
+      )
+        continue;
       if (tagged.filter((t) => t.tag !== null).length < 2 || grammarFaults(tagged).length > 0) continue;
       // A bare singular noun opening the line is a name or a mass noun there ("Mother wrapped", "Salt is");
       // filled with a count noun it reads "Bus is slow".
@@ -79,7 +105,10 @@ export function learnGrammar(docs: readonly LyricsDocument[], vocabulary: Vocabu
   for (const [word, byTag] of [...roles.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (vocabulary.idOrUndefined(word) === undefined) continue;
     const total = [...byTag.values()].reduce((a, b) => a + b, 0);
-    const fits = [...byTag.entries()].filter(([, n]) => n / total >= MIN_ROLE_SHARE).map(([t]) => t).sort();
+    const fits = [...byTag.entries()]
+      .filter(([, n]) => n / total >= MIN_ROLE_SHARE)
+      .map(([t]) => t)
+      .sort();
     if (fits.length > 0) words[word] = fits;
   }
   return { templates: [...templates.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)), words };

@@ -56,7 +56,13 @@ export function loadGrammar(json: GrammarJson, vocab: Vocabulary): LoadedGrammar
     // Every slot needs words to fill it and every literal must be in the vocabulary.
     if (items.some((it) => (it.tag ? !idsByTag.has(it.tag) : vocab.idOrUndefined(it.word) === undefined))) continue;
     const estimatedSyllables = items.reduce((s, it) => s + (it.tag ? SYLLABLES_PER_SLOT : countWordSyllables(it.word, 'en')), 0);
-    templates.push({ id: templates.length, items, literalIds: items.map((it) => (it.tag ? -1 : vocab.id(it.word))), weight: Math.sqrt(count), estimatedSyllables });
+    templates.push({
+      id: templates.length,
+      items,
+      literalIds: items.map((it) => (it.tag ? -1 : vocab.id(it.word))),
+      weight: Math.sqrt(count),
+      estimatedSyllables,
+    });
   }
   return { templates, idsByTag, tagsById };
 }

@@ -41,7 +41,9 @@ const PLURAL_VERBS = words("are were have do aren't weren't don't haven't");
 const MODALS = words("will would can could should shall may might must won't can't couldn't wouldn't shouldn't");
 const AUXILIARIES = words("be been being do does did have has had don't doesn't didn't let's ain't");
 /** Contractions that carry a verb ("i'm" = "i am"). */
-const VERB_CONTRACTIONS = words("i'm you're we're they're he's she's it's that's there's what's who's i'll you'll we'll they'll she'll he'll it'll i've you've we've they've i'd you'd we'd they'd she'd he'd");
+const VERB_CONTRACTIONS = words(
+  "i'm you're we're they're he's she's it's that's there's what's who's i'll you'll we'll they'll she'll he'll it'll i've you've we've they've i'd you'd we'd they'd she'd he'd",
+);
 const BE_CONTRACTIONS = words("i'm you're we're they're he's she's it's that's there's what's who's");
 const OBJECT_PRONOUNS = words('me you him her it us them');
 const DO_FORMS = words("do does did don't doesn't didn't");
@@ -49,10 +51,23 @@ const DO_FORMS = words("do does did don't doesn't didn't");
 const NOUN_LIKE_LITERALS = words('one ones other others');
 const CONJUNCTIONS = words('and but or so while when till until because as if where then though');
 /** Prepositions and conjunctions a line cannot stop on; particles that end phrasal verbs ("hold on") may. */
-const NO_LINE_END = words('of to with from for at into onto upon beneath across toward towards between than if because nor and or but the a an my your our their its every');
+const NO_LINE_END = words(
+  'of to with from for at into onto upon beneath across toward towards between than if because nor and or but the a an my your our their its every',
+);
 export const FUNCTION_WORDS = new Set([
-  ...DETERMINERS, ...POSSESSIVES, ...SUBJECT_PLURAL, ...SUBJECT_THIRD, ...COPULAS, ...MODALS, ...AUXILIARIES, ...VERB_CONTRACTIONS, ...CONJUNCTIONS, ...NO_LINE_END,
-  ...words("i me him us them it's not n't to in on at by up down out off away over under through along around above below behind beside past like all just still too very here there now again never ever always only what who how why no yes oh one"),
+  ...DETERMINERS,
+  ...POSSESSIVES,
+  ...SUBJECT_PLURAL,
+  ...SUBJECT_THIRD,
+  ...COPULAS,
+  ...MODALS,
+  ...AUXILIARIES,
+  ...VERB_CONTRACTIONS,
+  ...CONJUNCTIONS,
+  ...NO_LINE_END,
+  ...words(
+    "i me him us them it's not n't to in on at by up down out off away over under through along around above below behind beside past like all just still too very here there now again never ever always only what who how why no yes oh one",
+  ),
 ]);
 
 /** A template string "i #VB the #NN" as tagged positions (the slot words empty). */
@@ -63,7 +78,10 @@ export function parseTemplate(template: string): TaggedWord[] {
 function isVerb(items: readonly TaggedWord[], i: number): boolean {
   const { word, tag } = items[i];
   if (tag === 'VB' || tag === 'VBZ' || tag === 'VBD') return true;
-  if (tag === 'VBG' || tag === 'VBN') return items.slice(0, i).some((p) => p.tag === null && (COPULAS.has(p.word) || AUXILIARIES.has(p.word) || BE_CONTRACTIONS.has(p.word) || MODALS.has(p.word)));
+  if (tag === 'VBG' || tag === 'VBN')
+    return items
+      .slice(0, i)
+      .some((p) => p.tag === null && (COPULAS.has(p.word) || AUXILIARIES.has(p.word) || BE_CONTRACTIONS.has(p.word) || MODALS.has(p.word)));
   return tag === null && (COPULAS.has(word) || MODALS.has(word) || AUXILIARIES.has(word) || VERB_CONTRACTIONS.has(word));
 }
 
@@ -121,7 +139,8 @@ export function grammarFaults(items: readonly TaggedWord[]): GrammarFault[] {
       let j = i + 1;
       while (items[j]?.tag === 'JJ') j++;
       const head = items[j];
-      if (!head || (head.tag === null ? !NOUN_LIKE_LITERALS.has(head.word) : head.tag !== 'NN' && head.tag !== 'NNS' && head.tag !== 'VBG')) faults.add('determiner');
+      if (!head || (head.tag === null ? !NOUN_LIKE_LITERALS.has(head.word) : head.tag !== 'NN' && head.tag !== 'NNS' && head.tag !== 'VBG'))
+        faults.add('determiner');
     }
     const next = items[i + 1];
     if (!next) continue;
@@ -129,7 +148,14 @@ export function grammarFaults(items: readonly TaggedWord[]): GrammarFault[] {
     if (it.tag === null && STRICT_DETERMINERS.has(it.word) && isDeterminer(next)) faults.add('determiner');
     if (it.tag === null && COPULAS.has(it.word) && next.tag === null && COPULAS.has(next.word)) faults.add('agreement');
     // After a modal, "to" or "do", a verb is in its base form ("will go", not "will goes" or "don't dancing").
-    if (it.tag === null && (MODALS.has(it.word) || DO_FORMS.has(it.word) || it.word === 'to') && next.tag !== null && next.tag !== 'VB' && next.tag.startsWith('VB')) faults.add('agreement');
+    if (
+      it.tag === null &&
+      (MODALS.has(it.word) || DO_FORMS.has(it.word) || it.word === 'to') &&
+      next.tag !== null &&
+      next.tag !== 'VB' &&
+      next.tag.startsWith('VB')
+    )
+      faults.add('agreement');
     // A verb, its object, then a bare verb ("watch the city climb") is right only after let/make/see/hear;
     // those verbs are slots here, so the shape is refused rather than filled with "find the shore go".
     if (it.tag !== null && it.tag.startsWith('VB')) {
@@ -165,7 +191,9 @@ export function fixArticles(lineWords: string[]): string[] {
   });
 }
 
-const SPANISH_FUNCTION_WORDS = words('el la los las un una unos unas de del al a en y o pero que con por para sin sobre entre hasta desde como cuando donde si no ya mi mis tu tus su sus me te se le lo nos yo tú él ella nosotros ellos es son está están era fue ser estar hay muy más tan todo toda todos este esta ese esa aquí allí');
+const SPANISH_FUNCTION_WORDS = words(
+  'el la los las un una unos unas de del al a en y o pero que con por para sin sobre entre hasta desde como cuando donde si no ya mi mis tu tus su sus me te se le lo nos yo tú él ella nosotros ellos es son está están era fue ser estar hay muy más tan todo toda todos este esta ese esa aquí allí',
+);
 
 /** Content words are the ones the repetition limit counts ("night", "burning"); function words are free. */
 export function isContentWord(word: string, language: string): boolean {

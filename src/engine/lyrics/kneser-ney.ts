@@ -91,9 +91,7 @@ export class KneserNeyModel {
       order: this.order,
       vocabSize: this.vocabSize,
       discounts: this.discounts,
-      levels: this.levels.map((level) =>
-        [...level.entries()].map(([key, ctx]) => [key, [...ctx.counts.entries()].flat()] as [string, number[]]),
-      ),
+      levels: this.levels.map((level) => [...level.entries()].map(([key, ctx]) => [key, [...ctx.counts.entries()].flat()] as [string, number[]])),
     };
   }
 

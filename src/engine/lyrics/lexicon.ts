@@ -61,7 +61,20 @@ export function learnLexicon(docs: readonly LyricsDocument[], language: string):
 }
 
 /** Moods the corpus does not use, said with one it does ("happy" songs are tagged "joyful"). */
-const MOOD_ALIASES: Record<string, string> = { happy: 'joyful', upbeat: 'energetic', sad: 'melancholic', chill: 'calm', relaxed: 'calm', angry: 'defiant', excited: 'euphoric', peaceful: 'calm', alegre: 'joyful', triste: 'melancholic', tranquilo: 'calm', energético: 'energetic' };
+const MOOD_ALIASES: Record<string, string> = {
+  happy: 'joyful',
+  upbeat: 'energetic',
+  sad: 'melancholic',
+  chill: 'calm',
+  relaxed: 'calm',
+  angry: 'defiant',
+  excited: 'euphoric',
+  peaceful: 'calm',
+  alegre: 'joyful',
+  triste: 'melancholic',
+  tranquilo: 'calm',
+  energético: 'energetic',
+};
 /** Moods whose words would contradict the asked one: an energetic song should not sing "slow" and "sleep". */
 const OPPOSITE_MOODS: Record<string, readonly string[]> = {
   energetic: ['calm', 'sleepy', 'melancholic'],

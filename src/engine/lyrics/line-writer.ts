@@ -127,11 +127,17 @@ export class LineWriter {
     for (const [id, w] of biasWeights) this.multiplier[id] = w <= FORBIDDEN_WEIGHT ? 0 : this.multiplier[id] * Math.exp(BIAS_STRENGTH * w);
     this.lineStops = new Set([v.newlineId]);
     this.grammar = lang.grammar
-      ? new GrammarSampler(lang.grammar, v, rng, (context) => {
-          const dist = this.mixedDistribution(context);
-          for (let id = 0; id < dist.length; id++) dist[id] *= this.multiplier[id];
-          return dist;
-        }, (id) => this.canEndLine(id))
+      ? new GrammarSampler(
+          lang.grammar,
+          v,
+          rng,
+          (context) => {
+            const dist = this.mixedDistribution(context);
+            for (let id = 0; id < dist.length; id++) dist[id] *= this.multiplier[id];
+            return dist;
+          },
+          (id) => this.canEndLine(id),
+        )
       : null;
   }
 
@@ -155,7 +161,9 @@ export class LineWriter {
   /** -2 when nothing in the vocabulary could rhyme with this line's end, up to +0.75 with several partners. */
   private partnerScore(c: Candidate, req: LineRequest): number {
     const last = c.ids[c.ids.length - 1];
-    const partners = (this.lang.rhymeIndex.get(c.key) ?? []).filter((id) => id !== last && this.canEndLine(id) && !req.usedEndWords.has(this.lang.vocabulary.token(id))).length;
+    const partners = (this.lang.rhymeIndex.get(c.key) ?? []).filter(
+      (id) => id !== last && this.canEndLine(id) && !req.usedEndWords.has(this.lang.vocabulary.token(id)),
+    ).length;
     return partners === 0 ? -2 : Math.min(3, partners) * 0.25;
   }
 
@@ -171,7 +179,11 @@ export class LineWriter {
     const raw: RawCandidate[] = [];
     if (useGrammar && this.grammar) {
       const sample = (rhymeWords: Array<{ id: number; weight: number }>, count: number) =>
-        this.grammar!.sample({ history: req.history, syllables: range, rhymeWords, usedTemplates: req.usedTemplates, count }).map((c) => ({ ids: c.ids, template: c.template, tags: c.tags }));
+        this.grammar!.sample({ history: req.history, syllables: range, rhymeWords, usedTemplates: req.usedTemplates, count }).map((c) => ({
+          ids: c.ids,
+          template: c.template,
+          tags: c.tags,
+        }));
       if (req.rhymeWith !== null) raw.push(...sample(this.rhymeWords(req.rhymeWith, req.usedEndWords), GRAMMAR_CANDIDATES));
       raw.push(...sample([], req.rhymeWith === null ? GRAMMAR_CANDIDATES : GRAMMAR_CANDIDATES / 4));
       return raw;
@@ -234,7 +246,15 @@ export class LineWriter {
       const ending = 0.4 * Math.log(this.lang.reverse.probability(c.ids[c.ids.length - 1], LINE_START));
       const reuse = c.ids.reduce((s, id) => s + (req.wordUses.get(this.lang.vocabulary.token(id)) ?? 0), 0);
       const fit = req.targetSyllables === undefined ? 0 : Math.abs(c.syllables - req.targetSyllables);
-      c.score = c.fluency + WORST_TOKEN_WEIGHT * c.worst + 0.4 * lexical + (this.rhymes(c, req) ? 3 : 0) + partners + ending - REUSE_PENALTY * reuse - SYLLABLE_PENALTY * fit;
+      c.score =
+        c.fluency +
+        WORST_TOKEN_WEIGHT * c.worst +
+        0.4 * lexical +
+        (this.rhymes(c, req) ? 3 : 0) +
+        partners +
+        ending -
+        REUSE_PENALTY * reuse -
+        SYLLABLE_PENALTY * fit;
     }
     const best = candidates.reduce((a, b) => (b.score > a.score ? b : a));
     return { text: best.text, ids: best.ids, syllables: best.syllables, rhymeKey: best.key, rhymed: this.rhymes(best, req), template: best.template };
@@ -280,7 +300,9 @@ export class LineWriter {
 
   /** Rhyme words for a key, drawn in proportion to how often they end a line (and to the mood bias). */
   private pickRhymeWords(key: string, used: ReadonlySet<string>): number[] {
-    const words = (this.lang.rhymeIndex.get(key) ?? []).filter((id) => !used.has(this.lang.vocabulary.token(id)) && this.multiplier[id] > 0 && this.canEndLine(id));
+    const words = (this.lang.rhymeIndex.get(key) ?? []).filter(
+      (id) => !used.has(this.lang.vocabulary.token(id)) && this.multiplier[id] > 0 && this.canEndLine(id),
+    );
     const start = [Vocabulary.BOS_ID, Vocabulary.BOS_ID];
     const weights = words.map((id) => this.lang.reverse.probability(id, start) * this.multiplier[id]);
     const chosen: number[] = [];

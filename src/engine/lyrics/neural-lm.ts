@@ -94,7 +94,13 @@ export function paramsToJson(params: NeuralParams): Record<ParamName, string> {
 export function paramsFromJson(json: Record<ParamName, string>, config: NeuralLmConfig): NeuralParams {
   const shapes = paramShapes(config);
   return Object.fromEntries(
-    PARAM_NAMES.map((n) => [n, decodeFloats(json[n], shapes[n].reduce((a, b) => a * b, 1))]),
+    PARAM_NAMES.map((n) => [
+      n,
+      decodeFloats(
+        json[n],
+        shapes[n].reduce((a, b) => a * b, 1),
+      ),
+    ]),
   ) as unknown as NeuralParams;
 }
 

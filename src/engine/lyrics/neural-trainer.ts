@@ -181,7 +181,8 @@ export class NeuralTrainer {
     const w = this.weights;
     const batch = contexts.shape[0];
     const oneHotContext = tf.oneHot(contexts.reshape([batch * n]), v).toFloat();
-    const drop = <T extends tf.Tensor>(x: T, salt: number): T => (dropout && dropout.rate > 0 ? (tf.dropout(x, dropout.rate, undefined, dropout.seed + salt) as T) : x);
+    const drop = <T extends tf.Tensor>(x: T, salt: number): T =>
+      dropout && dropout.rate > 0 ? (tf.dropout(x, dropout.rate, undefined, dropout.seed + salt) as T) : x;
     const embedded = drop(tf.matMul(oneHotContext, w.embedding).reshape([batch, n * d]), 0);
     const hidden = drop(tf.tanh(tf.matMul(embedded, w.hiddenWeights).add(w.hiddenBias)), 1);
     const projected = tf.matMul(hidden, w.projectionWeights).add(w.projectionBias);

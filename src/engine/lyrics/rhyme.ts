@@ -26,13 +26,70 @@ export function wordsRhyme(a: string, b: string, language: string): boolean {
 
 // ---- English ----
 
-const OW_AS_IN_NOW = new Set(['now', 'how', 'cow', 'wow', 'allow', 'vow', 'bow', 'down', 'town', 'crown', 'gown', 'brown', 'drown', 'frown', 'clown', 'owl', 'howl', 'crowd', 'loud']);
+const OW_AS_IN_NOW = new Set([
+  'now',
+  'how',
+  'cow',
+  'wow',
+  'allow',
+  'vow',
+  'bow',
+  'down',
+  'town',
+  'crown',
+  'gown',
+  'brown',
+  'drown',
+  'frown',
+  'clown',
+  'owl',
+  'howl',
+  'crowd',
+  'loud',
+]);
 const SHORT_EA = new Set(['head', 'dead', 'bread', 'read', 'instead', 'thread', 'spread', 'ahead', 'breath', 'death', 'dread', 'bed']);
 const O_AS_IN_DO = new Set(['do', 'to', 'who', 'two', 'into', 'through', 'you', 'lose', 'move', 'prove', 'whose']);
 const SPECIAL: Record<string, string> = {
-  eyes: 'ai|s', eye: 'ai|', i: 'ai|', the: 'uh|', a: 'uh|', love: 'u|v', above: 'u|v', of: 'u|v', come: 'u|m', some: 'u|m', done: 'u|n', one: 'u|n',
-  none: 'u|n', higher: 'ai|', tongue: 'u|ng', young: 'u|ng', among: 'u|ng', gone: 'o|n', heart: 'ar|t', are: 'ar|', were: 'er|', your: 'or|', four: 'or|', more: 'or|', door: 'or|', floor: 'or|', soul: 'oa|l', though: 'oa|',
-  again: 'e|n', said: 'e|d', says: 'e|s', been: 'i|n', they: 'ay|', grey: 'ay|', give: 'i|v', live: 'i|v', have: 'a|v', friend: 'e|nd', word: 'er|d', world: 'er|ld',
+  eyes: 'ai|s',
+  eye: 'ai|',
+  i: 'ai|',
+  the: 'uh|',
+  a: 'uh|',
+  love: 'u|v',
+  above: 'u|v',
+  of: 'u|v',
+  come: 'u|m',
+  some: 'u|m',
+  done: 'u|n',
+  one: 'u|n',
+  none: 'u|n',
+  higher: 'ai|',
+  tongue: 'u|ng',
+  young: 'u|ng',
+  among: 'u|ng',
+  gone: 'o|n',
+  heart: 'ar|t',
+  are: 'ar|',
+  were: 'er|',
+  your: 'or|',
+  four: 'or|',
+  more: 'or|',
+  door: 'or|',
+  floor: 'or|',
+  soul: 'oa|l',
+  though: 'oa|',
+  again: 'e|n',
+  said: 'e|d',
+  says: 'e|s',
+  been: 'i|n',
+  they: 'ay|',
+  grey: 'ay|',
+  give: 'i|v',
+  live: 'i|v',
+  have: 'a|v',
+  friend: 'e|nd',
+  word: 'er|d',
+  world: 'er|ld',
 };
 
 const LONG_VOWEL: Record<string, string> = { a: 'ay', e: 'ee', i: 'ai', y: 'ai', o: 'oa', u: 'oo' };
@@ -78,23 +135,51 @@ function englishRhymeKey(raw: string): string {
 function vowelSound(vowels: string, coda: string, word: string, multiSyllable: boolean): string {
   const open = coda === '';
   switch (vowels) {
-    case 'ee': case 'ea': case 'ei': return 'ee';
-    case 'ie': return open && !multiSyllable ? 'ai' : multiSyllable ? 'ee' : 'ai';
-    case 'ey': return 'ee';
-    case 'ai': case 'ay': return 'ay';
-    case 'oa': case 'oe': return 'oa';
-    case 'oo': case 'ue': case 'ui': return 'oo';
-    case 'au': case 'aw': return 'aw';
-    case 'ew': case 'iew': return 'oo';
-    case 'ow': case 'ou': return OW_AS_IN_NOW.has(word) ? 'au' : vowels === 'ou' ? (open ? 'oo' : 'au') : 'oa';
-    case 'oi': case 'oy': return 'oy';
-    case 'eye': case 'uy': return 'ai';
-    case 'y': return multiSyllable ? 'ee' : 'ai';
-    case 'e': return open ? 'ee' : 'e';
-    case 'o': return open ? 'oa' : 'o';
-    case 'a': return open ? 'ah' : 'a';
-    case 'i': return open ? 'ee' : 'i';
-    case 'u': return open ? 'oo' : 'u';
+    case 'ee':
+    case 'ea':
+    case 'ei':
+      return 'ee';
+    case 'ie':
+      return open && !multiSyllable ? 'ai' : multiSyllable ? 'ee' : 'ai';
+    case 'ey':
+      return 'ee';
+    case 'ai':
+    case 'ay':
+      return 'ay';
+    case 'oa':
+    case 'oe':
+      return 'oa';
+    case 'oo':
+    case 'ue':
+    case 'ui':
+      return 'oo';
+    case 'au':
+    case 'aw':
+      return 'aw';
+    case 'ew':
+    case 'iew':
+      return 'oo';
+    case 'ow':
+    case 'ou':
+      return OW_AS_IN_NOW.has(word) ? 'au' : vowels === 'ou' ? (open ? 'oo' : 'au') : 'oa';
+    case 'oi':
+    case 'oy':
+      return 'oy';
+    case 'eye':
+    case 'uy':
+      return 'ai';
+    case 'y':
+      return multiSyllable ? 'ee' : 'ai';
+    case 'e':
+      return open ? 'ee' : 'e';
+    case 'o':
+      return open ? 'oa' : 'o';
+    case 'a':
+      return open ? 'ah' : 'a';
+    case 'i':
+      return open ? 'ee' : 'i';
+    case 'u':
+      return open ? 'oo' : 'u';
     default: {
       if (vowels.endsWith('y') && vowels.length === 2) return vowelSound(vowels, coda, word, multiSyllable);
       return vowelSound(vowels.slice(-1), coda, word, multiSyllable);
@@ -103,14 +188,7 @@ function vowelSound(vowels: string, coda: string, word: string, multiSyllable: b
 }
 
 function normaliseCoda(coda: string): string {
-  return coda
-    .replace(/ck/g, 'k')
-    .replace(/ph/g, 'f')
-    .replace(/gh/g, '')
-    .replace(/mb$/, 'm')
-    .replace(/z/g, 's')
-    .replace(/c$/, 'k')
-    .replace(/(.)\1/g, '$1');
+  return coda.replace(/ck/g, 'k').replace(/ph/g, 'f').replace(/gh/g, '').replace(/mb$/, 'm').replace(/z/g, 's').replace(/c$/, 'k').replace(/(.)\1/g, '$1');
 }
 
 // ---- Spanish ----

@@ -9,7 +9,15 @@ export const SECTION_KINDS = ['intro', 'verse', 'pre_chorus', 'chorus', 'hook', 
 export type SectionKind = (typeof SECTION_KINDS)[number];
 
 const REPEATING: ReadonlySet<SectionKind> = new Set(['chorus', 'pre_chorus', 'hook', 'refrain']);
-const ALIASES: Record<string, SectionKind> = { prechorus: 'pre_chorus', pre_chorus: 'pre_chorus', coro: 'chorus', estribillo: 'chorus', verso: 'verse', estrofa: 'verse', puente: 'bridge' };
+const ALIASES: Record<string, SectionKind> = {
+  prechorus: 'pre_chorus',
+  pre_chorus: 'pre_chorus',
+  coro: 'chorus',
+  estribillo: 'chorus',
+  verso: 'verse',
+  estrofa: 'verse',
+  puente: 'bridge',
+};
 
 /** A synchronous request must stay well under 60 s; 16 sections is already a long song. */
 export const MAX_SECTIONS = 16;

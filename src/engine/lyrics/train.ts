@@ -13,13 +13,32 @@
  */
 import type { LyricsDocument, ProgressFn } from '../types.js';
 import { CopyGuard, hash53 } from './copy-guard.js';
-import { buildRhymeIndex, corpusLines, countPredictedTokens, forwardSequences, reverseLineSequences, splitCorpus, unigramPerplexity, type LanguageCorpus } from './corpus.js';
+import {
+  buildRhymeIndex,
+  corpusLines,
+  countPredictedTokens,
+  forwardSequences,
+  reverseLineSequences,
+  splitCorpus,
+  unigramPerplexity,
+  type LanguageCorpus,
+} from './corpus.js';
 import { ModelFormatError } from './errors.js';
 import { KneserNeyModel } from './kneser-ney.js';
 import { learnGrammar } from './grammar-train.js';
 import { learnLexicon } from './lexicon.js';
 import type { EpochMetrics, LanguageModelJson, LyricsModel } from './model.js';
-import { DEFAULT_NEURAL_SHAPE, NeuralLm, initParams, parameterCount, paramsFromJson, paramsToJson, type NeuralLmConfig, type NeuralParams, type ParamName } from './neural-lm.js';
+import {
+  DEFAULT_NEURAL_SHAPE,
+  NeuralLm,
+  initParams,
+  parameterCount,
+  paramsFromJson,
+  paramsToJson,
+  type NeuralLmConfig,
+  type NeuralParams,
+  type ParamName,
+} from './neural-lm.js';
 import { NeuralTrainer, buildExamples, zeroOptimizerState, type OptimizerState, type TrainingExamples } from './neural-trainer.js';
 import { evaluatePerplexities } from './perplexity.js';
 import { ensureTfBackend, type TfBackendName } from './tf-backend.js';
@@ -43,7 +62,15 @@ export interface LyricsTrainingCheckpoint {
   epoch: number; // epochs completed
   lossCurve: EpochMetrics[];
   baseModelVersion: string | null;
-  languages: Record<string, { vocabularyHash: number; config: NeuralLmConfig; params: Record<ParamName, string>; optimizer: { step: number; firstMoments: Record<ParamName, string>; secondMoments: Record<ParamName, string> } }>;
+  languages: Record<
+    string,
+    {
+      vocabularyHash: number;
+      config: NeuralLmConfig;
+      params: Record<ParamName, string>;
+      optimizer: { step: number; firstMoments: Record<ParamName, string>; secondMoments: Record<ParamName, string> };
+    }
+  >;
 }
 
 /**
@@ -80,7 +107,11 @@ interface LanguageRun {
 
 const MIN_WORD_COUNT = 2;
 
-export async function trainLyricsModel(docs: LyricsDocument[], hyper: LyricsHyperparams = DEFAULT_LYRICS_HYPERPARAMS, opts: TrainLyricsOptions = {}): Promise<LyricsModel> {
+export async function trainLyricsModel(
+  docs: LyricsDocument[],
+  hyper: LyricsHyperparams = DEFAULT_LYRICS_HYPERPARAMS,
+  opts: TrainLyricsOptions = {},
+): Promise<LyricsModel> {
   const seed = opts.resumeFrom?.seed ?? opts.seed ?? 1;
   const order = opts.knOrder ?? 3;
   const wantsNeural = hyper.epochs > 0;
@@ -95,7 +126,10 @@ export async function trainLyricsModel(docs: LyricsDocument[], hyper: LyricsHype
     const trainers = runs.map((r) => new NeuralTrainer(r.config, r.lastGood.params, r.lastGood.optimizer, hyper, seed, r.corpus.language));
     try {
       for (let epoch = epochsCompleted + 1; epoch <= hyper.epochs && !stopped; epoch++) {
-        let lossSum = 0, lossWeight = 0, heldSum = 0, heldWeight = 0;
+        let lossSum = 0,
+          lossWeight = 0,
+          heldSum = 0,
+          heldWeight = 0;
         for (let i = 0; i < runs.length && !stopped; i++) {
           const loss = await trainers[i].trainEpoch(epoch, runs[i].trainExamples, opts.shouldStop);
           if (loss === 'stopped') stopped = true;
@@ -126,9 +160,16 @@ export async function trainLyricsModel(docs: LyricsDocument[], hyper: LyricsHype
   }
 
   const perLanguage: Record<string, LanguageModelJson> = {};
-  for (const run of runs) perLanguage[run.corpus.language] = finishLanguage(run, order, wantsNeural || Boolean(opts.base?.perLanguage[run.corpus.language]?.neural));
+  for (const run of runs)
+    perLanguage[run.corpus.language] = finishLanguage(run, order, wantsNeural || Boolean(opts.base?.perLanguage[run.corpus.language]?.neural));
   return assembleModel(perLanguage, {
-    seed, knOrder: order, backend, hyperparams: { ...hyper }, epochsCompleted, stopped, lossCurve,
+    seed,
+    knOrder: order,
+    backend,
+    hyperparams: { ...hyper },
+    epochsCompleted,
+    stopped,
+    lossCurve,
     neuralParameters: Object.fromEntries(runs.map((r) => [r.corpus.language, parameterCount(r.config)])),
     baseModelVersion: opts.base?.version ?? null,
   });
@@ -148,14 +189,23 @@ function prepareLanguage(corpus: LanguageCorpus, order: number, seed: number, op
     if (resumed.vocabularyHash !== vocabularyHash(vocabulary)) throw new ModelFormatError(`checkpoint vocabulary for "${language}" does not match this corpus`);
     lastGood = {
       params: paramsFromJson(resumed.params, resumed.config),
-      optimizer: { step: resumed.optimizer.step, firstMoments: paramsFromJson(resumed.optimizer.firstMoments, resumed.config), secondMoments: paramsFromJson(resumed.optimizer.secondMoments, resumed.config) },
+      optimizer: {
+        step: resumed.optimizer.step,
+        firstMoments: paramsFromJson(resumed.optimizer.firstMoments, resumed.config),
+        secondMoments: paramsFromJson(resumed.optimizer.secondMoments, resumed.config),
+      },
     };
   } else {
     const params = baseLanguage?.neural ? NeuralLm.fromJSON(baseLanguage.neural).params : initParams(config, hash53(`${seed}:${language}`));
     lastGood = { params, optimizer: zeroOptimizerState(config) };
   }
   return {
-    corpus, vocabulary, trainSeqs, heldOutSeqs, config, lastGood,
+    corpus,
+    vocabulary,
+    trainSeqs,
+    heldOutSeqs,
+    config,
+    lastGood,
     trainExamples: buildExamples(trainSeqs, config.contextSize),
     heldOutExamples: buildExamples(heldOutSeqs, config.contextSize),
   };
@@ -167,13 +217,22 @@ function finishLanguage(run: LanguageRun, order: number, withNeural: boolean): L
   const reverse = KneserNeyModel.train(reverseLineSequences(corpus.train, vocabulary, order), order, vocabulary.size);
   const artists: Record<string, KneserNeyModel> = {};
   for (const artistId of new Set(corpus.all.map((d) => d.artistId))) {
-    artists[artistId] = KneserNeyModel.train(forwardSequences(corpus.all.filter((d) => d.artistId === artistId), vocabulary, order), order, vocabulary.size);
+    artists[artistId] = KneserNeyModel.train(
+      forwardSequences(
+        corpus.all.filter((d) => d.artistId === artistId),
+        vocabulary,
+        order,
+      ),
+      order,
+      vocabulary.size,
+    );
   }
   const neural = withNeural ? new NeuralLm(run.config, run.lastGood.params) : null;
   const heldOutTokens = countPredictedTokens(run.heldOutSeqs);
-  const perplexity = heldOutTokens > 0
-    ? { ...evaluatePerplexities(forward, neural, run.heldOutSeqs, order), unigram: unigramPerplexity(run.trainSeqs, run.heldOutSeqs, vocabulary.size) }
-    : null;
+  const perplexity =
+    heldOutTokens > 0
+      ? { ...evaluatePerplexities(forward, neural, run.heldOutSeqs, order), unigram: unigramPerplexity(run.trainSeqs, run.heldOutSeqs, vocabulary.size) }
+      : null;
   return {
     language: corpus.language,
     vocabulary: vocabulary.toJSON(),
@@ -226,7 +285,13 @@ function vocabularyHash(vocabulary: Vocabulary): number {
   return hash53(vocabulary.tokens.join('\u0001'));
 }
 
-function makeCheckpoint(runs: LanguageRun[], seed: number, epoch: number, lossCurve: EpochMetrics[], baseModelVersion: string | null): LyricsTrainingCheckpoint {
+function makeCheckpoint(
+  runs: LanguageRun[],
+  seed: number,
+  epoch: number,
+  lossCurve: EpochMetrics[],
+  baseModelVersion: string | null,
+): LyricsTrainingCheckpoint {
   return {
     format: 'station-lyrics-checkpoint-v1',
     seed,
@@ -240,7 +305,11 @@ function makeCheckpoint(runs: LanguageRun[], seed: number, epoch: number, lossCu
           vocabularyHash: vocabularyHash(r.vocabulary),
           config: r.config,
           params: paramsToJson(r.lastGood.params),
-          optimizer: { step: r.lastGood.optimizer.step, firstMoments: paramsToJson(r.lastGood.optimizer.firstMoments), secondMoments: paramsToJson(r.lastGood.optimizer.secondMoments) },
+          optimizer: {
+            step: r.lastGood.optimizer.step,
+            firstMoments: paramsToJson(r.lastGood.optimizer.firstMoments),
+            secondMoments: paramsToJson(r.lastGood.optimizer.secondMoments),
+          },
         },
       ]),
     ),

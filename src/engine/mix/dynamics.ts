@@ -26,7 +26,10 @@ export class Compressor {
   private envelope = 0;
   private gain = 1;
 
-  constructor(private readonly s: CompressorSettings, sampleRate: number) {
+  constructor(
+    private readonly s: CompressorSettings,
+    sampleRate: number,
+  ) {
     this.attack = coefficient(s.attackMs, sampleRate);
     this.release = coefficient(s.releaseMs, sampleRate);
     this.makeup = 10 ** ((s.makeupDb ?? 0) / 20);
@@ -85,7 +88,11 @@ export class Ducker {
   private envelope = 0;
   private gain = 1;
 
-  constructor(depthDb: number, private readonly keyLevel: number, sampleRate: number) {
+  constructor(
+    depthDb: number,
+    private readonly keyLevel: number,
+    sampleRate: number,
+  ) {
     this.attack = coefficient(15, sampleRate);
     this.release = coefficient(250, sampleRate);
     this.depth = 1 - 10 ** (-depthDb / 20);

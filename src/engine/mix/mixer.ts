@@ -25,7 +25,11 @@ class Bus {
   readonly gain: number;
   readonly send: number;
 
-  constructor(s: BusSettings, sampleRate: number, readonly stereo: boolean) {
+  constructor(
+    s: BusSettings,
+    sampleRate: number,
+    readonly stereo: boolean,
+  ) {
     this.eq = eqChain(s.eq, sampleRate);
     this.compressor = new Compressor(s.compressor, sampleRate);
     this.placer = new StereoPlacer(s.placement, sampleRate);

@@ -39,16 +39,56 @@ export interface MixPlan {
  * each band is a biquad on every sample of the track.
  */
 const BASE: Record<PartRole, Omit<BusSettings, 'placement' | 'send'>> = {
-  drums: { eq: [{ type: 'peak', hz: 400, db: -2, q: 1 }, { type: 'highshelf', hz: 8000, db: 2 }], compressor: { thresholdDb: -20, ratio: 3, attackMs: 8, releaseMs: 120, makeupDb: 2 }, gainDb: 0 },
-  bass: { eq: [{ type: 'highpass', hz: 32 }, { type: 'peak', hz: 250, db: -2.5, q: 1.2 }], compressor: { thresholdDb: -24, ratio: 4, attackMs: 12, releaseMs: 150, makeupDb: 3 }, gainDb: 0 },
-  chords: { eq: [{ type: 'highpass', hz: 120 }, { type: 'peak', hz: 350, db: -2, q: 1 }], compressor: { thresholdDb: -26, ratio: 2, attackMs: 20, releaseMs: 200, makeupDb: 1.5 }, gainDb: 0 },
-  melody: { eq: [{ type: 'highpass', hz: 150 }, { type: 'peak', hz: 2500, db: 2, q: 1 }], compressor: { thresholdDb: -24, ratio: 2.5, attackMs: 10, releaseMs: 150, makeupDb: 1.5 }, gainDb: 0 },
-  pad: { eq: [{ type: 'highpass', hz: 160 }, { type: 'highshelf', hz: 7000, db: -2 }], compressor: { thresholdDb: -30, ratio: 1.5, attackMs: 40, releaseMs: 300 }, gainDb: 0 },
+  drums: {
+    eq: [
+      { type: 'peak', hz: 400, db: -2, q: 1 },
+      { type: 'highshelf', hz: 8000, db: 2 },
+    ],
+    compressor: { thresholdDb: -20, ratio: 3, attackMs: 8, releaseMs: 120, makeupDb: 2 },
+    gainDb: 0,
+  },
+  bass: {
+    eq: [
+      { type: 'highpass', hz: 32 },
+      { type: 'peak', hz: 250, db: -2.5, q: 1.2 },
+    ],
+    compressor: { thresholdDb: -24, ratio: 4, attackMs: 12, releaseMs: 150, makeupDb: 3 },
+    gainDb: 0,
+  },
+  chords: {
+    eq: [
+      { type: 'highpass', hz: 120 },
+      { type: 'peak', hz: 350, db: -2, q: 1 },
+    ],
+    compressor: { thresholdDb: -26, ratio: 2, attackMs: 20, releaseMs: 200, makeupDb: 1.5 },
+    gainDb: 0,
+  },
+  melody: {
+    eq: [
+      { type: 'highpass', hz: 150 },
+      { type: 'peak', hz: 2500, db: 2, q: 1 },
+    ],
+    compressor: { thresholdDb: -24, ratio: 2.5, attackMs: 10, releaseMs: 150, makeupDb: 1.5 },
+    gainDb: 0,
+  },
+  pad: {
+    eq: [
+      { type: 'highpass', hz: 160 },
+      { type: 'highshelf', hz: 7000, db: -2 },
+    ],
+    compressor: { thresholdDb: -30, ratio: 1.5, attackMs: 40, releaseMs: 300 },
+    gainDb: 0,
+  },
 };
 
 const VOCAL: Omit<BusSettings, 'send'> = {
   placement: { pan: 0, width: 0 },
-  eq: [{ type: 'highpass', hz: 110 }, { type: 'peak', hz: 300, db: -2, q: 1 }, { type: 'peak', hz: 3200, db: 3, q: 0.9 }, { type: 'highshelf', hz: 9000, db: 2 }],
+  eq: [
+    { type: 'highpass', hz: 110 },
+    { type: 'peak', hz: 300, db: -2, q: 1 },
+    { type: 'peak', hz: 3200, db: 3, q: 0.9 },
+    { type: 'highshelf', hz: 9000, db: 2 },
+  ],
   compressor: { thresholdDb: -24, ratio: 3.5, attackMs: 5, releaseMs: 90, makeupDb: 3 },
   gainDb: 0,
 };
@@ -69,31 +109,66 @@ interface FamilyMix {
 const FAMILIES: Record<GenreFamily, FamilyMix> = {
   pop: {
     places: { drums: [0, 0, 0.12], bass: [0, 0, 0], chords: [-0.5, 0.95, 0.25], melody: [0.4, 0.5, 0.3], pad: [0, 1, 0.35] },
-    drumsSideScale: 2, reverb: { rt60: 1.6, preDelayMs: 25, dampingHz: 6000, returnGain: 0.35 }, vocalDb: 0, vocalSend: 0.22, duckDb: 2.5, backingGainDb: 9.5,
+    drumsSideScale: 2,
+    reverb: { rt60: 1.6, preDelayMs: 25, dampingHz: 6000, returnGain: 0.35 },
+    vocalDb: 0,
+    vocalSend: 0.22,
+    duckDb: 2.5,
+    backingGainDb: 9.5,
   },
   rock: {
     places: { drums: [0, 0, 0.12], bass: [0, 0, 0], chords: [-0.55, 1, 0.15], melody: [0.45, 0.5, 0.2], pad: [0.15, 1, 0.3] },
-    drumsSideScale: 2, reverb: { rt60: 1.3, preDelayMs: 20, dampingHz: 5000, returnGain: 0.3 }, vocalDb: -1, vocalSend: 0.18, duckDb: 1.5, backingGainDb: 9,
+    drumsSideScale: 2,
+    reverb: { rt60: 1.3, preDelayMs: 20, dampingHz: 5000, returnGain: 0.3 },
+    vocalDb: -1,
+    vocalSend: 0.18,
+    duckDb: 1.5,
+    backingGainDb: 9,
   },
   electronic: {
     places: { drums: [0, 0, 0.08], bass: [0, 0, 0], chords: [-0.35, 1, 0.3], melody: [0.35, 0.6, 0.35], pad: [0, 1, 0.45] },
-    drumsSideScale: 1.8, reverb: { rt60: 2.2, preDelayMs: 35, dampingHz: 7000, returnGain: 0.35 }, vocalDb: -1.5, vocalSend: 0.3, duckDb: 3.5, backingGainDb: 8.3,
+    drumsSideScale: 1.8,
+    reverb: { rt60: 2.2, preDelayMs: 35, dampingHz: 7000, returnGain: 0.35 },
+    vocalDb: -1.5,
+    vocalSend: 0.3,
+    duckDb: 3.5,
+    backingGainDb: 8.3,
   },
   jazz: {
     places: { drums: [0.05, 0.1, 0.2], bass: [0.15, 0, 0.05], chords: [-0.6, 0.7, 0.3], melody: [0.5, 0.45, 0.3], pad: [0, 1, 0.35] },
-    drumsSideScale: 2, reverb: { rt60: 1.8, preDelayMs: 18, dampingHz: 4500, returnGain: 0.4 }, vocalDb: -1, vocalSend: 0.25, duckDb: 0, backingGainDb: 12,
+    drumsSideScale: 2,
+    reverb: { rt60: 1.8, preDelayMs: 18, dampingHz: 4500, returnGain: 0.4 },
+    vocalDb: -1,
+    vocalSend: 0.25,
+    duckDb: 0,
+    backingGainDb: 12,
   },
   lofi: {
     places: { drums: [0, 0, 0.1], bass: [0, 0, 0], chords: [-0.45, 0.8, 0.3], melody: [0.4, 0.45, 0.35], pad: [0, 1, 0.4] },
-    drumsSideScale: 1.6, reverb: { rt60: 1.4, preDelayMs: 15, dampingHz: 3500, returnGain: 0.35 }, vocalDb: -2.5, vocalSend: 0.25, duckDb: 1, backingGainDb: 10.9,
+    drumsSideScale: 1.6,
+    reverb: { rt60: 1.4, preDelayMs: 15, dampingHz: 3500, returnGain: 0.35 },
+    vocalDb: -2.5,
+    vocalSend: 0.25,
+    duckDb: 1,
+    backingGainDb: 10.9,
   },
   folk: {
     places: { drums: [0, 0, 0.2], bass: [0.1, 0, 0.05], chords: [-0.5, 0.9, 0.3], melody: [0.45, 0.5, 0.35], pad: [0.1, 1, 0.4] },
-    drumsSideScale: 1.8, reverb: { rt60: 1.7, preDelayMs: 22, dampingHz: 5000, returnGain: 0.4 }, vocalDb: 0, vocalSend: 0.25, duckDb: 0, backingGainDb: 11.6,
+    drumsSideScale: 1.8,
+    reverb: { rt60: 1.7, preDelayMs: 22, dampingHz: 5000, returnGain: 0.4 },
+    vocalDb: 0,
+    vocalSend: 0.25,
+    duckDb: 0,
+    backingGainDb: 11.6,
   },
   ambient: {
     places: { drums: [0, 0.1, 0.3], bass: [0, 0, 0.2], chords: [-0.2, 0.45, 0.5], melody: [0.2, 0.3, 0.5], pad: [0, 0.5, 0.5] },
-    drumsSideScale: 1.2, reverb: { rt60: 3.5, preDelayMs: 40, dampingHz: 5000, returnGain: 0.4 }, vocalDb: -3, vocalSend: 0.45, duckDb: 0, backingGainDb: 15.6,
+    drumsSideScale: 1.2,
+    reverb: { rt60: 3.5, preDelayMs: 40, dampingHz: 5000, returnGain: 0.4 },
+    vocalDb: -3,
+    vocalSend: 0.45,
+    duckDb: 0,
+    backingGainDb: 15.6,
   },
 };
 

@@ -14,7 +14,10 @@ import { Biquad } from './biquad.js';
 
 /** Delay lengths in samples at 44.1 kHz (mutually prime, 29 to 79 ms). */
 const LINES = [1277, 1559, 1861, 2143, 2459, 2801, 3089, 3491];
-const DIFFUSERS = [[142, 379], [163, 421]];
+const DIFFUSERS = [
+  [142, 379],
+  [163, 421],
+];
 const DIFFUSION = 0.6;
 
 export interface ReverbSettings {

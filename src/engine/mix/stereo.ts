@@ -42,7 +42,10 @@ export class StereoPlacer {
    */
   placeStereo(left: Float32Array, right: Float32Array, length: number, out: Sum): void {
     const { delay, width, sideScale } = this;
-    const dl = this.gainL * out.dry, dr = this.gainR * out.dry, wl = this.gainL * out.wet, wr = this.gainR * out.wet;
+    const dl = this.gainL * out.dry,
+      dr = this.gainR * out.dry,
+      wl = this.gainL * out.wet,
+      wr = this.gainR * out.wet;
     const { outL, outR, sendL, sendR } = out;
     for (let i = 0; i < length; i++) {
       const mid = (left[i] + right[i]) * 0.5;
@@ -64,7 +67,10 @@ export class StereoPlacer {
   /** The same for a mono bus (the synth's melodic parts and the vocal): the side is the width alone. */
   placeMono(mono: Float32Array, length: number, out: Sum): void {
     const { delay, width } = this;
-    const dl = this.gainL * out.dry, dr = this.gainR * out.dry, wl = this.gainL * out.wet, wr = this.gainR * out.wet;
+    const dl = this.gainL * out.dry,
+      dr = this.gainR * out.dry,
+      wl = this.gainL * out.wet,
+      wr = this.gainR * out.wet;
     const { outL, outR, sendL, sendR } = out;
     let index = this.index;
     for (let i = 0; i < length; i++) {

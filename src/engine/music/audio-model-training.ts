@@ -321,7 +321,9 @@ function buildModel(items: readonly TrainingItem[], state: State, base?: AudioMo
     else if (block.startsWith('genre:')) model.transitions.genreOffsets[block.slice(6)] = array;
     else model.transitions.moodOffsets[block.slice(5)] = array;
   }
-  model.references = [...(base?.references ?? []), ...items.map((item) => noveltyReference(normaliseLabel(item.genre), item.features))].slice(-MAX_NOVELTY_REFERENCES);
+  model.references = [...(base?.references ?? []), ...items.map((item) => noveltyReference(normaliseLabel(item.genre), item.features))].slice(
+    -MAX_NOVELTY_REFERENCES,
+  );
   const last = state.lossCurve[state.lossCurve.length - 1];
   model.training = {
     epochs: (base?.training.epochs ?? 0) + state.epoch,

@@ -9,7 +9,16 @@ import { Rng } from '../random.js';
 import type { MusicContext } from '../types.js';
 
 const MOOD_HUES: Record<string, number> = {
-  calm: 195, happy: 45, melancholic: 220, energetic: 355, dark: 265, dreamy: 290, romantic: 335, hopeful: 150, nostalgic: 25, focused: 175,
+  calm: 195,
+  happy: 45,
+  melancholic: 220,
+  energetic: 355,
+  dark: 265,
+  dreamy: 290,
+  romantic: 335,
+  hopeful: 150,
+  nostalgic: 25,
+  focused: 175,
 };
 const GENRE_HUE_SHIFT: [RegExp, number][] = [
   [/synth|electr|wave|house|techno/, 300],

@@ -141,7 +141,13 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
 
 function prepareTrackVocals(score: Score, req: GenerateTrackRequest) {
   const orchestration = orchestrationFor(req.context);
-  return prepareVocals(score, req.lyrics!, { seed: req.seed, family: orchestration.family, swing: orchestration.swing, durationSec: req.maxDurationSec, sampleRate: SAMPLE_RATE });
+  return prepareVocals(score, req.lyrics!, {
+    seed: req.seed,
+    family: orchestration.family,
+    swing: orchestration.swing,
+    durationSec: req.maxDurationSec,
+    sampleRate: SAMPLE_RATE,
+  });
 }
 
 /** Where the MP3 bytes go: memory chunks, or a file written as they are produced. */

@@ -125,7 +125,7 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
       l.fill(0);
       r.fill(0);
     }
-    for (let offset = 0; offset < length; ) {
+    for (let offset = 0; offset < length;) {
       while (eventIndex < events.length && events[eventIndex].sample <= blockStart + offset) {
         const e = events[eventIndex++];
         if (e.on) synth.noteOn(e.channel, e.midi, e.velocity);
@@ -141,10 +141,15 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
   }
 
   let emitted = 0;
-  const mastered = masterBuffer(mixL, mixR, { sampleRate: SAMPLE_RATE, targetLufs: opts.targetLufs ?? TARGET_LUFS, ceilingDbtp: CEILING_DBTP, fadeOutSec: FADE_OUT_SEC }, (l, r) => {
-    opts.onBlock(l, r);
-    emitted += l.length;
-    progress(RENDER_SHARE + (emitted / totalSamples) * (1 - RENDER_SHARE));
-  });
+  const mastered = masterBuffer(
+    mixL,
+    mixR,
+    { sampleRate: SAMPLE_RATE, targetLufs: opts.targetLufs ?? TARGET_LUFS, ceilingDbtp: CEILING_DBTP, fadeOutSec: FADE_OUT_SEC },
+    (l, r) => {
+      opts.onBlock(l, r);
+      emitted += l.length;
+      progress(RENDER_SHARE + (emitted / totalSamples) * (1 - RENDER_SHARE));
+    },
+  );
   return { samples: totalSamples, gainDb: mastered.gainDb, lufs: mastered.lufs };
 }

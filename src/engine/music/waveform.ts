@@ -42,6 +42,14 @@ export class WaveformBuilder {
 
   finish(): WaveformPeaks {
     if (this.filled > 0) this.flush();
-    return { version: 2, channels: 1, sample_rate: this.sampleRate, samples_per_pixel: this.samplesPerPixel, bits: 8, length: this.data.length / 2, data: this.data };
+    return {
+      version: 2,
+      channels: 1,
+      sample_rate: this.sampleRate,
+      samples_per_pixel: this.samplesPerPixel,
+      bits: 8,
+      length: this.data.length / 2,
+      data: this.data,
+    };
   }
 }

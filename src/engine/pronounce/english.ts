@@ -58,7 +58,10 @@ export function englishPhones(word: string, dict: PronouncingDictionary): { phon
   const direct = dict[w] ?? dict[w.replace(/'/g, '')];
   if (direct) return { phones: parseArpabet(direct), source: 'dictionary' };
   if (w.includes('-')) {
-    const parts = w.split('-').filter(Boolean).map((part) => englishPhones(part, dict));
+    const parts = w
+      .split('-')
+      .filter(Boolean)
+      .map((part) => englishPhones(part, dict));
     return { phones: parts.flatMap((p) => p.phones), source: parts.every((p) => p.source === 'dictionary') ? 'dictionary' : 'rules' };
   }
   for (const suffix of SUFFIXES) {
@@ -67,7 +70,10 @@ export function englishPhones(word: string, dict: PronouncingDictionary): { phon
     for (const stem of suffix.stems(bare)) {
       const entry = stem.length >= 2 ? dict[stem] : undefined;
       if (!entry) continue;
-      const last = entry.split(' ').at(-1)!.replace(/[012]$/, '');
+      const last = entry
+        .split(' ')
+        .at(-1)!
+        .replace(/[012]$/, '');
       return { phones: parseArpabet(`${entry} ${suffix.phones(last)}`), source: 'dictionary' };
     }
   }

@@ -47,7 +47,9 @@ export function pronounceLine(text: string, language: string, dict: PronouncingD
  * prepositions, conjunctions, auxiliaries, possessives) are weak and belong off the beat.
  */
 const FUNCTION_WORDS = new Set(
-  'a an the and or but nor of to in on at by for with from as into than that is are was were be been am do does did has have had will would can could shall should may might must my your his her its our their'.split(' '),
+  'a an the and or but nor of to in on at by for with from as into than that is are was were be been am do does did has have had will would can could shall should may might must my your his her its our their'.split(
+    ' ',
+  ),
 );
 
 function unstressFunctionWord(word: PronouncedWord): PronouncedWord {

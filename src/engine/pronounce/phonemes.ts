@@ -7,17 +7,61 @@
 
 export const VOWELS = [
   // English monophthongs; AX is CMUdict's unstressed AH0 (schwa), kept apart because it is shorter and central.
-  'AA', 'AE', 'AH', 'AX', 'AO', 'EH', 'ER', 'IH', 'IY', 'UH', 'UW',
+  'AA',
+  'AE',
+  'AH',
+  'AX',
+  'AO',
+  'EH',
+  'ER',
+  'IH',
+  'IY',
+  'UH',
+  'UW',
   // English diphthongs: two targets in one nucleus.
-  'AW', 'AY', 'EY', 'OW', 'OY',
+  'AW',
+  'AY',
+  'EY',
+  'OW',
+  'OY',
   // Spanish pure vowels (no off-glide).
-  'a', 'e', 'i', 'o', 'u',
+  'a',
+  'e',
+  'i',
+  'o',
+  'u',
 ] as const;
 
 export const CONSONANTS = [
-  'B', 'CH', 'D', 'DH', 'F', 'G', 'HH', 'JH', 'K', 'L', 'M', 'N', 'NG', 'P', 'R', 'S', 'SH', 'T', 'TH', 'V', 'W', 'Y', 'Z', 'ZH',
+  'B',
+  'CH',
+  'D',
+  'DH',
+  'F',
+  'G',
+  'HH',
+  'JH',
+  'K',
+  'L',
+  'M',
+  'N',
+  'NG',
+  'P',
+  'R',
+  'S',
+  'SH',
+  'T',
+  'TH',
+  'V',
+  'W',
+  'Y',
+  'Z',
+  'ZH',
   // Spanish: velar fricative (j, ge/gi), trill (rr, initial r), tap (single r), palatal nasal (ñ).
-  'X', 'RR', 'DX', 'NY',
+  'X',
+  'RR',
+  'DX',
+  'NY',
 ] as const;
 
 export type Vowel = (typeof VOWELS)[number];

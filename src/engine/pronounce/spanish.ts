@@ -110,7 +110,7 @@ function tokenize(word: string): Token[] {
 /** Resolves runs of vowel letters into nuclei and glides (Y, W). */
 function resolveVowels(tokens: Token[]): { phone: Vowel | Consonant; accented: boolean }[] {
   const out: { phone: Vowel | Consonant; accented: boolean }[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     if (tokens[i].phone) {
       out.push({ phone: tokens[i].phone!, accented: false });
       i++;

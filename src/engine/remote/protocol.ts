@@ -116,7 +116,10 @@ export const TrackJobBody = Type.Object(
     lyrics: Type.Optional(
       Type.Union([
         Type.Null(),
-        Type.Object({ language: Type.String(), sections: Type.Record(Type.String(), Type.String()), order: Type.Array(Type.String()) }, { description: 'Lyrics to sing; absent or null: instrumental' }),
+        Type.Object(
+          { language: Type.String(), sections: Type.Record(Type.String(), Type.String()), order: Type.Array(Type.String()) },
+          { description: 'Lyrics to sing; absent or null: instrumental' },
+        ),
       ]),
     ),
   },

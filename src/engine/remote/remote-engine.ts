@@ -27,7 +27,18 @@ import type {
 import { EngineError, type EngineErrorJson } from '../errors.js';
 import type { AudioFeatures, AudioQuality, ProgressFn } from '../types.js';
 import { ndjsonLines } from './ndjson.js';
-import { API_KEY_HEADER, HEARTBEAT_MS, MlRoutes, MP3, NDJSON, type GenerateLine, type MlErrorEnvelope, type TrainLine, type WireArtifactRef, type WireTrackResult } from './protocol.js';
+import {
+  API_KEY_HEADER,
+  HEARTBEAT_MS,
+  MlRoutes,
+  MP3,
+  NDJSON,
+  type GenerateLine,
+  type MlErrorEnvelope,
+  type TrainLine,
+  type WireArtifactRef,
+  type WireTrackResult,
+} from './protocol.js';
 
 export interface RemoteEngineOptions {
   /** The ML service, e.g. http://ml.internal:8090 (no trailing path). */
@@ -200,7 +211,10 @@ export class RemoteEngine implements Engine {
     if (this.closed) throw EngineError.shutdown(stage);
     const controller = new AbortController();
     const abort = (reason: unknown) => {
-      if (!controller.signal.aborted) controller.abort(reason instanceof Error && reason.name === 'IdleStreamError' ? EngineError.timeout(`${stage} (stream idle)`, this.idleTimeoutMs) : reason);
+      if (!controller.signal.aborted)
+        controller.abort(
+          reason instanceof Error && reason.name === 'IdleStreamError' ? EngineError.timeout(`${stage} (stream idle)`, this.idleTimeoutMs) : reason,
+        );
     };
     const timer = timeoutMs === null ? null : setTimeout(() => abort(EngineError.timeout(stage, timeoutMs)), timeoutMs);
     this.inflight.add(controller);

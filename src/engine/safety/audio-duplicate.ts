@@ -73,7 +73,10 @@ export function featureDistance(a: AudioFeatures, b: AudioFeatures): number {
   const tempoDiff = Math.min(...[b.tempoBpm, b.tempoBpm * 2, b.tempoBpm / 2].map((t) => Math.abs(a.tempoBpm - t)));
   const groups = [
     meanSquared(a.chroma, b.chroma, TOLERANCE.chroma) + (a.mode === b.mode ? 0 : 1),
-    (meanSquared(a.mfccMean, b.mfccMean, TOLERANCE.mfccMean) + meanSquared(a.mfccStd, b.mfccStd, TOLERANCE.mfccStd) + (((a.spectralCentroidHz - b.spectralCentroidHz) / TOLERANCE.spectralCentroidHz) ** 2)) / 3,
+    (meanSquared(a.mfccMean, b.mfccMean, TOLERANCE.mfccMean) +
+      meanSquared(a.mfccStd, b.mfccStd, TOLERANCE.mfccStd) +
+      ((a.spectralCentroidHz - b.spectralCentroidHz) / TOLERANCE.spectralCentroidHz) ** 2) /
+      3,
     ((tempoDiff / TOLERANCE.tempoBpm) ** 2 + ((a.onsetRate - b.onsetRate) / TOLERANCE.onsetRate) ** 2) / 2,
     (((a.loudnessDb - b.loudnessDb) / TOLERANCE.loudnessDb) ** 2 + ((a.energy - b.energy) / TOLERANCE.energy) ** 2) / 2,
   ];

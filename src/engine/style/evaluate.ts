@@ -6,13 +6,7 @@ import type { Labelled } from './triplets.js';
  * For each query item, the share of its k nearest catalog items (cosine similarity of `embed`) that have
  * the query's genre, averaged over queries. Null when there is nothing to query.
  */
-export function genrePrecisionAtK(
-  items: Labelled[],
-  queries: number[],
-  catalog: number[],
-  embed: (index: number) => number[],
-  k: number,
-): number | null {
+export function genrePrecisionAtK(items: Labelled[], queries: number[], catalog: number[], embed: (index: number) => number[], k: number): number | null {
   if (queries.length === 0 || catalog.length === 0) return null;
   const catalogVectors = catalog.map((i) => unit(embed(i)));
   let total = 0;

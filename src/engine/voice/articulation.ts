@@ -92,9 +92,7 @@ function addTract(track: ParameterTrack, seg: Segment, vowel: Vowel | null, voic
   const vowelF = v ? (seg.role === 'coda' && v.to ? v.to : v.f) : c.f;
   const pull = VELARS.has(seg.phone) ? VELAR_PULL : LOCUS_PULL;
   // /h/ has no place of its own: it is the next vowel breathed.
-  const locus: Formants = c.manner === 'aspirate'
-    ? vowelF
-    : [c.f[0], c.f[1] + (vowelF[1] - c.f[1]) * pull, c.f[2] + (vowelF[2] - c.f[2]) * pull];
+  const locus: Formants = c.manner === 'aspirate' ? vowelF : [c.f[0], c.f[1] + (vowelF[1] - c.f[1]) * pull, c.f[2] + (vowelF[2] - c.f[2]) * pull];
   const b = c.b ?? [90, 120, 180];
   const values = row(scaled(locus, voice), b, c.nasalZero ?? NASAL_POLE_HZ);
   if (c.manner === 'stop' || c.manner === 'affricate') {
@@ -129,7 +127,15 @@ function addSource(track: ParameterTrack, seg: Segment, silent: Float64Array, vo
   const c = CONSONANT_TARGETS[seg.phone as Consonant];
   const noise = c.noise;
   const spectrum = noise
-    ? { N1F: noise.bands[0][0], N1B: noise.bands[0][1], N1G: noise.bands[0][2], N2F: noise.bands[1][0], N2B: noise.bands[1][1], N2G: noise.bands[1][2], BYP: noise.bypass }
+    ? {
+        N1F: noise.bands[0][0],
+        N1B: noise.bands[0][1],
+        N1G: noise.bands[0][2],
+        N2F: noise.bands[1][0],
+        N2B: noise.bands[1][1],
+        N2G: noise.bands[1][2],
+        BYP: noise.bypass,
+      }
     : {};
   const ramp = Math.min(0.012, dur * 0.25);
   switch (c.manner) {

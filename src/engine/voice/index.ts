@@ -21,7 +21,6 @@ import { chooseVoice, type VoiceSpec } from './voices.js';
 export { VOICES, chooseVoice, type VoiceSpec } from './voices.js';
 export type { TrackLyrics } from '../types.js';
 
-
 export interface VocalStem {
   /** Mono, at `sampleRate`, as long as the track. */
   samples: Float32Array;
@@ -86,10 +85,19 @@ export async function prepareVocals(
   const pronouncer = await createPronouncer(lyrics.language);
   const sections: Record<string, ReturnType<typeof pronouncer.line>[]> = {};
   for (const [key, text] of Object.entries(lyrics.sections)) {
-    sections[key] = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0).map((l) => pronouncer.line(l)).filter((l) => l.syllables.length > 0);
+    sections[key] = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0)
+      .map((l) => pronouncer.line(l))
+      .filter((l) => l.syllables.length > 0);
   }
   const voice = chooseVoice(opts.family, opts.seed);
-  const melody = composeVocalMelody(score, { language: pronouncer.language, sections, order: lyrics.order }, { range: voice.range, seed: opts.seed, swing: opts.swing });
+  const melody = composeVocalMelody(
+    score,
+    { language: pronouncer.language, sections, order: lyrics.order },
+    { range: voice.range, seed: opts.seed, swing: opts.swing },
+  );
   if (melody.notes.length === 0) return null;
   const stem = renderVocalStem(melody, { bpm: score.bpm, voice, seed: opts.seed, durationSec: opts.durationSec, sampleRate: opts.sampleRate });
   return { score: makeRoomForVocals(score, melody), stem };

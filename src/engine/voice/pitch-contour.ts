@@ -20,7 +20,11 @@ export class PitchContour {
   private readonly wanderPhase: [number, number];
   private readonly lineEnds: ReadonlySet<number>;
 
-  constructor(private readonly notes: readonly TimedNote[], private readonly voice: VoiceSpec, seed: number) {
+  constructor(
+    private readonly notes: readonly TimedNote[],
+    private readonly voice: VoiceSpec,
+    seed: number,
+  ) {
     const rng = Rng.derive(seed, 'voice-wander');
     this.wanderPhase = [rng.next() * 2 * Math.PI, rng.next() * 2 * Math.PI];
     this.lineEnds = new Set(notes.flatMap((n, i) => (i === notes.length - 1 || notes[i + 1].lineStart ? [i] : [])));

@@ -60,14 +60,70 @@ export const VOWEL_TARGETS: Record<Vowel, VowelTarget> = {
   u: { f: [320, 800, 2300], b1: 55 },
 };
 
-const S_NOISE = { bands: [[5500, 1600, 1], [8200, 2600, 0.6]] as [NoiseBand, NoiseBand], bypass: 0, level: 1.1 };
-const SH_NOISE = { bands: [[2700, 700, 1], [4500, 1800, 0.5]] as [NoiseBand, NoiseBand], bypass: 0, level: 1 };
-const F_NOISE = { bands: [[6500, 4000, 0.4], [2500, 2000, 0.1]] as [NoiseBand, NoiseBand], bypass: 0.3, level: 0.1 };
-const TH_NOISE = { bands: [[6500, 3500, 0.45], [3000, 2000, 0.1]] as [NoiseBand, NoiseBand], bypass: 0.2, level: 0.08 };
-const X_NOISE = { bands: [[1700, 600, 1], [3000, 1500, 0.4]] as [NoiseBand, NoiseBand], bypass: 0, level: 0.3 };
-const LABIAL_BURST = { bands: [[1200, 900, 0.4], [3000, 2000, 0.1]] as [NoiseBand, NoiseBand], bypass: 0.6, level: 0.5 };
-const ALVEOLAR_BURST = { bands: [[4500, 1800, 1], [7000, 2600, 0.6]] as [NoiseBand, NoiseBand], bypass: 0, level: 0.6 };
-const VELAR_BURST = { bands: [[2000, 700, 1], [3500, 1500, 0.5]] as [NoiseBand, NoiseBand], bypass: 0, level: 0.6 };
+const S_NOISE = {
+  bands: [
+    [5500, 1600, 1],
+    [8200, 2600, 0.6],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0,
+  level: 1.1,
+};
+const SH_NOISE = {
+  bands: [
+    [2700, 700, 1],
+    [4500, 1800, 0.5],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0,
+  level: 1,
+};
+const F_NOISE = {
+  bands: [
+    [6500, 4000, 0.4],
+    [2500, 2000, 0.1],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0.3,
+  level: 0.1,
+};
+const TH_NOISE = {
+  bands: [
+    [6500, 3500, 0.45],
+    [3000, 2000, 0.1],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0.2,
+  level: 0.08,
+};
+const X_NOISE = {
+  bands: [
+    [1700, 600, 1],
+    [3000, 1500, 0.4],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0,
+  level: 0.3,
+};
+const LABIAL_BURST = {
+  bands: [
+    [1200, 900, 0.4],
+    [3000, 2000, 0.1],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0.6,
+  level: 0.5,
+};
+const ALVEOLAR_BURST = {
+  bands: [
+    [4500, 1800, 1],
+    [7000, 2600, 0.6],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0,
+  level: 0.6,
+};
+const VELAR_BURST = {
+  bands: [
+    [2000, 700, 1],
+    [3500, 1500, 0.5],
+  ] as [NoiseBand, NoiseBand],
+  bypass: 0,
+  level: 0.6,
+};
 const NASAL_B: Formants = [110, 250, 350];
 
 export const CONSONANT_TARGETS: Record<Consonant, ConsonantTarget> = {

@@ -34,21 +34,101 @@ export interface VoiceSpec {
 }
 
 export const VOICES: Record<string, VoiceSpec> = {
-  tenor: { id: 'tenor', range: [48, 67], formantScale: 1, f4: 3350, f5: 3900, openQuotient: 0.6, tilt: 0.45, breath: 0.08, vibratoHz: 5.4, vibratoCents: 22, vibratoDelaySec: 0.25, scoopCents: 60 },
-  baritone: { id: 'baritone', range: [45, 64], formantScale: 0.95, f4: 3200, f5: 3700, openQuotient: 0.55, tilt: 0.5, breath: 0.06, vibratoHz: 5.1, vibratoCents: 25, vibratoDelaySec: 0.3, scoopCents: 50 },
-  alto: { id: 'alto', range: [55, 74], formantScale: 1.14, f4: 4000, f5: 4600, openQuotient: 0.65, tilt: 0.4, breath: 0.14, vibratoHz: 5.7, vibratoCents: 20, vibratoDelaySec: 0.25, scoopCents: 50 },
-  soprano: { id: 'soprano', range: [58, 77], formantScale: 1.17, f4: 4150, f5: 4800, openQuotient: 0.72, tilt: 0.35, breath: 0.24, vibratoHz: 5.9, vibratoCents: 18, vibratoDelaySec: 0.22, scoopCents: 40 },
+  tenor: {
+    id: 'tenor',
+    range: [48, 67],
+    formantScale: 1,
+    f4: 3350,
+    f5: 3900,
+    openQuotient: 0.6,
+    tilt: 0.45,
+    breath: 0.08,
+    vibratoHz: 5.4,
+    vibratoCents: 22,
+    vibratoDelaySec: 0.25,
+    scoopCents: 60,
+  },
+  baritone: {
+    id: 'baritone',
+    range: [45, 64],
+    formantScale: 0.95,
+    f4: 3200,
+    f5: 3700,
+    openQuotient: 0.55,
+    tilt: 0.5,
+    breath: 0.06,
+    vibratoHz: 5.1,
+    vibratoCents: 25,
+    vibratoDelaySec: 0.3,
+    scoopCents: 50,
+  },
+  alto: {
+    id: 'alto',
+    range: [55, 74],
+    formantScale: 1.14,
+    f4: 4000,
+    f5: 4600,
+    openQuotient: 0.65,
+    tilt: 0.4,
+    breath: 0.14,
+    vibratoHz: 5.7,
+    vibratoCents: 20,
+    vibratoDelaySec: 0.25,
+    scoopCents: 50,
+  },
+  soprano: {
+    id: 'soprano',
+    range: [58, 77],
+    formantScale: 1.17,
+    f4: 4150,
+    f5: 4800,
+    openQuotient: 0.72,
+    tilt: 0.35,
+    breath: 0.24,
+    vibratoHz: 5.9,
+    vibratoCents: 18,
+    vibratoDelaySec: 0.22,
+    scoopCents: 40,
+  },
 };
 
 /** Which voices each genre family casts, with weights; the seed draws one. */
 const CASTING: Record<GenreFamily, [string, number][]> = {
-  rock: [['baritone', 2], ['tenor', 3], ['alto', 1]],
-  jazz: [['alto', 3], ['baritone', 2], ['tenor', 1]],
-  folk: [['tenor', 2], ['alto', 2], ['soprano', 1]],
-  electronic: [['soprano', 2], ['alto', 2], ['tenor', 1]],
-  ambient: [['soprano', 3], ['alto', 1]],
-  lofi: [['alto', 2], ['soprano', 2], ['tenor', 1]],
-  pop: [['alto', 2], ['tenor', 2], ['soprano', 1], ['baritone', 1]],
+  rock: [
+    ['baritone', 2],
+    ['tenor', 3],
+    ['alto', 1],
+  ],
+  jazz: [
+    ['alto', 3],
+    ['baritone', 2],
+    ['tenor', 1],
+  ],
+  folk: [
+    ['tenor', 2],
+    ['alto', 2],
+    ['soprano', 1],
+  ],
+  electronic: [
+    ['soprano', 2],
+    ['alto', 2],
+    ['tenor', 1],
+  ],
+  ambient: [
+    ['soprano', 3],
+    ['alto', 1],
+  ],
+  lofi: [
+    ['alto', 2],
+    ['soprano', 2],
+    ['tenor', 1],
+  ],
+  pop: [
+    ['alto', 2],
+    ['tenor', 2],
+    ['soprano', 1],
+    ['baritone', 1],
+  ],
 };
 
 export function chooseVoice(family: GenreFamily, seed: number): VoiceSpec {

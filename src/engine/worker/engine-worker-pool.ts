@@ -165,7 +165,14 @@ export class EngineWorkerPool {
       }, timeoutMs);
     }
     if (task.options.shouldStop) slot.stopPoll = setInterval(() => this.pollStop(slot, task), STOP_POLL_MS);
-    this.post(slot, { type: 'task', id: task.id, name: task.name, input: task.input, stopFlag: task.stopFlag.buffer as SharedArrayBuffer, injectFault: task.options.injectFault });
+    this.post(slot, {
+      type: 'task',
+      id: task.id,
+      name: task.name,
+      input: task.input,
+      stopFlag: task.stopFlag.buffer as SharedArrayBuffer,
+      injectFault: task.options.injectFault,
+    });
   }
 
   private spawn(): Slot {
@@ -243,7 +250,10 @@ export class EngineWorkerPool {
       const bytes = await this.artifacts.read(ref);
       reply = { type: 'artifact', id: task.id, request, bytes };
     } catch (error) {
-      const failure = error instanceof EngineError ? error : new EngineError('ARTIFACT_INVALID', `cannot read artifact ${ref.blobKey}: ${asError(error).message}`, { stage: 'artifact' });
+      const failure =
+        error instanceof EngineError
+          ? error
+          : new EngineError('ARTIFACT_INVALID', `cannot read artifact ${ref.blobKey}: ${asError(error).message}`, { stage: 'artifact' });
       reply = { type: 'artifact-failed', id: task.id, request, error: failure.toJSON() };
     }
     if (slot.task === task) this.post(slot, reply);

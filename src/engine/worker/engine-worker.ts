@@ -97,7 +97,8 @@ async function runTask(message: Extract<ToWorker, { type: 'task' }>): Promise<vo
     transfer(bytes) {
       // Only a buffer this view owns whole can move; a view into Node's shared pool must be copied.
       const buffer = bytes.buffer;
-      if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && !transfers.includes(buffer)) transfers.push(buffer);
+      if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && !transfers.includes(buffer))
+        transfers.push(buffer);
     },
   };
 

@@ -13,7 +13,18 @@
 import type { AudioFeatures, AudioQuality } from '../types.js';
 import type { RenditionBitrate } from '../audio/renditions.js';
 import type { EngineErrorJson } from '../errors.js';
-import type { ArtifactRef, LyricsJob, LyricsResult, SafetyVerdict, StyleInfluence, TrackJob, TrackResult, TrainingEpoch, TrainingResult, TrainingSpec } from '../engine.js';
+import type {
+  ArtifactRef,
+  LyricsJob,
+  LyricsResult,
+  SafetyVerdict,
+  StyleInfluence,
+  TrackJob,
+  TrackResult,
+  TrainingEpoch,
+  TrainingResult,
+  TrainingSpec,
+} from '../engine.js';
 
 export interface EngineTasks {
   generateTrack: { input: TrackJob; output: TrackResult };
@@ -25,14 +36,27 @@ export interface EngineTasks {
   nearest: { input: { styleModel: ArtifactRef; reference: ArtifactRef; features: AudioFeatures; k: number }; output: StyleInfluence[] };
   train: { input: TrainingSpec; output: TrainingResult };
   /** An upload's MP3 renditions; the bytes arrive as `renditions` events, in order (streamed to storage). */
-  renderRenditions: { input: { master: Uint8Array; format: 'mp3' | 'wav'; bitrates: RenditionBitrate[]; sliceFrames?: number }; output: { frames: number; threadId: number } };
+  renderRenditions: {
+    input: { master: Uint8Array; format: 'mp3' | 'wav'; bitrates: RenditionBitrate[]; sliceFrames?: number };
+    output: { frames: number; threadId: number };
+  };
 }
 
 export type TaskName = keyof EngineTasks;
 export type TaskInput<N extends TaskName> = EngineTasks[N]['input'];
 export type TaskOutput<N extends TaskName> = EngineTasks[N]['output'];
 
-export const TASK_NAMES: readonly TaskName[] = ['generateTrack', 'generateLyrics', 'checkLyrics', 'checkAudio', 'extractFeatures', 'transcode', 'nearest', 'train', 'renderRenditions'];
+export const TASK_NAMES: readonly TaskName[] = [
+  'generateTrack',
+  'generateLyrics',
+  'checkLyrics',
+  'checkAudio',
+  'extractFeatures',
+  'transcode',
+  'nearest',
+  'train',
+  'renderRenditions',
+];
 
 /** What a task reports while it runs, besides progress: training epochs and checkpoints, rendition bytes, in order. */
 export type TaskEvent =

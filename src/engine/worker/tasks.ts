@@ -107,7 +107,6 @@ function verdict(assessment: SafetyVerdict): SafetyVerdict {
   return { safety_score, explicit_detected, flagged_categories, playable, details };
 }
 
-
 /** The stem and the sung melody in seconds, as plain data that crosses threads and the wire. */
 function trackVocals(vocals: GeneratedVocals): TrackVocals {
   const { stem } = vocals;
@@ -115,7 +114,12 @@ function trackVocals(vocals: GeneratedVocals): TrackVocals {
   const lines = stem.melody.lines.map((line) => {
     const first = stem.melody.syllables[line.firstSyllable].notes[0];
     const lastSyllable = stem.melody.syllables[line.firstSyllable + line.syllableCount - 1];
-    return { text: line.text, startSec: stem.notes[first].startSec, endSec: stem.notes[lastSyllable.notes[lastSyllable.notes.length - 1]].endSec, syllables: line.syllableCount };
+    return {
+      text: line.text,
+      startSec: stem.notes[first].startSec,
+      endSec: stem.notes[lastSyllable.notes[lastSyllable.notes.length - 1]].endSec,
+      syllables: line.syllableCount,
+    };
   });
   return { voice: vocals.voice, stemMp3: vocals.stemMp3, notes, lines };
 }

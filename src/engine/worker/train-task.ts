@@ -71,15 +71,20 @@ async function trainAudio(spec: TrainingSpec, ctx: TaskContext): Promise<Trainin
 async function trainLyrics(spec: TrainingSpec, ctx: TaskContext): Promise<TrainingResult> {
   const docs = (await ctx.read(spec.dataset, 'dataset')) as LyricsDocument[];
   const base = spec.base ? await ctx.artifact(spec.base, 'lyricsModel') : undefined;
-  const model = await trainLyricsModel(docs, { ...spec.hyperparams, dropout: spec.hyperparams.dropout ?? DEFAULT_LYRICS_HYPERPARAMS.dropout }, {
-    base,
-    resumeFrom: (spec.resumeFrom as LyricsTrainingCheckpoint | null) ?? undefined,
-    seed: spec.seed,
-    onEpoch: (e) => ctx.emit({ kind: 'epoch', epoch: { epoch: e.epoch, loss: e.loss, heldOutLoss: finiteOrNull(e.heldOutLoss), perplexity: finiteOrNull(e.perplexity) } }),
-    onCheckpoint: (checkpoint) => ctx.emit({ kind: 'checkpoint', checkpoint }),
-    shouldStop: ctx.shouldStop,
-    onProgress: ctx.progress,
-  });
+  const model = await trainLyricsModel(
+    docs,
+    { ...spec.hyperparams, dropout: spec.hyperparams.dropout ?? DEFAULT_LYRICS_HYPERPARAMS.dropout },
+    {
+      base,
+      resumeFrom: (spec.resumeFrom as LyricsTrainingCheckpoint | null) ?? undefined,
+      seed: spec.seed,
+      onEpoch: (e) =>
+        ctx.emit({ kind: 'epoch', epoch: { epoch: e.epoch, loss: e.loss, heldOutLoss: finiteOrNull(e.heldOutLoss), perplexity: finiteOrNull(e.perplexity) } }),
+      onCheckpoint: (checkpoint) => ctx.emit({ kind: 'checkpoint', checkpoint }),
+      shouldStop: ctx.shouldStop,
+      onProgress: ctx.progress,
+    },
+  );
   const last = model.training.lossCurve.at(-1);
   return {
     artifact: model.training.stopped ? null : model,
