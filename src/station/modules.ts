@@ -114,13 +114,45 @@ export function buildStationModules(infra: StationInfra) {
   admin.config.onReportThresholdChange((threshold) => registryModule.reviews.applyThreshold(threshold));
   // ---- end modules A and D ----
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
-  const training = buildTrainingModule({ db, blobs, queue, bus, engine, events, models, modelsRepo, clock, egress, webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret) });
+  const training = buildTrainingModule({
+    db,
+    blobs,
+    queue,
+    bus,
+    engine,
+    events,
+    models,
+    modelsRepo,
+    clock,
+    egress,
+    webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret),
+  });
   admin.status.useTrainingStatus(training.service);
   // WebSocket channels (src/station/realtime): hub, listener counter, bus feeds.
-  const realtime = new StationRealtime({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, timers: infra.timers, access: infra.access, leases: infra.leases });
+  const realtime = new StationRealtime({
+    bus,
+    clock,
+    listenerBroadcastSec: config.listenerBroadcastSec,
+    timers: infra.timers,
+    access: infra.access,
+    leases: infra.leases,
+  });
   // ---- The radio: scheduler (one leader), live stream, module H ----
   const radioModule = buildRadioModule({
-    config, db, bus, blobs, signer, clock, engine, events, stationConfig, contexts, generations, generationRepo, models, registry,
+    config,
+    db,
+    bus,
+    blobs,
+    signer,
+    clock,
+    engine,
+    events,
+    stationConfig,
+    contexts,
+    generations,
+    generationRepo,
+    models,
+    registry,
     plays: registryModule.plays,
     reviews: registryModule.reviews,
     access: infra.access,

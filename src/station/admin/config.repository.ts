@@ -56,7 +56,13 @@ export class ConfigRepository {
     await this.get();
     const [row] = await this.db
       .update(stationConfig)
-      .set({ radioEnabled: enabled, radioChangedAt: change.at, radioChangedBy: change.by, disabledReason: enabled ? null : change.reason, updatedAt: sql`now()` })
+      .set({
+        radioEnabled: enabled,
+        radioChangedAt: change.at,
+        radioChangedBy: change.by,
+        disabledReason: enabled ? null : change.reason,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(stationConfig.id, 1), eq(stationConfig.radioEnabled, !enabled)))
       .returning();
     return row ?? null;

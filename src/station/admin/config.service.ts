@@ -61,7 +61,10 @@ export function configView(row: StationConfigRow): StationConfigView {
 export function configViolations(config: StationConfigView): string[] {
   const problems: string[] = [];
   const { catalog_ratio: catalog, ai_generation_ratio: ai } = config;
-  for (const [name, value] of [['catalog_ratio', catalog], ['ai_generation_ratio', ai]] as const) {
+  for (const [name, value] of [
+    ['catalog_ratio', catalog],
+    ['ai_generation_ratio', ai],
+  ] as const) {
     if (!Number.isFinite(value) || value < 0 || value > 1) problems.push(`${name} must be between 0.0 and 1.0 (got ${value})`);
   }
   if (Math.abs(catalog + ai - 1) > RATIO_SUM_TOLERANCE) {

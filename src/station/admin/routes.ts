@@ -4,15 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { invalidConfig, type StationConfigService } from './config.service.js';
 import type { SafetyTestService } from './safety-test.service.js';
 import type { StationStatusService } from './status.service.js';
-import {
-  DisableBody,
-  RadioSwitchView,
-  SafetyTestBody,
-  StationConfigPatchBody,
-  StationConfigView,
-  StationStatusView,
-  SafetyTestView,
-} from './schemas.js';
+import { DisableBody, RadioSwitchView, SafetyTestBody, StationConfigPatchBody, StationConfigView, StationStatusView, SafetyTestView } from './schemas.js';
 
 const TAGS = ['station-admin'];
 /** Spec limit: 60 config updates per minute. */

@@ -19,7 +19,10 @@ export class StatusRepository {
 
   /** Safety flags raised since `since` (each withheld a track or lyric from playback). */
   async safetyFlagsSince(since: Date): Promise<number> {
-    const [{ n }] = await this.db.select({ n: sql<number>`count(*)::int` }).from(safetyFlags).where(gte(safetyFlags.createdAt, since));
+    const [{ n }] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(safetyFlags)
+      .where(gte(safetyFlags.createdAt, since));
     return n;
   }
 

@@ -66,7 +66,10 @@ export class StationStatusService {
       models.production('audio'),
       models.production('lyrics'),
       repo.safetyFlagsSince(new Date(clock.now() - SAFETY_WINDOW_MS)),
-      engine.health().then((h) => h.status).catch(() => 'down' as const),
+      engine
+        .health()
+        .then((h) => h.status)
+        .catch(() => 'down' as const),
       repo.generationQueueDepth(),
     ]);
     return {

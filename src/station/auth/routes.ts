@@ -103,7 +103,11 @@ export function staffAuthRoutes(auth: AuthService, secureCookies: boolean) {
     app.post(
       '/api/auth/logout',
       {
-        schema: { tags: ['station-auth'], summary: 'Ends this login: revokes its refresh tokens and clears the cookie', response: { 204: Type.Null({ description: 'Logged out' }) } },
+        schema: {
+          tags: ['station-auth'],
+          summary: 'Ends this login: revokes its refresh tokens and clears the cookie',
+          response: { 204: Type.Null({ description: 'Logged out' }) },
+        },
       },
       async (request, reply) => {
         if (request.principal?.sessionId) await auth.revokeSession(request.principal.sessionId, 'logout');

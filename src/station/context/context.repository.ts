@@ -67,7 +67,10 @@ export class ContextRepository {
         .orderBy(desc(stationContexts.seq))
         .limit(limit)
         .offset(offset),
-      this.db.select({ total: sql<number>`count(*)::int` }).from(stationContexts).where(where),
+      this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(stationContexts)
+        .where(where),
     ]);
     return { rows: rows.map((r) => ({ ...r.context, presetName: r.presetName })), total };
   }

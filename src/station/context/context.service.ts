@@ -160,7 +160,12 @@ export class ContextService {
   }
 
   /** Makes `context` the active one from now; with autoRotate, the next rotation is one period away. */
-  async activate(context: MusicContext, source: ContextSource, autoRotate: boolean, presetIdOrOptions: string | null | ActivateOptions = null): Promise<ContextRow> {
+  async activate(
+    context: MusicContext,
+    source: ContextSource,
+    autoRotate: boolean,
+    presetIdOrOptions: string | null | ActivateOptions = null,
+  ): Promise<ContextRow> {
     const options: ActivateOptions = typeof presetIdOrOptions === 'object' && presetIdOrOptions !== null ? presetIdOrOptions : { presetId: presetIdOrOptions };
     const row = this.newRow(context, source, autoRotate, options);
     return this.repo.insert(row);

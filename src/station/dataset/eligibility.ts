@@ -102,7 +102,12 @@ export function artistDecision(artist: CatalogArtist, settings: DatasetSettings,
 const yearAllowed = (settings: DatasetSettings, year: number | null) =>
   settings.includeYears.length === 0 || (year !== null && settings.includeYears.includes(year));
 
-export function trackExclusionReasons(track: CatalogTrack, artist: CatalogArtist | undefined, decision: ArtistDecision | undefined, settings: DatasetSettings): ExclusionReason[] {
+export function trackExclusionReasons(
+  track: CatalogTrack,
+  artist: CatalogArtist | undefined,
+  decision: ArtistDecision | undefined,
+  settings: DatasetSettings,
+): ExclusionReason[] {
   const reasons: ExclusionReason[] = [];
   if (!artist?.platformOwned) reasons.push('not_platform_owned');
   else if (decision?.status !== 'included') reasons.push('artist_excluded');

@@ -164,22 +164,41 @@ export class DatasetRepository {
     ]);
     return {
       artists: artistRows,
-      tracks: trackRows.map(
-        ({ featuresTrackId, creditCount, ...t }): CatalogTrack => ({ ...t, hasFeatures: featuresTrackId !== null, creditCount: Number(creditCount ?? 0) }),
-      ),
+      tracks: trackRows.map(({ featuresTrackId, creditCount, ...t }): CatalogTrack => ({
+        ...t,
+        hasFeatures: featuresTrackId !== null,
+        creditCount: Number(creditCount ?? 0),
+      })),
       lyrics: lyricRows satisfies CatalogLyric[],
     };
   }
 
-  async setArtistStatus(change: { artistId: string; oldStatus: ArtistStatus; status: ArtistStatus; reason: string; by: string | null; at: Date }): Promise<ArtistAuditRow> {
+  async setArtistStatus(change: {
+    artistId: string;
+    oldStatus: ArtistStatus;
+    status: ArtistStatus;
+    reason: string;
+    by: string | null;
+    at: Date;
+  }): Promise<ArtistAuditRow> {
     const values = { artistId: change.artistId, status: change.status, reason: change.reason, changedBy: change.by, changedAt: change.at };
     await this.db
       .insert(datasetArtistStatus)
       .values(values)
-      .onConflictDoUpdate({ target: datasetArtistStatus.artistId, set: { status: values.status, reason: values.reason, changedBy: values.changedBy, changedAt: values.changedAt } });
+      .onConflictDoUpdate({
+        target: datasetArtistStatus.artistId,
+        set: { status: values.status, reason: values.reason, changedBy: values.changedBy, changedAt: values.changedAt },
+      });
     const [audit] = await this.db
       .insert(datasetArtistAudit)
-      .values({ artistId: change.artistId, oldStatus: change.oldStatus, newStatus: change.status, reason: change.reason, changedBy: change.by, changedAt: change.at })
+      .values({
+        artistId: change.artistId,
+        oldStatus: change.oldStatus,
+        newStatus: change.status,
+        reason: change.reason,
+        changedBy: change.by,
+        changedAt: change.at,
+      })
       .returning();
     return audit;
   }
@@ -289,12 +308,7 @@ export class DatasetRepository {
 
   async listSnapshots(page: { offset: number; limit: number }): Promise<{ rows: DatasetSnapshotRow[]; total: number }> {
     const [rows, [{ total }]] = await Promise.all([
-      this.db
-        .select()
-        .from(datasetSnapshots)
-        .orderBy(desc(datasetSnapshots.createdAt), desc(datasetSnapshots.id))
-        .limit(page.limit)
-        .offset(page.offset),
+      this.db.select().from(datasetSnapshots).orderBy(desc(datasetSnapshots.createdAt), desc(datasetSnapshots.id)).limit(page.limit).offset(page.offset),
       this.db.select({ total: count() }).from(datasetSnapshots),
     ]);
     return { rows, total };
@@ -309,14 +323,19 @@ export class DatasetRepository {
         .from(trainingJobs)
         .where(and(inArray(trainingJobs.snapshotId, part), ne(trainingJobs.status, 'cancelled')))
         .orderBy(asc(trainingJobs.createdAt), asc(trainingJobs.id));
-      for (const row of rows) out.set(row.snapshotId, [...(out.get(row.snapshotId) ?? []), { job_id: row.jobId, model_type: row.modelType, status: row.status }]);
+      for (const row of rows)
+        out.set(row.snapshotId, [...(out.get(row.snapshotId) ?? []), { job_id: row.jobId, model_type: row.modelType, status: row.status }]);
     }
     return out;
   }
 
   async snapshot(id: string): Promise<DatasetSnapshotRow | null> {
     if (!isUuid(id)) return null;
-    const [row] = await this.db.select().from(datasetSnapshots).where(and(eq(datasetSnapshots.id, id))).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(datasetSnapshots)
+      .where(and(eq(datasetSnapshots.id, id)))
+      .limit(1);
     return row ?? null;
   }
 }

@@ -48,8 +48,12 @@ export const DatasetConfigPatchBody = Type.Object(
     training_sources: Type.Optional(
       Type.Object(
         {
-          audio: Type.Optional(Type.String({ description: `Read-only: only "${AUDIO_SOURCE}" is accepted; anything else answers 400 STATION_DATASET_VIOLATION` })),
-          lyrics: Type.Optional(Type.String({ description: `Read-only: only "${LYRICS_SOURCE}" is accepted; anything else answers 400 STATION_DATASET_VIOLATION` })),
+          audio: Type.Optional(
+            Type.String({ description: `Read-only: only "${AUDIO_SOURCE}" is accepted; anything else answers 400 STATION_DATASET_VIOLATION` }),
+          ),
+          lyrics: Type.Optional(
+            Type.String({ description: `Read-only: only "${LYRICS_SOURCE}" is accepted; anything else answers 400 STATION_DATASET_VIOLATION` }),
+          ),
           sonic_capsules: Type.Optional(Type.Boolean()),
         },
         { additionalProperties: false },

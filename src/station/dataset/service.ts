@@ -194,7 +194,14 @@ export class DatasetService {
       const row = await repo.lockConfig();
       const overrides = await repo.overrides();
       const before = computeEligibility(settingsOf(row), overrides, { artists: [artist], tracks: [], lyrics: [] }).artists.get(artist.id)!;
-      await repo.setArtistStatus({ artistId: artist.id, oldStatus: before.status, status: body.status, reason: body.reason, by, at: new Date(this.clock.now()) });
+      await repo.setArtistStatus({
+        artistId: artist.id,
+        oldStatus: before.status,
+        status: body.status,
+        reason: body.reason,
+        by,
+        at: new Date(this.clock.now()),
+      });
     });
     const { eligibility, catalog } = await this.current();
     const entry = artistEntries(eligibility, catalog).find((e) => e.artist_id === artist.id);
@@ -250,7 +257,11 @@ export class DatasetService {
     if (body.snapshot_id !== undefined) {
       const snapshot = await this.repo.snapshot(body.snapshot_id);
       if (!snapshot) throw DatasetErrors.snapshotNotFound(body.snapshot_id);
-      target = { audioTrackIds: snapshot.audioTrackIds, lyricIds: snapshot.lyricIds, includedArtistRefs: includedRefs(snapshot.config as unknown as FrozenDatasetConfig /* written from frozenConfig() by createSnapshot */) };
+      target = {
+        audioTrackIds: snapshot.audioTrackIds,
+        lyricIds: snapshot.lyricIds,
+        includedArtistRefs: includedRefs(snapshot.config as unknown as FrozenDatasetConfig /* written from frozenConfig() by createSnapshot */),
+      };
     } else {
       const { row, overrides, eligibility } = await this.current();
       target = { audioTrackIds: eligibility.audioTrackIds, lyricIds: eligibility.lyricIds, includedArtistRefs: includedRefs(frozenConfig(row, overrides)) };

@@ -39,11 +39,7 @@ export const lyricFingerprint = (id: string, document: LyricsDocument): LyricFin
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Builds the hashed content, putting every list in its canonical order. */
-export function snapshotContent(
-  config: Record<string, unknown>,
-  audio: AudioFingerprint[],
-  lyrics: LyricFingerprint[],
-): SnapshotContent {
+export function snapshotContent(config: Record<string, unknown>, audio: AudioFingerprint[], lyrics: LyricFingerprint[]): SnapshotContent {
   const audioSorted = [...audio].sort(byId);
   const lyricsSorted = [...lyrics].sort(byId);
   return {

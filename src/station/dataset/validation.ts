@@ -89,7 +89,8 @@ export class DatasetValidator {
     for (const ref of refs) {
       const artist = known.get(ref.artistId);
       if (!artist) report('artist', ref.artistId, 'non_platform_artist', `${ref.via} names an artist that does not exist`);
-      else if (!artist.platformOwned) report('artist', artist.id, 'non_platform_artist', `${ref.via} includes an artist that is ${NOT_PLATFORM_OWNED}`, artist.name);
+      else if (!artist.platformOwned)
+        report('artist', artist.id, 'non_platform_artist', `${ref.via} includes an artist that is ${NOT_PLATFORM_OWNED}`, artist.name);
     }
   }
 
@@ -104,7 +105,8 @@ export class DatasetValidator {
       const info = await this.deps.blobs.stat(track.audioBlobKey).catch(() => null);
       if (!info) return void report('track', id, 'master_missing', 'the master file is not in storage', track.title);
       const format = track.audioFormat === 'wav' ? 'wav' : track.audioFormat === 'mp3' || track.audioFormat === null ? 'mp3' : null;
-      if (!format) return void report('track', id, 'master_undecodable', `the master's format (${track.audioFormat}) cannot be decoded for training`, track.title);
+      if (!format)
+        return void report('track', id, 'master_undecodable', `the master's format (${track.audioFormat}) cannot be decoded for training`, track.title);
       try {
         const end = Math.min(info.size, DECODE_PREFIX_BYTES) - 1;
         if (end < 0) throw new Error('the file is empty');
@@ -128,7 +130,13 @@ export class DatasetValidator {
       }
       if (!lyric.artistPlatformOwned) report('lyric', id, 'non_platform_artist', `the lyric's artist is ${NOT_PLATFORM_OWNED}`, lyric.title);
       if (!lyric.songwriterPlatformOwned) {
-        report('lyric', id, 'lyric_without_platform_credit', `songwriter ${lyric.songwriterName} (${lyric.songwriterId}) is not a platform songwriter`, lyric.title);
+        report(
+          'lyric',
+          id,
+          'lyric_without_platform_credit',
+          `songwriter ${lyric.songwriterName} (${lyric.songwriterId}) is not a platform songwriter`,
+          lyric.title,
+        );
       } else if (lyric.creditedOnTrack === false) {
         report(
           'lyric',

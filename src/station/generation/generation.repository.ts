@@ -164,7 +164,8 @@ export class GenerationRepository {
    * worker may be running them, and BullMQ redelivers a dead worker's job by itself.
    */
   async requeueInterrupted(resetRunning = true): Promise<string[]> {
-    if (resetRunning) await this.db.update(generations).set({ status: 'pending', startedAt: null, progressPct: 0 }).where(eq(generations.status, 'in_progress'));
+    if (resetRunning)
+      await this.db.update(generations).set({ status: 'pending', startedAt: null, progressPct: 0 }).where(eq(generations.status, 'in_progress'));
     const rows = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.status, 'pending')).orderBy(asc(generations.createdAt));
     return rows.map((r) => r.id);
   }

@@ -101,17 +101,18 @@ export class GenerationRunner {
     const audioModel = await models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs
     const stationTrackId = newStationTrackId();
 
-    const lyric = row.includeLyrics && row.lyricsModelVersion
-      ? await this.deps.lyrics.generateForTrack({
-          generationId: row.id,
-          sessionId: row.sessionId,
-          modelVersion: row.lyricsModelVersion,
-          mood: context.mood,
-          theme: THEME_BY_LIFESTYLE[context.lifestyle] ?? context.genre,
-          language: 'en',
-          seed: row.seed,
-        })
-      : null;
+    const lyric =
+      row.includeLyrics && row.lyricsModelVersion
+        ? await this.deps.lyrics.generateForTrack({
+            generationId: row.id,
+            sessionId: row.sessionId,
+            modelVersion: row.lyricsModelVersion,
+            mood: context.mood,
+            theme: THEME_BY_LIFESTYLE[context.lifestyle] ?? context.genre,
+            language: 'en',
+            seed: row.seed,
+          })
+        : null;
 
     const reference = await this.deps.safetyReference.ref();
     let lastWrite = 0;
@@ -191,7 +192,8 @@ export class GenerationRunner {
       generatedAt,
     });
 
-    const blocked = !audioVerdict.playable || (lyricsVerdict !== null && !lyricsVerdict.playable) || (lyricsVerdict?.explicit_detected && !config.explicitAllowed);
+    const blocked =
+      !audioVerdict.playable || (lyricsVerdict !== null && !lyricsVerdict.playable) || (lyricsVerdict?.explicit_detected && !config.explicitAllowed);
     const fields = {
       stationTrackId,
       title: track.title,
@@ -238,7 +240,13 @@ export class GenerationRunner {
       safetyScore,
       detail: { audio: audio.flagged_categories, lyrics: lyrics?.flagged_categories ?? [] },
     });
-    await this.deps.repo.fail(row.id, 'STATION_SAFETY_BLOCK', `safety filter blocked the track (${flagType}, score ${safetyScore})`, this.deps.clock.date(), fields);
+    await this.deps.repo.fail(
+      row.id,
+      'STATION_SAFETY_BLOCK',
+      `safety filter blocked the track (${flagType}, score ${safetyScore})`,
+      this.deps.clock.date(),
+      fields,
+    );
     await this.deps.events.emit('station.safety.flag_raised', { station_track_id: stationTrackId, flag_type: flagType, safety_score: safetyScore });
     if ((await this.replacementDepth(row)) < MAX_SAFETY_RETRIES) {
       await this.deps.generations.regenerate(row.id, 'safety-retry').catch((error) => this.deps.log.warn({ err: error }, 'replacement generation not started'));
@@ -265,7 +273,12 @@ export class GenerationRunner {
       .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(inArray(tracks.id, nearest.map((n) => n.id)));
+      .where(
+        inArray(
+          tracks.id,
+          nearest.map((n) => n.id),
+        ),
+      );
     const byId = new Map(rows.filter((r) => r.platformOwned).map((r) => [r.id, r]));
     return nearest
       .filter((n) => byId.has(n.id))

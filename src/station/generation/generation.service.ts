@@ -116,7 +116,13 @@ export class GenerationService {
     );
     if (!row) {
       const retryAfter = await this.estimatedFreeSlotSeconds();
-      throw new DomainError('rate_limited', 'RATE_LIMITED', `At most ${MAX_CONCURRENT_GENERATIONS} generations may be in flight`, 'wait for a running generation to finish', retryAfter);
+      throw new DomainError(
+        'rate_limited',
+        'RATE_LIMITED',
+        `At most ${MAX_CONCURRENT_GENERATIONS} generations may be in flight`,
+        'wait for a running generation to finish',
+        retryAfter,
+      );
     }
     if (row.modelVersion) await addJob(this.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
     return generationView(row, this.signer);
@@ -204,11 +210,7 @@ export class GenerationService {
     const context = original.context as unknown as ContextOverride;
     let seed = randomInt(0, 2 ** 31 - 1);
     if (seed === original.seed) seed = (seed + 1) % (2 ** 31 - 1);
-    return this.create(
-      { ...request, context_id: null, context_override: context, model_version: original.modelVersion, seed },
-      requestedBy,
-      original.id,
-    );
+    return this.create({ ...request, context_id: null, context_override: context, model_version: original.modelVersion, seed }, requestedBy, original.id);
   }
 
   /** Pending jobs with estimated waits from measured render times, and the load of the machine doing the work. */

@@ -38,7 +38,12 @@ export function generationRoutes(generations: GenerationService, lyrics: LyricsS
       '/station/v1/generate/track/:generation_id',
       {
         config: { scope: 'station:generate' },
-        schema: { tags: TAGS, summary: 'Polls a generation; the result fields appear when status is complete', params: GenerationId, response: { 200: GenerationView } },
+        schema: {
+          tags: TAGS,
+          summary: 'Polls a generation; the result fields appear when status is complete',
+          params: GenerationId,
+          response: { 200: GenerationView },
+        },
       },
       async (request) => generations.get(request.params.generation_id),
     );

@@ -45,7 +45,9 @@ export const GenerationView = Type.Object(
     include_lyrics: Type.Boolean(),
     session_id: Nullable(Type.String()),
     model_version: Nullable(Type.String({ description: 'null while the generation waits for the first production audio model to be deployed' })),
-    waiting_for_model: Type.Optional(Type.Boolean({ description: 'true while pending until a production audio model is deployed (eta_seconds includes that wait)' })),
+    waiting_for_model: Type.Optional(
+      Type.Boolean({ description: 'true while pending until a production audio model is deployed (eta_seconds includes that wait)' }),
+    ),
     regenerated_from: Nullable(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
     started_at: Nullable(Type.String({ format: 'date-time' })),

@@ -5,7 +5,6 @@ import { idEq, isUuid } from '../../infra/db/ids.js';
 
 export type LyricRow = typeof lyricGenerations.$inferSelect;
 
-
 export class LyricsRepository {
   constructor(private readonly db: Db) {}
 

@@ -33,7 +33,12 @@ function toHttpError(error: unknown): Error {
   if (error instanceof EngineError) {
     if (['UNSUPPORTED_LANGUAGE', 'UNKNOWN_ARTIST', 'INVALID_INPUT'].includes(error.code)) return Errors.validation(error.message);
     // The engine's own words stay on the server: the error handler logs this 500 with its cause.
-    const failure = new DomainError('failed', 'GENERATION_FAILED', 'Lyrics generation failed', 'an internal engine error; it was logged on the server with the request_id');
+    const failure = new DomainError(
+      'failed',
+      'GENERATION_FAILED',
+      'Lyrics generation failed',
+      'an internal engine error; it was logged on the server with the request_id',
+    );
     failure.cause = error;
     return failure;
   }
@@ -120,7 +125,8 @@ export class LyricsService {
         return 0;
       }
       const message = noModelMessage('lyrics', availability);
-      for (const row of waiting) await this.repo.finishWaiting(row.id, { status: 'failed', errorCode: 'STATION_CONFLICT', errorMessage: message, completedAt: this.clock.date() });
+      for (const row of waiting)
+        await this.repo.finishWaiting(row.id, { status: 'failed', errorCode: 'STATION_CONFLICT', errorMessage: message, completedAt: this.clock.date() });
       return 0;
     }
     const config = await this.config.get();
@@ -143,7 +149,12 @@ export class LyricsService {
         if (finished) done += 1;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await this.repo.finishWaiting(row.id, { status: 'failed', errorCode: 'STATION_GENERATION_FAILED', errorMessage: message, completedAt: this.clock.date() });
+        await this.repo.finishWaiting(row.id, {
+          status: 'failed',
+          errorCode: 'STATION_GENERATION_FAILED',
+          errorMessage: message,
+          completedAt: this.clock.date(),
+        });
       }
     }
     return done;

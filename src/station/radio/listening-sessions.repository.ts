@@ -28,7 +28,12 @@ export class ListeningSessionsRepository {
     const [row] = await this.db
       .select({ id: listeningSessions.id })
       .from(listeningSessions)
-      .where(and(eq(listeningSessions.listener, listener), or(...intervals.map((i) => and(lte(listeningSessions.startedAt, i.to), gte(listeningSessions.endsAt, i.from))))))
+      .where(
+        and(
+          eq(listeningSessions.listener, listener),
+          or(...intervals.map((i) => and(lte(listeningSessions.startedAt, i.to), gte(listeningSessions.endsAt, i.from)))),
+        ),
+      )
       .limit(1);
     return !!row;
   }

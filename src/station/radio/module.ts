@@ -120,7 +120,8 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     onLeaderCycle: () => onLeaderCycle(),
     recordPlay: async (play) => {
       const common = { sessionId: play.sessionId, startedAt: play.startedAt, durationSec: play.durationSec, listenerCount: play.listenerCount };
-      if (play.origin === 'ai_generated' && play.stationTrackId) await deps.plays.recordPlay({ ...common, origin: 'ai_generated', stationTrackId: play.stationTrackId });
+      if (play.origin === 'ai_generated' && play.stationTrackId)
+        await deps.plays.recordPlay({ ...common, origin: 'ai_generated', stationTrackId: play.stationTrackId });
       else if (play.origin === 'catalog' && play.trackId) await deps.plays.recordPlay({ ...common, origin: 'catalog', trackId: play.trackId });
     },
   });
@@ -141,7 +142,19 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const listening = new ListeningSessionsRepository(db);
   // Whose listener reports count: a verified address that was listening while the track was on air.
   const eligibility = allOf(new VerifiedAddress(deps.verified), new HeardOnAir(deps.plays, listening));
-  const radio = new RadioService(db, scheduler, slots, cards, deps.stationConfig, tickets, deps.reviews, config.publicBaseUrl, eligibility, listening, deps.clock);
+  const radio = new RadioService(
+    db,
+    scheduler,
+    slots,
+    cards,
+    deps.stationConfig,
+    tickets,
+    deps.reviews,
+    config.publicBaseUrl,
+    eligibility,
+    listening,
+    deps.clock,
+  );
 
   /**
    * A valid ticket of a credential that still works and still holds station:read, with one of the credential's
@@ -178,7 +191,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     const credentialId = tickets.verify((request.query as { ticket?: string }).ticket);
     if (credentialId === null) throw Errors.authRequired('the HLS stream needs a listener ticket (hls_url of stream-info)');
     const principal = await deps.access.principalOf(credentialId);
-    if (!principal) throw Errors.authRequired('the ticket\'s credential has ended');
+    if (!principal) throw Errors.authRequired("the ticket's credential has ended");
     if (!principal.scopes.has('station:read')) throw Errors.insufficientScope('station:read');
     if (counts) hlsListeners.seen(listenerKeyOf(principal));
   }
@@ -200,9 +213,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     },
     routes: async (app: FastifyInstance) => {
       await app.register(radioRoutes(radio, scheduler, deps.signer));
-      await app.register(
-        streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }),
-      );
+      await app.register(streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }));
       await app.register(
         hlsRoutes(deps.blobs, {
           basePath: HLS_PATH,

@@ -77,7 +77,10 @@ export class RadioService {
     const upcoming = await this.scheduler.upcoming();
     const generationIds = upcoming.map((s) => s.generationId).filter((id): id is string => !!id);
     const generated = generationIds.length
-      ? await this.db.select({ id: generations.id, status: generations.status, title: generations.title }).from(generations).where(inArray(generations.id, generationIds))
+      ? await this.db
+          .select({ id: generations.id, status: generations.status, title: generations.title })
+          .from(generations)
+          .where(inArray(generations.id, generationIds))
       : [];
     const byGeneration = new Map(generated.map((g) => [g.id, g]));
     const data = [];

@@ -19,7 +19,10 @@ export function radioRoutes(radio: RadioService, scheduler: RadioScheduler, sign
 
     app.get(
       '/station/v1/radio/stream-info',
-      { config: { scope: 'station:read' }, schema: { tags: TAGS, summary: 'Stream URL, bitrate, listener count, station status, now playing', response: { 200: StreamInfoSchema } } },
+      {
+        config: { scope: 'station:read' },
+        schema: { tags: TAGS, summary: 'Stream URL, bitrate, listener count, station status, now playing', response: { 200: StreamInfoSchema } },
+      },
       async (request) => radio.streamInfo(request.principal!),
     );
 
@@ -27,7 +30,11 @@ export function radioRoutes(radio: RadioService, scheduler: RadioScheduler, sign
       '/station/v1/radio/now-playing',
       {
         config: { scope: 'station:read', rateLimit: { max: 1, timeWindow: 1000, keyGenerator: perUser } },
-        schema: { tags: TAGS, summary: 'The now-playing card (polling fallback of the WebSocket; 1 request per second per user)', response: { 200: NowPlayingCardSchema } },
+        schema: {
+          tags: TAGS,
+          summary: 'The now-playing card (polling fallback of the WebSocket; 1 request per second per user)',
+          response: { 200: NowPlayingCardSchema },
+        },
       },
       async () => radio.nowPlaying(),
     );
@@ -56,9 +63,14 @@ export function radioRoutes(radio: RadioService, scheduler: RadioScheduler, sign
       '/station/v1/radio/feedback',
       {
         config: { scope: 'station:read', rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: perUser } },
-        schema: { tags: TAGS, summary: 'Rates a track; a flag puts an AI track in the safety review queue (10 per minute per user)',
+        schema: {
+          tags: TAGS,
+          summary: 'Rates a track; a flag puts an AI track in the safety review queue (10 per minute per user)',
           description:
-            'flag_inappropriate on an AI track is a report. It counts (review queue, report_threshold) only from a listener who held a stream ticket or an open stream while the track was on air, and once per client address; otherwise the rating and flag are stored and count nothing.', body: FeedbackBody, response: { 201: FeedbackAnswer } },
+            'flag_inappropriate on an AI track is a report. It counts (review queue, report_threshold) only from a listener who held a stream ticket or an open stream while the track was on air, and once per client address; otherwise the rating and flag are stored and count nothing.',
+          body: FeedbackBody,
+          response: { 201: FeedbackAnswer },
+        },
       },
       async (request, reply) => reply.status(201).send(await radio.feedback(request.principal!, request.body, clientKey(request.ip))),
     );

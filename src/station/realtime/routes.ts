@@ -28,8 +28,7 @@ const CHANNEL_SCOPES: Record<Channel, Scope> = {
 };
 
 const CHANNEL_MESSAGES: Record<Channel, string> = {
-  'now-playing':
-    '`{"event":"now_playing","data":<now-playing card>,"server_time_utc"}` on every track change, and the current card at once on connect.',
+  'now-playing': '`{"event":"now_playing","data":<now-playing card>,"server_time_utc"}` on every track change, and the current card at once on connect.',
   listeners: '`{"event":"listener_count","count","peak_today"}` every STATION_LISTENER_BROADCAST_SEC seconds, and at once on connect.',
   'generation-progress': '`{"event":"generation_progress","generation_id","progress_pct","eta_seconds"}` for in-flight generations.',
   'training-progress': '`{"event":"training_epoch","job_id","epoch","loss","perplexity"}` after each training epoch.',

@@ -165,7 +165,7 @@ export class ChainAuditService {
         checked += 1;
         const invalid = (reason: InvalidReason, detail: string) => result({ seq: row.seq, station_track_id: row.stationTrackId, reason, detail }, false);
         if (row.prevHash !== expectedPrev) {
-          return invalid('prev_hash_mismatch', 'prev_hash is not the previous record\'s record_hash: a record was removed, inserted or reordered');
+          return invalid('prev_hash_mismatch', "prev_hash is not the previous record's record_hash: a record was removed, inserted or reordered");
         }
         if (recordHash(row) !== row.recordHash) {
           return invalid('record_hash_mismatch', 'the record no longer hashes to its record_hash: its content was changed');
@@ -173,14 +173,25 @@ export class ChainAuditService {
         if (anchor && row.seq === anchor.seq) {
           anchorSeen = true;
           if (row.recordHash !== anchor.record_hash) {
-            return invalid('anchor_mismatch', 'the record at the anchor\'s seq no longer has the anchor\'s record_hash: the chain was rewritten after that head was published');
+            return invalid(
+              'anchor_mismatch',
+              "the record at the anchor's seq no longer has the anchor's record_hash: the chain was rewritten after that head was published",
+            );
           }
         }
         expectedPrev = row.recordHash;
       }
     }
     if (anchor && !anchorSeen) {
-      return result({ seq: anchor.seq, station_track_id: null, reason: 'anchor_mismatch', detail: 'no record has the anchor\'s seq: records published in that head are gone' }, false);
+      return result(
+        {
+          seq: anchor.seq,
+          station_track_id: null,
+          reason: 'anchor_mismatch',
+          detail: "no record has the anchor's seq: records published in that head are gone",
+        },
+        false,
+      );
     }
     return result(null, anchor !== null);
   }

@@ -109,13 +109,7 @@ export class RegistryRepository {
     if (filter.flagForReview !== undefined) conditions.push(eq(registryTracks.flagForReview, filter.flagForReview));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     const [rows, [{ total }]] = await Promise.all([
-      this.db
-        .select()
-        .from(registryTracks)
-        .where(where)
-        .orderBy(desc(registryTracks.generatedAt), desc(registryTracks.seq))
-        .limit(limit)
-        .offset(offset),
+      this.db.select().from(registryTracks).where(where).orderBy(desc(registryTracks.generatedAt), desc(registryTracks.seq)).limit(limit).offset(offset),
       this.db.select({ total: count() }).from(registryTracks).where(where),
     ]);
     return { rows, total };

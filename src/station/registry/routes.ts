@@ -117,7 +117,7 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
         schema: {
           tags: TAGS,
           summary: 'Counts one play (the scheduler calls it on each play); first_played_at is set on the first',
-          description: 'A caller\'s repeated call for one track within the track\'s length (at least 30 s) counts once: it answers the count as it stands.',
+          description: "A caller's repeated call for one track within the track's length (at least 30 s) counts once: it answers the count as it stands.",
           params: StationTrackIdParams,
           body: PlaybackBody,
           response: { 200: PlaybackResult },
@@ -152,8 +152,8 @@ export function registryRoutes({ admin, registration, audit }: RegistryRouteDeps
             'recomputed. The export is cut at the chain head read when it starts (records appended meanwhile are left out) and carries that ' +
             'head ({seq, record_hash, count, computed_at}) so that any copy can later be checked against the registry: ' +
             'json is an object {"chain_head": {...}, "records": [...]}; ndjson ends with a line {"chain_head": {...}} after the records; ' +
-            'csv ends with a trailer row whose first cell is #chain_head, followed by the head\'s seq, record_hash, count and computed_at ' +
-            '(the other cells empty). Without a date range the last record\'s record_hash equals the head\'s. ' +
+            "csv ends with a trailer row whose first cell is #chain_head, followed by the head's seq, record_hash, count and computed_at " +
+            "(the other cells empty). Without a date range the last record's record_hash equals the head's. " +
             'The headers X-Registry-Head-Seq, X-Registry-Head-Hash and X-Registry-Head-Computed-At repeat it. ' +
             'In csv only, a cell starting with =, +, -, @, a tab or a carriage return gets a leading single quote so that spreadsheets do not ' +
             'run it as a formula; recompute hashes from json or ndjson, which are exact.',

@@ -134,7 +134,15 @@ export class SafetyReviewRepository {
     const threshold = await this.threshold(tx);
     const inserted = await tx
       .insert(safetyReports)
-      .values({ stationTrackId: track.stationTrackId, round: review.round, reporter: input.reporter, userId: input.userId, clientKey: input.clientKey, feedbackId: input.feedbackId, createdAt: input.at })
+      .values({
+        stationTrackId: track.stationTrackId,
+        round: review.round,
+        reporter: input.reporter,
+        userId: input.userId,
+        clientKey: input.clientKey,
+        feedbackId: input.feedbackId,
+        createdAt: input.at,
+      })
       .onConflictDoNothing()
       .returning({ id: safetyReports.id });
     const reporters = await this.reportersInRound(tx, track.stationTrackId, review.round);
@@ -166,7 +174,12 @@ export class SafetyReviewRepository {
    * manual_review record when it was not already withheld by an admin); false approves it: the review
    * round closes, the withholding ends and later reports count afresh.
    */
-  async applyAdminFlags(stationTrackId: string, changes: AdminFlagChanges, actor: { userId: string | null; label: string | null }, at: Date): Promise<AdminFlagOutcome | null> {
+  async applyAdminFlags(
+    stationTrackId: string,
+    changes: AdminFlagChanges,
+    actor: { userId: string | null; label: string | null },
+    at: Date,
+  ): Promise<AdminFlagOutcome | null> {
     return this.db.transaction(async (tx) => {
       const before = await this.lockTrack(tx, stationTrackId);
       if (!before) return null;
@@ -250,7 +263,9 @@ export class SafetyReviewRepository {
         withheldAt: safetyReviews.withheldAt,
         approvedAt: safetyReviews.approvedAt,
         approvedBy: safetyReviews.approvedBy,
-        listenerReports: sql<number | string>`(select count(*) from ${safetyReports} where ${safetyReports.stationTrackId} = ${registryTracks.stationTrackId} and ${safetyReports.round} = coalesce(${safetyReviews.round}, 1))`,
+        listenerReports: sql<
+          number | string
+        >`(select count(*) from ${safetyReports} where ${safetyReports.stationTrackId} = ${registryTracks.stationTrackId} and ${safetyReports.round} = coalesce(${safetyReviews.round}, 1))`,
         filtered: safetyFilteredSql(),
       })
       .from(registryTracks)

@@ -69,8 +69,17 @@ export class SafetyReviewService {
   }
 
   /** PATCH of reuse_eligible / flag_for_review; null when the track does not exist. */
-  async adminUpdate(stationTrackId: string, changes: AdminFlagChanges, actor: { userId: string | null; credentialId: string | null }): Promise<AdminFlagOutcome | null> {
-    const outcome = await this.deps.reviews.applyAdminFlags(stationTrackId, changes, { userId: actor.userId, label: actor.userId ?? actor.credentialId }, this.deps.clock.date());
+  async adminUpdate(
+    stationTrackId: string,
+    changes: AdminFlagChanges,
+    actor: { userId: string | null; credentialId: string | null },
+  ): Promise<AdminFlagOutcome | null> {
+    const outcome = await this.deps.reviews.applyAdminFlags(
+      stationTrackId,
+      changes,
+      { userId: actor.userId, label: actor.userId ?? actor.credentialId },
+      this.deps.clock.date(),
+    );
     if (outcome?.enteredReview) {
       await this.deps.events.emit('station.safety.flag_raised', {
         station_track_id: stationTrackId,

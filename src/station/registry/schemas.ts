@@ -16,10 +16,9 @@ export const IsoDateOrDateTime = Type.String({
 
 export const StationTrackIdParams = IdParams('station_track_id');
 
-export const InfluencedBy = Type.Array(
-  Type.Object({ track_id: Type.String(), title: Type.String(), artist: Type.String(), similarity: Type.Number() }),
-  { description: 'platform catalog tracks whose style most influenced the track' },
-);
+export const InfluencedBy = Type.Array(Type.Object({ track_id: Type.String(), title: Type.String(), artist: Type.String(), similarity: Type.Number() }), {
+  description: 'platform catalog tracks whose style most influenced the track',
+});
 
 export const RegistryRecord = Type.Object(
   {
@@ -82,8 +81,7 @@ export const RegisterTrackBody = Type.Object(
   {
     additionalProperties: false,
     title: 'RegisterTrack',
-    description:
-      'Fields left out are taken from the generation (and its model and lyric). Fields given must agree with the generation.',
+    description: 'Fields left out are taken from the generation (and its model and lyric). Fields given must agree with the generation.',
   },
 );
 export type RegisterTrackBody = Static<typeof RegisterTrackBody>;
@@ -274,7 +272,10 @@ export const ChainVerification = Type.Object(
     checked: Type.Integer(),
     head: Nullable(Type.Object({ seq: Type.Integer(), record_hash: Type.String() })),
     anchor: Nullable(
-      Type.Object({ seq: Type.Integer(), record_hash: Type.String(), matches: Type.Boolean() }, { description: 'the anchor given, and whether the chain still passes through it' }),
+      Type.Object(
+        { seq: Type.Integer(), record_hash: Type.String(), matches: Type.Boolean() },
+        { description: 'the anchor given, and whether the chain still passes through it' },
+      ),
     ),
     first_invalid: Nullable(
       Type.Object({

@@ -52,7 +52,10 @@ export interface TrackRegistrationDeps {
 
 function mustAgree<T>(field: string, given: T | undefined, actual: T): T {
   if (given !== undefined && given !== actual) {
-    throw Errors.validation(`${field} does not match the generation (${String(given)} given, ${String(actual)} recorded)`, 'The body contradicts the generation');
+    throw Errors.validation(
+      `${field} does not match the generation (${String(given)} given, ${String(actual)} recorded)`,
+      'The body contradicts the generation',
+    );
   }
   return actual;
 }

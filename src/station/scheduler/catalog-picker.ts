@@ -27,7 +27,14 @@ const ARTIST_GAP = 3;
 const SHORTLIST = 4;
 
 function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(' ').filter(Boolean));
+  return new Set(
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()
+      .split(' ')
+      .filter(Boolean),
+  );
 }
 
 function overlap(a: Set<string>, b: Set<string>): number {
@@ -44,7 +51,7 @@ export function scoreCandidate(candidate: CatalogCandidate, context: MusicContex
   const bpm = candidate.bpm ?? (low + high) / 2;
   const tempo = bpm >= low && bpm <= high ? 1 : Math.max(0, 1 - Math.min(Math.abs(bpm - low), Math.abs(bpm - high)) / 30);
   const artistIndex = recent.artistIds.indexOf(candidate.artistId);
-  const artistPenalty = artistIndex >= 0 && artistIndex < ARTIST_GAP ? 2 * (ARTIST_GAP - artistIndex) / ARTIST_GAP : 0;
+  const artistPenalty = artistIndex >= 0 && artistIndex < ARTIST_GAP ? (2 * (ARTIST_GAP - artistIndex)) / ARTIST_GAP : 0;
   return 3 * genre + 1.5 * mood + tempo - artistPenalty;
 }
 

@@ -152,7 +152,12 @@ export class RadioScheduler implements RadioStatus, TrackSource {
       if (!track) {
         // Every playable master is planned or just played: AI fills the gap when it can, else wait for more.
         if (hasAudioModel && !catalogOnly) {
-          await this.deps.slots.insert({ origin: 'ai_generated', sessionId: state.sessionId, durationSec: config.maxTrackLengthSec, replacedReason: 'few catalog tracks playable' });
+          await this.deps.slots.insert({
+            origin: 'ai_generated',
+            sessionId: state.sessionId,
+            durationSec: config.maxTrackLengthSec,
+            replacedReason: 'few catalog tracks playable',
+          });
           continue;
         }
         break;

@@ -97,7 +97,11 @@ export class SlotResolver {
     const recent = (await this.deps.slots.history(5)).map((s) => s.stationTrackId).filter((id): id is string => !!id);
     const record = await this.deps.slots.reusableAiTrack(recent);
     if (!record) return null;
-    const cued = await this.deps.slots.cue(slot.id, { stationTrackId: record.stationTrackId, durationSec: record.durationSec, replacedReason: 'reused a reuse_eligible AI track (fallback)' });
+    const cued = await this.deps.slots.cue(slot.id, {
+      stationTrackId: record.stationTrackId,
+      durationSec: record.durationSec,
+      replacedReason: 'reused a reuse_eligible AI track (fallback)',
+    });
     return cued ? this.source(cued, record.audioBlobKey, record.title, config) : null;
   }
 
@@ -111,7 +115,13 @@ export class SlotResolver {
     const track = await this.pick(config, await this.neighbours(null));
     if (!track) return null;
     const state = await this.deps.slots.state(this.deps.clock.date());
-    const slot = await this.deps.slots.insert({ origin: 'catalog', trackId: track.id, sessionId: state.sessionId, durationSec: track.durationSec, replacedReason: reason });
+    const slot = await this.deps.slots.insert({
+      origin: 'catalog',
+      trackId: track.id,
+      sessionId: state.sessionId,
+      durationSec: track.durationSec,
+      replacedReason: reason,
+    });
     return this.cueCatalog(slot, track.id, config);
   }
 

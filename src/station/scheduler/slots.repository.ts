@@ -21,7 +21,10 @@ export class SlotsRepository {
   async state(now: Date) {
     const [row] = await this.db.select().from(radioState).where(eq(radioState.id, 1)).limit(1);
     if (row) return row;
-    await this.db.insert(radioState).values({ id: 1, sessionId: newRadioSessionId(now), sessionStartedAt: now }).onConflictDoNothing();
+    await this.db
+      .insert(radioState)
+      .values({ id: 1, sessionId: newRadioSessionId(now), sessionStartedAt: now })
+      .onConflictDoNothing();
     const [created] = await this.db.select().from(radioState).where(eq(radioState.id, 1)).limit(1);
     return created;
   }
@@ -117,7 +120,10 @@ export class SlotsRepository {
 
   /** After a restart nothing is on air: started slots are done, cued ones go back to the front of the plan. */
   async resetAfterRestart(now: Date): Promise<void> {
-    await this.db.update(radioSlots).set({ status: 'played', endedAt: now }).where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt)));
+    await this.db
+      .update(radioSlots)
+      .set({ status: 'played', endedAt: now })
+      .where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt)));
     await this.returnCued();
   }
 

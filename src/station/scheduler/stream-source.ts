@@ -41,7 +41,9 @@ export function streamSource(deps: MediaDeps, slot: SlotRow, blobKey: string, ti
  * Measures the masters of the next two slots ahead of time (catalog tracks, and AI tracks already
  * rendered), so the stream never waits on an analysis.
  */
-export async function warmAnalyses(deps: MediaDeps & { slots: SlotsRepository; catalog: CatalogRepository; generationRepo: GenerationRepository }): Promise<void> {
+export async function warmAnalyses(
+  deps: MediaDeps & { slots: SlotsRepository; catalog: CatalogRepository; generationRepo: GenerationRepository },
+): Promise<void> {
   for (const slot of (await deps.slots.planned()).slice(0, 2)) {
     let blobKey: string | null = null;
     if (slot.origin === 'catalog' && slot.trackId) blobKey = (await deps.catalog.findTrack(slot.trackId, 'live'))?.audioBlobKey ?? null;

@@ -181,7 +181,8 @@ export class StreamBroadcaster {
     this.tickMs = options.tickMs ?? DEFAULT_TICK_MS;
     this.maxCatchUpMs = options.maxCatchUpMs ?? 5000;
     this.onError = options.onError ?? (() => {});
-    this.fanout = options.fanout ?? new StreamFanout({ leadMs: options.leadMs, maxBacklogMs: options.maxBacklogMs, now: () => this.timers.now(), onError: this.onError });
+    this.fanout =
+      options.fanout ?? new StreamFanout({ leadMs: options.leadMs, maxBacklogMs: options.maxBacklogMs, now: () => this.timers.now(), onError: this.onError });
     this.leadMs = this.fanout.leadMs;
     this.fanout.bitrateKbps = options.bitrateKbps ?? 128;
   }

@@ -200,7 +200,14 @@ export class HlsSegmenter {
       this.pendingDiscontinuity = this.written.length > 0 || this.ready.length > 0;
     }
     if (!building) {
-      building = { generation: this.generation, firstFrame: index, frames: [], epoch: chunk.epoch, title: chunk.title, discontinuity: this.pendingDiscontinuity };
+      building = {
+        generation: this.generation,
+        firstFrame: index,
+        frames: [],
+        epoch: chunk.epoch,
+        title: chunk.title,
+        discontinuity: this.pendingDiscontinuity,
+      };
       this.pendingDiscontinuity = false;
       this.building = building;
     }

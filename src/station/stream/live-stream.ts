@@ -98,7 +98,8 @@ export class RelayHold {
     this.markers = message.markers;
     frames.forEach((frame, i) => {
       const index = message.first + i;
-      if ((this.next === null || index >= this.next) && !this.frames.has(index)) this.frames.set(index, { frame, bitrateKbps: message.kbps, title: message.title });
+      if ((this.next === null || index >= this.next) && !this.frames.has(index))
+        this.frames.set(index, { frame, bitrateKbps: message.kbps, title: message.title });
     });
     if (this.next === null && this.frames.size > 0) this.next = Math.min(...this.frames.keys());
   }

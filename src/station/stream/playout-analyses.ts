@@ -50,7 +50,10 @@ export class PlayoutAnalyses {
     this.measured++;
     const values = { sizeBytes: file.length, ...analysis, analysedAt: new Date() };
     await this.db.transaction(async (tx) => {
-      await tx.insert(playoutAnalyses).values({ blobKey: key, ...values }).onConflictDoUpdate({ target: playoutAnalyses.blobKey, set: values });
+      await tx
+        .insert(playoutAnalyses)
+        .values({ blobKey: key, ...values })
+        .onConflictDoUpdate({ target: playoutAnalyses.blobKey, set: values });
       if (analysis.loudnessLufs !== null) {
         await tx
           .update(tracks)

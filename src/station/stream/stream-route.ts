@@ -40,29 +40,33 @@ export function streamRoute(
         schema: { tags: ['station-radio'], summary: 'The live radio stream (audio/mpeg, Icecast style); stream_url of stream-info' },
       },
       async (request, reply) => {
-      const granted = options.authorize ? await options.authorize(request) : true;
-      if (!granted) throw Errors.authRequired('the stream needs a listener token');
-      const icy = request.headers['icy-metadata'] === '1';
-      reply.hijack();
-      const response = reply.raw;
-      response.writeHead(200, {
-        'Content-Type': 'audio/mpeg',
-        'Cache-Control': 'no-cache, no-store',
-        'X-Content-Type-Options': 'nosniff',
-        'icy-br': String(broadcaster.bitrateKbps()),
-        'icy-name': name,
-        'icy-pub': '0',
-        ...(icy ? { 'icy-metaint': String(ICY_METAINT) } : {}),
-      });
-      // Held from here, so that whatever the grant took (a connection slot) is given back when this response closes, a HEAD's included.
-      if (typeof granted === 'object') response.once('close', granted.hold(() => response.destroy()));
-      if (request.method === 'HEAD') {
-        response.end();
-        return;
-      }
-      response.flushHeaders();
-      response.socket?.setNoDelay(true);
-      broadcaster.addListener(icy ? new IcyMetadataSink(response, () => broadcaster.currentTitle() ?? name) : response);
+        const granted = options.authorize ? await options.authorize(request) : true;
+        if (!granted) throw Errors.authRequired('the stream needs a listener token');
+        const icy = request.headers['icy-metadata'] === '1';
+        reply.hijack();
+        const response = reply.raw;
+        response.writeHead(200, {
+          'Content-Type': 'audio/mpeg',
+          'Cache-Control': 'no-cache, no-store',
+          'X-Content-Type-Options': 'nosniff',
+          'icy-br': String(broadcaster.bitrateKbps()),
+          'icy-name': name,
+          'icy-pub': '0',
+          ...(icy ? { 'icy-metaint': String(ICY_METAINT) } : {}),
+        });
+        // Held from here, so that whatever the grant took (a connection slot) is given back when this response closes, a HEAD's included.
+        if (typeof granted === 'object')
+          response.once(
+            'close',
+            granted.hold(() => response.destroy()),
+          );
+        if (request.method === 'HEAD') {
+          response.end();
+          return;
+        }
+        response.flushHeaders();
+        response.socket?.setNoDelay(true);
+        broadcaster.addListener(icy ? new IcyMetadataSink(response, () => broadcaster.currentTitle() ?? name) : response);
       },
     );
   };

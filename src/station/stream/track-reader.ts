@@ -31,7 +31,12 @@ export class TrackReader {
   private resamplers: [StreamingResampler, StreamingResampler] | null = null;
   private rateChecked = false;
 
-  constructor(bytes: Uint8Array, format: PcmFormat, startSample: number, readonly length: number) {
+  constructor(
+    bytes: Uint8Array,
+    format: PcmFormat,
+    startSample: number,
+    readonly length: number,
+  ) {
     this.toSkip = Math.max(0, startSample);
     this.toDeliver = Math.max(0, length);
     this.decoded = decodePcm(bytes, format, undefined, { mp3ChunkBytes: MP3_BITE_BYTES, wavChunkFrames: WAV_BITE_FRAMES });

@@ -46,7 +46,7 @@ export function trainingFailureOf(error: unknown): unknown {
       return TrainingErrors.failed(`Invalid hyperparameters: ${error.message.slice(0, 200)}`);
     case 'INVALID_INPUT':
       if (error.details?.reason === 'CHECKPOINT_MISMATCH') {
-        return TrainingErrors.failed('The last checkpoint does not fit this job\'s dataset or hyperparameters; delete the job and start a new one');
+        return TrainingErrors.failed("The last checkpoint does not fit this job's dataset or hyperparameters; delete the job and start a new one");
       }
       return TrainingErrors.failed('The dataset snapshot holds no usable training input for this model type');
     case 'ARTIFACT_INVALID':

@@ -35,7 +35,16 @@ export interface TrainingModuleDeps {
 export function buildTrainingModule(deps: TrainingModuleDeps) {
   const repo = new TrainingJobsRepository(deps.db);
   const snapshots = snapshotSource(deps.db, deps.blobs);
-  const service = new TrainingService({ repo, snapshots, modelsRepo: deps.modelsRepo, queue: deps.queue, bus: deps.bus, blobs: deps.blobs, clock: deps.clock, egress: deps.egress });
+  const service = new TrainingService({
+    repo,
+    snapshots,
+    modelsRepo: deps.modelsRepo,
+    queue: deps.queue,
+    bus: deps.bus,
+    blobs: deps.blobs,
+    clock: deps.clock,
+    egress: deps.egress,
+  });
   let runner: TrainingRunner | null = null;
 
   return {

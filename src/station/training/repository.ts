@@ -99,12 +99,7 @@ export class TrainingJobsRepository {
         lossCurve: sql`coalesce((select jsonb_agg(e order by (e->>'epoch')::int) from jsonb_array_elements(${t.lossCurve}) e where (e->>'epoch')::int <= ${t.checkpointEpoch}), '[]'::jsonb)`,
         pausedAt: null,
       })
-      .where(
-        and(
-          eq(t.id, id),
-          or(eq(t.status, 'queued'), and(eq(t.status, 'running'), lt(t.heartbeatAt, sql`${staleBefore.toISOString()}::timestamptz`))),
-        ),
-      )
+      .where(and(eq(t.id, id), or(eq(t.status, 'queued'), and(eq(t.status, 'running'), lt(t.heartbeatAt, sql`${staleBefore.toISOString()}::timestamptz`)))))
       .returning();
     return row ?? null;
   }
@@ -245,7 +240,16 @@ export class TrainingJobsRepository {
     const t = trainingJobs;
     const [row] = await this.db
       .update(t)
-      .set({ status: 'cancelled', cancelRequested: true, pauseRequested: false, etaSeconds: null, workerId: null, heartbeatAt: null, deletedAt: now, updatedAt: now })
+      .set({
+        status: 'cancelled',
+        cancelRequested: true,
+        pauseRequested: false,
+        etaSeconds: null,
+        workerId: null,
+        heartbeatAt: null,
+        deletedAt: now,
+        updatedAt: now,
+      })
       .where(and(eq(t.id, id), inArray(t.status, ['queued', 'paused', 'failed']), isNull(t.deletedAt)))
       .returning();
     return row ?? null;
@@ -286,7 +290,10 @@ export class TrainingJobsRepository {
   async stationStatus(): Promise<'idle' | 'running' | 'paused' | 'failed'> {
     const t = trainingJobs;
     // A queued job is about to run (or resumes). A cancelled job is deleted: it counts for nothing.
-    const active = await this.db.select({ status: t.status }).from(t).where(inArray(t.status, ['running', 'paused', 'queued']));
+    const active = await this.db
+      .select({ status: t.status })
+      .from(t)
+      .where(inArray(t.status, ['running', 'paused', 'queued']));
     if (active.some((r) => r.status !== 'paused')) return 'running';
     if (active.some((r) => r.status === 'paused')) return 'paused';
     const [latest] = await this.db

@@ -30,7 +30,8 @@ export function trainingRoutes(training: TrainingService) {
         config: { scope: 'station:train' },
         schema: {
           tags: TAGS,
-          summary: 'Starts a training job on a dataset snapshot; answers at once (202, status queued). 409 STATION_TRAINING_IN_PROGRESS while a job of that model type is queued, running or paused',
+          summary:
+            'Starts a training job on a dataset snapshot; answers at once (202, status queued). 409 STATION_TRAINING_IN_PROGRESS while a job of that model type is queued, running or paused',
           body: TrainingJobRequest,
           response: { 202: TrainingJobView },
         },
@@ -42,7 +43,12 @@ export function trainingRoutes(training: TrainingService) {
       '/station/v1/training/jobs',
       {
         config: { scope: 'station:train' },
-        schema: { tags: TAGS, summary: 'Training jobs, newest first; filter by model and status', querystring: JobListQuery, response: { 200: Paginated(TrainingJobView, 'TrainingJobList') } },
+        schema: {
+          tags: TAGS,
+          summary: 'Training jobs, newest first; filter by model and status',
+          querystring: JobListQuery,
+          response: { 200: Paginated(TrainingJobView, 'TrainingJobList') },
+        },
       },
       async (request) => training.list(request.query),
     );
@@ -51,7 +57,12 @@ export function trainingRoutes(training: TrainingService) {
       '/station/v1/training/jobs/:job_id',
       {
         config: { scope: 'station:train' },
-        schema: { tags: TAGS, summary: 'Full job details: status fields, the loss curve and the dataset snapshot used', params: JobId, response: { 200: TrainingJobDetails } },
+        schema: {
+          tags: TAGS,
+          summary: 'Full job details: status fields, the loss curve and the dataset snapshot used',
+          params: JobId,
+          response: { 200: TrainingJobDetails },
+        },
       },
       async (request) => training.get(request.params.job_id),
     );
@@ -91,7 +102,7 @@ export function trainingRoutes(training: TrainingService) {
         schema: {
           tags: TAGS,
           summary:
-            'Cancels and deletes a job that is not completed, with its checkpoint: from this answer on GET answers 404 STATION_NOT_FOUND and the list leaves it out (a running job\'s worker stops at its next check). Completed: 409 STATION_CONFLICT',
+            "Cancels and deletes a job that is not completed, with its checkpoint: from this answer on GET answers 404 STATION_NOT_FOUND and the list leaves it out (a running job's worker stops at its next check). Completed: 409 STATION_CONFLICT",
           params: JobId,
           response: { 200: CancelledJob },
         },

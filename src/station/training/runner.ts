@@ -220,7 +220,13 @@ export class TrainingRunner {
       await repo.recordEpoch(
         row.id,
         this.workerId,
-        { point, totalEpochs: row.totalEpochs, epochSeconds: meanSeconds, etaSeconds: Math.round(meanSeconds * Math.max(0, row.totalEpochs - e.epoch)), cpuUtilizationPct: cpuPct },
+        {
+          point,
+          totalEpochs: row.totalEpochs,
+          epochSeconds: meanSeconds,
+          etaSeconds: Math.round(meanSeconds * Math.max(0, row.totalEpochs - e.epoch)),
+          cpuUtilizationPct: cpuPct,
+        },
         new Date(now),
       );
       void bus
@@ -362,9 +368,13 @@ function stageOf(error: unknown): string {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -16,16 +16,28 @@ export const Hyperparams = Type.Object(
     warmup_steps: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
     dropout: Type.Optional(Type.Number({ minimum: 0, maximum: 0.9, description: 'lyrics model only' })),
   },
-  { additionalProperties: false, description: 'Omitted fields take the model type\'s defaults (GET /training/models shows what each version used)' },
+  { additionalProperties: false, description: "Omitted fields take the model type's defaults (GET /training/models shows what each version used)" },
 );
 
 export const TrainingJobRequest = Type.Object(
   {
     model_type: StringEnum(MODEL_TYPES),
     dataset_snapshot_id: Type.String({ minLength: 1, maxLength: 200, description: 'a snapshot from POST /dataset/snapshot' }),
-    base_model_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'model_id of a version of the same type to fine-tune; null: from scratch' }))),
+    base_model_id: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'model_id of a version of the same type to fine-tune; null: from scratch' })),
+    ),
     hyperparams: Type.Optional(Hyperparams),
-    notify_webhook: Type.Optional(Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'receives a signed POST (X-Station-Signature) when the job completes or fails; its host must be one STATION_WEBHOOK_ALLOWED_HOSTS admits (public addresses by default), or the request answers 400' }))),
+    notify_webhook: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uri',
+          pattern: '^https?://',
+          maxLength: 2048,
+          description:
+            'receives a signed POST (X-Station-Signature) when the job completes or fails; its host must be one STATION_WEBHOOK_ALLOWED_HOSTS admits (public addresses by default), or the request answers 400',
+        }),
+      ),
+    ),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483646, description: 'default: random' })),
   },
   { additionalProperties: false, title: 'TrainingJobRequest' },
@@ -75,11 +87,11 @@ const jobFields = {
       minimum: 0,
       maximum: 100,
       description:
-        'CPU use of the process that trains the job over the last epoch\'s wall time, as % of all the machine\'s cores (CPU time / (wall time x cores)); 0 when the job is not running; null while running before its first measured epoch, or when it cannot be measured here (the engine trains in another process, the ML service)',
+        "CPU use of the process that trains the job over the last epoch's wall time, as % of all the machine's cores (CPU time / (wall time x cores)); 0 when the job is not running; null while running before its first measured epoch, or when it cannot be measured here (the engine trains in another process, the ML service)",
     }),
   ),
   compute_device: StringEnum(['cpu', 'gpu'], { description: 'the device the job trains on' }),
-  dataset_hash: Type.String({ description: 'the snapshot\'s sha256:<hex> fingerprint' }),
+  dataset_hash: Type.String({ description: "the snapshot's sha256:<hex> fingerprint" }),
   dataset_snapshot_id: Type.String(),
   base_model_id: Nullable(Type.String()),
   hyperparams: Type.Object({
@@ -127,15 +139,16 @@ export const CancelledJob = Type.Object(
   {
     job_id: Type.String(),
     status: Type.Literal('cancelled'),
-    deleted: Type.Boolean({ description: 'always true: from this answer on GET answers 404 and the list leaves the job out; a running job\'s worker stops at its next check' }),
+    deleted: Type.Boolean({
+      description: "always true: from this answer on GET answers 404 and the list leaves the job out; a running job's worker stops at its next check",
+    }),
   },
   { title: 'CancelledTrainingJob' },
 );
 
-export const ModelListQuery = Type.Composite(
-  [PageQuery, Type.Object({ model: Type.Optional(StringEnum(['audio', 'lyrics', 'style', 'style_embedding'])) })],
-  { additionalProperties: false },
-);
+export const ModelListQuery = Type.Composite([PageQuery, Type.Object({ model: Type.Optional(StringEnum(['audio', 'lyrics', 'style', 'style_embedding'])) })], {
+  additionalProperties: false,
+});
 export type ModelListQuery = Static<typeof ModelListQuery>;
 
 export const ModelVersionView = Type.Object(

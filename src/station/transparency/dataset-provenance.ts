@@ -83,11 +83,17 @@ export class DatasetProvenance {
     const ownedWriters = new Set<string>();
     const ownedArtists = new Set<string>();
     for (const part of chunks(writerSlugs)) {
-      const rows = await this.db.select({ slug: songwriters.slug }).from(songwriters).where(and(inArray(songwriters.slug, part), eq(songwriters.platformOwned, true)));
+      const rows = await this.db
+        .select({ slug: songwriters.slug })
+        .from(songwriters)
+        .where(and(inArray(songwriters.slug, part), eq(songwriters.platformOwned, true)));
       rows.forEach((r) => ownedWriters.add(r.slug));
     }
     for (const part of chunks(artistSlugs)) {
-      const rows = await this.db.select({ slug: artists.slug }).from(artists).where(and(inArray(artists.slug, part), eq(artists.platformOwned, true)));
+      const rows = await this.db
+        .select({ slug: artists.slug })
+        .from(artists)
+        .where(and(inArray(artists.slug, part), eq(artists.platformOwned, true)));
       rows.forEach((r) => ownedArtists.add(r.slug));
     }
     return items.filter((i) => ownedWriters.has(String(i.songwriterId)) && ownedArtists.has(String(i.artistId))).length;

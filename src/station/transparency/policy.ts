@@ -16,7 +16,8 @@ export const SYSTEM_DESCRIPTION =
 export const TRAINING_DATA_POLICY = {
   audio: 'Only masters owned by the platform (platform-owned artists) are used to train the music and style models.',
   lyrics: "Only lyrics written by the platform's own songwriters are used to train the lyrics model.",
-  third_party: 'No third-party recordings, lyrics or scraped content are used for training; generated tracks are checked for similarity to existing works before they can play.',
+  third_party:
+    'No third-party recordings, lyrics or scraped content are used for training; generated tracks are checked for similarity to existing works before they can play.',
   reproducibility: 'Every model version records the sha256 hash of the exact dataset it was trained on; the hash is kept with every track in the registry.',
 };
 

@@ -39,7 +39,9 @@ export const TrackTransparency = Type.Object(
     generated_at: Type.String({ format: 'date-time' }),
     policy_url: Type.String({ format: 'uri' }),
     radio_only: Type.Boolean(),
-    withheld: Type.Boolean({ description: 'withheld from playback: blocked by the safety filter, flagged by an admin, or reported by enough listeners, pending review' }),
+    withheld: Type.Boolean({
+      description: 'withheld from playback: blocked by the safety filter, flagged by an admin, or reported by enough listeners, pending review',
+    }),
     training_dataset_summary: Type.Object({
       audio: DatasetSummary,
       lyrics: Nullable(DatasetSummary),
@@ -70,11 +72,16 @@ export const StationTransparency = Type.Object(
     total_ai_plays: Type.Integer({ description: 'sum of AI playback counts' }),
     training_data_policy: Statements,
     current_models: Type.Array(
-      Type.Object({ model_type: Type.String(), version: Type.String(), dataset_hash: Type.String(), deployed_at: Nullable(Type.String({ format: 'date-time' })) }),
+      Type.Object({
+        model_type: Type.String(),
+        version: Type.String(),
+        dataset_hash: Type.String(),
+        deployed_at: Nullable(Type.String({ format: 'date-time' })),
+      }),
     ),
     registry_chain_head: Type.Composite([ChainHead], {
       description:
-        'The registry\'s hash chain head when this statement was made. Keep it: GET /station/v1/registry/chain/verify?anchor_seq=&anchor_hash= ' +
+        "The registry's hash chain head when this statement was made. Keep it: GET /station/v1/registry/chain/verify?anchor_seq=&anchor_hash= " +
         '(or a recomputation over an audit export) shows whether the chain still passes through it, so a later rewrite is detectable against any copy.',
     }),
     policy_url: Type.String({ format: 'uri' }),
