@@ -78,10 +78,20 @@ export class SongwritersRepository {
       artistId: artists.id,
       artistSlug: artists.slug,
       artistName: artists.name,
-      trackCount: sql<number>`(select count(distinct ${trackCredits.trackId}) from ${trackCredits} where ${trackCredits.songwriterId} = ${songwriters.id})`.mapWith(Number),
+      trackCount:
+        sql<number>`(select count(distinct ${trackCredits.trackId}) from ${trackCredits} where ${trackCredits.songwriterId} = ${songwriters.id})`.mapWith(
+          Number,
+        ),
     };
     const [rows, [{ total }]] = await Promise.all([
-      this.db.select(columns).from(songwriters).leftJoin(artists, eq(artists.id, songwriters.artistId)).where(where).orderBy(asc(songwriters.name), asc(songwriters.id)).limit(page.limit).offset(page.offset),
+      this.db
+        .select(columns)
+        .from(songwriters)
+        .leftJoin(artists, eq(artists.id, songwriters.artistId))
+        .where(where)
+        .orderBy(asc(songwriters.name), asc(songwriters.id))
+        .limit(page.limit)
+        .offset(page.offset),
       this.db.select({ total: count() }).from(songwriters).leftJoin(artists, eq(artists.id, songwriters.artistId)).where(where),
     ]);
     return { rows, total };

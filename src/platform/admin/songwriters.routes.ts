@@ -12,11 +12,13 @@ const AdminSongwriter = Type.Object(
     name: Type.String(),
     ipi: Nullable(Type.String({ description: 'IPI name number' })),
     platform_owned: Type.Boolean({ description: "one of the platform's own songwriters (the only lyrics AI training may use)" }),
-    artist: Type.Union([Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String() }), Type.Null()], { description: 'the artist they write for' }),
+    artist: Type.Union([Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String() }), Type.Null()], {
+      description: 'the artist they write for',
+    }),
     publishing: Type.Object(
       {
         rights_holder: StringEnum(['platform', 'publisher', 'songwriter'] as const, {
-          description: "who holds the publishing rights: the platform for its own songwriters, else the named publisher, else the songwriter (self-published)",
+          description: 'who holds the publishing rights: the platform for its own songwriters, else the named publisher, else the songwriter (self-published)',
         }),
         publisher: Nullable(Type.String()),
         pro: Nullable(Type.String({ description: 'performing rights organisation' })),

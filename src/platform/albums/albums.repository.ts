@@ -85,7 +85,14 @@ export class AlbumsRepository {
   async list(filter: AlbumFilter, limit: number, offset: number): Promise<{ rows: AlbumRow[]; total: number }> {
     const where = this.where(filter);
     const [rows, [{ total }]] = await Promise.all([
-      this.db.select(columns).from(albums).innerJoin(artists, eq(artists.id, albums.artistId)).where(where).orderBy(...newestFirst).limit(limit).offset(offset),
+      this.db
+        .select(columns)
+        .from(albums)
+        .innerJoin(artists, eq(artists.id, albums.artistId))
+        .where(where)
+        .orderBy(...newestFirst)
+        .limit(limit)
+        .offset(offset),
       this.db.select({ total: count() }).from(albums).innerJoin(artists, eq(artists.id, albums.artistId)).where(where),
     ]);
     return { rows, total };
@@ -118,7 +125,14 @@ export class AlbumsRepository {
     const byAlbum = new Map<string, AlbumProductRow[]>();
     if (albumIds.length === 0) return byAlbum;
     const rows = await this.db
-      .select({ albumId: storeProducts.albumId, id: storeProducts.id, title: storeProducts.title, type: storeProducts.type, priceCents: storeProducts.priceCents, currency: storeProducts.currency })
+      .select({
+        albumId: storeProducts.albumId,
+        id: storeProducts.id,
+        title: storeProducts.title,
+        type: storeProducts.type,
+        priceCents: storeProducts.priceCents,
+        currency: storeProducts.currency,
+      })
       .from(storeProducts)
       .where(and(inArray(storeProducts.albumId, albumIds), eq(storeProducts.status, 'active')))
       .orderBy(asc(storeProducts.priceCents), desc(storeProducts.createdAt), asc(storeProducts.id));

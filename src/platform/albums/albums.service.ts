@@ -61,7 +61,14 @@ export class AlbumsService {
     const [[release], products] = await Promise.all([this.withTracks([row]), this.repo.productsOf([row.id])]);
     return {
       ...release,
-      products: (products.get(row.id) ?? []).map((p) => ({ id: p.id, title: p.title, type: p.type, price: p.priceCents / 100, price_cents: p.priceCents, currency: p.currency })),
+      products: (products.get(row.id) ?? []).map((p) => ({
+        id: p.id,
+        title: p.title,
+        type: p.type,
+        price: p.priceCents / 100,
+        price_cents: p.priceCents,
+        currency: p.currency,
+      })),
     };
   }
 }

@@ -28,7 +28,9 @@ export function albumsRoutes(albums: AlbumsService) {
                 genre: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'case-insensitive' })),
                 year: Type.Optional(Type.Integer({ minimum: 1900, maximum: 2100, description: 'release year' })),
                 type: Type.Optional(StringEnum(RELEASE_TYPES)),
-                search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "part of the title or of the artist's name, case-insensitive" })),
+                search: Type.Optional(
+                  Type.String({ minLength: 1, maxLength: 200, description: "part of the title or of the artist's name, case-insensitive" }),
+                ),
               }),
             ],
             { additionalProperties: false },

@@ -11,7 +11,15 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { Errors } from '../../errors.js';
-import { AGE_BANDS, type AnalyticsQueries, type AnalyticsRepository, type ArtistRef, type RevenueRow, type Scope, type StreamCounts } from './analytics.repository.js';
+import {
+  AGE_BANDS,
+  type AnalyticsQueries,
+  type AnalyticsRepository,
+  type ArtistRef,
+  type RevenueRow,
+  type Scope,
+  type StreamCounts,
+} from './analytics.repository.js';
 import { bucketsOf, periodOf, type Period, type PeriodQuery } from './period.js';
 
 const DAY_MS = 86_400_000;

@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import type { Environment } from '../../kernel/environment.js';
 
-
 export interface FeedEvent {
   id: number;
   environment: Environment;

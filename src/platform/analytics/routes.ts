@@ -42,7 +42,13 @@ export function analyticsRoutes(analytics: AnalyticsService, feed: LiveFeed, acc
       '/v1/analytics/streams',
       {
         config: { scope: 'analytics:read' },
-        schema: { tags: ['analytics'], summary: 'Stream counts per period bucket', description: PERIOD_NOTE, querystring: StreamsQuery, response: { 200: StreamsReport } },
+        schema: {
+          tags: ['analytics'],
+          summary: 'Stream counts per period bucket',
+          description: PERIOD_NOTE,
+          querystring: StreamsQuery,
+          response: { 200: StreamsReport },
+        },
       },
       async (request) => analytics.streams(request.principal!, request.query),
     );
@@ -81,7 +87,13 @@ export function analyticsRoutes(analytics: AnalyticsService, feed: LiveFeed, acc
       '/v1/analytics/top-tracks',
       {
         config: { scope: 'analytics:read' },
-        schema: { tags: ['analytics'], summary: 'The most played tracks of the period', description: PERIOD_NOTE, querystring: TopQuery, response: { 200: TopTracks } },
+        schema: {
+          tags: ['analytics'],
+          summary: 'The most played tracks of the period',
+          description: PERIOD_NOTE,
+          querystring: TopQuery,
+          response: { 200: TopTracks },
+        },
       },
       async (request) => analytics.topTracks(request.principal!, request.query),
     );
@@ -90,7 +102,13 @@ export function analyticsRoutes(analytics: AnalyticsService, feed: LiveFeed, acc
       '/v1/analytics/top-artists',
       {
         config: { scope: 'analytics:read' },
-        schema: { tags: ['analytics'], summary: 'The most played artists of the period', description: PERIOD_NOTE, querystring: TopQuery, response: { 200: TopArtists } },
+        schema: {
+          tags: ['analytics'],
+          summary: 'The most played artists of the period',
+          description: PERIOD_NOTE,
+          querystring: TopQuery,
+          response: { 200: TopArtists },
+        },
       },
       async (request) => analytics.topArtists(request.principal!, request.query),
     );

@@ -136,7 +136,10 @@ export const TopTracks = Type.Object(
 );
 
 export const TopArtists = Type.Object(
-  { ...topEcho, data: Type.Array(Type.Object({ rank: Type.Integer(), artist: ArtistRef, ...counts, tracks: Type.Integer({ description: 'distinct tracks played' }) })) },
+  {
+    ...topEcho,
+    data: Type.Array(Type.Object({ rank: Type.Integer(), artist: ArtistRef, ...counts, tracks: Type.Integer({ description: 'distinct tracks played' }) })),
+  },
   { title: 'TopArtists' },
 );
 

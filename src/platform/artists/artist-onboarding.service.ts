@@ -77,7 +77,8 @@ export class ArtistOnboardingService {
       slug,
       fallbackSlug: `${slug.slice(0, 53)}-${randomBytes(3).toString('hex')}`,
     });
-    if (row === 'exists') throw Errors.conflict('This account already has an artist profile', 'one artist profile per account: edit it with PATCH /v1/artists/{slug}');
+    if (row === 'exists')
+      throw Errors.conflict('This account already has an artist profile', 'one artist profile per account: edit it with PATCH /v1/artists/{slug}');
     if (caller.role === 'listener') await this.accounts.setUserRole(userId, 'artist');
     return this.answer(caller, row);
   }
@@ -94,7 +95,8 @@ export class ArtistOnboardingService {
   async update(caller: Principal, slugOrId: string, input: Partial<ArtistInput>) {
     const row = await this.repo.find(slugOrId, caller.environment);
     if (!row) throw Errors.notFound('Artist', slugOrId);
-    if (!isAdmin(caller) && (caller.userId === null || caller.userId !== row.ownerUserId)) throw Errors.forbidden('an artist is edited by its owner or an admin');
+    if (!isAdmin(caller) && (caller.userId === null || caller.userId !== row.ownerUserId))
+      throw Errors.forbidden('an artist is edited by its owner or an admin');
     const change: Partial<Pick<ArtistRow, 'name' | 'genre' | 'bio' | 'country'>> = {};
     if (input.name !== undefined) change.name = text(input.name, 'name');
     if (input.genre !== undefined) change.genre = text(input.genre, 'genre');

@@ -134,7 +134,15 @@ export class ArtistsRepository {
       const taken = await this.find(input.slug, 'live', tx);
       const [row] = await tx
         .insert(artists)
-        .values({ environment: 'live', slug: taken ? input.fallbackSlug : input.slug, name: input.name, genre: input.genre, bio: input.bio, country: input.country, ownerUserId })
+        .values({
+          environment: 'live',
+          slug: taken ? input.fallbackSlug : input.slug,
+          name: input.name,
+          genre: input.genre,
+          bio: input.bio,
+          country: input.country,
+          ownerUserId,
+        })
         .returning();
       return row;
     });

@@ -16,7 +16,15 @@ import { ArtistsRepository } from './artists.repository.js';
 import { ArtistsService } from './artists.service.js';
 import { artistsRoutes } from './routes.js';
 
-export function artistsModule(deps: { db: Db; catalogRepository: CatalogRepository; catalog: CatalogService; signer: UrlSigner; events: PlatformEvents; clock: Clock; accounts: ArtistAccounts }) {
+export function artistsModule(deps: {
+  db: Db;
+  catalogRepository: CatalogRepository;
+  catalog: CatalogService;
+  signer: UrlSigner;
+  events: PlatformEvents;
+  clock: Clock;
+  accounts: ArtistAccounts;
+}) {
   const artists = new ArtistsRepository(deps.db);
   const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer);
   return {

@@ -65,7 +65,12 @@ export function artistsRoutes(artists: ArtistsService, onboarding: ArtistOnboard
           description: `Anyone else answers 403 PLATFORM_FORBIDDEN. ${SLUG_OR_ID}`,
           params: IdParams('slug'),
           body: Type.Object(
-            { name: Type.Optional(ArtistFields.name), genre: Type.Optional(ArtistFields.genre), bio: Type.Optional(ArtistFields.bio), country: Type.Optional(ArtistFields.country) },
+            {
+              name: Type.Optional(ArtistFields.name),
+              genre: Type.Optional(ArtistFields.genre),
+              bio: Type.Optional(ArtistFields.bio),
+              country: Type.Optional(ArtistFields.country),
+            },
             { additionalProperties: false, minProperties: 1 },
           ),
           response: { 200: OwnedArtist },

@@ -32,15 +32,23 @@ export const ArtistProfile = Type.Composite(
         [
           Type.Object({
             operated_by: Type.Literal('platform'),
-            training_dataset: Type.String({ enum: ['included', 'excluded'], description: "whether the station's AI training may learn from the artist's masters" }),
+            training_dataset: Type.String({
+              enum: ['included', 'excluded'],
+              description: "whether the station's AI training may learn from the artist's masters",
+            }),
           }),
           Type.Null(),
         ],
-        { description: "a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts" },
+        {
+          description:
+            "a platform-owned (virtual, house) artist: made and run by the platform, its catalog the only one AI training may use; null for artists' own accounts",
+        },
       ),
       songwriters: Type.Array(Songwriter, { description: 'who writes for the artist' }),
       discography: Type.Array(Release, { description: 'releases, newest first (at most 100), each with its published tracks in order' }),
-      other_tracks: Type.Array(TrackSummary, { description: 'published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks)' }),
+      other_tracks: Type.Array(TrackSummary, {
+        description: 'published tracks on no release, most streamed first (at most 100; all tracks: GET /v1/artists/{slug}/tracks)',
+      }),
     }),
   ],
   { title: 'ArtistProfile' },

@@ -124,11 +124,16 @@ export function accountRoutes(auth: AuthService) {
           description: [
             'The way to link the provider to an account whose address is not verified (POST /v1/auth/google answers 409 for it).',
             'The body is what POST /v1/auth/google takes: an authorization code obtained with PKCE, redeemed here and its ID token verified.',
-            'From a login session only. Every other session of the account ends. When the provider verified the account\'s own address, the address counts as verified.',
+            "From a login session only. Every other session of the account ends. When the provider verified the account's own address, the address counts as verified.",
             'An identity linked to another account: 409 PLATFORM_CONFLICT; linking it again to the same account changes nothing.',
           ].join(' '),
           body: AuthorizationCode,
-          response: { 200: Type.Object({ issuer: Type.String(), email_verified: Type.Boolean({ description: "whether the account's address is verified now" }) }, { title: 'LinkedIdentity' }) },
+          response: {
+            200: Type.Object(
+              { issuer: Type.String(), email_verified: Type.Boolean({ description: "whether the account's address is verified now" }) },
+              { title: 'LinkedIdentity' },
+            ),
+          },
         },
       },
       async (request) => {

@@ -18,10 +18,7 @@ import { AuthorizationCode, accountRoutes } from './account-routes.js';
 export const PLATFORM_REFRESH_COOKIE = 'platform_refresh_token';
 export const PLATFORM_REFRESH_PATH = '/v1/auth/refresh';
 
-const PublicUser = Type.Object(
-  { id: Type.String(), email: Type.String(), role: Type.String(), display_name: Type.String() },
-  { title: 'User' },
-);
+const PublicUser = Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), display_name: Type.String() }, { title: 'User' });
 const SessionAnswer = Type.Object(
   {
     token: Type.String({ description: 'Access JWT, 15 minutes' }),
@@ -52,7 +49,9 @@ function sessionAnswer(login: IssuedLogin) {
 const RefreshAnswer = Type.Composite(
   [
     Type.Omit(SessionAnswer, ['refresh_token']),
-    Type.Object({ refresh_token: Type.Optional(Type.String({ description: 'The rotated refresh token; left out when the refresh came by cookie (the cookie carries it)' })) }),
+    Type.Object({
+      refresh_token: Type.Optional(Type.String({ description: 'The rotated refresh token; left out when the refresh came by cookie (the cookie carries it)' })),
+    }),
   ],
   { title: 'PlatformRefreshed' },
 );
@@ -86,10 +85,7 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
         schema: {
           tags: ['platform-auth'],
           summary: 'Creates a listener account and returns its tokens',
-          body: Type.Object(
-            { email: Email, password: Password, display_name: Type.String({ minLength: 1, maxLength: 80 }) },
-            { additionalProperties: false },
-          ),
+          body: Type.Object({ email: Email, password: Password, display_name: Type.String({ minLength: 1, maxLength: 80 }) }, { additionalProperties: false }),
           response: { 201: SessionAnswer },
         },
       },
@@ -162,7 +158,12 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
           ].join(' '),
           body: AuthorizationCode,
           response: {
-            200: Type.Union([Type.Composite([SessionAnswer, Type.Object({ created: Type.Boolean({ description: 'a new account was created' }) })], { title: 'ProviderSession' }), TwoFactorAnswer]),
+            200: Type.Union([
+              Type.Composite([SessionAnswer, Type.Object({ created: Type.Boolean({ description: 'a new account was created' }) })], {
+                title: 'ProviderSession',
+              }),
+              TwoFactorAnswer,
+            ]),
           },
         },
       },
@@ -179,7 +180,7 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
         config: { ...credentialCreating, rateLimit: { max: 60, timeWindow: 60_000, keyGenerator: (r) => clientKey(r.ip) } },
         schema: {
           tags: ['platform-auth'],
-          summary: 'Exchanges a developer API key for a JWT (15 minutes) with the key\'s scopes and environment',
+          summary: "Exchanges a developer API key for a JWT (15 minutes) with the key's scopes and environment",
           description:
             'Later requests send `Authorization: Bearer <token>` and `X-API-Key: <key>`; when both are sent the key must be the one the token was issued for. ' +
             'The token dies with the key: a revoked key or a banned owner stops it at once. The bootstrap service key (STATION_SERVICE_API_KEY) has no owner ' +

@@ -23,7 +23,12 @@ export interface CapsuleChange {
 
 const columns = { capsule: capsules, artistSlug: artists.slug, artistName: artists.name, artistOwnerUserId: artists.ownerUserId };
 type Joined = { capsule: typeof capsules.$inferSelect; artistSlug: string; artistName: string; artistOwnerUserId: string | null };
-const flatten = (row: Joined): CapsuleRow => ({ ...row.capsule, artistSlug: row.artistSlug, artistName: row.artistName, artistOwnerUserId: row.artistOwnerUserId });
+const flatten = (row: Joined): CapsuleRow => ({
+  ...row.capsule,
+  artistSlug: row.artistSlug,
+  artistName: row.artistName,
+  artistOwnerUserId: row.artistOwnerUserId,
+});
 
 export class CapsulesRepository {
   constructor(
@@ -32,13 +37,18 @@ export class CapsulesRepository {
     private readonly sandboxPurchasesEntitle = false,
   ) {}
 
-  async create(input: CapsuleChange & { artistId: string; environment: Environment; title: string; teaser: string; createdBy: string | null }): Promise<string> {
+  async create(
+    input: CapsuleChange & { artistId: string; environment: Environment; title: string; teaser: string; createdBy: string | null },
+  ): Promise<string> {
     const [row] = await this.db.insert(capsules).values(input).returning({ id: capsules.id });
     return row.id;
   }
 
   async update(id: string, change: CapsuleChange, now: Date): Promise<void> {
-    await this.db.update(capsules).set({ ...change, updatedAt: now }).where(eq(capsules.id, id));
+    await this.db
+      .update(capsules)
+      .set({ ...change, updatedAt: now })
+      .where(eq(capsules.id, id));
   }
 
   async find(id: string, environment: Environment): Promise<CapsuleRow | null> {
@@ -81,7 +91,11 @@ export class CapsulesRepository {
 
   /** Records the unlock once; true when this call recorded it. */
   async unlock(capsuleId: string, userId: string, at: Date): Promise<boolean> {
-    const inserted = await this.db.insert(capsuleUnlocks).values({ capsuleId, userId, unlockedAt: at }).onConflictDoNothing().returning({ userId: capsuleUnlocks.userId });
+    const inserted = await this.db
+      .insert(capsuleUnlocks)
+      .values({ capsuleId, userId, unlockedAt: at })
+      .onConflictDoNothing()
+      .returning({ userId: capsuleUnlocks.userId });
     return inserted.length > 0;
   }
 
@@ -118,7 +132,13 @@ export class CapsulesRepository {
     const [row] = await this.db
       .select({ id: storeOrders.id })
       .from(storeOrders)
-      .where(and(eq(storeOrders.userId, userId), entitlingOrders(environment, this.sandboxPurchasesEntitle), productId ? eq(storeOrders.productId, productId) : holdsArtistTrack))
+      .where(
+        and(
+          eq(storeOrders.userId, userId),
+          entitlingOrders(environment, this.sandboxPurchasesEntitle),
+          productId ? eq(storeOrders.productId, productId) : holdsArtistTrack,
+        ),
+      )
       .limit(1);
     return row !== undefined;
   }
@@ -128,7 +148,10 @@ export class CapsulesRepository {
   }
 
   async artistsOwnedBy(userId: string, environment: Environment): Promise<string[]> {
-    const rows = await this.db.select({ id: artists.id }).from(artists).where(and(eq(artists.ownerUserId, userId), eq(artists.environment, environment)));
+    const rows = await this.db
+      .select({ id: artists.id })
+      .from(artists)
+      .where(and(eq(artists.ownerUserId, userId), eq(artists.environment, environment)));
     return rows.map((row) => row.id);
   }
 }

@@ -56,7 +56,12 @@ export class CapsulesService {
 
   private async page(caller: Principal, artistId: string | null, limit: number, offset: number) {
     const { rows, total } = await this.repo.list(caller.environment, artistId, limit, offset);
-    const unlocked = caller.userId ? await this.repo.unlockedAmong(caller.userId, rows.map((row) => row.id)) : new Set<string>();
+    const unlocked = caller.userId
+      ? await this.repo.unlockedAmong(
+          caller.userId,
+          rows.map((row) => row.id),
+        )
+      : new Set<string>();
     return { data: rows.map((row) => this.teaser(row, unlocked.has(row.id))), total };
   }
 
@@ -90,7 +95,14 @@ export class CapsulesService {
     if (!change.contentText && !change.contentTrackId && !change.contentMediaUrl) {
       throw Errors.validation('a capsule hides something: give content_text, content_track_id or content_media_url');
     }
-    const id = await this.repo.create({ ...change, title: change.title ?? input.title, teaser: change.teaser ?? input.teaser, artistId, environment: caller.environment, createdBy: userId });
+    const id = await this.repo.create({
+      ...change,
+      title: change.title ?? input.title,
+      teaser: change.teaser ?? input.teaser,
+      artistId,
+      environment: caller.environment,
+      createdBy: userId,
+    });
     return this.get(caller, id);
   }
 
@@ -157,7 +169,10 @@ export class CapsulesService {
       return artist.id;
     }
     const owned = await this.repo.artistsOwnedBy(userId, caller.environment);
-    if (owned.length !== 1) throw Errors.validation(owned.length === 0 ? 'artist_id is required: the caller owns no artist' : 'artist_id is required: the caller owns several artists');
+    if (owned.length !== 1)
+      throw Errors.validation(
+        owned.length === 0 ? 'artist_id is required: the caller owns no artist' : 'artist_id is required: the caller owns several artists',
+      );
     return owned[0];
   }
 

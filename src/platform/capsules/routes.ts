@@ -12,7 +12,7 @@ import type { CapsulesService } from './capsules.service.js';
 const RULES = ['none', 'follow', 'own'] as const;
 
 const ABOUT =
-  'Sonic Capsules with Tap-to-Reveal: the title and teaser are public; the hidden content is shown (`content`) only to listeners who unlocked the capsule (POST /v1/capsules/{id}/unlock), the owner of its artist and admins, and is `null` for everyone else. `unlock_rule`: `none` (any signed-in listener may unlock), `follow` (only followers of the artist, POST /v1/artists/{slug}/follow) or `own` (only buyers: of the store product `unlock_product_id` when it is set, else of any product holding one of the artist\'s tracks; purchases made with a test key count in the sandbox only). A capsule of the other environment (live/sandbox) does not exist for the caller.';
+  "Sonic Capsules with Tap-to-Reveal: the title and teaser are public; the hidden content is shown (`content`) only to listeners who unlocked the capsule (POST /v1/capsules/{id}/unlock), the owner of its artist and admins, and is `null` for everyone else. `unlock_rule`: `none` (any signed-in listener may unlock), `follow` (only followers of the artist, POST /v1/artists/{slug}/follow) or `own` (only buyers: of the store product `unlock_product_id` when it is set, else of any product holding one of the artist's tracks; purchases made with a test key count in the sandbox only). A capsule of the other environment (live/sandbox) does not exist for the caller.";
 
 const teaserFields = {
   id: Type.String(),
@@ -22,7 +22,7 @@ const teaserFields = {
   title: Type.String(),
   teaser: Type.String(),
   unlock_rule: StringEnum(RULES),
-  unlock_product_id: Nullable(Type.String({ description: 'with rule own: the store product to buy; null: any product with one of the artist\'s tracks' })),
+  unlock_product_id: Nullable(Type.String({ description: "with rule own: the store product to buy; null: any product with one of the artist's tracks" })),
   unlocked: Type.Boolean({ description: 'whether the caller has unlocked it' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
@@ -34,10 +34,7 @@ const Capsule = Type.Object(
   {
     ...teaserFields,
     content: Type.Union(
-      [
-        Type.Object({ text: Nullable(Type.String()), track: Type.Union([TrackRef, Type.Null()]), media_url: Nullable(Type.String()) }),
-        Type.Null(),
-      ],
+      [Type.Object({ text: Nullable(Type.String()), track: Type.Union([TrackRef, Type.Null()]), media_url: Nullable(Type.String()) }), Type.Null()],
       { description: 'null unless the caller unlocked the capsule, owns its artist or is an admin' },
     ),
   },
@@ -52,7 +49,9 @@ const content = {
   content_media_url: Type.Optional(Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }), Type.Null()])),
   unlock_rule: Type.Optional(StringEnum(RULES, { description: 'default none' })),
   unlock_product_id: Type.Optional(
-    Type.Union([OpaqueId, Type.Null()], { description: "with unlock_rule own: a product of the capsule's artist (unknown: 404; another artist's: 400); another rule clears it" }),
+    Type.Union([OpaqueId, Type.Null()], {
+      description: "with unlock_rule own: a product of the capsule's artist (unknown: 404; another artist's: 400); another rule clears it",
+    }),
   ),
 };
 
@@ -65,7 +64,13 @@ export function capsulesRoutes(capsules: CapsulesService) {
       '/v1/capsules',
       {
         config: { scope: 'tracks:read' },
-        schema: { tags: ['capsules'], summary: 'All capsules, newest first (teasers only)', description: ABOUT, querystring: page, response: { 200: Paginated(CapsuleTeaser, 'CapsuleList') } },
+        schema: {
+          tags: ['capsules'],
+          summary: 'All capsules, newest first (teasers only)',
+          description: ABOUT,
+          querystring: page,
+          response: { 200: Paginated(CapsuleTeaser, 'CapsuleList') },
+        },
       },
       async (request) => {
         const { page, limit, offset } = pageOf(request.query);
@@ -96,7 +101,13 @@ export function capsulesRoutes(capsules: CapsulesService) {
       '/v1/capsules/:id',
       {
         config: { scope: 'tracks:read' },
-        schema: { tags: ['capsules'], summary: 'A capsule; its content only for those who may see it', description: ABOUT, params: IdParams('id'), response: { 200: Capsule } },
+        schema: {
+          tags: ['capsules'],
+          summary: 'A capsule; its content only for those who may see it',
+          description: ABOUT,
+          params: IdParams('id'),
+          response: { 200: Capsule },
+        },
       },
       async (request) => capsules.get(request.principal!, request.params.id),
     );

@@ -39,7 +39,6 @@ export interface TrackFilter {
   anyStatus?: boolean;
 }
 
-
 /** What a track detail answer shows: one json field per entry, named as in TrackRow. */
 const detailFields = {
   id: tracks.id,
@@ -107,11 +106,7 @@ function trackDetailQuery(db: Db, anyStatus: boolean) {
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(
-      and(
-        eq(tracks.id, sql.placeholder('id')),
-        eq(tracks.environment, sql.placeholder('environment')),
-        anyStatus ? undefined : eq(tracks.status, 'published'),
-      ),
+      and(eq(tracks.id, sql.placeholder('id')), eq(tracks.environment, sql.placeholder('environment')), anyStatus ? undefined : eq(tracks.status, 'published')),
     )
     .limit(1);
 }
@@ -145,7 +140,15 @@ export class CatalogRepository {
     if (filter.genre) conditions.push(sql`lower(${tracks.genre}) = lower(${filter.genre})`);
     if (filter.artist) {
       const named = or(eq(artists.slug, filter.artist), idEq(artists.id, filter.artist), sql`lower(${artists.name}) = lower(${filter.artist})`);
-      conditions.push(inArray(tracks.artistId, this.db.select({ id: artists.id }).from(artists).where(and(eq(artists.environment, filter.environment), named))));
+      conditions.push(
+        inArray(
+          tracks.artistId,
+          this.db
+            .select({ id: artists.id })
+            .from(artists)
+            .where(and(eq(artists.environment, filter.environment), named)),
+        ),
+      );
     }
     if (filter.artistId) conditions.push(eq(tracks.artistId, filter.artistId));
     if (filter.onRelease === false) conditions.push(isNull(tracks.albumId));
@@ -161,7 +164,8 @@ export class CatalogRepository {
     const conditions = this.trackConditions(filter);
     if (filter.search !== undefined) {
       if (!hasSearchWords(filter.search)) return { rows: [], total: 0 };
-      const wholeCatalog = filter.environment === 'live' && !filter.anyStatus && !filter.genre && !filter.artist && !filter.artistId && filter.onRelease === undefined;
+      const wholeCatalog =
+        filter.environment === 'live' && !filter.anyStatus && !filter.genre && !filter.artist && !filter.artistId && filter.onRelease === undefined;
       return this.search.page({ text: filter.search, where: conditions, limit, offset, key: JSON.stringify(filter), wholeCatalog });
     }
     const where = and(...conditions);

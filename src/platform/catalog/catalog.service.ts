@@ -19,7 +19,10 @@ const TRACK_CACHE_SIZE = 5_000;
 export const TRACK_CHANGED_CHANNEL = 'catalog.track_changed';
 
 /** The fields a track summary shows (a list row or a detail row has them all). */
-type TrackSummaryFields = Omit<TrackDetailFields, 'lifestyle' | 'energy' | 'audioBlobKey' | 'audioFormat' | 'audioBitrateKbps' | 'audioSizeBytes' | 'loudnessLufs' | 'waveformBlobKey' | 'status' | 'createdAt'>;
+type TrackSummaryFields = Omit<
+  TrackDetailFields,
+  'lifestyle' | 'energy' | 'audioBlobKey' | 'audioFormat' | 'audioBitrateKbps' | 'audioSizeBytes' | 'loudnessLufs' | 'waveformBlobKey' | 'status' | 'createdAt'
+>;
 type TrackDetailRow = NonNullable<Awaited<ReturnType<CatalogRepository['findTrackDetail']>>>;
 type TrackDetailView = ReturnType<CatalogService['detailView']>;
 

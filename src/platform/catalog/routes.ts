@@ -35,15 +35,18 @@ export function catalogRoutes(catalog: CatalogService) {
           tags: ['tracks'],
           summary: 'Lists published tracks, most streamed first (admins: every track, taken down ones too), or searches them (q or search), best match first',
           description: `${SEARCH} ${ENVIRONMENT_NOTE}`,
-          querystring: Type.Composite([
-            PageQuery,
-            Type.Object({
-              q: Type.Optional(SearchText),
-              search: Type.Optional(SearchText),
-              genre: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
-              artist: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "the artist's slug, id or name" })),
-            }),
-          ], { additionalProperties: false }),
+          querystring: Type.Composite(
+            [
+              PageQuery,
+              Type.Object({
+                q: Type.Optional(SearchText),
+                search: Type.Optional(SearchText),
+                genre: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+                artist: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "the artist's slug, id or name" })),
+              }),
+            ],
+            { additionalProperties: false },
+          ),
           response: { 200: Paginated(TrackSummary, 'TrackList') },
         },
       },
@@ -79,10 +82,12 @@ export function catalogRoutes(catalog: CatalogService) {
         schema: {
           tags: ['tracks'],
           summary: 'Redirects to a signed, expiring link to the audio (which answers Range requests with 206)',
-          description:
-            `quality picks a stream rendition (uploaded tracks have 128, 192 and 320 kbps, each an MP3 of exact Content-Length); a track without that rendition streams its own audio. A test key's stream records no play; a listener's requests for one track within its length (at least 30 s) record one. ${ENVIRONMENT_NOTE}`,
+          description: `quality picks a stream rendition (uploaded tracks have 128, 192 and 320 kbps, each an MP3 of exact Content-Length); a track without that rendition streams its own audio. A test key's stream records no play; a listener's requests for one track within its length (at least 30 s) record one. ${ENVIRONMENT_NOTE}`,
           params: IdParams('id'),
-          querystring: Type.Object({ quality: Type.Optional(StringEnum(QUALITIES, { description: 'bitrate of the rendition' })) }, { additionalProperties: false }),
+          querystring: Type.Object(
+            { quality: Type.Optional(StringEnum(QUALITIES, { description: 'bitrate of the rendition' })) },
+            { additionalProperties: false },
+          ),
           response: { 302: Type.Null({ description: 'Location: the signed audio URL' }) },
         },
       },

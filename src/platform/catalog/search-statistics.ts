@@ -109,7 +109,9 @@ export class SearchStatistics {
     const frequencies = new Map<string, number>();
     row.lexemes.forEach((lexeme, i) => frequencies.set(lexeme, Number(row.frequencies![i])));
     const floor = Number(row.frequencies[row.lexemes.length]);
-    const sorted = [...frequencies].map(([lexeme, frequency]) => ({ lexeme, frequency })).sort((a, b) => (a.lexeme < b.lexeme ? -1 : a.lexeme > b.lexeme ? 1 : 0));
+    const sorted = [...frequencies]
+      .map(([lexeme, frequency]) => ({ lexeme, frequency }))
+      .sort((a, b) => (a.lexeme < b.lexeme ? -1 : a.lexeme > b.lexeme ? 1 : 0));
     this.snapshot = { rows: Number(row.rows), frequencies, sorted, floor };
   }
 

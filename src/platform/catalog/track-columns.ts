@@ -11,8 +11,27 @@ export type TrackRow = TrackFields & { artistName: string; artistSlug: string; a
 /** What a list answer shows of a track (catalog.service.ts, trackSummary): a search reads only these. */
 export type TrackSummaryRow = Pick<
   TrackRow,
-  | 'id' | 'environment' | 'slug' | 'title' | 'artistName' | 'artistSlug' | 'artistVerified' | 'durationSec' | 'streams' | 'genre' | 'subgenre' | 'mood'
-  | 'bpm' | 'musicalKey' | 'mode' | 'isrc' | 'explicit' | 'releaseYear' | 'coverBlobKey' | 'albumId' | 'trackNumber'
+  | 'id'
+  | 'environment'
+  | 'slug'
+  | 'title'
+  | 'artistName'
+  | 'artistSlug'
+  | 'artistVerified'
+  | 'durationSec'
+  | 'streams'
+  | 'genre'
+  | 'subgenre'
+  | 'mood'
+  | 'bpm'
+  | 'musicalKey'
+  | 'mode'
+  | 'isrc'
+  | 'explicit'
+  | 'releaseYear'
+  | 'coverBlobKey'
+  | 'albumId'
+  | 'trackNumber'
 >;
 
 export const trackColumns = {

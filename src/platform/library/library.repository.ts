@@ -108,8 +108,14 @@ export class LibraryRepository {
       order by saved_at desc, kind, id desc
       limit ${limit} offset ${offset}`);
     const [[{ tracksTotal }], [{ albumsTotal }]] = await Promise.all([
-      this.db.select({ tracksTotal: count() }).from(libraryItems).where(and(eq(libraryItems.userId, userId), eq(libraryItems.environment, environment))),
-      this.db.select({ albumsTotal: count() }).from(libraryAlbums).where(and(eq(libraryAlbums.userId, userId), eq(libraryAlbums.environment, environment))),
+      this.db
+        .select({ tracksTotal: count() })
+        .from(libraryItems)
+        .where(and(eq(libraryItems.userId, userId), eq(libraryItems.environment, environment))),
+      this.db
+        .select({ albumsTotal: count() })
+        .from(libraryAlbums)
+        .where(and(eq(libraryAlbums.userId, userId), eq(libraryAlbums.environment, environment))),
     ]);
     // node-postgres and PGlite both answer { rows }; saved_at comes back as a Date or an ISO string by driver.
     const rows = (page as { rows: { kind: 'track' | 'album'; id: string; saved_at: Date | string }[] }).rows;

@@ -29,7 +29,10 @@ const LibraryAlbumItem = Type.Object(
   { type: Type.Literal('album'), saved_at: Type.String({ format: 'date-time' }), album: AlbumRef },
   { title: 'LibraryAlbumItem' },
 );
-const LibraryItem = Type.Union([LibraryTrackItem, LibraryAlbumItem], { title: 'LibraryItem', description: 'A saved track (`type: "track"`) or a saved release (`type: "album"`)' });
+const LibraryItem = Type.Union([LibraryTrackItem, LibraryAlbumItem], {
+  title: 'LibraryItem',
+  description: 'A saved track (`type: "track"`) or a saved release (`type: "album"`)',
+});
 
 export function libraryRoutes(library: LibraryService) {
   return async function register(fastify: FastifyInstance) {
@@ -59,7 +62,7 @@ export function libraryRoutes(library: LibraryService) {
       {
         schema: {
           tags: ['library'],
-          summary: 'Saves a track or a release to the caller\'s library (idempotent)',
+          summary: "Saves a track or a release to the caller's library (idempotent)",
           description:
             'From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). The id names a track or a release (album, EP, single). 201 when the item was added, 200 with the same item when it was already saved. An id that names neither a published track nor a release answers 404 PLATFORM_NOT_FOUND.',
           params: IdParams('id'),
@@ -77,7 +80,7 @@ export function libraryRoutes(library: LibraryService) {
       {
         schema: {
           tags: ['library'],
-          summary: 'Removes a track or a release from the caller\'s library',
+          summary: "Removes a track or a release from the caller's library",
           description: 'From a login session only. 204 when removed; 404 PLATFORM_NOT_FOUND when the item is not in the library (so a repeat answers 404).',
           params: IdParams('id'),
           response: { 204: Type.Null() },

@@ -57,7 +57,13 @@ export function listenersRoutes(listeners: ListenersService) {
       '/v1/listeners/:id',
       {
         config: { scope: 'users:read' },
-        schema: { tags: ['listeners'], summary: "A listener's public profile with counts", description: PRIVACY, params: IdParams('id'), response: { 200: ListenerProfile } },
+        schema: {
+          tags: ['listeners'],
+          summary: "A listener's public profile with counts",
+          description: PRIVACY,
+          params: IdParams('id'),
+          response: { 200: ListenerProfile },
+        },
       },
       async (request) => listeners.profile(request.principal!, request.params.id),
     );
@@ -102,10 +108,7 @@ export function listenersRoutes(listeners: ListenersService) {
 
     const FOLLOW =
       'platform-api.md lists one `POST /artists/{id}/follow` to "follow or unfollow": POST with `{"follow": false}` unfollows, POST with no body or `{"follow": true}` follows; DELETE also unfollows. Every form is idempotent (a repeat changes nothing and answers the same state). The path takes the artist\'s slug or its id. From a login session only (an API key answers 403).';
-    const FollowBody = Type.Object(
-      { follow: Type.Optional(Type.Boolean({ default: true, description: 'false unfollows' })) },
-      { additionalProperties: false },
-    );
+    const FollowBody = Type.Object({ follow: Type.Optional(Type.Boolean({ default: true, description: 'false unfollows' })) }, { additionalProperties: false });
 
     app.post(
       '/v1/artists/:slug/follow',

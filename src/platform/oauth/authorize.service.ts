@@ -146,7 +146,8 @@ export class AuthorizeService {
     if (params.response_type !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
     if (!params.code_challenge) throw fail('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
     if (params.code_challenge_method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
-    if (!CODE_CHALLENGE.test(params.code_challenge)) throw fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+    if (!CODE_CHALLENGE.test(params.code_challenge))
+      throw fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
     const scopes = parseScope(params.scope);
     if (!scopes) throw fail('invalid_scope', 'scope is missing or malformed');
     const unknown = scopes.filter((scope) => !isGrantable(scope) || !client.scopes.includes(scope));

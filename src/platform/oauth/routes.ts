@@ -227,10 +227,7 @@ export function oauthRoutes({ apps, authorize, issuer }: OAuthRoutesDeps) {
             `and the redirect carries a single-use code valid ${CODE_TTL_SEC / 60} minutes, bound to the app, redirect_uri, user, scopes and code_challenge.`,
             'deny: the redirect carries error=access_denied.',
           ].join(' '),
-          body: Type.Object(
-            { ...AuthorizationParams, decision: StringEnum(['approve', 'deny'] as const) },
-            { additionalProperties: false },
-          ),
+          body: Type.Object({ ...AuthorizationParams, decision: StringEnum(['approve', 'deny'] as const) }, { additionalProperties: false }),
           response: { 200: Type.Object({ redirect_to: Type.String({ format: 'uri' }) }, { title: 'OAuthDecision' }) },
         },
       },

@@ -59,7 +59,11 @@ export function oauthTokenRoutes(tokens: OAuthTokenService) {
       if (error instanceof OAuthError) return sendOAuthError(reply, error, false);
       const failure = toErrorResponse(error);
       if (failure.code === 'VALIDATION_FAILED' || failure.code === 'UNSUPPORTED_MEDIA_TYPE') {
-        return sendOAuthError(reply, invalidRequest(failure.status === 415 ? 'send application/x-www-form-urlencoded' : failure.detail || failure.message), false);
+        return sendOAuthError(
+          reply,
+          invalidRequest(failure.status === 415 ? 'send application/x-www-form-urlencoded' : failure.detail || failure.message),
+          false,
+        );
       }
       if (failure.status >= 500) request.log.error({ err: error, code: failure.code }, 'request failed');
       return sendError(request, reply, failure);

@@ -38,10 +38,22 @@ export class PlaylistsRepository {
     return { ...row.playlist, trackCount: Number(row.trackCount), ownerPlaylistsPublic: row.ownerPlaylistsPublic ?? PROFILE_DEFAULTS.playlistsPublic };
   }
 
-  async listByOwner(ownerUserId: string, environment: Environment, publicOnly: boolean, limit: number, offset: number): Promise<{ rows: PlaylistRow[]; total: number }> {
+  async listByOwner(
+    ownerUserId: string,
+    environment: Environment,
+    publicOnly: boolean,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: PlaylistRow[]; total: number }> {
     const where = and(eq(playlists.ownerUserId, ownerUserId), eq(playlists.environment, environment), publicOnly ? eq(playlists.isPublic, true) : undefined);
     const [rows, [{ total }]] = await Promise.all([
-      this.db.select({ playlist: playlists, trackCount }).from(playlists).where(where).orderBy(desc(playlists.createdAt), desc(playlists.id)).limit(limit).offset(offset),
+      this.db
+        .select({ playlist: playlists, trackCount })
+        .from(playlists)
+        .where(where)
+        .orderBy(desc(playlists.createdAt), desc(playlists.id))
+        .limit(limit)
+        .offset(offset),
       this.db.select({ total: count() }).from(playlists).where(where),
     ]);
     return { rows: rows.map((r) => ({ ...r.playlist, trackCount: Number(r.trackCount) })), total };
@@ -58,7 +70,10 @@ export class PlaylistsRepository {
   }
 
   async update(id: string, change: { name?: string; description?: string; isPublic?: boolean }): Promise<void> {
-    await this.db.update(playlists).set({ ...change, updatedAt: sql`now()` }).where(eq(playlists.id, id));
+    await this.db
+      .update(playlists)
+      .set({ ...change, updatedAt: sql`now()` })
+      .where(eq(playlists.id, id));
   }
 
   async delete(id: string): Promise<void> {
@@ -82,7 +97,10 @@ export class PlaylistsRepository {
       if (next.length > 0) {
         await tx.insert(playlistTracks).values(next.map((entry, position) => ({ playlistId, position, trackId: entry.trackId, addedAt: entry.addedAt })));
       }
-      await tx.update(playlists).set({ updatedAt: sql`now()` }).where(eq(playlists.id, playlistId));
+      await tx
+        .update(playlists)
+        .set({ updatedAt: sql`now()` })
+        .where(eq(playlists.id, playlistId));
     });
   }
 

@@ -63,7 +63,13 @@ export class PlaylistsService {
     const userId = sessionUserId(caller);
     const name = body.name.trim();
     if (name === '') throw Errors.validation('name must not be blank');
-    const row = await this.repo.create({ ownerUserId: userId, environment: caller.environment, name, description: body.description ?? '', isPublic: body.public ?? true });
+    const row = await this.repo.create({
+      ownerUserId: userId,
+      environment: caller.environment,
+      name,
+      description: body.description ?? '',
+      isPublic: body.public ?? true,
+    });
     return this.get(caller, row.id);
   }
 

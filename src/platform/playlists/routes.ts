@@ -10,7 +10,7 @@ import { MAX_PLAYLIST_TRACKS } from './playlists.repository.js';
 import type { PlaylistsService } from './playlists.service.js';
 
 const VISIBILITY =
-  'Visibility: the owner and admins always see a playlist; anyone else only when it is public and the owner\'s profile has `playlists_public` true, otherwise 404 PLATFORM_NOT_FOUND (a private playlist\'s existence is not revealed). Only the owner changes it, from a login session: another user who can see it gets 403 PLATFORM_FORBIDDEN, an API key 403.';
+  "Visibility: the owner and admins always see a playlist; anyone else only when it is public and the owner's profile has `playlists_public` true, otherwise 404 PLATFORM_NOT_FOUND (a private playlist's existence is not revealed). Only the owner changes it, from a login session: another user who can see it gets 403 PLATFORM_FORBIDDEN, an API key 403.";
 
 const playlistFields = {
   id: Type.String(),
@@ -29,7 +29,11 @@ const Playlist = Type.Object(
   {
     ...playlistFields,
     tracks: Type.Array(
-      Type.Object({ position: Type.Integer({ minimum: 0, description: '0-based, contiguous' }), added_at: Type.String({ format: 'date-time' }), track: TrackRef }),
+      Type.Object({
+        position: Type.Integer({ minimum: 0, description: '0-based, contiguous' }),
+        added_at: Type.String({ format: 'date-time' }),
+        track: TrackRef,
+      }),
     ),
   },
   { title: 'Playlist' },
@@ -61,7 +65,13 @@ export function playlistsRoutes(playlists: PlaylistsService) {
       '/v1/playlists/:id',
       {
         config: { scope: 'users:read' },
-        schema: { tags: ['playlists'], summary: 'A playlist with its tracks in order', description: VISIBILITY, params: IdParams('id'), response: { 200: Playlist } },
+        schema: {
+          tags: ['playlists'],
+          summary: 'A playlist with its tracks in order',
+          description: VISIBILITY,
+          params: IdParams('id'),
+          response: { 200: Playlist },
+        },
       },
       async (request) => playlists.get(request.principal!, request.params.id),
     );
@@ -107,7 +117,8 @@ export function playlistsRoutes(playlists: PlaylistsService) {
           response: { 201: Playlist },
         },
       },
-      async (request, reply) => reply.code(201).send(await playlists.addTrack(request.principal!, request.params.id, request.body.track_id, request.body.position)),
+      async (request, reply) =>
+        reply.code(201).send(await playlists.addTrack(request.principal!, request.params.id, request.body.track_id, request.body.position)),
     );
 
     app.put(

@@ -42,7 +42,12 @@ function sandboxPagesOf(checkout: CheckoutService): SandboxPagesPort {
     verify: (purpose, id, token) => checkout.sandbox.verify(purpose, id, token),
     async checkoutPage(id, token) {
       const { session, view } = await checkout.sandboxCheckoutPage(id, token);
-      return { title: view.product.title, artistName: view.artist.name, amount: amount(session.amountCents, session.currency), completed: session.status === 'completed' };
+      return {
+        title: view.product.title,
+        artistName: view.artist.name,
+        amount: amount(session.amountCents, session.currency),
+        completed: session.status === 'completed',
+      };
     },
     async pay(id, token) {
       const order = await checkout.payInSandbox(id, token);
@@ -62,7 +67,8 @@ export function storeRoutes({ products, checkout, purchases, payouts }: StoreSer
         schema: {
           tags: ['store'],
           summary: 'Albums, EPs and singles for sale, newest first',
-          description: 'A product is of its artist’s environment: a test key sees, sells and buys the sandbox’s products only, every other credential the live ones.',
+          description:
+            'A product is of its artist’s environment: a test key sees, sells and buys the sandbox’s products only, every other credential the live ones.',
           querystring: Type.Composite(
             [
               PageQuery,
@@ -78,7 +84,15 @@ export function storeRoutes({ products, checkout, purchases, payouts }: StoreSer
       },
       async (request) => {
         const { page, limit, offset } = pageOf(request.query);
-        return { ...(await products.listProducts({ environment: request.principal!.environment, artist: request.query.artist, type: request.query.type }, limit, offset)), page, limit };
+        return {
+          ...(await products.listProducts(
+            { environment: request.principal!.environment, artist: request.query.artist, type: request.query.type },
+            limit,
+            offset,
+          )),
+          page,
+          limit,
+        };
       },
     );
 
@@ -162,10 +176,7 @@ export function storeRoutes({ products, checkout, purchases, payouts }: StoreSer
         'then the sandbox takes it and its order has `livemode: false` (never revenue nor payouts). The buyer pays at ' +
         '`checkout_url`; the order then appears in GET /v1/store/orders and `payment.success` is sent.',
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,255}$' })) }),
-      body: Type.Object(
-        { product_id: OpaqueId, price: Type.Number({ minimum: 0 }), user_id: OpaqueId },
-        { additionalProperties: false },
-      ),
+      body: Type.Object({ product_id: OpaqueId, price: Type.Number({ minimum: 0 }), user_id: OpaqueId }, { additionalProperties: false }),
       response: { 200: CheckoutSession },
     };
     for (const url of ['/v1/checkout', '/api/checkout']) {
@@ -210,7 +221,13 @@ export function storeRoutes({ products, checkout, purchases, payouts }: StoreSer
           params: IdParams('id'),
           response: {
             200: Type.Object(
-              { track_id: Type.String(), order_id: Type.String(), title: Type.String(), url: Type.String({ format: 'uri' }), expires_at: Type.String({ format: 'date-time' }) },
+              {
+                track_id: Type.String(),
+                order_id: Type.String(),
+                title: Type.String(),
+                url: Type.String({ format: 'uri' }),
+                expires_at: Type.String({ format: 'date-time' }),
+              },
               { title: 'Download' },
             ),
           },
@@ -229,9 +246,7 @@ export function storeRoutes({ products, checkout, purchases, payouts }: StoreSer
       response: { 200: OnboardingLink },
     };
     for (const url of ['/v1/connect/onboard', '/api/connect/onboard']) {
-      app.post(url, { config: { scope: 'artist' }, schema: onboardSchema }, async (request) =>
-        payouts.onboard(callerOf(request), request.body?.artist_id),
-      );
+      app.post(url, { config: { scope: 'artist' }, schema: onboardSchema }, async (request) => payouts.onboard(callerOf(request), request.body?.artist_id));
     }
 
     app.get(

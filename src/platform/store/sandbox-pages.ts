@@ -54,7 +54,11 @@ export function sandboxPages(store: SandboxPagesPort) {
           ? `<h1>Already paid</h1><p>${escapeHtml(view.title)} — ${view.amount}</p>`
           : `<h1>${escapeHtml(view.title)}</h1><p>by ${escapeHtml(view.artistName)}</p><p><strong>${view.amount}</strong></p>
 <form method="post" action="${SANDBOX_PAGE_PREFIX}/checkout/${encodeURIComponent(id)}/pay"><input type="hidden" name="token" value="${escapeHtml(token ?? '')}"><button type="submit">Pay</button></form>`;
-        return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(page('Checkout', body));
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('Content-Security-Policy', PAGE_CSP)
+          .header('Cache-Control', 'no-store')
+          .send(page('Checkout', body));
       },
     );
     pages.post(

@@ -23,9 +23,7 @@ export const Product = Type.Object(
     price_cents: Type.Integer(),
     currency: Type.String(),
     status: StringEnum(['active', 'archived'] as const),
-    tracks: Type.Array(
-      Type.Object({ id: Type.String(), title: Type.String(), duration: Type.Integer({ description: 'seconds' }), position: Type.Integer() }),
-    ),
+    tracks: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), duration: Type.Integer({ description: 'seconds' }), position: Type.Integer() })),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },

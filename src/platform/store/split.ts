@@ -60,14 +60,20 @@ export interface PayoutLine {
 
 /** The artist share divided by track, then by songwriter credits. The lines sum to `artistShareCents`. */
 export function payoutLines(artistShareCents: number, tracks: readonly TrackCredits[]): PayoutLine[] {
-  const perTrack = allocate(artistShareCents, tracks.map(() => 1));
+  const perTrack = allocate(
+    artistShareCents,
+    tracks.map(() => 1),
+  );
   const lines: PayoutLine[] = [];
   tracks.forEach((track, i) => {
     if (track.credits.length === 0) {
       lines.push({ trackId: track.trackId, songwriterId: null, splitBasisPoints: 10_000, amountCents: perTrack[i] });
       return;
     }
-    const amounts = allocate(perTrack[i], track.credits.map((c) => c.basisPoints));
+    const amounts = allocate(
+      perTrack[i],
+      track.credits.map((c) => c.basisPoints),
+    );
     track.credits.forEach((credit, j) =>
       lines.push({ trackId: track.trackId, songwriterId: credit.songwriterId, splitBasisPoints: credit.basisPoints, amountCents: amounts[j] }),
     );

@@ -132,7 +132,10 @@ export class StoreRepository {
   }
 
   /** A release (by id or slug) and its published tracks in order: what a product selling it holds by default. */
-  async release(idOrSlug: string, environment: Environment): Promise<{ id: string; artistId: string; title: string; type: ProductRow['type']; trackIds: string[] } | null> {
+  async release(
+    idOrSlug: string,
+    environment: Environment,
+  ): Promise<{ id: string; artistId: string; title: string; type: ProductRow['type']; trackIds: string[] } | null> {
     const [row] = await this.db
       .select({ id: albums.id, artistId: albums.artistId, title: albums.title, type: albums.type })
       .from(albums)
@@ -279,11 +282,7 @@ export class StoreRepository {
   }
 
   async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<CheckoutRow> {
-    const [row] = await this.db
-      .update(storeCheckoutSessions)
-      .set({ processorSessionId, checkoutUrl })
-      .where(eq(storeCheckoutSessions.id, id))
-      .returning();
+    const [row] = await this.db.update(storeCheckoutSessions).set({ processorSessionId, checkoutUrl }).where(eq(storeCheckoutSessions.id, id)).returning();
     return row;
   }
 
@@ -332,10 +331,7 @@ export class StoreRepository {
       const input: TrackCredits[] = productTracks.map((t) => ({ trackId: t.trackId, credits: credits.get(t.trackId) ?? [] }));
       const lines = payoutLines(order.artistShareCents, input);
       await tx.insert(storePayoutLines).values(lines.map((line) => ({ orderId: order.id, ...line })));
-      await tx
-        .update(storeCheckoutSessions)
-        .set({ status: 'completed', completedAt: now })
-        .where(eq(storeCheckoutSessions.id, session.id));
+      await tx.update(storeCheckoutSessions).set({ status: 'completed', completedAt: now }).where(eq(storeCheckoutSessions.id, session.id));
       return { order, created: true };
     });
   }

@@ -115,7 +115,11 @@ export function subscriptionsRoutes(subscriptions: SubscriptionsService) {
               ? `<h1>${escapeHtml(PRO_PLAN.title)}</h1><p><strong>${price}</strong></p>
 <form method="post" action="${SANDBOX_SUBSCRIPTION_PAGE_PREFIX}/checkout/${encodeURIComponent(id)}/pay"><input type="hidden" name="token" value="${escapeHtml(token ?? '')}"><button type="submit">Subscribe</button></form>`
               : `<h1>${row.status === 'active' ? 'Already subscribed' : 'This checkout expired'}</h1>`;
-          return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(html(body, 'Subscribe'));
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('Content-Security-Policy', PAGE_CSP)
+            .header('Cache-Control', 'no-store')
+            .send(html(body, 'Subscribe'));
         },
       );
       pages.post(
@@ -133,7 +137,8 @@ export function subscriptionsRoutes(subscriptions: SubscriptionsService) {
           preValidation: async (request) => {
             const { session_id: id } = request.params as { session_id: string };
             const token = (request.body as { token?: unknown } | undefined)?.token;
-            if (!subscriptions.sandbox.verify('subscription', id, typeof token === 'string' ? token : undefined)) throw Errors.notFound('Subscription checkout', id);
+            if (!subscriptions.sandbox.verify('subscription', id, typeof token === 'string' ? token : undefined))
+              throw Errors.notFound('Subscription checkout', id);
           },
         },
         async (request, reply) => {
@@ -142,7 +147,11 @@ export function subscriptionsRoutes(subscriptions: SubscriptionsService) {
             row.status === 'active'
               ? `<h1>Welcome to ${escapeHtml(PRO_PLAN.title)}</h1><p>Subscription <code>${escapeHtml(row.id)}</code> is active.</p>`
               : '<h1>This account is on the Pro plan already</h1>';
-          return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').send(html(body, 'Subscribed'));
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('Content-Security-Policy', PAGE_CSP)
+            .header('Cache-Control', 'no-store')
+            .send(html(body, 'Subscribed'));
         },
       );
     });

@@ -36,7 +36,10 @@ export class SubscriptionsRepository {
   }
 
   async expire(id: string): Promise<void> {
-    await this.db.update(subscriptions).set({ status: 'expired' }).where(and(eq(subscriptions.id, id), eq(subscriptions.status, 'open')));
+    await this.db
+      .update(subscriptions)
+      .set({ status: 'expired' })
+      .where(and(eq(subscriptions.id, id), eq(subscriptions.status, 'open')));
   }
 
   async setProcessorSession(id: string, processorSessionId: string, checkoutUrl: string): Promise<SubscriptionRow> {
@@ -78,7 +81,10 @@ export class SubscriptionsRepository {
         .set({ status: 'active', activatedAt: change.now, processorReference: change.reference, processorSubscriptionId: change.processorSubscriptionId })
         .where(eq(subscriptions.id, subscription.id))
         .returning();
-      await tx.update(users).set({ plan: 'pro', updatedAt: sql`now()` }).where(eq(users.id, subscription.userId));
+      await tx
+        .update(users)
+        .set({ plan: 'pro', updatedAt: sql`now()` })
+        .where(eq(users.id, subscription.userId));
       return { outcome: 'activated', row };
     });
   }
@@ -115,7 +121,10 @@ export class SubscriptionsRepository {
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
       if (current.status !== 'active') return { outcome: 'not_active', row: current };
       const [row] = await tx.update(subscriptions).set({ status: 'cancelled', endedAt: now }).where(eq(subscriptions.id, subscription.id)).returning();
-      await tx.update(users).set({ plan: 'free', updatedAt: sql`now()` }).where(eq(users.id, subscription.userId));
+      await tx
+        .update(users)
+        .set({ plan: 'free', updatedAt: sql`now()` })
+        .where(eq(users.id, subscription.userId));
       return { outcome: 'ended', row };
     });
   }

@@ -136,17 +136,20 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
     if (row.status !== 'active') throw Errors.conflict(`This subscription is ${row.status}; only an active one can be cancelled`);
     if (row.cancelAtPeriodEnd) return subscriptionJson(row);
     const processor = row.processor === 'stripe' ? this.processors.stripe : this.processors.sandbox;
-    if (!processor) throw new DomainError('unavailable', 'PAYMENTS_UNAVAILABLE', 'Stripe is not configured on this server; the subscription cannot be cancelled now');
+    if (!processor)
+      throw new DomainError('unavailable', 'PAYMENTS_UNAVAILABLE', 'Stripe is not configured on this server; the subscription cannot be cancelled now');
     let timing;
     try {
       timing = await processor.cancelSubscription(row.processorSubscriptionId);
     } catch (error) {
-      if (error instanceof PaymentProcessorError) throw new DomainError('unavailable', 'PAYMENTS_UNAVAILABLE', 'The payment processor could not cancel the subscription; retry later');
+      if (error instanceof PaymentProcessorError)
+        throw new DomainError('unavailable', 'PAYMENTS_UNAVAILABLE', 'The payment processor could not cancel the subscription; retry later');
       throw error;
     }
     if (timing === 'period_end') return subscriptionJson(await this.repo.markCancelAtPeriodEnd(row.id));
     const ending = await this.repo.end(row, this.clock.date());
-    if (ending.outcome !== 'ended' && ending.row.status !== 'cancelled') throw Errors.conflict(`This subscription is ${ending.row.status}; only an active one can be cancelled`);
+    if (ending.outcome !== 'ended' && ending.row.status !== 'cancelled')
+      throw Errors.conflict(`This subscription is ${ending.row.status}; only an active one can be cancelled`);
     return subscriptionJson(ending.row);
   }
 
@@ -158,7 +161,8 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
       return;
     }
     const ending = await this.repo.end(row, this.clock.date());
-    if (ending.outcome === 'ended') log.info({ event_id: ended.reference, subscription_id: row.id }, 'subscription ended at stripe; account back on the free plan');
+    if (ending.outcome === 'ended')
+      log.info({ event_id: ended.reference, subscription_id: row.id }, 'subscription ended at stripe; account back on the free plan');
   }
 
   /** The sandbox page before paying; an invalid or expired token says nothing about whether the session exists. */
@@ -188,7 +192,8 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
       return;
     }
     const activated = await this.complete(row, { reference: completed.reference, processorSubscriptionId: completed.processorSubscriptionId }, log);
-    if (activated.status !== 'active') log.error({ event_id: completed.reference, subscription_id: row.id }, 'a second subscription was paid for a Pro account; refund it');
+    if (activated.status !== 'active')
+      log.error({ event_id: completed.reference, subscription_id: row.id }, 'a second subscription was paid for a Pro account; refund it');
   }
 
   /**
@@ -196,7 +201,11 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
    * so it has one event id: the webhook engine delivers it once, and a notice retried after a crash between
    * the commit and the event still sends it.
    */
-  private async complete(row: SubscriptionRow, change: { reference: string; processorSubscriptionId: string | null }, log?: StoreLog): Promise<SubscriptionRow> {
+  private async complete(
+    row: SubscriptionRow,
+    change: { reference: string; processorSubscriptionId: string | null },
+    log?: StoreLog,
+  ): Promise<SubscriptionRow> {
     const activation = await this.repo.activate(row, { ...change, now: this.clock.date() });
     if (activation.outcome === 'duplicate') {
       log?.warn({ subscription_id: row.id }, 'subscription paid while the account is Pro already');

@@ -27,7 +27,10 @@ export class UploadAdmission {
     const mine = this.byUser.get(userId) ?? { uploads: 0, bytes: 0 };
     if (mine.uploads >= this.limits.perUser) throw Errors.rateLimited(RETRY_AFTER_SEC, `You have ${mine.uploads} uploads in progress; wait for one to finish`);
     if (mine.bytes + bytes > this.limits.spoolBytesPerUser) {
-      throw Errors.rateLimited(RETRY_AFTER_SEC, `Your uploads in progress would take more than ${Math.round(this.limits.spoolBytesPerUser / 1048576)} MB; wait for one to finish`);
+      throw Errors.rateLimited(
+        RETRY_AFTER_SEC,
+        `Your uploads in progress would take more than ${Math.round(this.limits.spoolBytesPerUser / 1048576)} MB; wait for one to finish`,
+      );
     }
     if (this.inFlight >= this.limits.perInstance) throw Errors.rateLimited(RETRY_AFTER_SEC, 'The server is busy with other uploads');
     this.inFlight++;

@@ -58,7 +58,11 @@ export function createUploads(deps: UploadsDeps) {
     audioLimits: { maxDurationSec: config.uploadMaxSec },
   });
   const tempDir = join(config.dataDir, 'tmp', 'uploads');
-  const admission = new UploadAdmission({ perUser: UPLOADS_PER_USER, perInstance: UPLOADS_PER_INSTANCE, spoolBytesPerUser: SPOOL_FILES_PER_USER * config.uploadMaxBytes });
+  const admission = new UploadAdmission({
+    perUser: UPLOADS_PER_USER,
+    perInstance: UPLOADS_PER_INSTANCE,
+    spoolBytesPerUser: SPOOL_FILES_PER_USER * config.uploadMaxBytes,
+  });
   const timers = deps.timers ?? systemTimers;
   // No request lives past its body limit: a spooled file older than twice that (an hour at least) is no one's.
   const staleMs = Math.max(HOUR_MS, 2 * config.uploadTimeoutMs);

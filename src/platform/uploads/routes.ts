@@ -56,7 +56,7 @@ export function uploadRoutes(uploads: UploadsService, options: UploadRouteOption
             `The file is checked whole before anything is stored: not audio, or audio other than MP3/WAV, answers 415 PLATFORM_UNSUPPORTED_MEDIA_TYPE; a file cut short, undecodable or under 1 s answers 400 PLATFORM_VALIDATION_FAILED (the detail names the reason); a file over ${Math.round(options.maxBytes / 1048576)} MB (STATION_UPLOAD_MAX_MB) answers 413 PLATFORM_PAYLOAD_TOO_LARGE. Nothing is kept then.`,
             `What the header declares is judged before a sample is decoded: a sample rate outside 8-192 kHz, a channel count outside 1-8, or audio longer than ${options.maxSec} s (STATION_UPLOAD_MAX_SEC) answers 400 PLATFORM_VALIDATION_FAILED, the message naming what is wrong. A caller may have ${options.admission.limits.perUser} uploads in flight and ${PROCESSING_PER_USER} tracks processing at once, and the server a few uploads in all: past that, 429 PLATFORM_RATE_LIMITED with Retry-After. The body must arrive within ${Math.round(options.bodyTimeoutMs / 1000)} s (STATION_UPLOAD_TIMEOUT_SEC), or 408.`,
             'Accepted: 202 with `status: "processing"` and Location: /v1/tracks/{id}/upload. The master is kept as uploaded; the 128, 192 and 320 kbps MP3 renditions are rendered in the background, then the track is `published` (event `track.published`) and playable at GET /v1/tracks/{id}/stream?quality=.',
-            'Tags fill the fields left out (title, genre, album, ISRC, year). Uploads by platform-owned artists can join the station\'s training dataset under module B\'s rules; no other upload ever does. With a test key the track is uploaded to the sandbox, for the sandbox copy of the caller\'s artist (same slug): it is seen by test keys only, and never aired or trained on.',
+            "Tags fill the fields left out (title, genre, album, ISRC, year). Uploads by platform-owned artists can join the station's training dataset under module B's rules; no other upload ever does. With a test key the track is uploaded to the sandbox, for the sandbox copy of the caller's artist (same slug): it is seen by test keys only, and never aired or trained on.",
           ].join('\n\n'),
           consumes: ['multipart/form-data'],
           body: UploadForm,
@@ -131,6 +131,5 @@ export function uploadRoutes(uploads: UploadsService, options: UploadRouteOption
       },
       async (request) => uploads.remove(request.principal!, request.params.id, request.body.reason),
     );
-
   };
 }

@@ -14,7 +14,13 @@ const Isrc = Type.String({ minLength: 12, maxLength: 15, description: 'ISRC, e.g
 export const UploadForm = Type.Object(
   {
     file: Type.String({ format: 'binary', description: 'the audio: MP3 (MPEG Layer III) or WAV (PCM or float), one file part' }),
-    artist_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'slug or id of an artist you own; may be left out when you own exactly one (admins: any artist)' })),
+    artist_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'slug or id of an artist you own; may be left out when you own exactly one (admins: any artist)',
+      }),
+    ),
     title: Type.Optional(Title),
     genre: Type.Optional(Genre),
     subgenre: Type.Optional(Type.String({ maxLength: 80 })),
@@ -87,10 +93,9 @@ export const ManagedTrack = Type.Object(
     tags: Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])), Type.Null()], {
       description: 'the tags read from the uploaded file',
     }),
-    renditions: Type.Array(
-      Type.Object({ bitrate_kbps: Type.Integer(), size_bytes: Type.Integer(), quality: StringEnum(QUALITIES) }),
-      { description: 'stream renditions, once published: GET /v1/tracks/{id}/stream?quality=...' },
-    ),
+    renditions: Type.Array(Type.Object({ bitrate_kbps: Type.Integer(), size_bytes: Type.Integer(), quality: StringEnum(QUALITIES) }), {
+      description: 'stream renditions, once published: GET /v1/tracks/{id}/stream?quality=...',
+    }),
     failure: Nullable(Type.String()),
     removal: Type.Union([Type.Object({ reason: Type.String(), removed_at: Type.String({ format: 'date-time' }) }), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),

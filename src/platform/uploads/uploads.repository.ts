@@ -128,7 +128,10 @@ export class UploadsRepository {
   }
 
   async fail(id: string, failure: string): Promise<void> {
-    await this.db.update(tracks).set({ status: 'failed' }).where(and(eq(tracks.id, id), eq(tracks.status, 'processing')));
+    await this.db
+      .update(tracks)
+      .set({ status: 'failed' })
+      .where(and(eq(tracks.id, id), eq(tracks.status, 'processing')));
     await this.db.update(trackUploads).set({ failure }).where(eq(trackUploads.trackId, id));
   }
 

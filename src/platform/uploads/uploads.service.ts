@@ -85,7 +85,10 @@ export class UploadsService {
     const userId = callerUserId(caller);
     const artist = await this.artistFor(caller, userId, form.artist_id);
     if ((await this.deps.repo.processingCountBy(userId)) >= PROCESSING_PER_USER) {
-      throw Errors.rateLimited(PROCESSING_RETRY_AFTER_SEC, `${PROCESSING_PER_USER} of your uploads are still being processed; upload more once one is published`);
+      throw Errors.rateLimited(
+        PROCESSING_RETRY_AFTER_SEC,
+        `${PROCESSING_PER_USER} of your uploads are still being processed; upload more once one is published`,
+      );
     }
     const bytes = await readFile(file.path);
     const audio = await probe(bytes, this.deps.audioLimits);
@@ -97,7 +100,16 @@ export class UploadsService {
         if (fields.isrc && (await repo.isrcTaken(fields.isrc, caller.environment))) throw isrcConflict(fields.isrc);
         await repo.insert(
           // A test key's upload is a sandbox track, of the sandbox twin of the artist (artistFor).
-          { id, environment: caller.environment, slug: slugOf(fields.title), artistId: artist.id, status: 'processing', durationSec: audio.durationSec, loudnessLufs: audio.loudnessLufs, ...fields.track },
+          {
+            id,
+            environment: caller.environment,
+            slug: slugOf(fields.title),
+            artistId: artist.id,
+            status: 'processing',
+            durationSec: audio.durationSec,
+            loudnessLufs: audio.loudnessLufs,
+            ...fields.track,
+          },
           {
             trackId: id,
             uploadedBy: userId,
@@ -202,7 +214,9 @@ export class UploadsService {
     }
     const owned = await this.deps.repo.artistsOwnedBy(userId, caller.environment);
     if (owned.length !== 1) {
-      throw Errors.validation(owned.length === 0 ? 'artist_id is required: the caller owns no artist' : 'artist_id is required: the caller owns several artists');
+      throw Errors.validation(
+        owned.length === 0 ? 'artist_id is required: the caller owns no artist' : 'artist_id is required: the caller owns several artists',
+      );
     }
     return owned[0];
   }
@@ -231,7 +245,8 @@ async function probe(bytes: Buffer, limits: AudioLimits): Promise<AudioInspectio
     if (!(error instanceof AudioRejectedError)) throw error;
     if (error.reason === 'not_audio' || error.reason === 'unsupported_format') throw Errors.unsupportedMedia(error.message, 'upload an MP3 or WAV file');
     // What the header declares is refused by name: the message says which limit the file is past.
-    if (error.reason === 'out_of_range' || error.reason === 'too_long') throw Errors.validation(`${error.reason}: ${error.message}`, `The file is refused: ${error.message}`);
+    if (error.reason === 'out_of_range' || error.reason === 'too_long')
+      throw Errors.validation(`${error.reason}: ${error.message}`, `The file is refused: ${error.message}`);
     throw Errors.validation(`${error.reason}: ${error.message}`, 'The file is not usable audio');
   }
 }
@@ -256,7 +271,10 @@ function trackFields(form: UploadForm, audio: AudioInspection) {
       title: title.slice(0, 200),
       genre: genre.slice(0, 80),
       subgenre: nonBlank(form.subgenre) ?? '',
-      mood: (form.mood ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+      mood: (form.mood ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
       isrc,
       releaseYear,
       bpm: form.bpm !== undefined ? Number(form.bpm) : null,

@@ -47,7 +47,11 @@ export function uploadView({ track, artist, upload, takedown }: ManagedTrack, re
         }
       : null,
     tags: upload ? upload.tags : null,
-    renditions: [...renditionSizes].map(([kbps, size]) => ({ bitrate_kbps: kbps, size_bytes: size, quality: `${kbps}kbps` as `${(typeof RENDITION_KBPS)[number]}kbps` })),
+    renditions: [...renditionSizes].map(([kbps, size]) => ({
+      bitrate_kbps: kbps,
+      size_bytes: size,
+      quality: `${kbps}kbps` as `${(typeof RENDITION_KBPS)[number]}kbps`,
+    })),
     failure: upload?.failure ?? null,
     removal: takedown ? { reason: takedown.reason, removed_at: takedown.removedAt.toISOString() } : null,
     created_at: track.createdAt.toISOString(),

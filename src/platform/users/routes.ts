@@ -14,7 +14,8 @@ const Me = Type.Object(
     id: Type.String(),
     email: Type.String(),
     email_verified: Type.Boolean({
-      description: 'Whether the address is verified (POST /v1/auth/verify-email); actions marked "verified address" answer 403 PLATFORM_EMAIL_UNVERIFIED until it is',
+      description:
+        'Whether the address is verified (POST /v1/auth/verify-email); actions marked "verified address" answer 403 PLATFORM_EMAIL_UNVERIFIED until it is',
     }),
     role: Type.String(),
     status: Type.String(),
@@ -61,7 +62,8 @@ export function usersRoutes(users: UsersService) {
         schema: {
           tags: ['users'],
           summary: "Updates the caller's profile; fields left out are unchanged, null clears a field",
-          description: 'From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). Unknown fields, a country that is not an assigned ISO 3166-1 alpha-2 code, or a birth year in the future answer 400 PLATFORM_VALIDATION_FAILED.',
+          description:
+            'From a login session only (an API key answers 403 PLATFORM_FORBIDDEN). Unknown fields, a country that is not an assigned ISO 3166-1 alpha-2 code, or a birth year in the future answer 400 PLATFORM_VALIDATION_FAILED.',
           body: Type.Object(
             {
               display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),

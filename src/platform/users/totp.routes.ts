@@ -26,7 +26,10 @@ export function totpRoutes(totp: TotpEnrolment) {
             'replaced only with `current_code`, a current code from it (else 403 PLATFORM_FORBIDDEN, or 400 PLATFORM_VALIDATION_FAILED ' +
             'for a wrong code); without the device, a super_admin resets it (DELETE /v1/admin/users/{id}/totp). Five wrong codes ' +
             'within 15 minutes answer 429.',
-          body: Type.Object({ current_code: Type.Optional(Code('A current code of the confirmed second factor, to replace it')) }, { additionalProperties: false }),
+          body: Type.Object(
+            { current_code: Type.Optional(Code('A current code of the confirmed second factor, to replace it')) },
+            { additionalProperties: false },
+          ),
           response: {
             201: Type.Object(
               {

@@ -63,7 +63,10 @@ export class UsersRepository {
     const { displayName, ...profile } = change;
     await (this.db as Db).transaction(async (tx) => {
       if (displayName !== undefined) {
-        await tx.update(users).set({ displayName, updatedAt: sql`now()` }).where(idEq(users.id, userId));
+        await tx
+          .update(users)
+          .set({ displayName, updatedAt: sql`now()` })
+          .where(idEq(users.id, userId));
       }
       if (Object.keys(profile).length > 0) {
         await tx

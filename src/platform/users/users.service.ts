@@ -79,14 +79,20 @@ export class UsersService {
 
   async me(
     caller: Principal,
-  ): Promise<PublicProfile & { developer_account: boolean; credential: { type: 'session' | 'api_key' | 'oauth'; environment: Environment; scopes: string[] } }> {
+  ): Promise<
+    PublicProfile & { developer_account: boolean; credential: { type: 'session' | 'api_key' | 'oauth'; environment: Environment; scopes: string[] } }
+  > {
     const userId = ownUserId(caller);
     const [row, developerAccount] = await Promise.all([this.repo.find(userId), this.developerAccounts.hasDeveloperAccount(userId)]);
     if (!row) throw Errors.notFound('User', userId);
     return {
       ...publicProfile(row),
       developer_account: developerAccount,
-      credential: { type: caller.apiKeyId ? 'api_key' : caller.kind === 'delegated' ? 'oauth' : 'session', environment: caller.environment, scopes: [...caller.scopes].sort() },
+      credential: {
+        type: caller.apiKeyId ? 'api_key' : caller.kind === 'delegated' ? 'oauth' : 'session',
+        environment: caller.environment,
+        scopes: [...caller.scopes].sort(),
+      },
     };
   }
 

@@ -103,7 +103,8 @@ export async function postWebhook(
   const outcome = await postPinned(options.egress, new URL(url), { body, headers, timeoutMs: options.timeoutMs, signal: options.signal });
   switch (outcome.kind) {
     case 'response':
-      if (outcome.status >= 200 && outcome.status < 300) return { ok: true, responseStatus: outcome.status, error: null, durationMs: elapsed(), interrupted: false };
+      if (outcome.status >= 200 && outcome.status < 300)
+        return { ok: true, responseStatus: outcome.status, error: null, durationMs: elapsed(), interrupted: false };
       // Redirects too: they are not followed, so a 3xx is a failed attempt.
       return failed(DeliveryError.http(outcome.status), outcome.status);
     case 'interrupted':

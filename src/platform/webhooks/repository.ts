@@ -108,9 +108,12 @@ export class WebhookRepository {
    * Pending attempts whose claim is free, oldest first: all of them at start-up, and in the periodic sweep
    * those that should have run before `dueBefore` (a job lost with a crashed in-process queue).
    */
-  async pendingDeliveries(
-    options: { dueBefore?: Date; now: Date; limit: number; after?: { nextAttemptAt: Date; id: string } },
-  ): Promise<{ id: string; nextAttemptAt: Date; lockedUntil: Date | null }[]> {
+  async pendingDeliveries(options: {
+    dueBefore?: Date;
+    now: Date;
+    limit: number;
+    after?: { nextAttemptAt: Date; id: string };
+  }): Promise<{ id: string; nextAttemptAt: Date; lockedUntil: Date | null }[]> {
     const conditions = [eq(webhookDeliveries.status, 'pending')];
     if (options.dueBefore) {
       conditions.push(lte(webhookDeliveries.nextAttemptAt, options.dueBefore));
@@ -160,11 +163,7 @@ export class WebhookRepository {
    * Records an attempt's outcome and, when it is retried, inserts the next attempt, in one transaction:
    * an attempt is never left retrying without a successor. Answers the successor (null if none).
    */
-  async recordAttempt(
-    delivery: DeliveryRow,
-    result: AttemptResult,
-    nextAttemptAt: Date | null,
-  ): Promise<{ id: string; nextAttemptAt: Date } | null> {
+  async recordAttempt(delivery: DeliveryRow, result: AttemptResult, nextAttemptAt: Date | null): Promise<{ id: string; nextAttemptAt: Date } | null> {
     return this.db.transaction(async (tx) => {
       const updated = await tx
         .update(webhookDeliveries)
