@@ -168,9 +168,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   await database.migrate();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null;
-  const bus: EventBus = config.redisUrl
-    ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix)
-    : new InProcessEventBus();
+  const bus: EventBus = config.redisUrl ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix) : new InProcessEventBus();
   const jobs: JobQueue = config.redisUrl
     ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue`, lockDurationMs: config.jobLockMs })
     : new InProcessJobQueue();
@@ -210,7 +208,11 @@ export async function createStation(config: Config, options: StationOptions = {}
     maxKeysPerAccount: config.maxKeysPerAccount,
     events: platformEvents,
     oidc: config.oidc,
-    mail: { mailer, publicBaseUrl: config.publicBaseUrl, onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed') },
+    mail: {
+      mailer,
+      publicBaseUrl: config.publicBaseUrl,
+      onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed'),
+    },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
@@ -218,8 +220,12 @@ export async function createStation(config: Config, options: StationOptions = {}
   const leases: LeaseStore = redis
     ? new RedisLeaseStore(redis, `${config.redisPrefix}:leases`, { onError: (error) => http.log.warn({ err: error }, 'connection leases not renewed') })
     : new InProcessLeaseStore();
-  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) => http.log.warn({ err: error }, 'a connection lease was not released'));
-  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) => http.log.error({ err: error }, 'closing a revoked connection failed'));
+  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) =>
+    http.log.warn({ err: error }, 'a connection lease was not released'),
+  );
+  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) =>
+    http.log.error({ err: error }, 'closing a revoked connection failed'),
+  );
   await connectionGuard.start(bus);
   // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
   const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => http.log.warn({ err: error }, 'analytics wake-up not published'));
@@ -247,7 +253,22 @@ export async function createStation(config: Config, options: StationOptions = {}
     (config.ml
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
-  const station = buildStationModules({ config, database, bus, queue, blobs, signer, clock, engine, egress, timers: options.timers, access: connectionGuard, leases, playWindow, verified: auth });
+  const station = buildStationModules({
+    config,
+    database,
+    bus,
+    queue,
+    blobs,
+    signer,
+    clock,
+    engine,
+    egress,
+    timers: options.timers,
+    access: connectionGuard,
+    leases,
+    playWindow,
+    verified: auth,
+  });
   const analytics = createAnalytics(
     {
       db: database.db,

@@ -340,7 +340,11 @@ function objectStore(env: Env): { s3: S3Location | null; mediaLinks: MediaLinks 
   }
   if (mode !== 'presigned') throw new ConfigError('STATION_MEDIA_LINKS', 'proxy or presigned', mode);
   if (s3?.credentials == null) {
-    throw new ConfigError('STATION_MEDIA_LINKS', 'proxy unless S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set (presigned links are signed with those keys)', mode);
+    throw new ConfigError(
+      'STATION_MEDIA_LINKS',
+      'proxy unless S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set (presigned links are signed with those keys)',
+      mode,
+    );
   }
   return { s3, mediaLinks: { mode: 'presigned', publicEndpoint } };
 }

@@ -43,11 +43,9 @@ export function isDomainError(error: unknown, code?: string): error is DomainErr
 
 export const Errors = {
   validation: (detail: string, message = 'The request does not fit the schema') => new DomainError('invalid', 'VALIDATION_FAILED', message, detail),
-  authRequired: (detail = '') =>
-    new DomainError('unauthenticated', 'AUTH_REQUIRED', 'Authentication required: token missing, invalid or expired', detail),
+  authRequired: (detail = '') => new DomainError('unauthenticated', 'AUTH_REQUIRED', 'Authentication required: token missing, invalid or expired', detail),
   invalidCredentials: () => new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The credentials are not valid'),
-  insufficientScope: (scope: string) =>
-    new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'The token lacks the required scope', `required scope: ${scope}`),
+  insufficientScope: (scope: string) => new DomainError('forbidden', 'INSUFFICIENT_SCOPE', 'The token lacks the required scope', `required scope: ${scope}`),
   forbidden: (detail: string) => new DomainError('forbidden', 'FORBIDDEN', 'This action is not allowed for the caller', detail),
   /**
    * 403 EMAIL_UNVERIFIED (PLATFORM_EMAIL_UNVERIFIED on platform paths): the action is one contract.md marks
@@ -60,8 +58,7 @@ export const Errors = {
       'This action needs a verified e-mail address',
       'open the link mailed to your address, or ask for a new one with POST /v1/auth/verify-email/resend',
     ),
-  csrfInvalid: () =>
-    new DomainError('forbidden', 'CSRF_INVALID', 'Missing or invalid X-CSRF-Token header', 'send the csrf_token issued with your credential'),
+  csrfInvalid: () => new DomainError('forbidden', 'CSRF_INVALID', 'Missing or invalid X-CSRF-Token header', 'send the csrf_token issued with your credential'),
   notFound: (what: string, id?: string) =>
     new DomainError('not_found', 'NOT_FOUND', `${what} not found`, id === undefined ? '' : `${what} ${id} does not exist`),
   conflict: (message: string, detail = '') => new DomainError('conflict', 'CONFLICT', message, detail),
@@ -97,10 +94,7 @@ export interface FailureLog {
  * SQL or tokens) becomes `fallback`, a fixed coarse message with its code. With a `log`, the real error is
  * logged server-side with `context` (the job id...), so the coarse answer can be traced.
  */
-export function publicFailure(
-  error: unknown,
-  options: { fallback?: PublicFailure; log?: FailureLog; context?: Record<string, unknown> } = {},
-): PublicFailure {
+export function publicFailure(error: unknown, options: { fallback?: PublicFailure; log?: FailureLog; context?: Record<string, unknown> } = {}): PublicFailure {
   const fallback = options.fallback ?? INTERNAL_FAILURE;
   if (error instanceof DomainError) {
     options.log?.warn({ ...options.context, err: error, code: error.code }, 'failure shown to clients');

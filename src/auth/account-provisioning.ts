@@ -51,7 +51,13 @@ export class AccountProvisioning {
     if (admin) {
       const existing = await this.repo.findUserByEmail(admin.email);
       if (!existing) {
-        await this.createUser({ email: admin.email, password: admin.password, role: 'super_admin', displayName: 'Station administrator', totpSecret: admin.totpSecret });
+        await this.createUser({
+          email: admin.email,
+          password: admin.password,
+          role: 'super_admin',
+          displayName: 'Station administrator',
+          totpSecret: admin.totpSecret,
+        });
       } else if (!this.totpSecrets.opens(existing.id, existing.totpSecret)) {
         await this.repo.replaceTotpSecret(existing.id, existing.totpSecret, this.totpSecrets.seal(existing.id, admin.totpSecret));
         warnings.push(

@@ -2,7 +2,16 @@
 import { and, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
-import { apiKeys, authSessions, developerAccounts, emailVerificationTokens, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
+import {
+  apiKeys,
+  authSessions,
+  developerAccounts,
+  emailVerificationTokens,
+  passwordResetTokens,
+  refreshTokens,
+  userIdentities,
+  users,
+} from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
 import type { Role } from './scopes.js';
 import type { Environment } from '../kernel/environment.js';
@@ -84,7 +93,11 @@ export class AuthRepository {
         .where(and(eq(users.role, 'super_admin'), eq(users.status, 'active')))
         .for('update');
       if (role !== 'super_admin' && supers.length === 1 && supers[0]!.id === id) return 'last_super_admin';
-      const [row] = await tx.update(users).set({ role, updatedAt: sql`now()` }).where(idEq(users.id, id)).returning();
+      const [row] = await tx
+        .update(users)
+        .set({ role, updatedAt: sql`now()` })
+        .where(idEq(users.id, id))
+        .returning();
       return row ?? null;
     });
   }
@@ -109,7 +122,10 @@ export class AuthRepository {
 
   /** Stores an unconfirmed TOTP secret (sealed), replacing any earlier unconfirmed one. */
   async setPendingTotpSecret(userId: string, sealed: string): Promise<void> {
-    await this.db.update(users).set({ totpPendingSecret: sealed, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await this.db
+      .update(users)
+      .set({ totpPendingSecret: sealed, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
   }
 
   /**
@@ -186,9 +202,7 @@ export class AuthRepository {
     const [row] = await this.db
       .update(emailVerificationTokens)
       .set({ usedAt: now })
-      .where(
-        and(eq(emailVerificationTokens.tokenHash, tokenHash), isNull(emailVerificationTokens.usedAt), sql`${emailVerificationTokens.expiresAt} > ${now}`),
-      )
+      .where(and(eq(emailVerificationTokens.tokenHash, tokenHash), isNull(emailVerificationTokens.usedAt), sql`${emailVerificationTokens.expiresAt} > ${now}`))
       .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
     return row ?? null;
   }
@@ -227,14 +241,14 @@ export class AuthRepository {
   }
 
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await this.db
+      .update(users)
+      .set({ passwordHash, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
   }
 
   async insertSession(userId: string, kind: 'staff' | 'platform', expiresAt: Date, secondFactor: boolean): Promise<string> {
-    const [row] = await this.db
-      .insert(authSessions)
-      .values({ userId, kind, expiresAt, secondFactor })
-      .returning({ id: authSessions.id });
+    const [row] = await this.db.insert(authSessions).values({ userId, kind, expiresAt, secondFactor }).returning({ id: authSessions.id });
     return row.id;
   }
 
@@ -389,5 +403,4 @@ export class AuthRepository {
       .returning({ id: apiKeys.id });
     return rows.length === 1;
   }
-
 }

@@ -214,7 +214,8 @@ export class AuthService implements EmailVerifiedCheck {
    * the account ends (a thief's included); the session that asked goes on.
    */
   async changePassword(caller: Principal, currentPassword: string, newPassword: string, clientAddress: string): Promise<void> {
-    if (caller.kind !== 'user' || !caller.userId || !caller.sessionId) throw Errors.forbidden('the password is changed from a login session, not with an API key');
+    if (caller.kind !== 'user' || !caller.userId || !caller.sessionId)
+      throw Errors.forbidden('the password is changed from a login session, not with an API key');
     const user = await this.repo.findUserById(caller.userId);
     if (!user) throw Errors.notFound('User', caller.userId);
     await this.refuseWhileThrottled(user.email, clientAddress);
@@ -249,7 +250,12 @@ export class AuthService implements EmailVerifiedCheck {
 
   private requireOidc(): OidcSignIn {
     if (!this.oidc) {
-      throw new DomainError('unavailable', 'IDENTITY_PROVIDER_NOT_CONFIGURED', 'Sign-in with an identity provider is not configured', 'the operator sets OIDC_ISSUER and OIDC_CLIENT_ID');
+      throw new DomainError(
+        'unavailable',
+        'IDENTITY_PROVIDER_NOT_CONFIGURED',
+        'Sign-in with an identity provider is not configured',
+        'the operator sets OIDC_ISSUER and OIDC_CLIENT_ID',
+      );
     }
     return this.oidc;
   }

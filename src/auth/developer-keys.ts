@@ -41,12 +41,7 @@ export interface DeveloperAccountCheck {
 }
 
 /** Throws 403 unless the login session's user may create keys and apps: a KEY_CREATOR_ROLES role or a developer account. */
-export async function assertMayCreateCredentials(
-  caller: Principal,
-  userId: string,
-  accounts: DeveloperAccountCheck,
-  what: string,
-): Promise<void> {
+export async function assertMayCreateCredentials(caller: Principal, userId: string, accounts: DeveloperAccountCheck, what: string): Promise<void> {
   if (caller.role && KEY_CREATOR_ROLES.includes(caller.role)) return;
   if (await accounts.hasDeveloperAccount(userId)) return;
   throw Errors.forbidden(`${what} need a developer account: open one with POST /v1/developer/account`);

@@ -119,7 +119,13 @@ export class EmailVerification implements EmailVerifiedCheck {
   private async mailLink(userId: string, email: string): Promise<void> {
     const token = newOpaqueToken('evt');
     const now = this.deps.clock.now();
-    await this.deps.repo.insertVerificationToken({ userId, email, tokenHash: sha256Hex(token), createdAt: new Date(now), expiresAt: new Date(now + VERIFY_TOKEN_TTL_MS) });
+    await this.deps.repo.insertVerificationToken({
+      userId,
+      email,
+      tokenHash: sha256Hex(token),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + VERIFY_TOKEN_TTL_MS),
+    });
     const link = `${this.deps.publicBaseUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
     await this.deps.mailer.send({
       to: email,

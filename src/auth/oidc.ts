@@ -97,7 +97,14 @@ export class OidcSignIn {
       const issuer = new URL(this.settings.issuer);
       const insecure = issuer.protocol === 'http:';
       if (insecure && !LOOPBACK.has(issuer.hostname)) {
-        return Promise.reject(new DomainError('unavailable', 'IDENTITY_PROVIDER_UNAVAILABLE', 'Sign-in with the identity provider is misconfigured', 'OIDC_ISSUER must be https (http only on a loopback host)'));
+        return Promise.reject(
+          new DomainError(
+            'unavailable',
+            'IDENTITY_PROVIDER_UNAVAILABLE',
+            'Sign-in with the identity provider is misconfigured',
+            'OIDC_ISSUER must be https (http only on a loopback host)',
+          ),
+        );
       }
       this.configuration = client
         .discovery(
@@ -109,7 +116,13 @@ export class OidcSignIn {
         )
         .catch((error: unknown) => {
           this.configuration = null; // the next sign-in tries again
-          throw new DomainError('unavailable', 'IDENTITY_PROVIDER_UNAVAILABLE', 'The identity provider cannot be reached', String((error as Error)?.name ?? ''), 30);
+          throw new DomainError(
+            'unavailable',
+            'IDENTITY_PROVIDER_UNAVAILABLE',
+            'The identity provider cannot be reached',
+            String((error as Error)?.name ?? ''),
+            30,
+          );
         });
     }
     return this.configuration;

@@ -23,7 +23,17 @@ const LISTENER: Scope[] = ['station:read', 'streams:read', 'tracks:read', 'users
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   listener: LISTENER,
   artist: [...LISTENER, 'tracks:write', 'artist'],
-  developer: ['station:train', 'station:read', 'streams:read', 'tracks:read', 'users:read', 'store:orders', 'analytics:read', 'webhooks:read', 'webhooks:write'],
+  developer: [
+    'station:train',
+    'station:read',
+    'streams:read',
+    'tracks:read',
+    'users:read',
+    'store:orders',
+    'analytics:read',
+    'webhooks:read',
+    'webhooks:write',
+  ],
   admin: [...STATION_SCOPES, ...PLATFORM_SCOPES],
   super_admin: [...STATION_SCOPES, ...PLATFORM_SCOPES],
 };

@@ -52,7 +52,8 @@ export class TotpEnrolment {
       }
       await this.refuseWhileLocked(user.id);
       const step = acceptTotp(confirmed, currentCode, this.deps.clock.now(), user.totpLastStep);
-      if (step === null || !(await this.deps.repo.claimTotpStep(user.id, step))) return this.fail(user.id, 'current_code is not a current code of the confirmed second factor');
+      if (step === null || !(await this.deps.repo.claimTotpStep(user.id, step)))
+        return this.fail(user.id, 'current_code is not a current code of the confirmed second factor');
     }
     const secret = newTotpSecret();
     await this.deps.repo.setPendingTotpSecret(user.id, this.deps.secrets.seal(user.id, secret));

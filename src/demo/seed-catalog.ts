@@ -37,9 +37,7 @@ export async function seedDemoCatalog(db: Db, options: { content?: DemoContent; 
 
     const writerRows = await tx
       .insert(songwriters)
-      .values(
-        content.songwriters.map((s) => ({ slug: s.slug, name: s.name, ipi: s.ipi, platformOwned: true, artistId: artistId.get(s.artistSlug) ?? null })),
-      )
+      .values(content.songwriters.map((s) => ({ slug: s.slug, name: s.name, ipi: s.ipi, platformOwned: true, artistId: artistId.get(s.artistSlug) ?? null })))
       .returning({ id: songwriters.id, slug: songwriters.slug });
     const writerId = new Map(writerRows.map((r) => [r.slug, r.id]));
 
@@ -68,11 +66,13 @@ export async function seedDemoCatalog(db: Db, options: { content?: DemoContent; 
       .returning({ id: tracks.id, slug: tracks.slug });
     const trackId = new Map(trackRows.map((r) => [r.slug, r.id]));
 
-    await tx.insert(trackCredits).values(
-      content.tracks.flatMap((t) =>
-        t.credits.map((c) => ({ trackId: trackId.get(t.slug)!, songwriterId: writerId.get(c.songwriterSlug)!, role: c.role, splitPct: c.splitPct })),
-      ),
-    );
+    await tx
+      .insert(trackCredits)
+      .values(
+        content.tracks.flatMap((t) =>
+          t.credits.map((c) => ({ trackId: trackId.get(t.slug)!, songwriterId: writerId.get(c.songwriterSlug)!, role: c.role, splitPct: c.splitPct })),
+        ),
+      );
 
     const trackOfLyric = new Map(content.tracks.filter((t) => t.lyricsId).map((t) => [t.lyricsId!, trackId.get(t.slug)!]));
     await tx.insert(lyrics).values(
@@ -108,7 +108,10 @@ async function insertDemoReleases(tx: DbOrTx, content: DemoContent): Promise<boo
   const [{ existing }] = await tx.select({ existing: count() }).from(albums).where(eq(albums.environment, 'live'));
   if (existing > 0) return false;
   const slugs = releases.flatMap((r) => r.trackSlugs);
-  const trackRows = await tx.select({ id: tracks.id, slug: tracks.slug, artistId: tracks.artistId, genre: tracks.genre }).from(tracks).where(and(eq(tracks.environment, 'live'), inArray(tracks.slug, slugs)));
+  const trackRows = await tx
+    .select({ id: tracks.id, slug: tracks.slug, artistId: tracks.artistId, genre: tracks.genre })
+    .from(tracks)
+    .where(and(eq(tracks.environment, 'live'), inArray(tracks.slug, slugs)));
   if (trackRows.length !== slugs.length) return false;
   const track = new Map(trackRows.map((row) => [row.slug, row]));
   for (const release of releases) {
@@ -119,7 +122,10 @@ async function insertDemoReleases(tx: DbOrTx, content: DemoContent): Promise<boo
       .returning({ id: albums.id });
     for (const [index, slug] of release.trackSlugs.entries()) {
       const row = track.get(slug)!;
-      await tx.update(tracks).set({ albumId: album.id, trackNumber: index + 1 }).where(and(eq(tracks.id, row.id), eq(tracks.artistId, first.artistId)));
+      await tx
+        .update(tracks)
+        .set({ albumId: album.id, trackNumber: index + 1 })
+        .where(and(eq(tracks.id, row.id), eq(tracks.artistId, first.artistId)));
     }
   }
   return true;

@@ -43,6 +43,10 @@ export async function trainDemoModels(
       lineage: { source: 'demo-seed', snapshot_id: null, job_id: null, base_model_id: null, dataset_hash: dataset.datasetHash, items: items.length },
     });
     await deps.modelsRepo.deploy(saved.id);
-    log(`demo ${type} model ${current ? 're' : ''}trained and deployed`, { version: saved.version, seconds: Math.round((Date.now() - started) / 1000), items: items.length });
+    log(`demo ${type} model ${current ? 're' : ''}trained and deployed`, {
+      version: saved.version,
+      seconds: Math.round((Date.now() - started) / 1000),
+      items: items.length,
+    });
   }
 }

@@ -30,7 +30,15 @@ export async function seedDemoStore(db: Db, content: DemoContent = demoContent):
       .select({ id: albums.id })
       .from(albums)
       .leftJoin(storeProducts, eq(storeProducts.albumId, albums.id))
-      .where(and(inArray(albums.id, releases.map((r) => r.id)), isNull(storeProducts.id)));
+      .where(
+        and(
+          inArray(
+            albums.id,
+            releases.map((r) => r.id),
+          ),
+          isNull(storeProducts.id),
+        ),
+      );
     const todo = new Set(unsold.map((row) => row.id));
     let made = 0;
     for (const release of releases.filter((r) => todo.has(r.id))) {
@@ -42,7 +50,14 @@ export async function seedDemoStore(db: Db, content: DemoContent = demoContent):
       if (trackRows.length === 0) continue;
       const [product] = await tx
         .insert(storeProducts)
-        .values({ artistId: release.artistId, albumId: release.id, type: release.type, title: release.title, priceCents: DEMO_PRICE_CENTS[release.type], currency: 'usd' })
+        .values({
+          artistId: release.artistId,
+          albumId: release.id,
+          type: release.type,
+          title: release.title,
+          priceCents: DEMO_PRICE_CENTS[release.type],
+          currency: 'usd',
+        })
         .returning({ id: storeProducts.id });
       await tx.insert(storeProductTracks).values(trackRows.map((track, position) => ({ productId: product.id, trackId: track.id, position })));
       made += 1;

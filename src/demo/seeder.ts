@@ -165,10 +165,15 @@ export class DemoSeeder {
     this.earlyCount = readyAtStart;
     await this.publish('early masters', EARLY_MASTERS - readyAtStart);
     const started = this.clock.now();
-    const first = await renderDemoMasters(this.deps, early, () => shouldStop() || this.earlyDone, () => {
-      this.earlyCount += 1;
-      onRendered();
-    });
+    const first = await renderDemoMasters(
+      this.deps,
+      early,
+      () => shouldStop() || this.earlyDone,
+      () => {
+        this.earlyCount += 1;
+        onRendered();
+      },
+    );
     if (first > 0) this.renderSec = (this.clock.now() - started) / 1000 / first;
     if (this.halted) return;
 

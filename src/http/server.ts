@@ -56,10 +56,7 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** A socket with no bytes either way for this long is closed (SSE streams send a heartbeat every 15 s). */
 const IDLE_CONNECTION_MS = 120_000;
 
-export async function buildHttpServer(
-  deps: HttpServerDeps,
-  registerModules: (app: FastifyInstance) => Promise<void>,
-): Promise<FastifyInstance> {
+export async function buildHttpServer(deps: HttpServerDeps, registerModules: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger,
     bodyLimit: 1024 * 1024,
@@ -109,11 +106,7 @@ export async function buildHttpServer(
   registerHttpMetrics(app, deps.metrics, deps.metricsToken ?? null);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  app.get(
-    '/healthz',
-    { config: { public: true }, schema: { tags: ['operations'], summary: 'Liveness' } },
-    async () => ({ status: 'ok' }),
-  );
+  app.get('/healthz', { config: { public: true }, schema: { tags: ['operations'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
   app.get(
     '/readyz',
     {

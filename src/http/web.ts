@@ -117,19 +117,13 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions): Pr
     for (const url of DEVELOPER_PATHS) scope.get(url, { config: PAGE, schema: HIDDEN }, (_request, reply) => sendPage(reply, 'developers/index.html'));
 
     scope.get('/favicon.ico', { config: PAGE, schema: HIDDEN }, (_request, reply) =>
-      reply
-        .type('image/x-icon')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', 'public, max-age=86400')
-        .send(favicon),
+      reply.type('image/x-icon').header('X-Content-Type-Options', 'nosniff').header('Cache-Control', 'public, max-age=86400').send(favicon),
     );
 
     scope.get('/assets/*', { config: PAGE, schema: HIDDEN }, (request, reply) => {
       const file = (request.params as { '*': string })['*'];
       // File names carry their content hash: a new build gets new names, so these never go stale.
-      return reply
-        .header('X-Content-Type-Options', 'nosniff')
-        .sendFile(file, join(root, 'assets'), { immutable: true, maxAge: '365d', dotfiles: 'deny' });
+      return reply.header('X-Content-Type-Options', 'nosniff').sendFile(file, join(root, 'assets'), { immutable: true, maxAge: '365d', dotfiles: 'deny' });
     });
   });
 }

@@ -14,7 +14,9 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export class SecretFileError extends Error {
   constructor(file: string, problem: string) {
-    super(`${file}: ${problem}; replace it with at least ${MIN_KEY_BYTES} random bytes in base64url, or delete it to have a new key generated (tokens and links signed with the old key stop working)`);
+    super(
+      `${file}: ${problem}; replace it with at least ${MIN_KEY_BYTES} random bytes in base64url, or delete it to have a new key generated (tokens and links signed with the old key stop working)`,
+    );
     this.name = 'SecretFileError';
   }
 }

@@ -56,13 +56,31 @@ export const MlErrors = {
   validation: (detail: string) => new DomainError('invalid', 'VALIDATION_FAILED', 'The request does not fit the schema', detail),
 };
 
-
-function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, detail: string, retryAfter: number | null, engine?: EngineErrorJson) {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  detail: string,
+  retryAfter: number | null,
+  engine?: EngineErrorJson,
+) {
   if (retryAfter !== null) reply.header('Retry-After', String(retryAfter));
   return reply
     .status(status)
     .type('application/json; charset=utf-8')
-    .send({ error: { code: `ML_${code}`, http_status: status, message, detail, retry_after: retryAfter, request_id: String(request.id), ...(engine ? { engine } : {}) } });
+    .send({
+      error: {
+        code: `ML_${code}`,
+        http_status: status,
+        message,
+        detail,
+        retry_after: retryAfter,
+        request_id: String(request.id),
+        ...(engine ? { engine } : {}),
+      },
+    });
 }
 
 /** Errors of the HTTP layer itself (our DomainErrors and HttpErrors, Fastify's validation, parsing and routing errors). */
@@ -81,7 +99,16 @@ export function registerMlErrorHandling(app: FastifyInstance): void {
       const status = engineHttpStatus(engineError);
       if (status >= 500) request.log.error({ err: error }, 'engine call failed');
       const wire = wireEngineError(engineError, String(request.id));
-      return send(request, reply, status, engineError.code, wire.message, engineError.stage ? `engine stage: ${engineError.stage}` : '', engineError.code === 'SHUTDOWN' ? 5 : null, wire);
+      return send(
+        request,
+        reply,
+        status,
+        engineError.code,
+        wire.message,
+        engineError.stage ? `engine stage: ${engineError.stage}` : '',
+        engineError.code === 'SHUTDOWN' ? 5 : null,
+        wire,
+      );
     }
     const failure = toErrorResponse(error as FastifyError);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');

@@ -15,7 +15,10 @@ export class NdjsonStream<Line extends { type: string }> {
   /** True once the caller closed the connection before the last line. */
   aborted = false;
 
-  constructor(private readonly reply: FastifyReply, heartbeatMs = HEARTBEAT_MS) {
+  constructor(
+    private readonly reply: FastifyReply,
+    heartbeatMs = HEARTBEAT_MS,
+  ) {
     this.heartbeat = setInterval(() => this.write({ type: 'heartbeat' } as Line), heartbeatMs);
     reply.raw.on('close', () => {
       if (this.ended) return;

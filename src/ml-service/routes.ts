@@ -72,7 +72,10 @@ export function mlRoutes(deps: MlRouteDeps) {
           tags: ['generation'],
           summary: 'Generate a track (NDJSON stream: progress lines, then one result or error line)',
           body: TrackJobBody,
-          response: ndjson(GenerateLineSchema, 'application/x-ndjson: {"type":"progress","pct","eta"}*, then {"type":"result","result"} or {"type":"error","error"}'),
+          response: ndjson(
+            GenerateLineSchema,
+            'application/x-ndjson: {"type":"progress","pct","eta"}*, then {"type":"result","result"} or {"type":"error","error"}',
+          ),
         },
       },
       (request, reply) => {
@@ -93,19 +96,40 @@ export function mlRoutes(deps: MlRouteDeps) {
 
     app.post(
       '/ml/v1/safety/lyrics',
-      { schema: { tags: ['safety'], summary: 'Safety verdict for lyrics against a safety reference', body: CheckLyricsBody, response: json(SafetyVerdictSchema) } },
+      {
+        schema: {
+          tags: ['safety'],
+          summary: 'Safety verdict for lyrics against a safety reference',
+          body: CheckLyricsBody,
+          response: json(SafetyVerdictSchema),
+        },
+      },
       (request) => engine.checkLyrics(request.body.reference, request.body.lyrics, request.body.explicitAllowed),
     );
 
     app.post(
       '/ml/v1/safety/audio',
-      { schema: { tags: ['safety'], summary: 'Safety verdict for audio features against a safety reference', body: CheckAudioBody, response: json(SafetyVerdictSchema) } },
+      {
+        schema: {
+          tags: ['safety'],
+          summary: 'Safety verdict for audio features against a safety reference',
+          body: CheckAudioBody,
+          response: json(SafetyVerdictSchema),
+        },
+      },
       (request) => engine.checkAudio(request.body.reference, request.body.features),
     );
 
     app.post(
       '/ml/v1/features',
-      { schema: { tags: ['analysis'], summary: 'Extract audio features (audio as base64, or a url to fetch)', body: FeaturesBody, response: json(Type.Ref(AudioFeaturesSchema)) } },
+      {
+        schema: {
+          tags: ['analysis'],
+          summary: 'Extract audio features (audio as base64, or a url to fetch)',
+          body: FeaturesBody,
+          response: json(Type.Ref(AudioFeaturesSchema)),
+        },
+      },
       async (request) => {
         const { audio, url, format } = request.body;
         if ((audio === undefined) === (url === undefined)) throw MlErrors.validation('send exactly one of audio and url');
@@ -124,7 +148,10 @@ export function mlRoutes(deps: MlRouteDeps) {
           summary: 'Re-encode an MP3 at another bitrate (body and answer are audio/mpeg bytes; the ID3 tag is kept)',
           querystring: TranscodeQuery,
           consumes: [MP3],
-          response: { 200: { description: 'the re-encoded MP3', content: { [MP3]: { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } } }, ...errors },
+          response: {
+            200: { description: 'the re-encoded MP3', content: { [MP3]: { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } } },
+            ...errors,
+          },
         },
       },
       async (request, reply) => {
@@ -136,7 +163,14 @@ export function mlRoutes(deps: MlRouteDeps) {
 
     app.post(
       '/ml/v1/influences',
-      { schema: { tags: ['analysis'], summary: 'The k reference items nearest in style-embedding space', body: InfluencesBody, response: json(Type.Array(StyleInfluenceSchema)) } },
+      {
+        schema: {
+          tags: ['analysis'],
+          summary: 'The k reference items nearest in style-embedding space',
+          body: InfluencesBody,
+          response: json(Type.Array(StyleInfluenceSchema)),
+        },
+      },
       (request) => engine.influences(request.body.styleModel, request.body.reference, request.body.features, request.body.k),
     );
 

@@ -43,10 +43,7 @@ const QUEUE_SIZE = 2;
 const MAX_SOCKETS = 256;
 
 function isNotFound(error: unknown): boolean {
-  return (
-    error instanceof S3ServiceException &&
-    (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)
-  );
+  return error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
 }
 
 export class S3BlobStore implements BlobStore {

@@ -28,7 +28,10 @@ function rfc3986(text: string): string {
 
 /** 20130524T000000Z */
 function amzDate(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(unixSeconds * 1000)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export class S3Presigner implements Presigner {

@@ -15,7 +15,11 @@ export class RedisCounterStore implements CounterStore {
   ) {}
 
   async increment(key: string, ttlMs: number): Promise<number> {
-    const results = await this.redis.multi().incr(this.key(key)).pexpire(this.key(key), Math.max(1, Math.ceil(ttlMs))).exec();
+    const results = await this.redis
+      .multi()
+      .incr(this.key(key))
+      .pexpire(this.key(key), Math.max(1, Math.ceil(ttlMs)))
+      .exec();
     const [error, count] = results?.[0] ?? [new Error('the increment did not run')];
     if (error) throw error;
     return Number(count);

@@ -58,9 +58,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.migrationUrl && !options.url) throw new Error('a migration URL needs a PostgreSQL URL for the app');
-  return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10, options.migrationUrl ?? null)
-    : openPglite(options.dataDir, options.pgliteTemplate);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10, options.migrationUrl ?? null) : openPglite(options.dataDir, options.pgliteTemplate);
 }
 
 async function openPglite(dataDir: string | null, template: Blob | undefined): Promise<Database> {
@@ -98,10 +96,14 @@ async function migrateAsOwner(migrationUrl: string, app: pg.Pool): Promise<void>
   try {
     const ownerRole = await roleFacts(owner);
     if (ownerRole.database !== appRole.database) {
-      throw new LeastPrivilegeError(`DATABASE_MIGRATION_URL names database ${JSON.stringify(ownerRole.database)}, DATABASE_URL ${JSON.stringify(appRole.database)}: they must be the same`);
+      throw new LeastPrivilegeError(
+        `DATABASE_MIGRATION_URL names database ${JSON.stringify(ownerRole.database)}, DATABASE_URL ${JSON.stringify(appRole.database)}: they must be the same`,
+      );
     }
     if (ownerRole.role === appRole.role) {
-      throw new LeastPrivilegeError(`DATABASE_MIGRATION_URL and DATABASE_URL log in as the same role ${JSON.stringify(appRole.role)}: the app's role must not own the schema`);
+      throw new LeastPrivilegeError(
+        `DATABASE_MIGRATION_URL and DATABASE_URL log in as the same role ${JSON.stringify(appRole.role)}: the app's role must not own the schema`,
+      );
     }
     await owner.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {

@@ -77,8 +77,11 @@ export async function assertAppRoleLeastPrivilege(app: pg.Pool): Promise<void> {
   if (!facts) throw new LeastPrivilegeError(`the table ${REGISTRY} is missing after the migrations`);
   const role = JSON.stringify(facts.role);
   if (facts.superuser) throw new LeastPrivilegeError(`DATABASE_URL's role ${role} is a superuser: it could rewrite the registry`);
-  if (facts.owner) throw new LeastPrivilegeError(`DATABASE_URL's role ${role} owns ${REGISTRY} (or may act as its owner): it could drop the append-only trigger`);
+  if (facts.owner)
+    throw new LeastPrivilegeError(`DATABASE_URL's role ${role} owns ${REGISTRY} (or may act as its owner): it could drop the append-only trigger`);
   if (facts.forbidden.length > 0) {
-    throw new LeastPrivilegeError(`DATABASE_URL's role ${role} holds ${facts.forbidden.join(', ')} on ${REGISTRY}: revoke them (the owner's grants at start leave only SELECT, INSERT and UPDATE of ${REGISTRY_MUTABLE_COLUMNS.join(', ')})`);
+    throw new LeastPrivilegeError(
+      `DATABASE_URL's role ${role} holds ${facts.forbidden.join(', ')} on ${REGISTRY}: revoke them (the owner's grants at start leave only SELECT, INSERT and UPDATE of ${REGISTRY_MUTABLE_COLUMNS.join(', ')})`,
+    );
   }
 }

@@ -7,29 +7,54 @@
 import { BlockList, isIP } from 'node:net';
 
 /** Address classes; `external` is every address outside the ranges below (public unicast). */
-export type AddressClass =
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'cgnat'
-  | 'multicast'
-  | 'unspecified'
-  | 'special'
-  | 'external';
+export type AddressClass = 'loopback' | 'private' | 'link_local' | 'cgnat' | 'multicast' | 'unspecified' | 'special' | 'external';
 
 type Cidr = readonly [address: string, prefix: number];
 
 /** Checked in this order: the first class whose ranges hold the address names it. */
 const RANGES: readonly (readonly [Exclude<AddressClass, 'external'>, readonly Cidr[]])[] = [
-  ['loopback', [['127.0.0.0', 8], ['::1', 128]]],
+  [
+    'loopback',
+    [
+      ['127.0.0.0', 8],
+      ['::1', 128],
+    ],
+  ],
   // RFC 1918 and RFC 4193 unique-local (fc00::/7), as Gitea's `private`; fec0::/10 is the deprecated site-local.
-  ['private', [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['fc00::', 7], ['fec0::', 10]]],
+  [
+    'private',
+    [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+      ['fc00::', 7],
+      ['fec0::', 10],
+    ],
+  ],
   // 169.254.169.254, the cloud metadata service, is here.
-  ['link_local', [['169.254.0.0', 16], ['fe80::', 10]]],
+  [
+    'link_local',
+    [
+      ['169.254.0.0', 16],
+      ['fe80::', 10],
+    ],
+  ],
   ['cgnat', [['100.64.0.0', 10]]],
-  ['multicast', [['224.0.0.0', 4], ['ff00::', 8]]],
+  [
+    'multicast',
+    [
+      ['224.0.0.0', 4],
+      ['ff00::', 8],
+    ],
+  ],
   // 0.0.0.0/8 is "this network": connecting to 0.0.0.0 reaches the local host.
-  ['unspecified', [['0.0.0.0', 8], ['::', 128]]],
+  [
+    'unspecified',
+    [
+      ['0.0.0.0', 8],
+      ['::', 128],
+    ],
+  ],
   [
     'special',
     [

@@ -43,7 +43,10 @@ export class AllowListError extends Error {}
 
 export function parseAllowList(text: string): AllowList {
   const list: AllowList = { any: false, keywords: [], hosts: [], hostSuffixes: [], cidrs: [] };
-  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.length === 0) throw new AllowListError('no entries');
   for (const raw of entries) {
     const entry = raw.toLowerCase().replace(/^\[([^\]]*)\]/, '$1'); // [::1] and [::1]/128 as ::1 and ::1/128

@@ -84,7 +84,11 @@ function send(url: URL, destination: Extract<Destination, { allowed: true }>, op
 /** A lookup that answers the checked addresses whatever name it is asked for: no second resolution happens. */
 function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+    if (options?.all)
+      callback(
+        null,
+        addresses.map(({ address, family }) => ({ address, family })),
+      );
     else callback(null, addresses[0].address, addresses[0].family);
   }) as LookupFunction;
 }

@@ -6,7 +6,15 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
-import type { CancellationTiming, CheckoutCreated, CheckoutRequest, OnboardingLink, OnboardingRequest, PaymentProcessor, SubscriptionCheckoutRequest } from './processor.js';
+import type {
+  CancellationTiming,
+  CheckoutCreated,
+  CheckoutRequest,
+  OnboardingLink,
+  OnboardingRequest,
+  PaymentProcessor,
+  SubscriptionCheckoutRequest,
+} from './processor.js';
 
 export const SANDBOX_PAGE_PREFIX = '/v1/store/sandbox';
 /** Where the sandbox's subscription checkout pages are served (src/platform/subscriptions/routes.ts). */

@@ -213,6 +213,7 @@ export class StripeProcessor implements PaymentProcessor {
 function asProcessorError(message: string, error: unknown): PaymentProcessorError {
   if (error instanceof PaymentProcessorError) return error;
   // The SDK's error type and code are safe to keep for the log; its message may quote request parameters.
-  const detail = error instanceof Stripe.errors.StripeError ? ` (${error.type}${error.code ? `, ${error.code}` : ''}, status ${error.statusCode ?? 'none'})` : '';
+  const detail =
+    error instanceof Stripe.errors.StripeError ? ` (${error.type}${error.code ? `, ${error.code}` : ''}, status ${error.statusCode ?? 'none'})` : '';
   return new PaymentProcessorError(`${message}${detail}`);
 }

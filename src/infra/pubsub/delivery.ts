@@ -18,12 +18,7 @@ export const reportToConsole: BusErrorReporter = (error, channel) => {
  * Calls the handler and reports a throw or a rejected promise instead of letting it escape: the publisher
  * and the other subscribers of the channel never see one receiver's failure (STYLE: fan-out fails per target).
  */
-export function deliverIsolated(
-  handler: MessageHandler,
-  message: unknown,
-  channel: string,
-  report: BusErrorReporter,
-): void {
+export function deliverIsolated(handler: MessageHandler, message: unknown, channel: string, report: BusErrorReporter): void {
   try {
     // The port types handlers as returning void, but an async function fits that type too.
     const result = handler(message) as unknown;

@@ -58,8 +58,7 @@ export class BullMqJobQueue implements JobQueue {
     this.connection = { url: options.url, maxRetriesPerRequest: null };
     this.prefix = options.prefix ?? 'station';
     this.onError = options.onError ?? reportJobErrorToConsole;
-    this.onConnectionError =
-      options.onConnectionError ?? ((error, queue) => console.error(`job queue ${queue}: redis error`, error));
+    this.onConnectionError = options.onConnectionError ?? ((error, queue) => console.error(`job queue ${queue}: redis error`, error));
     this.removeOnComplete = options.removeOnComplete ?? { count: 1_000, age: DAY_SECONDS };
     this.removeOnFail = options.removeOnFail ?? { count: 5_000, age: 7 * DAY_SECONDS };
     this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
@@ -72,10 +71,7 @@ export class BullMqJobQueue implements JobQueue {
     const job = await this.queue(queue).add(name, data, {
       delay: options.delayMs,
       attempts,
-      backoff:
-        attempts > 1
-          ? { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS, jitter: BACKOFF_JITTER }
-          : undefined,
+      backoff: attempts > 1 ? { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS, jitter: BACKOFF_JITTER } : undefined,
       deduplication: options.jobId === undefined ? undefined : { id: options.jobId },
       removeOnComplete: this.removeOnComplete,
       removeOnFail: this.removeOnFail,
@@ -164,4 +160,3 @@ function toPortJob(queue: string, bullJob: BullJob): Job {
     redelivered: (bullJob.stalledCounter ?? 0) > 0,
   };
 }
-

@@ -33,7 +33,11 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // Secrets an older version stored in clear, sealed at start; the partial index keeps that check free.
-  (t) => [index('users_totp_secret_clear_idx').on(t.id).where(sql`${t.totpSecret} IS NOT NULL AND ${t.totpSecret} NOT LIKE 'v1.%'`)],
+  (t) => [
+    index('users_totp_secret_clear_idx')
+      .on(t.id)
+      .where(sql`${t.totpSecret} IS NOT NULL AND ${t.totpSecret} NOT LIKE 'v1.%'`),
+  ],
 );
 
 /** One login: the refresh tokens of a login form a rotation family that is revoked as a whole. */
@@ -81,7 +85,9 @@ export const authSessions = pgTable(
   },
   (t) => [
     index('auth_sessions_user_idx').on(t.userId),
-    index('auth_sessions_oauth_client_idx').on(t.oauthClientId, t.userId).where(sql`${t.oauthClientId} IS NOT NULL`),
+    index('auth_sessions_oauth_client_idx')
+      .on(t.oauthClientId, t.userId)
+      .where(sql`${t.oauthClientId} IS NOT NULL`),
     // kind compared as text: a new enum value cannot be used as a constant in the migration that adds it.
     check('auth_sessions_oauth_shape', sql`(${t.kind}::text = 'oauth') = (${t.oauthClientId} IS NOT NULL AND ${t.scopes} IS NOT NULL)`),
   ],

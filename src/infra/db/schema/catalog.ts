@@ -169,11 +169,15 @@ export const tracks = pgTable(
     index('tracks_search_idx').using('gin', t.searchVector).with({ fastupdate: false }),
     // The catalog's default order (most streamed first), and the walk a broad search takes (track-search.ts).
     // Led by the environment: every catalog read names one, and a walk of the live catalog skips no sandbox rows.
-    index('tracks_popularity_idx').on(t.environment, t.streams.desc().nullsFirst(), t.title, t.id).where(sql`${t.status} = 'published'`),
+    index('tracks_popularity_idx')
+      .on(t.environment, t.streams.desc().nullsFirst(), t.title, t.id)
+      .where(sql`${t.status} = 'published'`),
     unique('tracks_environment_slug_uq').on(t.environment, t.slug),
     unique('tracks_environment_isrc_uq').on(t.environment, t.isrc),
     foreignKey({ name: 'tracks_artist_same_environment_fk', columns: [t.artistId, t.environment], foreignColumns: [artists.id, artists.environment] }),
-    uniqueIndex('tracks_album_position_uq').on(t.albumId, t.trackNumber).where(sql`${t.albumId} IS NOT NULL`),
+    uniqueIndex('tracks_album_position_uq')
+      .on(t.albumId, t.trackNumber)
+      .where(sql`${t.albumId} IS NOT NULL`),
     foreignKey({ name: 'tracks_album_same_artist_fk', columns: [t.albumId, t.artistId], foreignColumns: [albums.id, albums.artistId] }),
     check('tracks_album_position', sql`(${t.albumId} IS NULL) = (${t.trackNumber} IS NULL) AND (${t.trackNumber} IS NULL OR ${t.trackNumber} >= 1)`),
     check('tracks_isrc_format', sql`${t.isrc} IS NULL OR ${t.isrc} ~ '^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$'`),
@@ -208,10 +212,7 @@ export const trackCredits = pgTable(
     role: creditRole('role').notNull(),
     splitPct: numeric('split_pct', { precision: 5, scale: 2, mode: 'number' }).notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.trackId, t.songwriterId, t.role] }),
-    check('track_credits_split_range', sql`${t.splitPct} > 0 AND ${t.splitPct} <= 100`),
-  ],
+  (t) => [primaryKey({ columns: [t.trackId, t.songwriterId, t.role] }), check('track_credits_split_range', sql`${t.splitPct} > 0 AND ${t.splitPct} <= 100`)],
 );
 
 export const lyrics = pgTable(

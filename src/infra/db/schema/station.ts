@@ -40,7 +40,9 @@ export const modelVersions = pgTable(
   },
   (t) => [
     // At most one production model per type: a deploy swaps them in one transaction.
-    uniqueIndex('model_versions_one_production').on(t.modelType).where(sql`${t.status} = 'production'`),
+    uniqueIndex('model_versions_one_production')
+      .on(t.modelType)
+      .where(sql`${t.status} = 'production'`),
     check('model_versions_dataset_hash_format', sql`${t.datasetHash} ~ '^sha256:[0-9a-f]{64}$'`),
   ],
 );
@@ -115,7 +117,11 @@ export const lyricGenerations = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('lyric_generations_waiting_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+  (t) => [
+    index('lyric_generations_waiting_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /**

@@ -99,7 +99,9 @@ export const storeCheckoutSessions = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('store_checkout_sessions_idempotency_idx').on(t.userId, t.idempotencyKey).where(sql`${t.idempotencyKey} IS NOT NULL`),
+    uniqueIndex('store_checkout_sessions_idempotency_idx')
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} IS NOT NULL`),
     check('store_checkout_sessions_fee', sql`${t.platformFeeCents} >= 0 AND ${t.platformFeeCents} <= ${t.amountCents}`),
   ],
 );

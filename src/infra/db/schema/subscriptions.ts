@@ -43,8 +43,12 @@ export const subscriptions = pgTable(
   (t) => [
     index('subscriptions_user_idx').on(t.userId, t.createdAt),
     // Two concurrent POSTs open one checkout; two completion notices activate one subscription.
-    uniqueIndex('subscriptions_one_open_idx').on(t.userId).where(sql`${t.status} = 'open'`),
-    uniqueIndex('subscriptions_one_active_idx').on(t.userId).where(sql`${t.status} = 'active'`),
+    uniqueIndex('subscriptions_one_open_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'open'`),
+    uniqueIndex('subscriptions_one_active_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'active'`),
     check('subscriptions_amount_positive', sql`${t.amountCents} > 0`),
   ],
 );

@@ -76,7 +76,9 @@ export const trainingJobs = pgTable(
   },
   (t) => [
     // Spec limit "1 training job per model type": a queued, running or paused job holds its type, on every instance.
-    uniqueIndex('training_jobs_one_active_per_type').on(t.modelType).where(sql`${t.status} in ('queued', 'running', 'paused')`),
+    uniqueIndex('training_jobs_one_active_per_type')
+      .on(t.modelType)
+      .where(sql`${t.status} in ('queued', 'running', 'paused')`),
     index('training_jobs_created_idx').on(t.createdAt),
     check('training_jobs_dataset_hash_format', sql`${t.datasetHash} ~ '^sha256:[0-9a-f]{64}$'`),
     check('training_jobs_epochs', sql`${t.totalEpochs} >= 1 and ${t.currentEpoch} >= 0 and ${t.checkpointEpoch} >= 0`),

@@ -59,6 +59,8 @@ export const webhookDeliveries = pgTable(
     // Several instances receive the same bus message; only the first insert of an attempt counts.
     uniqueIndex('webhook_deliveries_once').on(t.webhookId, t.eventId, t.attempt),
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
-    index('webhook_deliveries_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_pending_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
