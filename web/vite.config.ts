@@ -20,7 +20,10 @@ export default defineConfig({
   // `npm run dev:web`: the pages with hot reload on :5173, the APIs of a station running on :8080 (npm start).
   server: {
     proxy: Object.fromEntries(
-      ['/v1', '/api', '/station', '/media', '/policy', '/docs', '/openapi.json'].map((path) => [path, { target: 'http://localhost:8080', ws: path === '/station' }]),
+      ['/v1', '/api', '/station', '/media', '/policy', '/docs', '/openapi.json'].map((path) => [
+        path,
+        { target: 'http://localhost:8080', ws: path === '/station' },
+      ]),
     ),
   },
   build: {

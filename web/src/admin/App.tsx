@@ -39,7 +39,12 @@ export const SECTIONS: SectionDef[] = [
   { path: 'registry', label: 'Registry', allowed: admin, render: () => <RegistrySection /> },
   { path: 'review', label: 'Safety review', allowed: admin, render: () => <ReviewSection /> },
   { path: 'dataset', label: 'Dataset', allowed: trainer, render: () => <DatasetSection /> },
-  { path: 'training', label: 'Training & models', allowed: trainer, render: (p) => <TrainingSection canDeploy={p.can_toggle_radio} canCancel={p.can_toggle_radio} /> },
+  {
+    path: 'training',
+    label: 'Training & models',
+    allowed: trainer,
+    render: (p) => <TrainingSection canDeploy={p.can_toggle_radio} canCancel={p.can_toggle_radio} />,
+  },
   { path: 'webhooks', label: 'Webhooks', allowed: () => true, render: () => <WebhooksSection /> },
   { path: 'safety', label: 'Safety test', allowed: admin, render: () => <SafetyTestSection /> },
   { path: 'users', label: 'Users', allowed: (p) => p.role === 'admin' || p.role === 'super_admin', render: (p) => <UsersSection callerRole={p.role} /> },

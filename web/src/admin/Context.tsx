@@ -88,7 +88,15 @@ export function ContextSection() {
           </dl>
         )}
       </section>
-      {c && <ContextForm initial={c} onDone={() => { refresh(); presets.reload(); }} />}
+      {c && (
+        <ContextForm
+          initial={c}
+          onDone={() => {
+            refresh();
+            presets.reload();
+          }}
+        />
+      )}
       <section className="card" aria-labelledby="presets-title">
         <h2 id="presets-title">Presets</h2>
         <Alert>{presets.error ?? action.error}</Alert>
@@ -96,7 +104,10 @@ export function ContextSection() {
           {(presets.data?.data ?? []).map((p) => (
             <li key={p.preset_id} className="row">
               <span>
-                <strong>{p.name}</strong> <span className="muted">{p.genre} · {p.mood.join(', ')} · {p.lifestyle}</span>
+                <strong>{p.name}</strong>{' '}
+                <span className="muted">
+                  {p.genre} · {p.mood.join(', ')} · {p.lifestyle}
+                </span>
               </span>
               <button type="button" onClick={() => void activate(p)} disabled={action.busy}>
                 Activate<span className="visually-hidden"> {p.name}</span>
@@ -146,10 +157,29 @@ function ContextForm({ initial, onDone }: { initial: ContextFields; onDone: () =
   const [name, setName] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const action = useAction();
-  useEffect(() => setDraft((d) => ({ ...d, mood: moodText.split(',').map((m) => m.trim()).filter(Boolean) })), [moodText]);
+  useEffect(
+    () =>
+      setDraft((d) => ({
+        ...d,
+        mood: moodText
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      })),
+    [moodText],
+  );
   const problems = contextProblems(draft);
   const invalid = Object.keys(problems).length > 0;
-  const fields = (c: ContextFields) => ({ genre: c.genre, subgenre: c.subgenre, mood: c.mood, lifestyle: c.lifestyle, tempo_range: c.tempo_range, key_preference: c.key_preference, energy_level: c.energy_level, auto_rotate: c.auto_rotate });
+  const fields = (c: ContextFields) => ({
+    genre: c.genre,
+    subgenre: c.subgenre,
+    mood: c.mood,
+    lifestyle: c.lifestyle,
+    tempo_range: c.tempo_range,
+    key_preference: c.key_preference,
+    energy_level: c.energy_level,
+    auto_rotate: c.auto_rotate,
+  });
 
   const override = async (event: FormEvent) => {
     event.preventDefault();
@@ -172,9 +202,21 @@ function ContextForm({ initial, onDone }: { initial: ContextFields; onDone: () =
       <h2 id="override-title">Override or save as preset</h2>
       <form onSubmit={override} aria-label="Context override" noValidate>
         <div className="form-grid">
-          <Field label="Genre" error={problems.genre}>{(id, d) => <input id={id} value={draft.genre} onChange={(e) => setDraft({ ...draft, genre: e.target.value })} aria-describedby={d} aria-invalid={!!problems.genre} />}</Field>
+          <Field label="Genre" error={problems.genre}>
+            {(id, d) => (
+              <input
+                id={id}
+                value={draft.genre}
+                onChange={(e) => setDraft({ ...draft, genre: e.target.value })}
+                aria-describedby={d}
+                aria-invalid={!!problems.genre}
+              />
+            )}
+          </Field>
           <Field label="Subgenre">{(id) => <input id={id} value={draft.subgenre} onChange={(e) => setDraft({ ...draft, subgenre: e.target.value })} />}</Field>
-          <Field label="Mood (comma-separated)" error={problems.mood}>{(id, d) => <input id={id} value={moodText} onChange={(e) => setMoodText(e.target.value)} aria-describedby={d} aria-invalid={!!problems.mood} />}</Field>
+          <Field label="Mood (comma-separated)" error={problems.mood}>
+            {(id, d) => <input id={id} value={moodText} onChange={(e) => setMoodText(e.target.value)} aria-describedby={d} aria-invalid={!!problems.mood} />}
+          </Field>
           <Field label="Lifestyle">
             {(id) => (
               <select id={id} value={draft.lifestyle} onChange={(e) => setDraft({ ...draft, lifestyle: e.target.value as ContextFields['lifestyle'] })}>
@@ -185,19 +227,51 @@ function ContextForm({ initial, onDone }: { initial: ContextFields; onDone: () =
             )}
           </Field>
           <Field label="Tempo minimum (BPM)" error={problems.tempo}>
-            {(id, d) => <input id={id} type="number" value={draft.tempo_range[0]} onChange={(e) => setDraft({ ...draft, tempo_range: [Number(e.target.value), draft.tempo_range[1]] })} aria-describedby={d} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                value={draft.tempo_range[0]}
+                onChange={(e) => setDraft({ ...draft, tempo_range: [Number(e.target.value), draft.tempo_range[1]] })}
+                aria-describedby={d}
+              />
+            )}
           </Field>
-          <Field label="Tempo maximum (BPM)">{(id) => <input id={id} type="number" value={draft.tempo_range[1]} onChange={(e) => setDraft({ ...draft, tempo_range: [draft.tempo_range[0], Number(e.target.value)] })} />}</Field>
+          <Field label="Tempo maximum (BPM)">
+            {(id) => (
+              <input
+                id={id}
+                type="number"
+                value={draft.tempo_range[1]}
+                onChange={(e) => setDraft({ ...draft, tempo_range: [draft.tempo_range[0], Number(e.target.value)] })}
+              />
+            )}
+          </Field>
           <Field label="Key">
             {(id) => (
-              <select id={id} value={draft.key_preference} onChange={(e) => setDraft({ ...draft, key_preference: e.target.value as ContextFields['key_preference'] })}>
+              <select
+                id={id}
+                value={draft.key_preference}
+                onChange={(e) => setDraft({ ...draft, key_preference: e.target.value as ContextFields['key_preference'] })}
+              >
                 <option>any</option>
                 <option>major</option>
                 <option>minor</option>
               </select>
             )}
           </Field>
-          <Field label="Energy (0–1)" error={problems.energy}>{(id, d) => <input id={id} type="number" step="0.05" value={draft.energy_level} onChange={(e) => setDraft({ ...draft, energy_level: Number(e.target.value) })} aria-describedby={d} />}</Field>
+          <Field label="Energy (0–1)" error={problems.energy}>
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                step="0.05"
+                value={draft.energy_level}
+                onChange={(e) => setDraft({ ...draft, energy_level: Number(e.target.value) })}
+                aria-describedby={d}
+              />
+            )}
+          </Field>
         </div>
         <label className="check">
           <input type="checkbox" checked={draft.auto_rotate} onChange={(e) => setDraft({ ...draft, auto_rotate: e.target.checked })} /> Rotate automatically

@@ -52,10 +52,16 @@ export function DatasetSection() {
           {s && (
             <>
               <p>
-                {s.total_masters_eligible} of {s.total_tracks} masters eligible · {s.total_lyric_files} lyric files · {s.total_hours_audio.toFixed(2)} hours of audio
+                {s.total_masters_eligible} of {s.total_tracks} masters eligible · {s.total_lyric_files} lyric files · {s.total_hours_audio.toFixed(2)} hours of
+                audio
               </p>
               <BarChart title="Eligible masters by release year" bars={Object.entries(s.era_breakdown).map(([year, n]) => ({ label: year, value: n }))} />
-              <BarChart title="Masters left out, by reason" bars={Object.entries(s.excluded_masters).filter(([, n]) => n > 0).map(([why, n]) => ({ label: why.replace(/_/g, ' '), value: n }))} />
+              <BarChart
+                title="Masters left out, by reason"
+                bars={Object.entries(s.excluded_masters)
+                  .filter(([, n]) => n > 0)
+                  .map(([why, n]) => ({ label: why.replace(/_/g, ' '), value: n }))}
+              />
             </>
           )}
         </section>
@@ -78,8 +84,16 @@ function ConfigForm({ onSaved }: { onSaved: () => void }) {
     setDraft(loaded.data);
     setYears(loaded.data.era_filter.include_years.join(', '));
   }, [loaded.data]);
-  if (!draft) return <section className="card"><Alert>{loaded.error}</Alert></section>;
-  const yearList = years.split(/[\s,]+/).filter(Boolean).map(Number);
+  if (!draft)
+    return (
+      <section className="card">
+        <Alert>{loaded.error}</Alert>
+      </section>
+    );
+  const yearList = years
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
   const yearsError = yearList.every((y) => Number.isInteger(y) && y >= 1900 && y <= 2100) ? null : 'Years from 1900 to 2100, separated by commas';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -107,7 +121,13 @@ function ConfigForm({ onSaved }: { onSaved: () => void }) {
       <form onSubmit={submit} aria-label="Dataset configuration" noValidate>
         <Field label="Artist filter">
           {(id) => (
-            <select id={id} value={draft.artist_filter.mode} onChange={(e) => setDraft({ ...draft, artist_filter: { ...draft.artist_filter, mode: e.target.value as DatasetConfig['artist_filter']['mode'] } })}>
+            <select
+              id={id}
+              value={draft.artist_filter.mode}
+              onChange={(e) =>
+                setDraft({ ...draft, artist_filter: { ...draft.artist_filter, mode: e.target.value as DatasetConfig['artist_filter']['mode'] } })
+              }
+            >
               <option value="all">all platform-owned artists</option>
               <option value="whitelist">whitelist</option>
               <option value="blacklist">blacklist</option>
@@ -118,16 +138,40 @@ function ConfigForm({ onSaved }: { onSaved: () => void }) {
           {(id, d) => <input id={id} value={years} onChange={(e) => setYears(e.target.value)} aria-describedby={d} aria-invalid={!!yearsError} />}
         </Field>
         <Field label="Minimum bitrate (kbps)">
-          {(id) => <input id={id} type="number" min={0} max={5000} value={gate.min_audio_bitrate} onChange={(e) => setDraft({ ...draft, quality_gate: { ...gate, min_audio_bitrate: Number(e.target.value) } })} />}
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={0}
+              max={5000}
+              value={gate.min_audio_bitrate}
+              onChange={(e) => setDraft({ ...draft, quality_gate: { ...gate, min_audio_bitrate: Number(e.target.value) } })}
+            />
+          )}
         </Field>
         <label className="check">
-          <input type="checkbox" checked={gate.require_isrc} onChange={(e) => setDraft({ ...draft, quality_gate: { ...gate, require_isrc: e.target.checked } })} /> Require ISRC
+          <input
+            type="checkbox"
+            checked={gate.require_isrc}
+            onChange={(e) => setDraft({ ...draft, quality_gate: { ...gate, require_isrc: e.target.checked } })}
+          />{' '}
+          Require ISRC
         </label>
         <label className="check">
-          <input type="checkbox" checked={gate.require_credits} onChange={(e) => setDraft({ ...draft, quality_gate: { ...gate, require_credits: e.target.checked } })} /> Require songwriter credits
+          <input
+            type="checkbox"
+            checked={gate.require_credits}
+            onChange={(e) => setDraft({ ...draft, quality_gate: { ...gate, require_credits: e.target.checked } })}
+          />{' '}
+          Require songwriter credits
         </label>
         <label className="check">
-          <input type="checkbox" checked={draft.training_sources.sonic_capsules} onChange={(e) => setDraft({ ...draft, training_sources: { ...draft.training_sources, sonic_capsules: e.target.checked } })} /> Include sonic capsule metadata
+          <input
+            type="checkbox"
+            checked={draft.training_sources.sonic_capsules}
+            onChange={(e) => setDraft({ ...draft, training_sources: { ...draft.training_sources, sonic_capsules: e.target.checked } })}
+          />{' '}
+          Include sonic capsule metadata
         </label>
         <Alert>{action.error}</Alert>
         <Alert tone="ok">{saved}</Alert>
@@ -197,7 +241,12 @@ function Artists({ onChange }: { onChange: () => void }) {
                       <label className="visually-hidden" htmlFor={`reason-${a.artist_id}`}>
                         Reason for {a.name}
                       </label>
-                      <input id={`reason-${a.artist_id}`} placeholder="Reason" value={reasons[a.artist_id] ?? ''} onChange={(e) => setReasons({ ...reasons, [a.artist_id]: e.target.value })} />
+                      <input
+                        id={`reason-${a.artist_id}`}
+                        placeholder="Reason"
+                        value={reasons[a.artist_id] ?? ''}
+                        onChange={(e) => setReasons({ ...reasons, [a.artist_id]: e.target.value })}
+                      />
                       <button type="button" onClick={() => void change(a, a.status === 'included' ? 'excluded' : 'included')} disabled={action.busy}>
                         {a.status === 'included' ? 'Exclude' : 'Include'}
                         <span className="visually-hidden"> {a.name}</span>
@@ -252,7 +301,8 @@ function Snapshots() {
       <ul className="plain-list">
         {(snapshots.data?.data ?? []).map((s) => (
           <li key={s.snapshot_id}>
-            <strong>{s.name}</strong> · {when(s.created_at)} · {s.item_counts.audio} audio, {s.item_counts.lyrics} lyrics · used by {s.training_runs.length} run(s)
+            <strong>{s.name}</strong> · {when(s.created_at)} · {s.item_counts.audio} audio, {s.item_counts.lyrics} lyrics · used by {s.training_runs.length}{' '}
+            run(s)
             <br />
             <code>{s.dataset_hash}</code>{' '}
             <button type="button" onClick={() => void validate(s.snapshot_id)} disabled={action.busy}>
@@ -265,7 +315,8 @@ function Snapshots() {
         <div role="status">
           <h3>Validation report</h3>
           <p>
-            <strong>{report.valid ? 'Valid' : 'Problems found'}</strong>: {report.checked.masters} masters, {report.checked.lyrics} lyrics checked ({when(report.validated_at)})
+            <strong>{report.valid ? 'Valid' : 'Problems found'}</strong>: {report.checked.masters} masters, {report.checked.lyrics} lyrics checked (
+            {when(report.validated_at)})
           </p>
           <ul>
             {report.problems.slice(0, 50).map((p) => (

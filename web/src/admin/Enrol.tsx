@@ -69,7 +69,9 @@ export function EnrolForm({ onDone }: { onDone: () => void }) {
       {!enrolment ? (
         <form onSubmit={start} aria-label="Start two-factor enrolment">
           <p className="muted">For new staff: sign in with your password to get the QR code for your authenticator app.</p>
-          <Field label="Work e-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" />}</Field>
+          <Field label="Work e-mail">
+            {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" />}
+          </Field>
           <Field label="Password">
             {(id) => <input id={id} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />}
           </Field>

@@ -35,7 +35,8 @@ export function GenerationSection() {
         <Alert>{queue.error}</Alert>
         {q && (
           <p className="muted">
-            {q.pending} pending · {q.in_progress} in progress (at most {q.max_concurrent}) · engine {q.engine.kind} {q.engine.status} · CPU {q.cpu_load_pct}%{q.gpu_available ? '' : ' · no GPU'}
+            {q.pending} pending · {q.in_progress} in progress (at most {q.max_concurrent}) · engine {q.engine.kind} {q.engine.status} · CPU {q.cpu_load_pct}%
+            {q.gpu_available ? '' : ' · no GPU'}
           </p>
         )}
         {q && q.data.length === 0 ? (
@@ -97,7 +98,18 @@ function GenerateNow({ progress }: { progress: Record<string, GenerationProgress
       <form onSubmit={submit} aria-label="Generate a track" noValidate>
         <div className="form-grid">
           <Field label="Length (s)" error={durationError}>
-            {(id, d) => <input id={id} type="number" min={10} max={900} value={Number.isNaN(duration) ? '' : duration} onChange={(e) => setDuration(Number(e.target.value))} aria-describedby={d} aria-invalid={!!durationError} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={10}
+                max={900}
+                value={Number.isNaN(duration) ? '' : duration}
+                onChange={(e) => setDuration(Number(e.target.value))}
+                aria-describedby={d}
+                aria-invalid={!!durationError}
+              />
+            )}
           </Field>
           <Field label="Seed (optional)" hint="Same seed, same track">
             {(id, d) => <input id={id} inputMode="numeric" value={seed} onChange={(e) => setSeed(e.target.value.replace(/\D/g, ''))} aria-describedby={d} />}

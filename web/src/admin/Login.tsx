@@ -36,7 +36,9 @@ export function LoginForm() {
       <h1 id="login-title">Station admin</h1>
       <p className="muted">Staff only: administrators and developers, with their authenticator app.</p>
       <form onSubmit={submit} aria-label="Staff login">
-        <Field label="Work e-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" />}</Field>
+        <Field label="Work e-mail">
+          {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" />}
+        </Field>
         <Field label="Password">
           {(id) => <input id={id} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />}
         </Field>

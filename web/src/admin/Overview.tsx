@@ -45,7 +45,10 @@ function StationOverview() {
   const lastRecorded = recorded.length ? recorded[recorded.length - 1][0] : 0;
   const samples = [...recorded, ...live.filter(([t]) => t > lastRecorded + 60_000)];
   const [now, setNow] = useState(Date.now());
-  useInterval(useCallback(() => setNow(Date.now()), []), 1000);
+  useInterval(
+    useCallback(() => setNow(Date.now()), []),
+    1000,
+  );
 
   const nowLink = useChannel<{ event: string; data: Card; server_time_utc: string }>('now-playing', session, (m) => {
     if (m.event === 'now_playing') setCard({ card: m.data, offset: Date.parse(m.server_time_utc) - Date.now() });
@@ -93,7 +96,9 @@ function StationOverview() {
               {s.safety_status} ({s.safety_flags_24h} flags in 24 h)
             </dd>
             <dt>Uptime</dt>
-            <dd>{Math.floor(s.uptime_seconds / 3600)} h {Math.floor((s.uptime_seconds % 3600) / 60)} min</dd>
+            <dd>
+              {Math.floor(s.uptime_seconds / 3600)} h {Math.floor((s.uptime_seconds % 3600) / 60)} min
+            </dd>
           </dl>
         </section>
       )}
@@ -102,7 +107,8 @@ function StationOverview() {
         {card ? (
           <>
             <p>
-              <strong>{card.card.title}</strong> · {card.card.artist} {card.card.is_ai_generated ? <span className="badge badge-ai">AI-generated</span> : <span className="badge badge-catalog">Catalog</span>}
+              <strong>{card.card.title}</strong> · {card.card.artist}{' '}
+              {card.card.is_ai_generated ? <span className="badge badge-ai">AI-generated</span> : <span className="badge badge-catalog">Catalog</span>}
             </p>
             <progress max={Math.max(1, card.card.duration_sec)} value={elapsed} aria-label="Track progress" />
             <p className="muted">
@@ -140,15 +146,21 @@ function SessionCharts() {
       <BarChart
         title="AI / catalog share of plays"
         max={Math.max(1, plays.all)}
-        bars={plays.all ? [
-          { label: 'AI-generated', value: plays.ai, text: `${Math.round((plays.ai / plays.all) * 100)}%` },
-          { label: 'Catalog', value: plays.all - plays.ai, text: `${Math.round(((plays.all - plays.ai) / plays.all) * 100)}%` },
-        ] : []}
+        bars={
+          plays.all
+            ? [
+                { label: 'AI-generated', value: plays.ai, text: `${Math.round((plays.ai / plays.all) * 100)}%` },
+                { label: 'Catalog', value: plays.all - plays.ai, text: `${Math.round(((plays.all - plays.ai) / plays.all) * 100)}%` },
+              ]
+            : []
+        }
       />
       <BarChart
         title="Generation success rate by session"
         max={1}
-        bars={data.filter((s) => s.generation_success_rate !== null).map((s) => ({ label: label(s), value: s.generation_success_rate!, text: `${Math.round(s.generation_success_rate! * 100)}%` }))}
+        bars={data
+          .filter((s) => s.generation_success_rate !== null)
+          .map((s) => ({ label: label(s), value: s.generation_success_rate!, text: `${Math.round(s.generation_success_rate! * 100)}%` }))}
       />
     </>
   );
@@ -161,8 +173,12 @@ function GenerationTimes() {
     void (async () => {
       const tracks = await api.get<Page<RegistryRecord>>(`/station/v1/registry/tracks${query({ limit: 8 })}`).catch(() => null);
       if (!tracks) return;
-      const generations = await Promise.all(tracks.data.map((t) => api.get<Generation>(`/station/v1/generate/track/${encodeURIComponent(t.generation_id)}`).catch(() => null)));
-      const timed = generations.flatMap((g, i) => (g?.duration_ms ? [{ label: tracks.data[i].title, value: g.duration_ms / 1000, text: `${(g.duration_ms / 1000).toFixed(1)} s` }] : []));
+      const generations = await Promise.all(
+        tracks.data.map((t) => api.get<Generation>(`/station/v1/generate/track/${encodeURIComponent(t.generation_id)}`).catch(() => null)),
+      );
+      const timed = generations.flatMap((g, i) =>
+        g?.duration_ms ? [{ label: tracks.data[i].title, value: g.duration_ms / 1000, text: `${(g.duration_ms / 1000).toFixed(1)} s` }] : [],
+      );
       if (live) setBars(timed);
     })();
     return () => {

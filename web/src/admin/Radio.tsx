@@ -91,7 +91,16 @@ function RadioSwitch({ status, error, onChange }: { status: StationStatus | null
       {status && enabled && (
         <form onSubmit={disable} aria-label="Disable the radio" noValidate>
           <Field label="Reason for going off air" error={reasonError} hint="Kept with the configuration and sent with the station.radio.disabled event">
-            {(id, describedBy) => <input id={id} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} aria-describedby={describedBy} aria-invalid={!!reasonError} />}
+            {(id, describedBy) => (
+              <input
+                id={id}
+                value={reason}
+                maxLength={500}
+                onChange={(e) => setReason(e.target.value)}
+                aria-describedby={describedBy}
+                aria-invalid={!!reasonError}
+              />
+            )}
           </Field>
           <button type="submit" className="danger" disabled={action.busy}>
             Disable radio
@@ -114,14 +123,21 @@ function ConfigForm() {
     if (loaded.data) setDraft(loaded.data);
   }, [loaded.data]);
 
-  if (!draft) return <section className="card"><Alert>{loaded.error}</Alert><p className="muted">Loading the configuration…</p></section>;
+  if (!draft)
+    return (
+      <section className="card">
+        <Alert>{loaded.error}</Alert>
+        <p className="muted">Loading the configuration…</p>
+      </section>
+    );
   const problems = configProblems(draft);
   const invalid = Object.keys(problems).length > 0;
   const set = <K extends keyof StationConfig>(key: K, value: StationConfig[K]) => {
     setDraft({ ...draft, [key]: value });
     setSaved(null);
   };
-  const num = (key: keyof StationConfig) => (e: React.ChangeEvent<HTMLInputElement>) => set(key, (e.target.value === '' ? Number.NaN : Number(e.target.value)) as never);
+  const num = (key: keyof StationConfig) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    set(key, (e.target.value === '' ? Number.NaN : Number(e.target.value)) as never);
   const shown = (key: keyof StationConfig) => problems[key] ?? null;
 
   const submit = async (event: FormEvent) => {
@@ -144,7 +160,13 @@ function ConfigForm() {
         <div className="form-grid">
           <Field label="Generation mode" error={shown('generation_mode')}>
             {(id, d) => (
-              <select id={id} value={draft.generation_mode} onChange={(e) => set('generation_mode', e.target.value as StationConfig['generation_mode'])} aria-describedby={d} aria-invalid={!!shown('generation_mode')}>
+              <select
+                id={id}
+                value={draft.generation_mode}
+                onChange={(e) => set('generation_mode', e.target.value as StationConfig['generation_mode'])}
+                aria-describedby={d}
+                aria-invalid={!!shown('generation_mode')}
+              >
                 <option value="hybrid">hybrid</option>
                 <option value="catalog_only">catalog_only</option>
                 <option value="ai_only">ai_only</option>
@@ -152,16 +174,43 @@ function ConfigForm() {
             )}
           </Field>
           <Field label="Catalog ratio" error={shown('catalog_ratio')} hint="0.0 to 1.0">
-            {(id, d) => <input id={id} type="number" step="0.05" min={0} max={1} value={Number.isNaN(draft.catalog_ratio) ? '' : draft.catalog_ratio} onChange={num('catalog_ratio')} aria-describedby={d} aria-invalid={!!shown('catalog_ratio')} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                step="0.05"
+                min={0}
+                max={1}
+                value={Number.isNaN(draft.catalog_ratio) ? '' : draft.catalog_ratio}
+                onChange={num('catalog_ratio')}
+                aria-describedby={d}
+                aria-invalid={!!shown('catalog_ratio')}
+              />
+            )}
           </Field>
           <Field label="AI generation ratio" error={shown('ai_generation_ratio')} hint="Catalog + AI must be 1.0">
             {(id, d) => (
-              <input id={id} type="number" step="0.05" min={0} max={1} value={Number.isNaN(draft.ai_generation_ratio) ? '' : draft.ai_generation_ratio} onChange={num('ai_generation_ratio')} aria-describedby={d} aria-invalid={!!shown('ai_generation_ratio')} />
+              <input
+                id={id}
+                type="number"
+                step="0.05"
+                min={0}
+                max={1}
+                value={Number.isNaN(draft.ai_generation_ratio) ? '' : draft.ai_generation_ratio}
+                onChange={num('ai_generation_ratio')}
+                aria-describedby={d}
+                aria-invalid={!!shown('ai_generation_ratio')}
+              />
             )}
           </Field>
           <Field label="Fallback mode" hint="Used while the ML service is down">
             {(id, d) => (
-              <select id={id} value={draft.fallback_mode} onChange={(e) => set('fallback_mode', e.target.value as StationConfig['fallback_mode'])} aria-describedby={d}>
+              <select
+                id={id}
+                value={draft.fallback_mode}
+                onChange={(e) => set('fallback_mode', e.target.value as StationConfig['fallback_mode'])}
+                aria-describedby={d}
+              >
                 <option value="catalog_only">catalog_only</option>
                 <option value="hybrid">hybrid (reuse eligible AI tracks)</option>
               </select>
@@ -177,16 +226,60 @@ function ConfigForm() {
             )}
           </Field>
           <Field label="Max AI track length (s)" error={shown('max_track_length_sec')} hint="10 to 900">
-            {(id, d) => <input id={id} type="number" min={10} max={900} value={Number.isNaN(draft.max_track_length_sec) ? '' : draft.max_track_length_sec} onChange={num('max_track_length_sec')} aria-describedby={d} aria-invalid={!!shown('max_track_length_sec')} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={10}
+                max={900}
+                value={Number.isNaN(draft.max_track_length_sec) ? '' : draft.max_track_length_sec}
+                onChange={num('max_track_length_sec')}
+                aria-describedby={d}
+                aria-invalid={!!shown('max_track_length_sec')}
+              />
+            )}
           </Field>
           <Field label="Generation lead time (s)" error={shown('generation_lead_time')} hint="10 to 3600">
-            {(id, d) => <input id={id} type="number" min={10} max={3600} value={Number.isNaN(draft.generation_lead_time) ? '' : draft.generation_lead_time} onChange={num('generation_lead_time')} aria-describedby={d} aria-invalid={!!shown('generation_lead_time')} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={10}
+                max={3600}
+                value={Number.isNaN(draft.generation_lead_time) ? '' : draft.generation_lead_time}
+                onChange={num('generation_lead_time')}
+                aria-describedby={d}
+                aria-invalid={!!shown('generation_lead_time')}
+              />
+            )}
           </Field>
           <Field label="Crossfade (s)" error={shown('crossfade_sec')} hint="0 to 10">
-            {(id, d) => <input id={id} type="number" min={0} max={10} value={Number.isNaN(draft.crossfade_sec) ? '' : draft.crossfade_sec} onChange={num('crossfade_sec')} aria-describedby={d} aria-invalid={!!shown('crossfade_sec')} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={0}
+                max={10}
+                value={Number.isNaN(draft.crossfade_sec) ? '' : draft.crossfade_sec}
+                onChange={num('crossfade_sec')}
+                aria-describedby={d}
+                aria-invalid={!!shown('crossfade_sec')}
+              />
+            )}
           </Field>
           <Field label="Report threshold" error={shown('report_threshold')} hint="Listeners whose reports withhold an AI track">
-            {(id, d) => <input id={id} type="number" min={1} max={1000} value={Number.isNaN(draft.report_threshold) ? '' : draft.report_threshold} onChange={num('report_threshold')} aria-describedby={d} aria-invalid={!!shown('report_threshold')} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={1}
+                max={1000}
+                value={Number.isNaN(draft.report_threshold) ? '' : draft.report_threshold}
+                onChange={num('report_threshold')}
+                aria-describedby={d}
+                aria-invalid={!!shown('report_threshold')}
+              />
+            )}
           </Field>
         </div>
         <label className="check">

@@ -142,7 +142,11 @@ export function RecordTable({ records, onChange, review = false }: { records: Re
                   <div className="row">
                     {review ? (
                       <>
-                        <button type="button" onClick={() => void patch(r, { flag_for_review: false })} disabled={action.busy || r.withheld_reason === 'safety_filter'}>
+                        <button
+                          type="button"
+                          onClick={() => void patch(r, { flag_for_review: false })}
+                          disabled={action.busy || r.withheld_reason === 'safety_filter'}
+                        >
                           Approve<span className="visually-hidden"> {r.title}</span>
                         </button>
                         {!r.withheld && (
@@ -154,7 +158,13 @@ export function RecordTable({ records, onChange, review = false }: { records: Re
                     ) : (
                       <>
                         <label className="check">
-                          <input type="checkbox" checked={r.reuse_eligible} onChange={(e) => void patch(r, { reuse_eligible: e.target.checked })} disabled={action.busy} /> Reuse
+                          <input
+                            type="checkbox"
+                            checked={r.reuse_eligible}
+                            onChange={(e) => void patch(r, { reuse_eligible: e.target.checked })}
+                            disabled={action.busy}
+                          />{' '}
+                          Reuse
                           <span className="visually-hidden"> {r.title}</span>
                         </label>
                         {!r.flag_for_review && (
@@ -230,14 +240,18 @@ function ChainCheck() {
   const action = useAction();
   const verify = async (event: FormEvent) => {
     event.preventDefault();
-    const answer = await action.run(() => api.get<Verification>(`/station/v1/registry/chain/verify${query({ anchor_seq: anchorSeq, anchor_hash: anchorHash })}`));
+    const answer = await action.run(() =>
+      api.get<Verification>(`/station/v1/registry/chain/verify${query({ anchor_seq: anchorSeq, anchor_hash: anchorHash })}`),
+    );
     if (answer) setResult(answer);
   };
   return (
     <section className="card" aria-labelledby="chain-title">
       <h2 id="chain-title">Hash chain</h2>
       <form onSubmit={verify} aria-label="Verify the hash chain">
-        <Field label="Anchor seq (optional)">{(id) => <input id={id} inputMode="numeric" value={anchorSeq} onChange={(e) => setAnchorSeq(e.target.value)} />}</Field>
+        <Field label="Anchor seq (optional)">
+          {(id) => <input id={id} inputMode="numeric" value={anchorSeq} onChange={(e) => setAnchorSeq(e.target.value)} />}
+        </Field>
         <Field label="Anchor hash (optional)" hint="sha256:… of a chain head kept earlier">
           {(id, d) => <input id={id} value={anchorHash} onChange={(e) => setAnchorHash(e.target.value)} aria-describedby={d} />}
         </Field>
@@ -256,7 +270,11 @@ function ChainCheck() {
               Head: seq {result.head.seq}, <code>{result.head.record_hash}</code>
             </p>
           )}
-          {result.anchor && <p>Anchor seq {result.anchor.seq}: {result.anchor.matches ? 'the chain still passes through it' : 'does NOT match'}</p>}
+          {result.anchor && (
+            <p>
+              Anchor seq {result.anchor.seq}: {result.anchor.matches ? 'the chain still passes through it' : 'does NOT match'}
+            </p>
+          )}
           {result.first_invalid && (
             <Alert>
               First invalid record: seq {result.first_invalid.seq} ({result.first_invalid.reason}) {result.first_invalid.detail}

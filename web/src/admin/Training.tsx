@@ -29,7 +29,17 @@ export function TrainingSection({ canDeploy, canCancel }: { canDeploy: boolean; 
           jobs.reload();
         }}
       />
-      {shown && <JobDetail key={shown} jobId={shown} canCancel={canCancel} onChange={() => { jobs.reload(); setModelsTick((t) => t + 1); }} />}
+      {shown && (
+        <JobDetail
+          key={shown}
+          jobId={shown}
+          canCancel={canCancel}
+          onChange={() => {
+            jobs.reload();
+            setModelsTick((t) => t + 1);
+          }}
+        />
+      )}
       <section className="card" aria-labelledby="jobs-title">
         <h2 id="jobs-title">Jobs</h2>
         <Alert>{jobs.error}</Alert>
@@ -46,7 +56,9 @@ export function TrainingSection({ canDeploy, canCancel }: { canDeploy: boolean; 
                   <th scope="col">Epoch</th>
                   <th scope="col">Loss</th>
                   <th scope="col">Created</th>
-                  <th scope="col"><span className="visually-hidden">Actions</span></th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -90,7 +102,9 @@ function StartJob({ onStarted }: { onStarted: (jobId: string) => void }) {
   const rateError = learningRate > 0 && learningRate <= 1 ? null : 'Above 0, at most 1';
 
   const takeSnapshot = async () => {
-    const created = await action.run(() => api.post<Snapshot>('/station/v1/dataset/snapshot', { name: `snapshot ${new Date().toISOString().slice(0, 16)}`, description: 'from the training form' }));
+    const created = await action.run(() =>
+      api.post<Snapshot>('/station/v1/dataset/snapshot', { name: `snapshot ${new Date().toISOString().slice(0, 16)}`, description: 'from the training form' }),
+    );
     if (created) {
       setSnapshot(created.snapshot_id);
       snapshots.reload();
@@ -100,7 +114,11 @@ function StartJob({ onStarted }: { onStarted: (jobId: string) => void }) {
     event.preventDefault();
     if (!chosen || epochsError || rateError) return;
     const job = await action.run(() =>
-      api.post<TrainingJob>('/station/v1/training/jobs', { model_type: modelType, dataset_snapshot_id: chosen, hyperparams: { epochs, learning_rate: learningRate, batch_size: batchSize } }),
+      api.post<TrainingJob>('/station/v1/training/jobs', {
+        model_type: modelType,
+        dataset_snapshot_id: chosen,
+        hyperparams: { epochs, learning_rate: learningRate, batch_size: batchSize },
+      }),
     );
     if (job) onStarted(job.job_id);
   };
@@ -131,12 +149,35 @@ function StartJob({ onStarted }: { onStarted: (jobId: string) => void }) {
             )}
           </Field>
           <Field label="Epochs" error={epochsError}>
-            {(id, d) => <input id={id} type="number" min={1} max={500} value={Number.isNaN(epochs) ? '' : epochs} onChange={(e) => setEpochs(Number(e.target.value))} aria-describedby={d} aria-invalid={!!epochsError} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={1}
+                max={500}
+                value={Number.isNaN(epochs) ? '' : epochs}
+                onChange={(e) => setEpochs(Number(e.target.value))}
+                aria-describedby={d}
+                aria-invalid={!!epochsError}
+              />
+            )}
           </Field>
           <Field label="Learning rate" error={rateError}>
-            {(id, d) => <input id={id} type="number" step="0.001" value={Number.isNaN(learningRate) ? '' : learningRate} onChange={(e) => setLearningRate(Number(e.target.value))} aria-describedby={d} aria-invalid={!!rateError} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                step="0.001"
+                value={Number.isNaN(learningRate) ? '' : learningRate}
+                onChange={(e) => setLearningRate(Number(e.target.value))}
+                aria-describedby={d}
+                aria-invalid={!!rateError}
+              />
+            )}
           </Field>
-          <Field label="Batch size">{(id) => <input id={id} type="number" min={1} max={4096} value={batchSize} onChange={(e) => setBatchSize(Number(e.target.value))} />}</Field>
+          <Field label="Batch size">
+            {(id) => <input id={id} type="number" min={1} max={4096} value={batchSize} onChange={(e) => setBatchSize(Number(e.target.value))} />}
+          </Field>
         </div>
         <Alert>{action.error}</Alert>
         <div className="row">
@@ -175,7 +216,13 @@ function JobDetail({ jobId, canCancel, onChange }: { jobId: string; canCancel: b
     // The epoch line moves with the channel too, not only at the next poll.
     setJob((j) =>
       j && m.epoch > j.current_epoch
-        ? { ...j, current_epoch: m.epoch, current_loss: m.loss, perplexity: m.perplexity ?? j.perplexity, progress_pct: Math.floor((m.epoch / Math.max(1, j.total_epochs)) * 100) }
+        ? {
+            ...j,
+            current_epoch: m.epoch,
+            current_loss: m.loss,
+            perplexity: m.perplexity ?? j.perplexity,
+            progress_pct: Math.floor((m.epoch / Math.max(1, j.total_epochs)) * 100),
+          }
         : j,
     );
   });
@@ -218,7 +265,15 @@ function JobDetail({ jobId, canCancel, onChange }: { jobId: string; canCancel: b
           yLabel="loss"
           formatX={(x) => x.toFixed(0)}
         />
-        {perplexity.length > 0 && <LineChart title="Perplexity" series={[{ name: 'perplexity', tone: 'c', points: perplexity }]} xLabel="epoch" yLabel="perplexity" formatX={(x) => x.toFixed(0)} />}
+        {perplexity.length > 0 && (
+          <LineChart
+            title="Perplexity"
+            series={[{ name: 'perplexity', tone: 'c', points: perplexity }]}
+            xLabel="epoch"
+            yLabel="perplexity"
+            formatX={(x) => x.toFixed(0)}
+          />
+        )}
       </div>
       <div className="row">
         {job.status === 'running' && !job.pause_requested && (
@@ -276,7 +331,9 @@ function Models({ canDeploy }: { canDeploy: boolean }) {
               <th scope="col">Status</th>
               <th scope="col">Metrics</th>
               <th scope="col">Lineage</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

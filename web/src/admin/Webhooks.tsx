@@ -66,7 +66,12 @@ export function WebhooksSection() {
             <legend>Events</legend>
             {EVENTS.map((name) => (
               <label key={name} className="check">
-                <input type="checkbox" checked={events.includes(name)} onChange={(e) => setEvents(e.target.checked ? [...events, name] : events.filter((x) => x !== name))} /> {name}
+                <input
+                  type="checkbox"
+                  checked={events.includes(name)}
+                  onChange={(e) => setEvents(e.target.checked ? [...events, name] : events.filter((x) => x !== name))}
+                />{' '}
+                {name}
               </label>
             ))}
           </fieldset>
@@ -87,7 +92,10 @@ export function WebhooksSection() {
         <ul className="plain-list">
           {(hooks.data?.data ?? []).map((h) => (
             <li key={h.id}>
-              <strong>{h.url}</strong> <span className="muted">· {h.events.length} events · {when(h.created_at)}</span>
+              <strong>{h.url}</strong>{' '}
+              <span className="muted">
+                · {h.events.length} events · {when(h.created_at)}
+              </span>
               <div className="row">
                 <button type="button" onClick={() => setOpen(open === h.id ? null : h.id)} aria-expanded={open === h.id}>
                   Deliveries

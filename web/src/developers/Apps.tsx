@@ -72,7 +72,12 @@ function AppRow({ app, onDeleted }: { app: OAuthApp; onDeleted: () => void }) {
         <dd>{when(app.created_at)}</dd>
       </dl>
       <div className="actions">
-        <button type="button" className="danger" disabled={busy} onClick={() => void run(() => api.delete(`/v1/developer/apps/${app.id}`)).then((r) => r !== null && onDeleted())}>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => void run(() => api.delete(`/v1/developer/apps/${app.id}`)).then((r) => r !== null && onDeleted())}
+        >
           Delete <span className="visually-hidden">{app.name}</span>
         </button>
       </div>
@@ -112,17 +117,23 @@ function NewApp({ me, onCreated }: { me: Me; onCreated: (app: CreatedApp) => voi
       <fieldset>
         <legend>Type</legend>
         <label className="check">
-          <input type="radio" name="app-type" checked={type === 'confidential'} onChange={() => setType('confidential')} /> Confidential: a server that keeps a client secret
+          <input type="radio" name="app-type" checked={type === 'confidential'} onChange={() => setType('confidential')} /> Confidential: a server that keeps a
+          client secret
         </label>
         <label className="check">
-          <input type="radio" name="app-type" checked={type === 'public'} onChange={() => setType('public')} /> Public: a browser or mobile app (PKCE only, no secret)
+          <input type="radio" name="app-type" checked={type === 'public'} onChange={() => setType('public')} /> Public: a browser or mobile app (PKCE only, no
+          secret)
         </label>
       </fieldset>
       <fieldset>
         <legend>Scopes</legend>
         {held.map((scope) => (
           <label key={scope} className="check">
-            <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => setScopes((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))} />
+            <input
+              type="checkbox"
+              checked={scopes.includes(scope)}
+              onChange={(e) => setScopes((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))}
+            />
             <code>{scope}</code>
           </label>
         ))}

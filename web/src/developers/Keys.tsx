@@ -78,7 +78,12 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
       <td>
         {confirming ? (
           <div className="actions">
-            <button type="button" className="danger" disabled={busy} onClick={() => void run(() => api.delete(`/v1/developer/keys/${apiKey.id}`)).then((r) => r !== null && onRevoked())}>
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => void run(() => api.delete(`/v1/developer/keys/${apiKey.id}`)).then((r) => r !== null && onRevoked())}
+            >
               Revoke now <span className="visually-hidden">{apiKey.name}</span>
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
@@ -119,17 +124,23 @@ function NewKey({ me, onCreated }: { me: Me; onCreated: (key: CreatedKey) => voi
       <fieldset>
         <legend>Environment</legend>
         <label className="check">
-          <input type="radio" name="environment" checked={environment === 'test'} onChange={() => setEnvironment('test')} /> Test: the sandbox (100,000 requests a month)
+          <input type="radio" name="environment" checked={environment === 'test'} onChange={() => setEnvironment('test')} /> Test: the sandbox (100,000 requests
+          a month)
         </label>
         <label className="check">
-          <input type="radio" name="environment" checked={environment === 'live'} onChange={() => setEnvironment('live')} /> Live: production (1,000,000 requests a month)
+          <input type="radio" name="environment" checked={environment === 'live'} onChange={() => setEnvironment('live')} /> Live: production (1,000,000
+          requests a month)
         </label>
       </fieldset>
       <fieldset>
         <legend>Scopes</legend>
         {held.map((scope) => (
           <label key={scope} className="check">
-            <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => setScopes((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))} />
+            <input
+              type="checkbox"
+              checked={scopes.includes(scope)}
+              onChange={(e) => setScopes((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))}
+            />
             <code>{scope}</code>
           </label>
         ))}

@@ -37,8 +37,8 @@ export function WebhooksSection({ me }: { me: Me }) {
   if (!mayRead && !mayWrite) {
     return (
       <Alert tone="info">
-        Webhooks need the webhooks:read and webhooks:write scopes, which this login does not hold: open a developer account (it adds them to any role),
-        or log in again if you just opened one.
+        Webhooks need the webhooks:read and webhooks:write scopes, which this login does not hold: open a developer account (it adds them to any role), or log
+        in again if you just opened one.
       </Alert>
     );
   }
@@ -51,9 +51,7 @@ function Webhooks({ mayWrite, role }: { mayWrite: boolean; role: string }) {
   return (
     <div className="stack">
       {!mayWrite && (
-        <Alert tone="info">
-          Registering webhooks needs the webhooks:write scope, which this login ({role}) does not hold: a developer account adds it.
-        </Alert>
+        <Alert tone="info">Registering webhooks needs the webhooks:write scope, which this login ({role}) does not hold: a developer account adds it.</Alert>
       )}
       {created ? (
         <ShownOnce label={`Signing secret of ${created.url}`} value={created.secret} onDone={() => setCreated(null)} />
@@ -80,9 +78,9 @@ function Webhooks({ mayWrite, role }: { mayWrite: boolean; role: string }) {
         </ul>
       </section>
       <p className="muted">
-        Each delivery is a POST of a JSON body with <code>X-Platform-Signature: sha256=&lt;hex&gt;</code> (or <code>X-Station-Signature</code> for station events), the
-        HMAC-SHA256 of the raw body keyed with the webhook's secret, and <code>X-Webhook-Id</code>, the same on every retry. Answer 2xx to accept it; anything else, or
-        no answer, is retried with exponential backoff.
+        Each delivery is a POST of a JSON body with <code>X-Platform-Signature: sha256=&lt;hex&gt;</code> (or <code>X-Station-Signature</code> for station
+        events), the HMAC-SHA256 of the raw body keyed with the webhook's secret, and <code>X-Webhook-Id</code>, the same on every retry. Answer 2xx to accept
+        it; anything else, or no answer, is retried with exponential backoff.
       </p>
     </div>
   );
@@ -118,7 +116,9 @@ function NewWebhook({ onCreated }: { onCreated: (hook: RegisteredWebhook) => voi
     <form className="card" onSubmit={submit} aria-label="Register a webhook">
       <h2>Register a webhook</h2>
       <Field label="Endpoint URL" hint="https://… on a public address">
-        {(id, describedBy) => <input id={id} type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby={describedBy} />}
+        {(id, describedBy) => (
+          <input id={id} type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby={describedBy} />
+        )}
       </Field>
       {choices('Platform events', PLATFORM_EVENTS)}
       {choices('Station events', STATION_EVENTS)}
@@ -146,7 +146,12 @@ function WebhookRow({ hook, mayWrite, onRemoved }: { hook: Webhook; mayWrite: bo
           Delivery log <span className="visually-hidden">of {hook.url}</span>
         </button>
         {mayWrite && (
-          <button type="button" className="danger" disabled={busy} onClick={() => void run(() => api.delete(`/v1/webhooks/${hook.id}`)).then((r) => r !== null && onRemoved())}>
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => void run(() => api.delete(`/v1/webhooks/${hook.id}`)).then((r) => r !== null && onRemoved())}
+          >
             Remove <span className="visually-hidden">{hook.url}</span>
           </button>
         )}

@@ -26,8 +26,8 @@ export function EmailStatus({ me }: { me: CurrentUser }) {
   return (
     <section className="card email-status" aria-label="E-mail address" data-testid="email-status">
       <p>
-        Your e-mail address <strong>{me.email}</strong> is not verified yet: open the link we mailed you (it works for 24 hours). You can
-        listen meanwhile; some features need a verified address.
+        Your e-mail address <strong>{me.email}</strong> is not verified yet: open the link we mailed you (it works for 24 hours). You can listen meanwhile; some
+        features need a verified address.
       </p>
       <Alert>{error}</Alert>
       <Alert tone="ok">{sent ? 'A new link is on its way.' : null}</Alert>

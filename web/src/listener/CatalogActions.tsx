@@ -39,7 +39,9 @@ export function CatalogActions({ trackId }: { trackId: string }) {
   const slug = encodeURIComponent(track.artist_slug);
 
   const toggleFollow = async () => {
-    const state = await run(() => (following ? api.delete<{ following: boolean }>(`/v1/artists/${slug}/follow`) : api.post<{ following: boolean }>(`/v1/artists/${slug}/follow`)));
+    const state = await run(() =>
+      following ? api.delete<{ following: boolean }>(`/v1/artists/${slug}/follow`) : api.post<{ following: boolean }>(`/v1/artists/${slug}/follow`),
+    );
     if (state) setFollowing(state.following);
   };
   const save = async () => {
@@ -50,7 +52,11 @@ export function CatalogActions({ trackId }: { trackId: string }) {
     const me = await run(() => api.get<{ id: string }>('/v1/users/me'));
     if (!me) return;
     const session = await run(() =>
-      api.post<{ checkout_url: string }>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': idempotencyKey() } }),
+      api.post<{ checkout_url: string }>(
+        '/v1/checkout',
+        { product_id: product.id, price: product.price, user_id: me.id },
+        { headers: { 'idempotency-key': idempotencyKey() } },
+      ),
     );
     if (session) setCheckout(session.checkout_url);
   };

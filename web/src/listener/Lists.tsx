@@ -20,7 +20,9 @@ export function UpNext({ items }: { items: QueueItem[] | null }) {
                 {item.artist && <span className="muted"> · {item.artist}</span>}
               </span>
               <span className="muted">
-                {item.is_ai_generated && item.generation_status && item.generation_status !== 'complete' ? `${item.generation_status.replace('_', ' ')} · ` : ''}
+                {item.is_ai_generated && item.generation_status && item.generation_status !== 'complete'
+                  ? `${item.generation_status.replace('_', ' ')} · `
+                  : ''}
                 {clock(item.duration_sec)}
               </span>
             </li>

@@ -45,7 +45,11 @@ export function NowPlaying({ card, offsetMs, onTransparency }: { card: NowPlayin
   const duration = Math.max(1, card.duration_sec);
   return (
     <article className="card now-playing" aria-labelledby="np-title" data-track-id={card.station_track_id} data-origin={card.track_origin}>
-      {card.cover_art_url ? <img className="cover" src={card.cover_art_url} alt={`Cover art of ${card.title}`} width={144} height={144} /> : <div className="cover cover-empty" aria-hidden="true" />}
+      {card.cover_art_url ? (
+        <img className="cover" src={card.cover_art_url} alt={`Cover art of ${card.title}`} width={144} height={144} />
+      ) : (
+        <div className="cover cover-empty" aria-hidden="true" />
+      )}
       <div className="np-body">
         <p className="eyebrow">
           Now playing <OriginBadge ai={card.is_ai_generated} onClick={card.is_ai_generated ? () => onTransparency(card.station_track_id) : undefined} />
@@ -64,7 +68,11 @@ export function NowPlaying({ card, offsetMs, onTransparency }: { card: NowPlayin
         </p>
       </div>
       <div className="np-progress">
-        <Waveform url={card.waveform_url} position={elapsed / duration} label={`Waveform of ${card.title}, ${Math.round((elapsed / duration) * 100)}% played`} />
+        <Waveform
+          url={card.waveform_url}
+          position={elapsed / duration}
+          label={`Waveform of ${card.title}, ${Math.round((elapsed / duration) * 100)}% played`}
+        />
         <div className="times">
           <span>
             <span className="visually-hidden">Elapsed </span>

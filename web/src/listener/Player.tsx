@@ -77,7 +77,9 @@ export function Player({ card, onInfo }: { card: NowPlayingCard | null; onInfo: 
       const delay = backoffDelay(attempt.current);
       attempt.current += 1;
       setState((s) => (s === 'off_air' ? s : 'recovering'));
-      setMessage((m) => (m && m.startsWith('The station is off air') ? m : `${why}; reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${attempt.current})…`));
+      setMessage((m) =>
+        m && m.startsWith('The station is off air') ? m : `${why}; reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${attempt.current})…`,
+      );
       retryTimer.current = setTimeout(() => {
         retryTimer.current = null;
         start().catch((e: unknown) => recover(e instanceof Error && e.message === 'off air' ? 'Off air' : `Could not reconnect (${errorText(e)})`));

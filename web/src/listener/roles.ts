@@ -15,7 +15,12 @@ export function roleClaim(token: string): string | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const json = atob(
+      payload
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
+    );
     const role = (JSON.parse(json) as { role?: unknown }).role;
     return typeof role === 'string' ? role : null;
   } catch {

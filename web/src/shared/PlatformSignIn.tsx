@@ -48,11 +48,24 @@ function SignupForm() {
   };
   return (
     <form onSubmit={submit} aria-label="Sign up">
-      <Field label="Display name">{(id) => <input id={id} required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" />}</Field>
-      <Field label="E-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}</Field>
+      <Field label="Display name">
+        {(id) => <input id={id} required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" />}
+      </Field>
+      <Field label="E-mail">
+        {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}
+      </Field>
       <Field label="Password" hint="At least 8 characters">
         {(id, describedBy) => (
-          <input id={id} type="password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" aria-describedby={describedBy} />
+          <input
+            id={id}
+            type="password"
+            required
+            minLength={8}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="new-password"
+            aria-describedby={describedBy}
+          />
         )}
       </Field>
       <Alert>{error}</Alert>
@@ -107,7 +120,9 @@ function LoginForm({ demoRole }: { demoRole?: string }) {
     <form onSubmit={submit} aria-label="Log in">
       {!pending ? (
         <>
-          <Field label="E-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}</Field>
+          <Field label="E-mail">
+            {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}
+          </Field>
           <Field label="Password">
             {(id) => <input id={id} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />}
           </Field>
@@ -115,7 +130,16 @@ function LoginForm({ demoRole }: { demoRole?: string }) {
       ) : (
         <Field label="Authenticator code" hint="The 6-digit code of your authenticator app">
           {(id, describedBy) => (
-            <input id={id} inputMode="numeric" pattern="[0-9]{6}" required value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" aria-describedby={describedBy} />
+            <input
+              id={id}
+              inputMode="numeric"
+              pattern="[0-9]{6}"
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              autoComplete="one-time-code"
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
       )}
@@ -144,7 +168,9 @@ function ResetRequestForm() {
   };
   return (
     <form onSubmit={submit} aria-label="Reset password">
-      <Field label="E-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}</Field>
+      <Field label="E-mail">
+        {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}
+      </Field>
       <Alert>{error}</Alert>
       <Alert tone="ok">{sent ? 'If an account has this address, a reset link is on its way (valid for 1 hour).' : null}</Alert>
       <button className="primary" type="submit" disabled={busy}>
@@ -165,7 +191,11 @@ export function VerifyAddressNotice({ what }: { what: string }) {
       </p>
       <Alert>{error}</Alert>
       <Alert tone="ok">{sent ? 'A new link is on its way.' : null}</Alert>
-      <button type="button" disabled={busy || sent} onClick={() => void run(() => api.post('/v1/auth/verify-email/resend', {})).then((answer) => setSent(answer !== null))}>
+      <button
+        type="button"
+        disabled={busy || sent}
+        onClick={() => void run(() => api.post('/v1/auth/verify-email/resend', {})).then((answer) => setSent(answer !== null))}
+      >
         Send a new link
       </button>
     </div>

@@ -63,11 +63,21 @@ export function LineChart({ title, series, xLabel, yLabel, formatX = plain, form
       <svg viewBox={`0 0 ${W} ${height}`} role="img" aria-label={summary}>
         <line className="axis" x1={PAD.left} y1={PAD.top + innerH} x2={W - PAD.right} y2={PAD.top + innerH} />
         <line className="axis" x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={PAD.top + innerH} />
-        <text className="tick" x={PAD.left - 6} y={PAD.top + 10} textAnchor="end">{formatY(y1)}</text>
-        <text className="tick" x={PAD.left - 6} y={PAD.top + innerH} textAnchor="end">{formatY(y0)}</text>
-        <text className="tick" x={PAD.left} y={height - 8}>{formatX(x0)}</text>
-        <text className="tick" x={W - PAD.right} y={height - 8} textAnchor="end">{formatX(x1)}</text>
-        <text className="tick" x={(W + PAD.left) / 2} y={height - 8} textAnchor="middle">{xLabel}</text>
+        <text className="tick" x={PAD.left - 6} y={PAD.top + 10} textAnchor="end">
+          {formatY(y1)}
+        </text>
+        <text className="tick" x={PAD.left - 6} y={PAD.top + innerH} textAnchor="end">
+          {formatY(y0)}
+        </text>
+        <text className="tick" x={PAD.left} y={height - 8}>
+          {formatX(x0)}
+        </text>
+        <text className="tick" x={W - PAD.right} y={height - 8} textAnchor="end">
+          {formatX(x1)}
+        </text>
+        <text className="tick" x={(W + PAD.left) / 2} y={height - 8} textAnchor="middle">
+          {xLabel}
+        </text>
         {series.map((s) =>
           s.points.length === 1 ? (
             <circle key={s.name} className={`series chart-${s.tone ?? 'a'}`} cx={sx(s.points[0][0])} cy={sy(s.points[0][1])} r={4} />

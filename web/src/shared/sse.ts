@@ -77,7 +77,11 @@ export function openEventStream(
 }
 
 /** React: an event stream open while mounted; the handler may change freely. */
-export function useEventStream(path: string, session: { token(): Promise<string | null>; renew(): Promise<unknown> }, onFrame: (frame: SseFrame) => void): SseStatus {
+export function useEventStream(
+  path: string,
+  session: { token(): Promise<string | null>; renew(): Promise<unknown> },
+  onFrame: (frame: SseFrame) => void,
+): SseStatus {
   const [status, setStatus] = useState<SseStatus>('connecting');
   const handler = useRef(onFrame);
   handler.current = onFrame;

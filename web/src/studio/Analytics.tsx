@@ -30,7 +30,10 @@ const shortDay = (ms: number) => new Date(ms).toLocaleDateString([], { month: 's
 export function AnalyticsSection({ artist }: { artist: Artist }) {
   const [days, setDays] = useState(30);
   const report = useLoad(
-    () => api.get<ArtistReport>(`/v1/artists/${encodeURIComponent(artist.slug)}/analytics${query({ from: isoDay(Date.now() - (days - 1) * DAY_MS), granularity: 'day' })}`),
+    () =>
+      api.get<ArtistReport>(
+        `/v1/artists/${encodeURIComponent(artist.slug)}/analytics${query({ from: isoDay(Date.now() - (days - 1) * DAY_MS), granularity: 'day' })}`,
+      ),
     [artist.slug, days],
   );
   const [livePlays, setLivePlays] = useState(0);
@@ -78,7 +81,9 @@ export function AnalyticsSection({ artist }: { artist: Artist }) {
       <section className="card live" aria-labelledby="live-title">
         <h2 id="live-title">Live</h2>
         {live === 'forbidden' ? (
-          <p className="muted">The real-time feed needs the analytics:read scope, which your account does not hold: the figures below refresh every 30 seconds.</p>
+          <p className="muted">
+            The real-time feed needs the analytics:read scope, which your account does not hold: the figures below refresh every 30 seconds.
+          </p>
         ) : (
           <dl className="figures">
             <div>
@@ -134,8 +139,15 @@ export function AnalyticsSection({ artist }: { artist: Artist }) {
       </section>
       <div className="grid">
         <BarChart title="Top tracks" bars={(data?.top_tracks ?? []).map((t) => ({ label: t.title, value: t.streams }))} />
-        <BarChart title="Audience by country" bars={(data?.audience.geography ?? []).map((g) => ({ label: g.country ?? 'Unknown', value: g.plays, text: `${g.plays} plays` }))} />
-        <BarChart title="Devices" bars={(data?.audience.devices ?? []).map((d) => ({ label: d.device, value: d.share, text: `${Math.round(d.share * 100)}%` }))} max={1} />
+        <BarChart
+          title="Audience by country"
+          bars={(data?.audience.geography ?? []).map((g) => ({ label: g.country ?? 'Unknown', value: g.plays, text: `${g.plays} plays` }))}
+        />
+        <BarChart
+          title="Devices"
+          bars={(data?.audience.devices ?? []).map((d) => ({ label: d.device, value: d.share, text: `${Math.round(d.share * 100)}%` }))}
+          max={1}
+        />
       </div>
       <section aria-labelledby="revenue-title">
         <h2 id="revenue-title">Revenue</h2>

@@ -40,7 +40,19 @@ export function CapsulesSection({ artist }: { artist: Artist }) {
   );
 }
 
-function RuleChoice({ rule, setRule, productId, setProductId, products }: { rule: Rule; setRule: (r: Rule) => void; productId: string; setProductId: (id: string) => void; products: Product[] }) {
+function RuleChoice({
+  rule,
+  setRule,
+  productId,
+  setProductId,
+  products,
+}: {
+  rule: Rule;
+  setRule: (r: Rule) => void;
+  productId: string;
+  setProductId: (id: string) => void;
+  products: Product[];
+}) {
   return (
     <fieldset>
       <legend>Who may open it</legend>
@@ -107,7 +119,9 @@ function NewCapsule({ artist, products, onCreated }: { artist: Artist; products:
   return (
     <form className="card" onSubmit={submit} aria-label="New capsule">
       <h2>New capsule</h2>
-      <p className="muted">Everyone sees the title and the teaser; the hidden content is revealed to those your rule lets in. Give at least one kind of hidden content.</p>
+      <p className="muted">
+        Everyone sees the title and the teaser; the hidden content is revealed to those your rule lets in. Give at least one kind of hidden content.
+      </p>
       <div className="form-grid">
         <Field label="Title">{(id) => <input id={id} required maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} />}</Field>
         <Field label="Teaser">{(id) => <input id={id} required maxLength={500} value={teaser} onChange={(e) => setTeaser(e.target.value)} />}</Field>
@@ -157,7 +171,11 @@ function CapsuleRow({ id, products, onChanged }: { id: string; products: Product
         <dd>{rule ? rule[1] : capsule.unlock_rule}</dd>
         <dt>Hidden content</dt>
         <dd>
-          {[capsule.content?.text ? `message: “${capsule.content.text}”` : null, capsule.content?.track ? `track: ${capsule.content.track.title}` : null, capsule.content?.media_url ? `link: ${capsule.content.media_url}` : null]
+          {[
+            capsule.content?.text ? `message: “${capsule.content.text}”` : null,
+            capsule.content?.track ? `track: ${capsule.content.track.title}` : null,
+            capsule.content?.media_url ? `link: ${capsule.content.media_url}` : null,
+          ]
             .filter(Boolean)
             .join('; ') || '—'}
         </dd>

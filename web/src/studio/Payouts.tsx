@@ -29,7 +29,12 @@ export function PayoutsSection({ artist }: { artist: Artist }) {
             {link.expires_at && <span className="muted">This link works until {when(link.expires_at)}.</span>}
           </p>
         ) : (
-          <button type="button" className="primary" disabled={busy} onClick={() => void run(() => api.post<OnboardingLink>('/api/connect/onboard', {})).then((answer) => answer && setLink(answer))}>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void run(() => api.post<OnboardingLink>('/api/connect/onboard', {})).then((answer) => answer && setLink(answer))}
+          >
             Set up payouts
           </button>
         )}

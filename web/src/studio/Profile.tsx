@@ -12,8 +12,8 @@ export function ProfileSection({ me, artist, reload }: StudioContext) {
     return (
       <div className="stack">
         <p>
-          Your account has no artist profile yet. Create it to upload tracks, sell releases and open capsules. It starts <strong>unverified</strong>: your tracks are
-          public on the platform at once, and an admin's verification later brings them onto the radio.
+          Your account has no artist profile yet. Create it to upload tracks, sell releases and open capsules. It starts <strong>unverified</strong>: your
+          tracks are public on the platform at once, and an admin's verification later brings them onto the radio.
         </p>
         {!me.email_verified && <VerifyAddressNotice what="Creating an artist profile" />}
         <ProfileForm
@@ -34,7 +34,9 @@ export function ProfileSection({ me, artist, reload }: StudioContext) {
         <h2 id="profile-status">{artist.name}</h2>
         <dl className="facts">
           <dt>Status</dt>
-          <dd data-testid="verification">{artist.verified ? `Verified (${when(artist.verified_at)})` : 'Unverified: public on the platform, not on the radio yet'}</dd>
+          <dd data-testid="verification">
+            {artist.verified ? `Verified (${when(artist.verified_at)})` : 'Unverified: public on the platform, not on the radio yet'}
+          </dd>
           <dt>Address name</dt>
           <dd>
             <code>{artist.slug}</code> <span className="muted">(in every link to you: /v1/artists/{artist.slug})</span>
@@ -43,7 +45,11 @@ export function ProfileSection({ me, artist, reload }: StudioContext) {
           <dd>{artist.followers}</dd>
         </dl>
         <p>
-          Next: <a href="/studio/tracks" onClick={(event) => (event.preventDefault(), navigate('/studio/tracks'))}>upload a track</a>.
+          Next:{' '}
+          <a href="/studio/tracks" onClick={(event) => (event.preventDefault(), navigate('/studio/tracks'))}>
+            upload a track
+          </a>
+          .
         </p>
       </section>
       <ProfileForm artist={artist} submitLabel="Save profile" formName="Edit artist profile" onSaved={reload} />
@@ -75,7 +81,15 @@ function ProfileForm({ artist, submitLabel, formName, onSaved }: { artist?: Arti
         <Field label="Genre">{(id) => <input id={id} required maxLength={80} value={genre} onChange={(e) => setGenre(e.target.value)} />}</Field>
         <Field label="Country" hint="Two letters, e.g. FR (optional)">
           {(id, describedBy) => (
-            <input id={id} maxLength={2} pattern="[A-Za-z]{2}" value={country} onChange={(e) => setCountry(e.target.value)} aria-describedby={describedBy} autoComplete="country" />
+            <input
+              id={id}
+              maxLength={2}
+              pattern="[A-Za-z]{2}"
+              value={country}
+              onChange={(e) => setCountry(e.target.value)}
+              aria-describedby={describedBy}
+              autoComplete="country"
+            />
           )}
         </Field>
       </div>

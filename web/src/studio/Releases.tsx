@@ -42,7 +42,9 @@ export function ReleasesSection({ artist }: { artist: Artist }) {
       <section aria-labelledby="releases-title">
         <h2 id="releases-title">Releases</h2>
         <Alert>{releases.error}</Alert>
-        {releases.data && releases.data.data.length === 0 && <p className="muted">No release yet. A product made from chosen tracks sells them as a release of its own.</p>}
+        {releases.data && releases.data.data.length === 0 && (
+          <p className="muted">No release yet. A product made from chosen tracks sells them as a release of its own.</p>
+        )}
         <ul className="plain-list">
           {releases.data?.data.map((release) => (
             <li key={release.id}>
@@ -135,7 +137,18 @@ function NewProduct({ artist, releases, onCreated }: { artist: Artist; releases:
       <div className="form-grid">
         <Field label="Price" hint="e.g. 7.99">
           {(id, describedBy) => (
-            <input id={id} required type="number" min="0.5" max="1000000" step="0.01" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} aria-describedby={describedBy} />
+            <input
+              id={id}
+              required
+              type="number"
+              min="0.5"
+              max="1000000"
+              step="0.01"
+              inputMode="decimal"
+              value={price}
+              onChange={(e) => setPrice(e.target.value)}
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
         <Field label="Currency">
@@ -170,7 +183,10 @@ function ProductRow({ product, onChanged }: { product: Product; onChanged: () =>
   return (
     <article className="track-row" aria-label={product.title}>
       <h3>
-        {product.title} <span className="tag">{product.type}</span> <span className={`status-badge status-${product.status === 'active' ? 'published' : 'removed'}`}>{product.status === 'active' ? 'on sale' : 'off sale'}</span>
+        {product.title} <span className="tag">{product.type}</span>{' '}
+        <span className={`status-badge status-${product.status === 'active' ? 'published' : 'removed'}`}>
+          {product.status === 'active' ? 'on sale' : 'off sale'}
+        </span>
       </h3>
       <p className="muted">
         {money(product.price_cents, product.currency)} · {product.tracks.length} tracks: {product.tracks.map((t) => t.title).join(', ')}
@@ -184,7 +200,9 @@ function ProductRow({ product, onChanged }: { product: Product; onChanged: () =>
         }}
       >
         <Field label={`New price (${product.currency.toUpperCase()})`}>
-          {(id) => <input id={id} type="number" min="0.5" max="1000000" step="0.01" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} />}
+          {(id) => (
+            <input id={id} type="number" min="0.5" max="1000000" step="0.01" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} />
+          )}
         </Field>
         <button type="submit" disabled={busy}>
           Change price

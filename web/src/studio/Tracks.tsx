@@ -146,7 +146,9 @@ function UploadForm({ artist, onAccepted, onPublished }: { artist: Artist; onAcc
           <>
             <progress max={100} value={percent} aria-label="Upload progress" />
             <span className="muted">
-              {percent < 100 ? `Uploading: ${percent}% (${megabytes(progress.loaded)} of ${megabytes(progress.total)})` : 'Uploaded: the server is checking the file…'}
+              {percent < 100
+                ? `Uploading: ${percent}% (${megabytes(progress.loaded)} of ${megabytes(progress.total)})`
+                : 'Uploaded: the server is checking the file…'}
             </span>
           </>
         )}
@@ -166,7 +168,13 @@ function UploadForm({ artist, onAccepted, onPublished }: { artist: Artist; onAcc
 function Findings({ view }: { view: ManagedTrack }) {
   const master = view.master;
   const format = master
-    ? [master.format.toUpperCase(), master.codec, `${(master.sample_rate / 1000).toFixed(1)} kHz`, master.channels === 1 ? 'mono' : master.channels === 2 ? 'stereo' : `${master.channels} channels`, master.bitrate_kbps ? `${master.bitrate_kbps} kbps` : null]
+    ? [
+        master.format.toUpperCase(),
+        master.codec,
+        `${(master.sample_rate / 1000).toFixed(1)} kHz`,
+        master.channels === 1 ? 'mono' : master.channels === 2 ? 'stereo' : `${master.channels} channels`,
+        master.bitrate_kbps ? `${master.bitrate_kbps} kbps` : null,
+      ]
         .filter(Boolean)
         .join(' · ')
     : '—';

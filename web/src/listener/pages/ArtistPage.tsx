@@ -134,7 +134,13 @@ function CapsuleCard({ teaser }: { teaser: CapsuleTeaser }) {
       } catch (e) {
         // A rule not met is an answer to show, not a failure.
         if (e instanceof ApiError && e.status === 403) {
-          setRefusal(teaser.unlock_rule === 'follow' ? 'Follow the artist to reveal this capsule.' : teaser.unlock_rule === 'own' ? 'Buy a release of the artist in the store to reveal this capsule.' : errorText(e));
+          setRefusal(
+            teaser.unlock_rule === 'follow'
+              ? 'Follow the artist to reveal this capsule.'
+              : teaser.unlock_rule === 'own'
+                ? 'Buy a release of the artist in the store to reveal this capsule.'
+                : errorText(e),
+          );
           return null;
         }
         throw e;

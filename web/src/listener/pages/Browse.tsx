@@ -77,9 +77,25 @@ export default function Browse() {
           </button>
         ))}
       </div>
-      {view === 'tracks' && <Results key={`t|${q}|${genre}`} path="/v1/tracks" params={{ q, genre }} render={(tracks: TrackSummary[]) => <TrackRows tracks={tracks} label="Tracks" extra={(t) => <SaveButton track={t} />} />} />}
-      {view === 'artists' && <Results key={`a|${q}|${genre}`} path="/v1/artists" params={{ search: q, genre }} render={(artists: ArtistSummary[]) => <ArtistCards artists={artists} />} />}
-      {view === 'albums' && <Results key={`l|${q}|${genre}`} path="/v1/albums" params={{ search: q, genre }} render={(albums: AlbumSummary[]) => <AlbumCards albums={albums} />} />}
+      {view === 'tracks' && (
+        <Results
+          key={`t|${q}|${genre}`}
+          path="/v1/tracks"
+          params={{ q, genre }}
+          render={(tracks: TrackSummary[]) => <TrackRows tracks={tracks} label="Tracks" extra={(t) => <SaveButton track={t} />} />}
+        />
+      )}
+      {view === 'artists' && (
+        <Results
+          key={`a|${q}|${genre}`}
+          path="/v1/artists"
+          params={{ search: q, genre }}
+          render={(artists: ArtistSummary[]) => <ArtistCards artists={artists} />}
+        />
+      )}
+      {view === 'albums' && (
+        <Results key={`l|${q}|${genre}`} path="/v1/albums" params={{ search: q, genre }} render={(albums: AlbumSummary[]) => <AlbumCards albums={albums} />} />
+      )}
     </Page>
   );
 }
@@ -89,7 +105,10 @@ function Results<T>({ path, params, render }: { path: string; params: Record<str
   const [pages, setPages] = useState(1);
   // Each page's items under its number: a page that answers late lands in its place, never twice.
   const [byPage, setByPage] = useState<Record<number, T[]>>({});
-  const listing = useLoad(async () => ({ page: pages, ...(await api.get<Listing<T>>(`${path}${query({ ...params, page: pages, limit: PAGE_SIZE })}`)) }), [pages]);
+  const listing = useLoad(
+    async () => ({ page: pages, ...(await api.get<Listing<T>>(`${path}${query({ ...params, page: pages, limit: PAGE_SIZE })}`)) }),
+    [pages],
+  );
   useEffect(() => {
     const answer = listing.data;
     if (answer) setByPage((before) => ({ ...before, [answer.page]: answer.data }));
@@ -139,7 +158,8 @@ export function AlbumCards({ albums }: { albums: Array<Omit<AlbumSummary, 'artis
           </h3>
           <p className="muted">
             {album.type.toUpperCase() === 'EP' ? 'EP' : album.type[0].toUpperCase() + album.type.slice(1)}
-            {album.release_year ? ` · ${album.release_year}` : ''} · <Link to={paths.artist(album.artist_slug)}>{album.artist}</Link> <VerifiedBadge verified={album.artist_verified} />
+            {album.release_year ? ` · ${album.release_year}` : ''} · <Link to={paths.artist(album.artist_slug)}>{album.artist}</Link>{' '}
+            <VerifiedBadge verified={album.artist_verified} />
           </p>
           <p className="muted">
             {album.track_count} {album.track_count === 1 ? 'track' : 'tracks'} · {clock(album.duration)}

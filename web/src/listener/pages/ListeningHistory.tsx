@@ -13,7 +13,10 @@ const LIMIT = 50;
 export default function ListeningHistory() {
   const [page, setPage] = useState(1);
   const me = session.user();
-  const history = useLoad(() => api.get<{ data: HistoryEntry[]; total: number }>(`/v1/listeners/${encodeURIComponent(me?.id ?? '')}/history${query({ page, limit: LIMIT })}`), [page, me?.id]);
+  const history = useLoad(
+    () => api.get<{ data: HistoryEntry[]; total: number }>(`/v1/listeners/${encodeURIComponent(me?.id ?? '')}/history${query({ page, limit: LIMIT })}`),
+    [page, me?.id],
+  );
   const entries = history.data?.data ?? [];
   return (
     <Page title="History" heading="Listening history">

@@ -6,7 +6,19 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { hasNavigated } from '../router';
 
-export function Page({ title, heading, actions, hideHeading, children }: { title: string; heading?: ReactNode; actions?: ReactNode; hideHeading?: boolean; children: ReactNode }) {
+export function Page({
+  title,
+  heading,
+  actions,
+  hideHeading,
+  children,
+}: {
+  title: string;
+  heading?: ReactNode;
+  actions?: ReactNode;
+  hideHeading?: boolean;
+  children: ReactNode;
+}) {
   const id = useId();
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {

@@ -156,7 +156,13 @@ function Tracks({ playlist, onChange, reload }: { playlist: Playlist; onChange: 
                 <button type="button" data-move="up" onClick={() => void move(index, index - 1, 'up')} disabled={index === 0} aria-keyshortcuts="Alt+ArrowUp">
                   ↑<span className="visually-hidden">Move up {entry.track.title}</span>
                 </button>
-                <button type="button" data-move="down" onClick={() => void move(index, index + 1, 'down')} disabled={index === entries.length - 1} aria-keyshortcuts="Alt+ArrowDown">
+                <button
+                  type="button"
+                  data-move="down"
+                  onClick={() => void move(index, index + 1, 'down')}
+                  disabled={index === entries.length - 1}
+                  aria-keyshortcuts="Alt+ArrowDown"
+                >
                   ↓<span className="visually-hidden">Move down {entry.track.title}</span>
                 </button>
                 <button type="button" onClick={() => void remove(entry)}>
@@ -202,7 +208,12 @@ function Details({ playlist, onChange }: { playlist: Playlist; onChange: (p: Pla
           <button type="submit" className="primary" disabled={busy || !name.trim()}>
             Save name
           </button>
-          <button type="button" aria-pressed={playlist.public} onClick={() => void patch({ public: !playlist.public }, playlist.public ? 'Now private.' : 'Now public.')} disabled={busy}>
+          <button
+            type="button"
+            aria-pressed={playlist.public}
+            onClick={() => void patch({ public: !playlist.public }, playlist.public ? 'Now private.' : 'Now public.')}
+            disabled={busy}
+          >
             Public
           </button>
           <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>

@@ -64,15 +64,34 @@ function Profile({ me }: { me: Me }) {
     <form className="card" onSubmit={submit} aria-labelledby="profile-title">
       <h3 id="profile-title">Profile</h3>
       <div className="form-grid">
-        <Field label="Display name">{(id) => <input id={id} required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" />}</Field>
+        <Field label="Display name">
+          {(id) => <input id={id} required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" />}
+        </Field>
         <Field label="Country" hint="Two letters, e.g. DE (optional)">
           {(id, describedBy) => (
-            <input id={id} value={country} onChange={(e) => setCountry(e.target.value)} maxLength={2} pattern="[A-Za-z]{2}" autoComplete="country" aria-describedby={describedBy} />
+            <input
+              id={id}
+              value={country}
+              onChange={(e) => setCountry(e.target.value)}
+              maxLength={2}
+              pattern="[A-Za-z]{2}"
+              autoComplete="country"
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
         <Field label="Birth year" hint="Optional">
           {(id, describedBy) => (
-            <input id={id} type="number" inputMode="numeric" min={1900} max={new Date().getFullYear()} value={birthYear} onChange={(e) => setBirthYear(e.target.value)} aria-describedby={describedBy} />
+            <input
+              id={id}
+              type="number"
+              inputMode="numeric"
+              min={1900}
+              max={new Date().getFullYear()}
+              value={birthYear}
+              onChange={(e) => setBirthYear(e.target.value)}
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
       </div>
@@ -108,7 +127,9 @@ function ChangeEmail({ onChanged }: { onChanged: () => void }) {
     <details className="change-email">
       <summary>Change the address</summary>
       <form onSubmit={submit} aria-label="Change e-mail address">
-        <Field label="New e-mail address">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}</Field>
+        <Field label="New e-mail address">
+          {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />}
+        </Field>
         <Field label="Your password">
           {(id) => <input id={id} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />}
         </Field>
@@ -150,12 +171,23 @@ function Password({ email }: { email: string }) {
         </Field>
         <Field label="New password" hint="At least 8 characters">
           {(id, describedBy) => (
-            <input id={id} type="password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" aria-describedby={describedBy} />
+            <input
+              id={id}
+              type="password"
+              required
+              minLength={8}
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              autoComplete="new-password"
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
       </div>
       <Alert>{error}</Alert>
-      <Alert tone="ok">{changed ? 'Password changed. Your other sessions are logged out.' : mailed ? `A link to set a new password is on its way to ${email}.` : null}</Alert>
+      <Alert tone="ok">
+        {changed ? 'Password changed. Your other sessions are logged out.' : mailed ? `A link to set a new password is on its way to ${email}.` : null}
+      </Alert>
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>
           Change password
@@ -215,7 +247,15 @@ function TwoFactor() {
           {needsCurrent && (
             <Field label="Code from your current authenticator" hint="Your account already has one: a code from it lets you replace it">
               {(id, describedBy) => (
-                <input id={id} inputMode="numeric" pattern="[0-9]{6}" value={currentCode} onChange={(e) => setCurrentCode(e.target.value)} autoComplete="one-time-code" aria-describedby={describedBy} />
+                <input
+                  id={id}
+                  inputMode="numeric"
+                  pattern="[0-9]{6}"
+                  value={currentCode}
+                  onChange={(e) => setCurrentCode(e.target.value)}
+                  autoComplete="one-time-code"
+                  aria-describedby={describedBy}
+                />
               )}
             </Field>
           )}
@@ -226,12 +266,24 @@ function TwoFactor() {
       ) : (
         <form onSubmit={confirm} aria-label="Confirm authenticator">
           <p>Scan this code with your authenticator app, or type the key by hand.</p>
-          <div className="qr">{qr ? <img src={qr} width={200} height={200} alt="QR code for your authenticator app" /> : <span className="muted">Drawing the code…</span>}</div>
+          <div className="qr">
+            {qr ? <img src={qr} width={200} height={200} alt="QR code for your authenticator app" /> : <span className="muted">Drawing the code…</span>}
+          </div>
           <p>
             Key: <code data-testid="totp-secret">{enrolment.secret}</code>
           </p>
           <Field label="6-digit code from the app">
-            {(id) => <input id={id} inputMode="numeric" pattern="[0-9]{6}" required value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" />}
+            {(id) => (
+              <input
+                id={id}
+                inputMode="numeric"
+                pattern="[0-9]{6}"
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                autoComplete="one-time-code"
+              />
+            )}
           </Field>
           <button type="submit" className="primary" disabled={busy}>
             Turn on two-factor

@@ -84,7 +84,8 @@ function Purchases({ purchases, reload, busy }: { purchases: Purchase[]; reload:
             <li key={order.id}>
               <p>
                 <strong>{product?.title ?? 'A release'}</strong>
-                {product && <span className="muted"> · {product.artist}</span>} · {price(order.amount, order.currency)} · <time dateTime={order.created_at}>{when(order.created_at)}</time>
+                {product && <span className="muted"> · {product.artist}</span>} · {price(order.amount, order.currency)} ·{' '}
+                <time dateTime={order.created_at}>{when(order.created_at)}</time>
                 {!order.livemode && <span className="muted"> · sandbox order, no real money</span>}
               </p>
               {product && (

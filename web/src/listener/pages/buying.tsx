@@ -22,7 +22,9 @@ export function BuyButton({ product }: { product: { id: string; title: string; p
   const buy = async () => {
     const me = session.user();
     if (!me) return;
-    const opened = await run(() => api.post<CheckoutSession>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': key } }));
+    const opened = await run(() =>
+      api.post<CheckoutSession>('/v1/checkout', { product_id: product.id, price: product.price, user_id: me.id }, { headers: { 'idempotency-key': key } }),
+    );
     if (opened) setCheckout(opened);
   };
   return (

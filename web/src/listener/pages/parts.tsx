@@ -28,7 +28,17 @@ export interface TrackRowData {
 }
 
 /** A list of tracks, each with play, its page, its artist's page and its length; `extra` adds per-row controls. */
-export function TrackRows({ tracks, label, numbered, extra }: { tracks: TrackRowData[]; label: string; numbered?: boolean; extra?: (track: TrackRowData) => ReactNode }) {
+export function TrackRows({
+  tracks,
+  label,
+  numbered,
+  extra,
+}: {
+  tracks: TrackRowData[];
+  label: string;
+  numbered?: boolean;
+  extra?: (track: TrackRowData) => ReactNode;
+}) {
   if (tracks.length === 0) return <p className="muted">No tracks.</p>;
   const List = numbered ? 'ol' : 'ul';
   return (
@@ -107,9 +117,10 @@ export function SaveAllButton({ title, tracks }: { title: string; tracks: Array<
   const ids = useSaved();
   const { busy, error, run } = useAction();
   const all = ids !== null && tracks.length > 0 && tracks.every((t) => ids.has(t.id));
-  const save = () => run(async () => {
-    for (const t of tracks) if (!ids?.has(t.id)) await saveTrack(t.id, true);
-  });
+  const save = () =>
+    run(async () => {
+      for (const t of tracks) if (!ids?.has(t.id)) await saveTrack(t.id, true);
+    });
   return (
     <>
       <button type="button" aria-pressed={all} disabled={busy || ids === null || all} onClick={() => void save()}>
@@ -162,7 +173,8 @@ export function AddToPlaylist({ track }: { track: { id: string; title: string } 
     const list = lists?.find((l) => l.id === choice);
     if (!list) return;
     setDone(null);
-    if ((await run(() => api.post(`/v1/playlists/${encodeURIComponent(list.id)}/tracks`, { track_id: track.id }))) !== null) setDone(`Added to “${list.name}”.`);
+    if ((await run(() => api.post(`/v1/playlists/${encodeURIComponent(list.id)}/tracks`, { track_id: track.id }))) !== null)
+      setDone(`Added to “${list.name}”.`);
   };
   if (lists && lists.length === 0)
     return (
