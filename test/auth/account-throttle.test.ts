@@ -78,7 +78,12 @@ describe('per-account login throttling', () => {
   it('counts per lower-cased e-mail', async () => {
     const { email } = await listenerAccount();
     for (let i = 0; i < 5; i++) await login(i % 2 ? email.toUpperCase() : email, 'wrong password');
-    expectThrottled(await login(email.replace(/^./, (c) => c.toUpperCase()), PASSWORD));
+    expectThrottled(
+      await login(
+        email.replace(/^./, (c) => c.toUpperCase()),
+        PASSWORD,
+      ),
+    );
   });
 
   it('forgets the failures after a successful login', async () => {
@@ -180,7 +185,11 @@ describe('signup', () => {
     const before = hashes.length; // the bootstrap admin was hashed at start
     await signupListener(station, email);
     expect(hashes).toHaveLength(before + 1);
-    const again = await station.http.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email: email.toUpperCase(), password: 'another-password', display_name: 'Again' } });
+    const again = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/signup',
+      payload: { email: email.toUpperCase(), password: 'another-password', display_name: 'Again' },
+    });
     expect(again.statusCode).toBe(409);
     expect(hashes).toHaveLength(before + 1);
   });

@@ -60,7 +60,11 @@ function openSocket(base: string, channel: string, token: string): Promise<WebSo
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, retryAfter: (response.headers['retry-after'] as string | undefined) ?? null, code: JSON.parse(body).error.code }),
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
+          code: JSON.parse(body).error.code,
+        }),
       );
     });
     ws.once('error', reject);
@@ -78,7 +82,11 @@ async function openSse(base: string, headers: Record<string, string>): Promise<S
     return client;
   }
   const retryAfter = client.headers['retry-after'];
-  return { status: client.status, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, code: (client.frames[0].data as { error: { code: string } }).error.code };
+  return {
+    status: client.status,
+    retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+    code: (client.frames[0].data as { error: { code: string } }).error.code,
+  };
 }
 
 const isRefusal = (value: unknown): value is Refusal => typeof value === 'object' && value !== null && 'retryAfter' in value;
@@ -194,7 +202,10 @@ describe.skipIf(!multiInstance)('per-credential connection limits across two ins
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}`, STATION_LISTENER_BROADCAST_SEC: '1' };
     a = await buildTestStation(env, { database: testDb });
     b = await buildTestStation(env, { database: testDb });
-    shared.push(() => a.destroy(), () => b.destroy());
+    shared.push(
+      () => a.destroy(),
+      () => b.destroy(),
+    );
     [baseA, baseB] = await Promise.all([listen(a), listen(b)]);
   });
   afterAll(async () => {

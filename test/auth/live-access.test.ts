@@ -171,7 +171,10 @@ describe.skipIf(!multiInstance)('access across two instances', () => {
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` };
     a = await buildTestStation(env, { database: testDb, clock });
     b = await buildTestStation(env, { database: testDb, clock });
-    cleanups.push(() => a.destroy(), () => b.destroy());
+    cleanups.push(
+      () => a.destroy(),
+      () => b.destroy(),
+    );
     baseB = await listen(b);
   });
   afterAll(async () => {

@@ -91,7 +91,11 @@ describe('platform authentication', () => {
     const newest = await post('/v1/auth/refresh', { refresh_token: second.json().refresh_token });
     expect(newest.statusCode).toBe(401);
     // A staff refresh cookie endpoint does not accept platform refresh tokens either.
-    const crossKind = await station.http.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: `refresh_token=${second.json().refresh_token}` } });
+    const crossKind = await station.http.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: `refresh_token=${second.json().refresh_token}` },
+    });
     expect(crossKind.statusCode).toBe(401);
   });
 

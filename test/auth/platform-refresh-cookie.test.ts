@@ -22,12 +22,12 @@ function refreshCookieOf(headers: Record<string, unknown>): SetCookie | null {
 }
 
 describe('the platform refresh cookie', () => {
-
   const station = stationForSuite();
 
   const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
     station.http.inject({ method: 'POST', url, remoteAddress: clientAddress(), headers, ...(payload === undefined ? {} : { payload }) });
-  const refreshWithCookie = (value: string, payload?: object) => post('/v1/auth/refresh', payload, { cookie: `platform_refresh_token=${encodeURIComponent(value)}` });
+  const refreshWithCookie = (value: string, payload?: object) =>
+    post('/v1/auth/refresh', payload, { cookie: `platform_refresh_token=${encodeURIComponent(value)}` });
   const validate = (token: string) => station.http.inject({ url: '/station/v1/auth/validate', headers: { authorization: `Bearer ${token}` } });
   const email = () => `cookie-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
@@ -52,7 +52,13 @@ describe('the platform refresh cookie', () => {
     const renewed = await refreshWithCookie(first);
     expect(renewed.statusCode, renewed.body).toBe(200);
     const body = renewed.json();
-    expect(body).toMatchObject({ token: expect.any(String), csrf_token: expect.any(String), expires_in: 900, role: 'listener', user: { id: signup.json().user.id } });
+    expect(body).toMatchObject({
+      token: expect.any(String),
+      csrf_token: expect.any(String),
+      expires_in: 900,
+      role: 'listener',
+      user: { id: signup.json().user.id },
+    });
     expect(body).not.toHaveProperty('refresh_token');
     const rotated = refreshCookieOf(renewed.headers);
     expect(rotated?.value).toEqual(expect.any(String));
@@ -87,7 +93,11 @@ describe('the platform refresh cookie', () => {
   it('is cleared by revoke, and the staff refresh path does not take it', async () => {
     const signup = await post('/v1/auth/signup', { email: email(), password: 'listener-password', display_name: 'Leaving' });
     const body = signup.json();
-    const crossKind = await station.http.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: `refresh_token=${refreshCookieOf(signup.headers)!.value}` } });
+    const crossKind = await station.http.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: `refresh_token=${refreshCookieOf(signup.headers)!.value}` },
+    });
     expect(crossKind.statusCode).toBe(401);
 
     const revoked = await post('/v1/auth/revoke', {}, { authorization: `Bearer ${body.token}`, 'x-csrf-token': body.csrf_token });

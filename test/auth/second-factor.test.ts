@@ -15,8 +15,7 @@ describe('second factor for station scopes', () => {
   const station = stationForSuite({}, { clock });
 
   const inject = (url: string, payload: object) => station.http.inject({ method: 'POST', url, payload, remoteAddress: clientAddress() });
-  const validate = (token: string) =>
-    station.http.inject({ url: '/station/v1/auth/validate', headers: { authorization: `Bearer ${token}` } });
+  const validate = (token: string) => station.http.inject({ url: '/station/v1/auth/validate', headers: { authorization: `Bearer ${token}` } });
 
   it('derives the rule from the scopes: every role holding a station scope other than station:read', () => {
     const needing = ROLES.filter(roleNeedsSecondFactor);

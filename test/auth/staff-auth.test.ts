@@ -164,7 +164,13 @@ describe('staff authentication', () => {
   });
 
   it('gives developers station:train and station:read only', async () => {
-    await station.auth.createUser({ email: 'dev@station.test', password: 'developer-password', role: 'developer', displayName: 'Dev', totpSecret: ADMIN.totpSecret });
+    await station.auth.createUser({
+      email: 'dev@station.test',
+      password: 'developer-password',
+      role: 'developer',
+      displayName: 'Dev',
+      totpSecret: ADMIN.totpSecret,
+    });
     clock.advance(60_000);
     const response = await login({ email: 'dev@station.test', password: 'developer-password', totp_code: totpCode(ADMIN.totpSecret, clock.now()) }, '10.0.7.1');
     expect(response.statusCode).toBe(200);

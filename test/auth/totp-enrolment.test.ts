@@ -63,7 +63,12 @@ describe('two-factor enrolment', () => {
 
   it('replaces a confirmed secret only with a current code from it, and ends the other sessions then', async () => {
     const user = await signupListener(station);
-    const other = await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refresh_token: user.refreshToken }, remoteAddress: clientAddress() });
+    const other = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/refresh',
+      payload: { refresh_token: user.refreshToken },
+      remoteAddress: clientAddress(),
+    });
     const secret = (await enrol(user)).json().secret as string;
     expect((await confirm(user, totpCode(secret, clock.now()))).statusCode).toBe(200);
 
@@ -110,14 +115,20 @@ describe('two-factor enrolment', () => {
     expect((await station.http.inject({ method: 'POST', url: '/v1/users/me/totp' })).statusCode).toBe(401);
   });
 
-  it('lets a super_admin reset a second factor, which ends the holder\'s sessions; admins may not', async () => {
+  it("lets a super_admin reset a second factor, which ends the holder's sessions; admins may not", async () => {
     const user = await signupListener(station);
     const secret = (await enrol(user)).json().secret as string;
     expect((await confirm(user, totpCode(secret, clock.now()))).statusCode).toBe(200);
     clock.advance(30_000);
     const superAdmin = await staffLogin(station, clock);
 
-    const admin = await station.auth.createUser({ email: `reset-admin-${Date.now()}@example.com`, password: 'staff-password-1', role: 'admin', displayName: 'a', totpSecret: secret });
+    const admin = await station.auth.createUser({
+      email: `reset-admin-${Date.now()}@example.com`,
+      password: 'staff-password-1',
+      role: 'admin',
+      displayName: 'a',
+      totpSecret: secret,
+    });
     clock.advance(30_000);
     const adminLogin = await station.http.inject({
       method: 'POST',
@@ -134,7 +145,11 @@ describe('two-factor enrolment', () => {
     expect(reset.statusCode).toBe(204);
     expect((await station.http.inject({ url: '/v1/users/me', headers: authHeaders(user) })).statusCode).toBe(401);
     expect(await storedSecrets(user.userId)).toEqual({ confirmed: null, pending: null });
-    const unknown = await station.http.inject({ method: 'DELETE', url: '/v1/admin/users/00000000-0000-4000-8000-000000000000/totp', headers: authHeaders(superAdmin) });
+    const unknown = await station.http.inject({
+      method: 'DELETE',
+      url: '/v1/admin/users/00000000-0000-4000-8000-000000000000/totp',
+      headers: authHeaders(superAdmin),
+    });
     expect(unknown.statusCode).toBe(404);
   });
 

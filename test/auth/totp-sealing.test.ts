@@ -28,9 +28,18 @@ describe('TOTP secrets at rest', () => {
     const station = await buildTestStation({}, { clock });
     cleanups.push(() => station.destroy());
     const secret = newTotpSecret();
-    await station.auth.createUser({ email: 'dev-sealed@station.test', password: 'developer-password', role: 'developer', displayName: 'Dev', totpSecret: secret });
+    await station.auth.createUser({
+      email: 'dev-sealed@station.test',
+      password: 'developer-password',
+      role: 'developer',
+      displayName: 'Dev',
+      totpSecret: secret,
+    });
 
-    for (const [email, clear] of [[ADMIN.email, ADMIN.totpSecret], ['dev-sealed@station.test', secret]]) {
+    for (const [email, clear] of [
+      [ADMIN.email, ADMIN.totpSecret],
+      ['dev-sealed@station.test', secret],
+    ]) {
       const stored = await secretOf(station, email);
       expect(stored).not.toBeNull();
       expect(stored).not.toContain(clear);
@@ -44,7 +53,13 @@ describe('TOTP secrets at rest', () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
     const station = await buildTestStation({}, { clock });
     cleanups.push(() => station.destroy());
-    await station.auth.createUser({ email: 'dev-copy@station.test', password: 'developer-password', role: 'developer', displayName: 'Dev', totpSecret: newTotpSecret() });
+    await station.auth.createUser({
+      email: 'dev-copy@station.test',
+      password: 'developer-password',
+      role: 'developer',
+      displayName: 'Dev',
+      totpSecret: newTotpSecret(),
+    });
     const adminSealed = await secretOf(station, ADMIN.email);
     await station.database.db.update(users).set({ totpSecret: adminSealed }).where(eq(users.email, 'dev-copy@station.test'));
     clock.advance(60_000);
@@ -73,7 +88,10 @@ describe('TOTP secrets at rest', () => {
 
     const second = await buildTestStation({ DATA_DIR: dataDir }, { clock, database: testDb });
     cleanups.push(() => second.destroy());
-    for (const [email, clear] of [[ADMIN.email, ADMIN.totpSecret], ['dev-old@station.test', developerSecret]]) {
+    for (const [email, clear] of [
+      [ADMIN.email, ADMIN.totpSecret],
+      ['dev-old@station.test', developerSecret],
+    ]) {
       const stored = await secretOf(second, email);
       expect(stored).not.toContain(clear);
       expect(stored).toMatch(/^v1\./);
@@ -96,7 +114,13 @@ describe('TOTP secrets at rest', () => {
     // Each start gets its own DATA_DIR here: the second start has a new totp-secrets key.
     const first = await buildTestStation({}, { clock, database: testDb });
     const developerSecret = newTotpSecret();
-    await first.auth.createUser({ email: 'dev-lost@station.test', password: 'developer-password', role: 'developer', displayName: 'Dev', totpSecret: developerSecret });
+    await first.auth.createUser({
+      email: 'dev-lost@station.test',
+      password: 'developer-password',
+      role: 'developer',
+      displayName: 'Dev',
+      totpSecret: developerSecret,
+    });
     const sealedBefore = await secretOf(first, ADMIN.email);
     await first.destroy();
 

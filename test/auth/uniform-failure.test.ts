@@ -19,7 +19,13 @@ describe('uniform login failures', () => {
   const station = stationForSuite({}, { clock });
   beforeAll(async () => {
     await station.auth.createUser({ email: 'dev-no-totp@station.test', password: 'developer-password', role: 'developer', displayName: 'No TOTP' });
-    await station.auth.createUser({ email: 'dev-banned@station.test', password: 'developer-password', role: 'developer', displayName: 'Banned', totpSecret: developerSecret });
+    await station.auth.createUser({
+      email: 'dev-banned@station.test',
+      password: 'developer-password',
+      role: 'developer',
+      displayName: 'Banned',
+      totpSecret: developerSecret,
+    });
     await station.database.db.update(users).set({ status: 'banned' }).where(eq(users.email, 'dev-banned@station.test'));
     await signupListener(station, 'listener@station.test');
     await signupListener(station, 'banned-listener@station.test');

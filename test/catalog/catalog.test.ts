@@ -114,8 +114,7 @@ afterAll(async () => {
   await station?.destroy();
 });
 
-const get = (url: string, who: { token: string } | null = listener) =>
-  station.http.inject({ method: 'GET', url, headers: who ? bearer(who) : {} });
+const get = (url: string, who: { token: string } | null = listener) => station.http.inject({ method: 'GET', url, headers: who ? bearer(who) : {} });
 
 describe('GET /v1/tracks', () => {
   it('needs a token', async () => {
@@ -131,7 +130,15 @@ describe('GET /v1/tracks', () => {
     expect(body.data).toHaveLength(20);
     const streams = body.data.map((t: any) => t.streams);
     expect(streams).toEqual([...streams].sort((a, b) => b - a));
-    expect(body.data[0]).toMatchObject({ id: AUDIO_TRACK, title: 'Harbour Lights', artist: NEON.name, artist_slug: NEON.slug, duration: 181, key: 'A', mode: 'minor' });
+    expect(body.data[0]).toMatchObject({
+      id: AUDIO_TRACK,
+      title: 'Harbour Lights',
+      artist: NEON.name,
+      artist_slug: NEON.slug,
+      duration: 181,
+      key: 'A',
+      mode: 'minor',
+    });
 
     const seen = new Set<string>();
     for (let page = 1; page <= 3; page++) {
@@ -324,7 +331,10 @@ describe('GET /v1/tracks/{id}/stream and /media', () => {
 
     const [after] = await db.select({ streams: tracks.streams }).from(tracks).where(eq(tracks.id, AUDIO_TRACK));
     expect(after.streams).toBe(before.streams + 1);
-    const events = await db.select().from(playEvents).where(and(eq(playEvents.trackId, AUDIO_TRACK), eq(playEvents.userId, listener.userId)));
+    const events = await db
+      .select()
+      .from(playEvents)
+      .where(and(eq(playEvents.trackId, AUDIO_TRACK), eq(playEvents.userId, listener.userId)));
     expect(events.length).toBeGreaterThanOrEqual(1);
     expect(events[0].source).toBe('on_demand');
   });
@@ -333,9 +343,17 @@ describe('GET /v1/tracks/{id}/stream and /media', () => {
     const { db } = station.database;
     const fan = await signUp(station);
     const streams = async () => (await db.select({ streams: tracks.streams }).from(tracks).where(eq(tracks.id, AUDIO_TRACK)))[0].streams;
-    const plays = async (who: Listener) => (await db.select().from(playEvents).where(and(eq(playEvents.trackId, AUDIO_TRACK), eq(playEvents.userId, who.userId)))).length;
+    const plays = async (who: Listener) =>
+      (
+        await db
+          .select()
+          .from(playEvents)
+          .where(and(eq(playEvents.trackId, AUDIO_TRACK), eq(playEvents.userId, who.userId)))
+      ).length;
     const before = await streams();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(fan), redirect: 'manual' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${base}/v1/tracks/${AUDIO_TRACK}/stream`, { headers: bearer(fan), redirect: 'manual' })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(302)); // every request still gets its link
     expect(await plays(fan)).toBe(1);
     expect(await streams()).toBe(before + 1);

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  demoArtists,
-  demoContent,
-  demoLyricsCorpus,
-  demoReleases,
-  demoSongwriters,
-  demoTracks,
-  validateDemoContent,
-} from '../../src/demo/content/index.js';
+import { demoArtists, demoContent, demoLyricsCorpus, demoReleases, demoSongwriters, demoTracks, validateDemoContent } from '../../src/demo/content/index.js';
 
 const normalise = (line: string): string =>
   line
@@ -19,8 +11,7 @@ const normalise = (line: string): string =>
     .trim();
 
 /** Every distinct (normalised) line of a song: repeats inside one song are fine, choruses repeat. */
-const linesOf = (songIndex: number): Set<string> =>
-  new Set(demoLyricsCorpus[songIndex].sections.flatMap((s) => s.lines.map(normalise)));
+const linesOf = (songIndex: number): Set<string> => new Set(demoLyricsCorpus[songIndex].sections.flatMap((s) => s.lines.map(normalise)));
 
 describe('demo content', () => {
   it('is internally consistent', () => {
@@ -86,8 +77,7 @@ describe('demo content', () => {
     for (let a = 0; a < sets.length; a++) {
       for (let b = a + 1; b < sets.length; b++) {
         const shared = [...sets[a]].filter((line) => sets[b].has(line));
-        expect(shared.length, `${demoLyricsCorpus[a].id} / ${demoLyricsCorpus[b].id}: ${shared.join(' | ')}`)
-          .toBeLessThanOrEqual(2);
+        expect(shared.length, `${demoLyricsCorpus[a].id} / ${demoLyricsCorpus[b].id}: ${shared.join(' | ')}`).toBeLessThanOrEqual(2);
       }
     }
     const songsPerLine = new Map<string, number>();

@@ -8,7 +8,6 @@ import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { DEMO_PRICE_CENTS, seedDemoStore } from '../../src/demo/seed-store.js';
 import { stationForSuite, signupListener, authHeaders } from '../helpers/station.js';
 
-
 const station = stationForSuite();
 beforeAll(async () => {
   expect(await seedDemoCatalog(station.database.db, { plannedSec: 30 })).toBe(true);
@@ -25,7 +24,13 @@ describe('the demo store', () => {
     const listener = await signupListener(station);
     const answer = await station.http.inject({ method: 'GET', url: '/v1/store/products?limit=100', headers: authHeaders(listener) });
     expect(answer.statusCode, answer.body).toBe(200);
-    const products = answer.json().data as { title: string; type: 'album' | 'ep' | 'single'; price_cents: number; artist_slug: string; tracks: { title: string }[] }[];
+    const products = answer.json().data as {
+      title: string;
+      type: 'album' | 'ep' | 'single';
+      price_cents: number;
+      artist_slug: string;
+      tracks: { title: string }[];
+    }[];
     expect(products).toHaveLength(releases.length);
     const titleOf = new Map(demoContent.tracks.map((t) => [t.slug, t.title]));
     for (const release of releases) {

@@ -56,7 +56,6 @@ describe('demo seed lease', () => {
 });
 
 describe('demo seed order', () => {
-
   const station = stationForSuite({ STATION_DEMO: 'true', STATION_DEMO_TRACK_SEC: '6', STATION_SCHEDULER_CYCLE_SEC: '3600' });
   beforeAll(async () => {
     await station.station.demo!.done;

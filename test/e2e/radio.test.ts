@@ -117,8 +117,14 @@ describe('the radio, end to end', () => {
     // The seed gave way to the radio's first AI track: its lyrics model (a training that holds the engine's
     // only worker for a while) was not trained until that track had rendered.
     const db = station.database.db;
-    const [firstDone] = await db.select({ at: min(generations.completedAt) }).from(generations).where(eq(generations.status, 'complete'));
-    const [lyricsSaved] = await db.select({ at: min(modelVersions.createdAt) }).from(modelVersions).where(eq(modelVersions.modelType, 'lyrics'));
+    const [firstDone] = await db
+      .select({ at: min(generations.completedAt) })
+      .from(generations)
+      .where(eq(generations.status, 'complete'));
+    const [lyricsSaved] = await db
+      .select({ at: min(modelVersions.createdAt) })
+      .from(modelVersions)
+      .where(eq(modelVersions.modelType, 'lyrics'));
     expect(firstDone.at).not.toBeNull();
     if (lyricsSaved.at) expect(lyricsSaved.at.getTime()).toBeGreaterThan(firstDone.at!.getTime());
 

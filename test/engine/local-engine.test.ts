@@ -52,7 +52,10 @@ beforeAll(async () => {
   const lyricsDataset = artifacts.put('datasets/lyrics.json', corpus);
   const [audio, lyrics] = await Promise.all([
     engine.train(spec({ modelType: 'audio', dataset: audioDataset }), {}),
-    engine.train(spec({ modelType: 'lyrics', dataset: lyricsDataset, hyperparams: { epochs: 1, learningRate: 0.005, batchSize: 64, warmupSteps: 20 }, seed: 1 }), {}),
+    engine.train(
+      spec({ modelType: 'lyrics', dataset: lyricsDataset, hyperparams: { epochs: 1, learningRate: 0.005, batchSize: 64, warmupSteps: 20 }, seed: 1 }),
+      {},
+    ),
   ]);
   expect(audio.stopped).toBe(false);
   expect(lyrics.stopped).toBe(false);
@@ -114,7 +117,15 @@ describe('LocalEngine generation', () => {
   });
 
   it('writes lyrics, and reports an unsupported language as EngineError', async () => {
-    const job = { lyricsModel, mood: ['melancholic'], theme: 'leaving home', language: 'en', structure: 'verse-chorus-verse-chorus', styleArtistIds: [], seed: 4 };
+    const job = {
+      lyricsModel,
+      mood: ['melancholic'],
+      theme: 'leaving home',
+      language: 'en',
+      structure: 'verse-chorus-verse-chorus',
+      styleArtistIds: [],
+      seed: 4,
+    };
     const lyrics = await engine.generateLyrics(job);
     expect(Object.keys(lyrics.structure)).toEqual(['verse_1', 'chorus', 'verse_2']);
     expect(lyrics.order).toEqual(['verse_1', 'chorus', 'verse_2', 'chorus']);
@@ -140,7 +151,14 @@ describe('LocalEngine safety and influences', () => {
   });
 
   it('ranks catalog influences in style space', async () => {
-    const style = await engine.train(spec({ modelType: 'style_embedding', dataset: artifacts.put('datasets/style.json', styleItems), hyperparams: { epochs: 3, learningRate: 0.01, batchSize: 16, warmupSteps: 5 } }), {});
+    const style = await engine.train(
+      spec({
+        modelType: 'style_embedding',
+        dataset: artifacts.put('datasets/style.json', styleItems),
+        hyperparams: { epochs: 3, learningRate: 0.01, batchSize: 16, warmupSteps: 5 },
+      }),
+      {},
+    );
     expect(style.metrics.precisionAtK).toEqual(expect.any(Number));
     const styleModel = artifacts.put('models/style-1.json', style.artifact, 'style-1');
     const query = styleItems.find((i) => i.genre === 'techno')!;
@@ -153,7 +171,9 @@ describe('LocalEngine safety and influences', () => {
   it('refuses an artifact whose bytes do not match its sha256', async () => {
     const ref = artifacts.put('models/tampered.json', { format: 'station-lyrics-v1' }, 'tampered');
     artifacts.blobs.set(ref.blobKey, Buffer.from('{"format":"station-lyrics-v1","evil":true}'));
-    const error = await engine.generateLyrics({ lyricsModel: ref, mood: [], theme: 'x', language: 'en', structure: 'verse', styleArtistIds: [], seed: 1 }).catch((e) => e);
+    const error = await engine
+      .generateLyrics({ lyricsModel: ref, mood: [], theme: 'x', language: 'en', structure: 'verse', styleArtistIds: [], seed: 1 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect(error.code).toBe('ARTIFACT_INVALID');
     expect(error.details).toMatchObject({ blobKey: ref.blobKey, expected: ref.sha256 });
@@ -183,7 +203,9 @@ describe('LocalEngine training', () => {
     expect(checkpoint).toMatchObject({ epoch: 2 });
 
     const epochs: TrainingEpoch[] = [];
-    const resumed = await engine.train(spec({ modelType: 'audio', dataset, hyperparams: longer, resumeFrom: checkpoint }), { onEpoch: (e) => void epochs.push(e) });
+    const resumed = await engine.train(spec({ modelType: 'audio', dataset, hyperparams: longer, resumeFrom: checkpoint }), {
+      onEpoch: (e) => void epochs.push(e),
+    });
     expect(resumed.stopped).toBe(false);
     expect(epochs.map((e) => e.epoch)).toEqual([3, 4, 5]);
     expect(epochs.every((e) => Number.isFinite(e.loss) && e.perplexity === null)).toBe(true);
@@ -200,7 +222,9 @@ describe('LocalEngine training', () => {
   });
 
   it('maps bad hyperparameters to INVALID_HYPERPARAMS and reports health', async () => {
-    const error = await engine.train(spec({ modelType: 'audio', dataset: artifacts.put('datasets/audio.json', audioItems), hyperparams: { ...hyperparams, epochs: 0 } }), {}).catch((e) => e);
+    const error = await engine
+      .train(spec({ modelType: 'audio', dataset: artifacts.put('datasets/audio.json', audioItems), hyperparams: { ...hyperparams, epochs: 0 } }), {})
+      .catch((e) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect(error.code).toBe('INVALID_HYPERPARAMS');
     const health = await engine.health();

@@ -158,7 +158,9 @@ describe('the ML service protocol', () => {
     expect(body.error).toMatchObject({ code: 'ML_AUTH_REQUIRED', http_status: 401, retry_after: null, request_id: expect.any(String) });
 
     const intruder = new RemoteEngine({ baseUrl, apiKey: 'not-the-key-at-all', signArtifact: artifacts.sign });
-    const error = await intruder.generateLyrics({ lyricsModel, mood: [], theme: 'x', language: 'en', structure: 'verse', styleArtistIds: [], seed: 1 }).catch((e) => e);
+    const error = await intruder
+      .generateLyrics({ lyricsModel, mood: [], theme: 'x', language: 'en', structure: 'verse', styleArtistIds: [], seed: 1 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect(error.details).toMatchObject({ httpStatus: 401, code: 'ML_INVALID_CREDENTIALS' });
     expect(await intruder.health()).toMatchObject({ status: 'down', detail: expect.stringContaining('refused the API key') });
@@ -219,7 +221,15 @@ describe('RemoteEngine generation', () => {
   });
 
   it('writes lyrics, and rebuilds an unsupported language as EngineError on the client', async () => {
-    const job = { lyricsModel, mood: ['melancholic'], theme: 'leaving home', language: 'en', structure: 'verse-chorus-verse-chorus', styleArtistIds: [], seed: 4 };
+    const job = {
+      lyricsModel,
+      mood: ['melancholic'],
+      theme: 'leaving home',
+      language: 'en',
+      structure: 'verse-chorus-verse-chorus',
+      styleArtistIds: [],
+      seed: 4,
+    };
     const lyrics = await remote.generateLyrics(job);
     expect(lyrics).toEqual(await local.generateLyrics(job));
     expect(lyrics.modelVersion).toBe('lyrics-1');
@@ -237,7 +247,11 @@ describe('RemoteEngine generation', () => {
     expect(duplicate.flagged_categories).toContain('audio_duplicate');
 
     const style = await remote.train(
-      spec({ modelType: 'style_embedding', dataset: artifacts.put('datasets/style.json', styleItems), hyperparams: { epochs: 2, learningRate: 0.01, batchSize: 16, warmupSteps: 5 } }),
+      spec({
+        modelType: 'style_embedding',
+        dataset: artifacts.put('datasets/style.json', styleItems),
+        hyperparams: { epochs: 2, learningRate: 0.01, batchSize: 16, warmupSteps: 5 },
+      }),
       {},
     );
     const styleModel = artifacts.put('models/style-1.json', style.artifact, 'style-1');

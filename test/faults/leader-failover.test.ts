@@ -63,13 +63,17 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, Post
   const station = new FaultStation();
   afterAll(() => station.close());
 
-  it('keeps a follower\'s stream flowing and the next track on time when the leader is killed mid-track', { timeout: 180_000 }, async () => {
+  it("keeps a follower's stream flowing and the next track on time when the leader is killed mid-track", { timeout: 180_000 }, async () => {
     const t0 = Date.now();
     const phase = (what: string) => process.stdout.write(`leader-kill: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     await station.seed({ trackCount: 6, trackSec: TRACK_SEC, crossfadeSec: CROSSFADE_SEC });
     phase('seeded');
     const leader = await station.start('a');
-    const playing = await until('the leader plays a track', () => getJson<Card | null>(`${leader.base}/station/v1/radio/now-playing`), (r) => r.status === 200 && !!r.body?.title);
+    const playing = await until(
+      'the leader plays a track',
+      () => getJson<Card | null>(`${leader.base}/station/v1/radio/now-playing`),
+      (r) => r.status === 200 && !!r.body?.title,
+    );
     expect(playing.body).not.toBeNull();
     phase('the leader plays');
     const [follower, other] = await Promise.all([station.start('b'), station.start('c')]);
@@ -86,7 +90,12 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, Post
 
     const info = await getJson<{ stream_url: string }>(`${follower.base}/station/v1/radio/stream-info`);
     const listener = listen(info.body.stream_url);
-    await until('the follower streams', () => listener.bytes(), (n) => n > 32_000, 20_000);
+    await until(
+      'the follower streams',
+      () => listener.bytes(),
+      (n) => n > 32_000,
+      20_000,
+    );
 
     // Mid-track: at least 4 s into it and at least 9 s before the next one is due.
     const current = await until(
@@ -128,7 +137,8 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, Post
     const db = new pg.Client({ connectionString: station.database.url! });
     await db.connect();
     try {
-      const slots = (await db.query<{ id: string; status: string; started_at: Date | null }>('select id, status, started_at from radio_slots order by id')).rows;
+      const slots = (await db.query<{ id: string; status: string; started_at: Date | null }>('select id, status, started_at from radio_slots order by id'))
+        .rows;
       const plays = (await db.query<{ track_id: string; started_at: Date }>('select track_id, started_at from station_plays order by started_at')).rows;
       const started = slots.filter((s) => s.started_at !== null);
       const lastStarted = Number(started.at(-1)!.id);

@@ -14,7 +14,16 @@ async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);
-  await until('the private redis-server answers', () => client.connect().then(() => client.ping()).catch(() => null), (pong) => pong === 'PONG', 10_000);
+  await until(
+    'the private redis-server answers',
+    () =>
+      client
+        .connect()
+        .then(() => client.ping())
+        .catch(() => null),
+    (pong) => pong === 'PONG',
+    10_000,
+  );
   client.disconnect();
   return child;
 }
@@ -39,7 +48,9 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('/readyz while Redis or PostgreSQL 
     const slowest = { ms: 0 };
     const probe = async () => {
       const started = Date.now();
-      const status = await fetch(`${instance.base}/readyz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status).catch(() => 0);
+      const status = await fetch(`${instance.base}/readyz`, { signal: AbortSignal.timeout(10_000) })
+        .then((r) => r.status)
+        .catch(() => 0);
       slowest.ms = Math.max(slowest.ms, Date.now() - started);
       return status;
     };

@@ -144,7 +144,9 @@ export class FaultStation {
         `${name} is ready`,
         async () => {
           if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output}`);
-          return fetch(`${base}/readyz`).then((r) => r.status).catch(() => 0);
+          return fetch(`${base}/readyz`)
+            .then((r) => r.status)
+            .catch(() => 0);
         },
         (status) => status === 200,
         60_000,

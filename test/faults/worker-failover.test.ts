@@ -44,7 +44,9 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('a worker killed mid-generation (Po
 
     const first = await station.start('worker-1', roles, 'src/worker.ts');
     await until('the worker renders', read, (g) => g.status === 'in_progress' && g.progress_pct > 0, 60_000).catch(async (error: unknown) => {
-      throw new Error(`${String(error)}; generation ${JSON.stringify(await read())}; worker: ${first.output().slice(-3000)}; api: ${api.output().slice(-2000)}`);
+      throw new Error(
+        `${String(error)}; generation ${JSON.stringify(await read())}; worker: ${first.output().slice(-3000)}; api: ${api.output().slice(-2000)}`,
+      );
     });
     first.child.kill('SIGKILL');
     const killedAt = Date.now();

@@ -187,7 +187,11 @@ describe('internal errors', () => {
       expect(error.detail).not.toMatch(/sql|pool|closed/i);
       const ready = await broken.http.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
-      await pollUntil("a sweep report", () => reports.length, (count) => count > 0); // the webhook sweep meets the dead database
+      await pollUntil(
+        'a sweep report',
+        () => reports.length,
+        (count) => count > 0,
+      ); // the webhook sweep meets the dead database
     } finally {
       // The database is gone, so some steps fail; the others still run: no timer of this station outlives it.
       await expect(broken.close()).rejects.toThrow();

@@ -5,7 +5,6 @@ import { stationForSuite } from '../helpers/station.js';
 const TOKEN = 'scrape-token-5f1c9a';
 
 describe('GET /metrics with METRICS_TOKEN set', () => {
-
   const station = stationForSuite({ METRICS_TOKEN: TOKEN });
 
   const scrape = (authorization?: string) => station.http.inject({ url: '/metrics', headers: authorization === undefined ? {} : { authorization } });

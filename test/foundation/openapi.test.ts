@@ -113,7 +113,11 @@ describe('/openapi.json', () => {
     expect(validate.description).toMatch(/Scope:|Any authenticated caller/);
     const revoke = spec.paths['/v1/auth/revoke'].post;
     expect(revoke.description).toContain('X-CSRF-Token');
-    for (const [method, path] of [['post', '/v1/auth/signup'], ['post', '/api/auth/admin/login'], ['get', '/healthz']]) {
+    for (const [method, path] of [
+      ['post', '/v1/auth/signup'],
+      ['post', '/api/auth/admin/login'],
+      ['get', '/healthz'],
+    ]) {
       expect(spec.paths[path][method].security, `${method} ${path}`).toEqual([]);
     }
     for (const [path, operations] of Object.entries<Record<string, any>>(spec.paths)) {

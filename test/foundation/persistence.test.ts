@@ -51,7 +51,20 @@ describe('migrations', () => {
     const tables = rowsOf(await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public'`)).map(
       (r) => r.table_name,
     );
-    expect(tables).toEqual(expect.arrayContaining(['users', 'auth_sessions', 'refresh_tokens', 'api_keys', 'artists', 'tracks', 'songwriters', 'track_credits', 'lyrics', 'play_events']));
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'users',
+        'auth_sessions',
+        'refresh_tokens',
+        'api_keys',
+        'artists',
+        'tracks',
+        'songwriters',
+        'track_credits',
+        'lyrics',
+        'play_events',
+      ]),
+    );
     const applied = async () => Number(rowsOf(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0].n);
     expect(await applied()).toBe(journal.entries.length);
     await database.migrate();
@@ -141,7 +154,9 @@ describe('integrity enforced by the database', () => {
   it('rejects a malformed ISRC and accepts a well-formed one', async () => {
     const base = { artistId, genre: 'rock', durationSec: 100 };
     for (const isrc of ['US-ABC-26-00001', 'usabc2600002', 'USABC260000', 'USABC26000011']) {
-      expect(await sqlState(database.db.insert(tracks).values({ ...base, slug: `bad-isrc-${isrc.toLowerCase()}`, title: 'x', isrc })), isrc).toBe(CHECK_VIOLATION);
+      expect(await sqlState(database.db.insert(tracks).values({ ...base, slug: `bad-isrc-${isrc.toLowerCase()}`, title: 'x', isrc })), isrc).toBe(
+        CHECK_VIOLATION,
+      );
     }
     await database.db.insert(tracks).values({ ...base, slug: 'good-isrc', title: 'x', isrc: 'GBXYZ2612345' });
     expect(await sqlState(database.db.insert(tracks).values({ ...base, slug: 'dup-isrc', title: 'x', isrc: 'GBXYZ2612345' }))).toBe(UNIQUE_VIOLATION);
@@ -176,7 +191,10 @@ describe('integrity enforced by the database', () => {
     const before = await database.db.select({ streams: tracks.streams }).from(tracks).where(eq(tracks.id, trackId));
     const failing = database.db.transaction(async (tx) => {
       await tx.insert(playEvents).values({ trackId, userId: null, source: 'on_demand', sessionId: 'half-written' });
-      await tx.update(tracks).set({ streams: sql`${tracks.streams} + 1` }).where(eq(tracks.id, trackId));
+      await tx
+        .update(tracks)
+        .set({ streams: sql`${tracks.streams} + 1` })
+        .where(eq(tracks.id, trackId));
       // The second write of the pair breaks a rule: the whole transaction must disappear.
       await tx.update(tracks).set({ durationSec: -1 }).where(eq(tracks.id, trackId));
     });

@@ -27,7 +27,10 @@ function recordingLog() {
 
 describe('publicFailure', () => {
   it('passes a DomainError as its code and message', () => {
-    expect(publicFailure(Errors.conflict('Cannot pause a completed training job'))).toEqual({ code: 'CONFLICT', message: 'Cannot pause a completed training job' });
+    expect(publicFailure(Errors.conflict('Cannot pause a completed training job'))).toEqual({
+      code: 'CONFLICT',
+      message: 'Cannot pause a completed training job',
+    });
   });
 
   it('turns anything else into the fixed coarse failure, and logs the real error with the context', () => {
@@ -41,13 +44,13 @@ describe('publicFailure', () => {
     for (const thrown of [SECRET_TEXT, { message: SECRET_TEXT }, null, undefined, 42]) expect(publicFailure(thrown)).toEqual(INTERNAL_FAILURE);
   });
 
-  it('uses the caller\'s fallback (a training stage\'s fixed words) for what is not a DomainError', () => {
+  it("uses the caller's fallback (a training stage's fixed words) for what is not a DomainError", () => {
     const fallback = internalTrainingFailure('save_model');
     expect(publicFailure(new Error(SECRET_TEXT), { fallback })).toEqual(fallback);
     expect(fallback.message).not.toMatch(LEAKS);
   });
 
-  it('maps the engine failures a client can act on to the station\'s words, and keeps the others opaque', () => {
+  it("maps the engine failures a client can act on to the station's words, and keeps the others opaque", () => {
     const diverged = trainingFailureOf(new EngineError('TRAINING_DIVERGED', `loss NaN at ${SECRET_TEXT}`, { details: { epoch: 3 } }));
     expect(diverged).toBeInstanceOf(DomainError);
     expect(publicFailure(diverged).message).toBe('Training diverged at epoch 3: the loss is no longer finite; try a lower learning_rate');
@@ -71,7 +74,7 @@ describe('the HTTP error handler', () => {
     expect(JSON.stringify(failure)).not.toMatch(LEAKS);
   });
 
-  it('does not echo another library\'s 4xx message, only Fastify\'s own', () => {
+  it("does not echo another library's 4xx message, only Fastify's own", () => {
     const library = Object.assign(new Error(`ENOENT: no such file or directory, open '/var/lib/station/keys/jwt.key'`), { statusCode: 403 });
     const failure = toErrorResponse(library);
     expect(failure.status).toBe(403);
@@ -97,7 +100,7 @@ describe('the ML service', () => {
     });
   const ref = { version: 'v1', sha256: 'a'.repeat(64), blobKey: 'datasets/x.json', url: 'http://station.test/media/x' };
 
-  it('answers an engine bug\'s error without its text, keeping the code and stage', async () => {
+  it("answers an engine bug's error without its text, keeping the code and stage", async () => {
     const { app } = await buildMlHttp({ engine: failing(new Error(SECRET_TEXT)), apiKey: 'key' });
     try {
       const response = await app.inject({ method: 'GET', url: '/ml/v1/health', headers: { [API_KEY_HEADER]: 'key', 'x-request-id': 'req-1' } });
@@ -119,9 +122,19 @@ describe('the ML service', () => {
         method: 'POST',
         url: '/ml/v1/train',
         headers: { [API_KEY_HEADER]: 'key', 'x-request-id': 'req-2' },
-        payload: { modelType: 'lyrics', dataset: ref, hyperparams: { epochs: 1, learningRate: 0.01, batchSize: 8, warmupSteps: 0 }, base: null, resumeFrom: null, seed: 1 },
+        payload: {
+          modelType: 'lyrics',
+          dataset: ref,
+          hyperparams: { epochs: 1, learningRate: 0.01, batchSize: 8, warmupSteps: 0 },
+          base: null,
+          resumeFrom: null,
+          seed: 1,
+        },
       });
-      const lines = response.body.trim().split('\n').map((line) => JSON.parse(line));
+      const lines = response.body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       const last = lines.at(-1);
       expect(last).toMatchObject({ type: 'error', error: { code: 'CRASHED', stage: 'train' } });
       expect(last.error.message).toBe('ML service: an engine worker stopped unexpectedly during train; logged with request_id req-2');
@@ -138,7 +151,14 @@ describe('the ML service', () => {
         method: 'POST',
         url: '/ml/v1/train',
         headers: { [API_KEY_HEADER]: 'key' },
-        payload: { modelType: 'lyrics', dataset: ref, hyperparams: { epochs: 1, learningRate: 0.01, batchSize: 8, warmupSteps: 0 }, base: null, resumeFrom: null, seed: 1 },
+        payload: {
+          modelType: 'lyrics',
+          dataset: ref,
+          hyperparams: { epochs: 1, learningRate: 0.01, batchSize: 8, warmupSteps: 0 },
+          base: null,
+          resumeFrom: null,
+          seed: 1,
+        },
       });
       const last = JSON.parse(response.body.trim().split('\n').at(-1)!);
       expect(last.error).toMatchObject({ code: 'INVALID_HYPERPARAMS', message: 'learning_rate must be positive' });

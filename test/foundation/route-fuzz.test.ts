@@ -46,7 +46,16 @@ const SKIPPED = [
  * context rotation, plays, analyses, the listener-count samples, the mail and webhook senders): a change there during a request is not the
  * request's.
  */
-const BACKGROUND = new Set(['radio_state', 'radio_slots', 'station_contexts', 'station_plays', 'playout_analyses', 'listener_samples', 'mail_outbox', 'webhook_deliveries']);
+const BACKGROUND = new Set([
+  'radio_state',
+  'radio_slots',
+  'station_contexts',
+  'station_plays',
+  'playout_analyses',
+  'listener_samples',
+  'mail_outbox',
+  'webhook_deliveries',
+]);
 /** RFC 6749 (section 5.2) fixes the token endpoint's error body: {"error","error_description"}, not the envelope. */
 const OAUTH_ERROR_BODY = /^\/v1\/oauth\/token$/;
 
@@ -147,11 +156,15 @@ function operations(): Operation[] {
 /** Row counts and a digest of every table's rows, in one statement. */
 async function fingerprint(): Promise<Map<string, string>> {
   const { db } = station.database;
-  const tables = (await db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)) as unknown as {
+  const tables = (await db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  )) as unknown as {
     rows: { table_name: string }[];
   };
   const names = tables.rows.map((r) => r.table_name).filter((name) => !name.startsWith('__drizzle') && !BACKGROUND.has(name));
-  const union = names.map((name) => `select '${name}' as t, count(*)::text || ':' || coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as f from "${name}" x`).join(' union all ');
+  const union = names
+    .map((name) => `select '${name}' as t, count(*)::text || ':' || coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as f from "${name}" x`)
+    .join(' union all ');
   const result = (await db.execute(sql.raw(union))) as unknown as { rows: { t: string; f: string }[] };
   return new Map(result.rows.map((r) => [r.t, r.f]));
 }
@@ -254,7 +267,7 @@ describe('a fuzz of every route in /openapi.json', () => {
       );
     }
     console.log(`route fuzz: ${ops.length} operations, ${requests} requests, ${rejected} rejected`);
-    if (failures.length > 0) console.log(failures.join("\n"));
+    if (failures.length > 0) console.log(failures.join('\n'));
     expect(failures).toEqual([]);
   }, 900_000);
 });

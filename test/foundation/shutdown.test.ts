@@ -51,89 +51,91 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-it('finishes the in-flight request, refuses new connections and exits 0 on SIGTERM', async () => {
-  const port = await freePort();
-  dataDir = mkdtempSync(join(tmpdir(), 'station-shutdown-'));
-  if (process.env.DATABASE_URL) testDb = await createTestDatabase();
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    STATION_DEMO: 'false',
-    LOG_LEVEL: 'info', // the in-flight request is seen arriving in the log (Fastify's "incoming request")
-    ...(testDb?.url ? { DATABASE_URL: testDb.url } : {}),
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-  };
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child!.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const base = `http://127.0.0.1:${port}`;
-  await waitUntilReady(base, child, () => output);
+it(
+  'finishes the in-flight request, refuses new connections and exits 0 on SIGTERM',
+  async () => {
+    const port = await freePort();
+    dataDir = mkdtempSync(join(tmpdir(), 'station-shutdown-'));
+    if (process.env.DATABASE_URL) testDb = await createTestDatabase();
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATION_DEMO: 'false',
+      LOG_LEVEL: 'info', // the in-flight request is seen arriving in the log (Fastify's "incoming request")
+      ...(testDb?.url ? { DATABASE_URL: testDb.url } : {}),
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    };
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.on('exit', (code, signal) => resolve({ code, signal })));
+    const base = `http://127.0.0.1:${port}`;
+    await waitUntilReady(base, child, () => output);
 
-  // A request in flight: headers and half the body sent, the rest only after SIGTERM.
-  const body = JSON.stringify({ email: 'in-flight@example.com', password: 'in-flight-password', display_name: 'In Flight' });
-  // One keep-alive socket, opened by a complete request first, so the server surely holds the connection
-  // before the in-flight request starts on it.
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const warm = await new Promise<number>((resolve, reject) =>
-    httpRequest(`${base}/healthz`, { agent }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    })
-      .on('error', reject)
-      .end(),
-  );
-  expect(warm).toBe(200);
-  let inFlight!: ClientRequest;
-  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    inFlight = httpRequest(
-      `${base}/v1/auth/signup`,
-      { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      },
+    // A request in flight: headers and half the body sent, the rest only after SIGTERM.
+    const body = JSON.stringify({ email: 'in-flight@example.com', password: 'in-flight-password', display_name: 'In Flight' });
+    // One keep-alive socket, opened by a complete request first, so the server surely holds the connection
+    // before the in-flight request starts on it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const warm = await new Promise<number>((resolve, reject) =>
+      httpRequest(`${base}/healthz`, { agent }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      })
+        .on('error', reject)
+        .end(),
     );
-    inFlight.on('error', reject);
-  });
-  inFlight.write(body.slice(0, 20));
-  inFlight.flushHeaders();
-  // SIGTERM only once the server is handling the request (headers parsed, body still coming).
-  const arrived = () => output.split('\n').some((line) => line.includes('incoming request') && line.includes('/v1/auth/signup'));
-  const seenBy = Date.now() + 10_000;
-  while (!arrived()) {
-    if (Date.now() > seenBy) throw new Error(`the server never logged the in-flight request: ${output}`);
-    await sleep(20);
-  }
+    expect(warm).toBe(200);
+    let inFlight!: ClientRequest;
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      inFlight = httpRequest(
+        `${base}/v1/auth/signup`,
+        { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      inFlight.on('error', reject);
+    });
+    inFlight.write(body.slice(0, 20));
+    inFlight.flushHeaders();
+    // SIGTERM only once the server is handling the request (headers parsed, body still coming).
+    const arrived = () => output.split('\n').some((line) => line.includes('incoming request') && line.includes('/v1/auth/signup'));
+    const seenBy = Date.now() + 10_000;
+    while (!arrived()) {
+      if (Date.now() > seenBy) throw new Error(`the server never logged the in-flight request: ${output}`);
+      await sleep(20);
+    }
 
-  child.kill('SIGTERM');
+    child.kill('SIGTERM');
 
-  // No new connections while it drains: the listener closes soon after the signal, the process stays up.
-  const deadline = Date.now() + 10_000;
-  let refused = false;
-  while (!refused && Date.now() < deadline) {
-    refused = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
-      () => false,
-      () => true,
-    );
-    if (!refused) await sleep(100);
-  }
-  expect(refused).toBe(true);
-  expect(child.exitCode, output).toBeNull();
+    // No new connections while it drains: the listener closes soon after the signal, the process stays up.
+    const deadline = Date.now() + 10_000;
+    let refused = false;
+    while (!refused && Date.now() < deadline) {
+      refused = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await sleep(100);
+    }
+    expect(refused).toBe(true);
+    expect(child.exitCode, output).toBeNull();
 
-  inFlight.end(body.slice(20));
-  const response = await answered;
-  expect(response.status, response.body).toBe(201);
+    inFlight.end(body.slice(20));
+    const response = await answered;
+    expect(response.status, response.body).toBe(201);
 
-  agent.destroy();
-  const { code, signal } = await exited;
-  expect({ code, signal }, output).toEqual({ code: 0, signal: null });
-  await expect(fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
-}, STARTUP_TIMEOUT_MS + 20_000);
+    agent.destroy();
+    const { code, signal } = await exited;
+    expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+  },
+  STARTUP_TIMEOUT_MS + 20_000,
+);

@@ -35,11 +35,7 @@ export async function signUp(station: Station, email = `listener-${randomBytes(5
 export const bearer = (listener: { token: string }) => ({ authorization: `Bearer ${listener.token}` });
 
 /** Asserts the contract's error envelope: exactly six fields, the code, and request_id equal to X-Request-Id. */
-export function expectEnvelope(
-  response: { statusCode: number; headers: Record<string, unknown>; json: () => any },
-  status: number,
-  code: string,
-) {
+export function expectEnvelope(response: { statusCode: number; headers: Record<string, unknown>; json: () => any }, status: number, code: string) {
   expect(response.statusCode).toBe(status);
   const body = response.json();
   expect(Object.keys(body)).toEqual(['error']);

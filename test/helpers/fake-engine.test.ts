@@ -54,7 +54,11 @@ describe('FakeEngine', () => {
     };
     const epochs: number[] = [];
     const checkpoints: unknown[] = [];
-    const stopped = await engine.train(spec, { onEpoch: (e) => void epochs.push(e.epoch), onCheckpoint: (c) => void checkpoints.push(c), shouldStop: () => epochs.length >= 2 });
+    const stopped = await engine.train(spec, {
+      onEpoch: (e) => void epochs.push(e.epoch),
+      onCheckpoint: (c) => void checkpoints.push(c),
+      shouldStop: () => epochs.length >= 2,
+    });
     expect(stopped).toMatchObject({ artifact: null, stopped: true });
     expect(epochs).toEqual([1, 2]);
     const resumed = await engine.train({ ...spec, resumeFrom: checkpoints.at(-1) }, { onEpoch: (e) => void epochs.push(e.epoch) });

@@ -48,7 +48,10 @@ export interface FakeEngineOptions {
 }
 
 /** Calls the fake answered, by method, for suites that assert the station asked the engine. */
-export type FakeEngineCalls = Record<'generateTrack' | 'generateLyrics' | 'checkLyrics' | 'checkAudio' | 'extractFeatures' | 'transcode' | 'influences' | 'train', number>;
+export type FakeEngineCalls = Record<
+  'generateTrack' | 'generateLyrics' | 'checkLyrics' | 'checkAudio' | 'extractFeatures' | 'transcode' | 'influences' | 'train',
+  number
+>;
 
 /** A tone of `seconds` as a stereo CBR MP3 with its waveform peaks (memoised: suites render the same few often). */
 const tones = new Map<string, Promise<{ mp3: Buffer; waveform: unknown }>>();
@@ -89,7 +92,16 @@ function hashNumbers(bytes: Uint8Array | string, count: number): number[] {
 
 export class FakeEngine implements Engine {
   readonly kind = 'local' as const;
-  readonly calls: FakeEngineCalls = { generateTrack: 0, generateLyrics: 0, checkLyrics: 0, checkAudio: 0, extractFeatures: 0, transcode: 0, influences: 0, train: 0 };
+  readonly calls: FakeEngineCalls = {
+    generateTrack: 0,
+    generateLyrics: 0,
+    checkLyrics: 0,
+    checkAudio: 0,
+    extractFeatures: 0,
+    transcode: 0,
+    influences: 0,
+    train: 0,
+  };
   private closed = false;
 
   constructor(private readonly options: FakeEngineOptions = {}) {}
@@ -185,7 +197,13 @@ export class FakeEngine implements Engine {
       await hooks.onEpoch?.({ epoch, loss, heldOutLoss: loss * 1.1, perplexity: spec.modelType === 'lyrics' ? Math.exp(loss) : null });
       await hooks.onCheckpoint?.({ epoch });
     }
-    const artifact = { format: 'station-fake-model', modelType: spec.modelType, seed: spec.seed, epochs: spec.hyperparams.epochs, dataset: spec.dataset.sha256 };
+    const artifact = {
+      format: 'station-fake-model',
+      modelType: spec.modelType,
+      seed: spec.seed,
+      epochs: spec.hyperparams.epochs,
+      dataset: spec.dataset.sha256,
+    };
     return {
       artifact,
       stopped: false,

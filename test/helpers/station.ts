@@ -174,7 +174,12 @@ export async function verifyAddress(station: Station, email: string): Promise<vo
   const link = mails.map((mail) => /\/verify-email\?token=(\S+)/.exec(mail.textBody)).find(Boolean);
   if (!link) throw new Error(`no verification mail to ${email}`);
   // From an address of its own, as each owner would: the route's per-address rate limit is not what a suite tests.
-  const response = await station.http.inject({ method: 'POST', url: '/v1/auth/verify-email', remoteAddress: clientAddress(), payload: { token: decodeURIComponent(link[1]) } });
+  const response = await station.http.inject({
+    method: 'POST',
+    url: '/v1/auth/verify-email',
+    remoteAddress: clientAddress(),
+    payload: { token: decodeURIComponent(link[1]) },
+  });
   if (response.statusCode !== 200) throw new Error(`verification failed: ${response.body}`);
 }
 

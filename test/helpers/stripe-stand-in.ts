@@ -39,7 +39,12 @@ function answer(method: string, url: string, form: Record<string, string>): Reco
     return { id: `acct_${randomBytes(8).toString('hex')}`, object: 'account', type: form.type, metadata: metadataOf(form) };
   }
   if (url === '/v1/account_links') {
-    return { object: 'account_link', created: now, expires_at: now + 300, url: `https://connect.stripe.com/setup/e/${form.account}/${randomBytes(6).toString('hex')}` };
+    return {
+      object: 'account_link',
+      created: now,
+      expires_at: now + 300,
+      url: `https://connect.stripe.com/setup/e/${form.account}/${randomBytes(6).toString('hex')}`,
+    };
   }
   if (url === '/v1/checkout/sessions') {
     const id = `cs_test_${randomBytes(12).toString('hex')}`;

@@ -16,19 +16,32 @@ export const SERVICE_KEY = 'svc_test_generation_key_0123456789';
 
 export async function buildTrainedStation(
   env: Record<string, string> = {},
-  options: { masters?: number; trackSec?: number; models?: TrainableModel[]; fakeTraining?: boolean } & NonNullable<Parameters<typeof buildTestStation>[1]> = {},
+  options: { masters?: number; trackSec?: number; models?: TrainableModel[]; fakeTraining?: boolean } & NonNullable<
+    Parameters<typeof buildTestStation>[1]
+  > = {},
 ): Promise<TestStation> {
   const { masters, trackSec, models, fakeTraining, ...stationOptions } = options;
   const station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY, ...env }, stationOptions);
   const db = station.database.db;
   await seedDemoCatalog(db);
   let rendered = 0;
-  await renderDemoMasters({ db, blobs: station.blobs, engine: station.engine }, trackSec ?? 4, () => rendered >= (masters ?? 6), () => {
-    rendered += 1;
-  });
+  await renderDemoMasters(
+    { db, blobs: station.blobs, engine: station.engine },
+    trackSec ?? 4,
+    () => rendered >= (masters ?? 6),
+    () => {
+      rendered += 1;
+    },
+  );
   station.station.safetyReference.invalidate();
   await trainDemoModels(
-    { db, blobs: station.blobs, engine: fakeTraining ? new FakeEngine() : station.engine, models: station.station.models, modelsRepo: station.station.modelsRepo },
+    {
+      db,
+      blobs: station.blobs,
+      engine: fakeTraining ? new FakeEngine() : station.engine,
+      models: station.station.models,
+      modelsRepo: station.station.modelsRepo,
+    },
     models ?? ['lyrics', 'audio', 'style_embedding'],
     () => undefined,
     () => false,

@@ -81,7 +81,10 @@ for (const backend of backends) {
       await bus.subscribe(ch, mutate);
       await bus.publish(ch, message);
       await eventually(() => expect(copies).toHaveLength(2));
-      expect(copies.map((c) => c.list)).toEqual([[1, 99], [1, 99]]);
+      expect(copies.map((c) => c.list)).toEqual([
+        [1, 99],
+        [1, 99],
+      ]);
       expect(copies[0].at).toBe('2026-01-01T00:00:00.000Z');
       expect(message.list).toEqual([1]);
     });

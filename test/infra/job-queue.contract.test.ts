@@ -173,7 +173,12 @@ for (const backend of backends) {
         throw new Error('always');
       });
       await queue.add(q, 'doomed', {}, { attempts: 2, backoffMs: 20 });
-      await eventually(() => expect(failures.map((f) => [f.job.attempt, f.final])).toEqual([[1, false], [2, true]]));
+      await eventually(() =>
+        expect(failures.map((f) => [f.job.attempt, f.final])).toEqual([
+          [1, false],
+          [2, true],
+        ]),
+      );
       expect(calls).toBe(2);
     });
 

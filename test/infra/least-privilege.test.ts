@@ -109,7 +109,14 @@ describe.skipIf(!SERVER)('least-privilege database roles (PostgreSQL only; skipp
     stationTrackId = record.stationTrackId;
     const id = record.stationTrackId;
     // The track is on air and the listener holds a stream ticket: their report counts (issue 16, item 7).
-    await station.station.registryModule.plays.recordPlay({ origin: 'ai_generated', stationTrackId: id, sessionId: null, startedAt: new Date(), durationSec: 120, listenerCount: 1 });
+    await station.station.registryModule.plays.recordPlay({
+      origin: 'ai_generated',
+      stationTrackId: id,
+      sessionId: null,
+      startedAt: new Date(),
+      durationSec: 120,
+      listenerCount: 1,
+    });
     expect((await station.http.inject({ url: '/station/v1/radio/stream-info', headers: listener })).statusCode).toBe(200);
     // the permitted updates: the admin's two fields, the play counter, listener reports (which lock the row)
     const patch = await station.http.inject({ method: 'PATCH', url: `/station/v1/registry/tracks/${id}`, headers: admin, payload: { reuse_eligible: true } });
@@ -122,7 +129,12 @@ describe.skipIf(!SERVER)('least-privilege database roles (PostgreSQL only; skipp
       payload: { station_track_id: id, rating: 'thumbs_down', flag_inappropriate: true },
     });
     expect(feedback.statusCode, feedback.body).toBe(201);
-    const flagged = await station.http.inject({ method: 'PATCH', url: `/station/v1/registry/tracks/${id}`, headers: admin, payload: { flag_for_review: true } });
+    const flagged = await station.http.inject({
+      method: 'PATCH',
+      url: `/station/v1/registry/tracks/${id}`,
+      headers: admin,
+      payload: { flag_for_review: true },
+    });
     expect(flagged.json()).toMatchObject({ reuse_eligible: true, flag_for_review: true, withheld: true, playback_count: 1, listener_reports: 1 });
     expect((await station.http.inject({ url: '/station/v1/registry/chain/verify', headers: admin })).json()).toMatchObject({ valid: true, checked: 1 });
     const exported = JSON.parse((await station.http.inject({ url: '/station/v1/registry/audit-export', headers: admin })).body);
@@ -161,7 +173,12 @@ describe.skipIf(!SERVER)('least-privilege database roles (PostgreSQL only; skipp
           expect(await failureCode(client, statement), statement).toBe('42501');
         }
         // the four mutable columns stay writable, and reading and appending work
-        expect(await failureCode(client, `UPDATE registry_tracks SET reuse_eligible = false, flag_for_review = false, playback_count = playback_count + 1, first_played_at = now() ${where}`)).toBeNull();
+        expect(
+          await failureCode(
+            client,
+            `UPDATE registry_tracks SET reuse_eligible = false, flag_for_review = false, playback_count = playback_count + 1, first_played_at = now() ${where}`,
+          ),
+        ).toBeNull();
         const { rows } = await client.query(`SELECT title, playback_count FROM registry_tracks ${where}`);
         expect(rows).toEqual([{ title: 'Least Privilege', playback_count: 2 }]);
       });

@@ -39,7 +39,13 @@ describe('object store configuration', () => {
   });
 
   it('needs only the bucket: AWS S3, us-east-1, virtual-hosted, the SDK finding credentials itself', () => {
-    expect(loadConfig({ S3_BUCKET: 'media' }, '/srv').s3).toEqual({ endpoint: null, bucket: 'media', region: 'us-east-1', credentials: null, forcePathStyle: false });
+    expect(loadConfig({ S3_BUCKET: 'media' }, '/srv').s3).toEqual({
+      endpoint: null,
+      bucket: 'media',
+      region: 'us-east-1',
+      credentials: null,
+      forcePathStyle: false,
+    });
     expect(loadConfig({ S3_BUCKET: 'media', S3_REGION: ' ', S3_ENDPOINT: '' }, '/srv').s3?.endpoint).toBeNull();
   });
 

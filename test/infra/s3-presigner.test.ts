@@ -45,10 +45,22 @@ function normalised(link: string): string {
 
 describe('S3Presigner', () => {
   const locations: [string, S3Location][] = [
-    ['path style on a local endpoint with a port', { endpoint: 'http://127.0.0.1:9000', bucket: 'media', region: 'us-east-1', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: true }],
-    ['virtual-hosted on AWS in another region', { endpoint: null, bucket: 'station-media', region: 'eu-west-3', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: false }],
-    ['a dotted bucket name on AWS (path style, as TLS needs)', { endpoint: null, bucket: 'media.example.org', region: 'us-east-1', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: false }],
-    ['virtual-hosted on a custom https endpoint', { endpoint: 'https://objects.example.net', bucket: 'station', region: 'auto', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: false }],
+    [
+      'path style on a local endpoint with a port',
+      { endpoint: 'http://127.0.0.1:9000', bucket: 'media', region: 'us-east-1', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: true },
+    ],
+    [
+      'virtual-hosted on AWS in another region',
+      { endpoint: null, bucket: 'station-media', region: 'eu-west-3', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: false },
+    ],
+    [
+      'a dotted bucket name on AWS (path style, as TLS needs)',
+      { endpoint: null, bucket: 'media.example.org', region: 'us-east-1', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: false },
+    ],
+    [
+      'virtual-hosted on a custom https endpoint',
+      { endpoint: 'https://objects.example.net', bucket: 'station', region: 'auto', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: false },
+    ],
   ];
   const keys = ['audio/0b9c6a1e-4f7e-4d1a-9b0e-2f1f3c4d5e6f.mp3', 'tracks/abc/rendition-128.mp3', 'covers/x_y-z.png', 'a.b/c.d/e'];
 
@@ -84,7 +96,13 @@ describe('S3Presigner', () => {
 });
 
 describe('UrlSigner with a presigner', () => {
-  const presigner = new S3Presigner({ endpoint: 'http://127.0.0.1:9000', bucket: 'media', region: 'us-east-1', credentials: AWS_EXAMPLE_KEYS, forcePathStyle: true });
+  const presigner = new S3Presigner({
+    endpoint: 'http://127.0.0.1:9000',
+    bucket: 'media',
+    region: 'us-east-1',
+    credentials: AWS_EXAMPLE_KEYS,
+    forcePathStyle: true,
+  });
   const start = Date.UTC(2026, 10, 27, 12, 0, 5);
 
   it('hands out the same presigned link within a 10-minute step, valid for at least the TTL', () => {

@@ -86,9 +86,7 @@ describe('SmtpMailer', () => {
 
   it('records the refusal and throws MailDeliveryError when the server rejects the recipient', async () => {
     const mailer = new SmtpMailer({ db: testDb.database.db, smtpUrl, from: 'station@example.com' });
-    await expect(mailer.send({ to: 'nobody@refused.example', subject: 's', text: 't' })).rejects.toBeInstanceOf(
-      MailDeliveryError,
-    );
+    await expect(mailer.send({ to: 'nobody@refused.example', subject: 's', text: 't' })).rejects.toBeInstanceOf(MailDeliveryError);
     mailer.close();
 
     expect(received).toEqual([]);

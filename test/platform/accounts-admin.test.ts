@@ -21,7 +21,6 @@ describe('admin users', () => {
 
   const staff = (role: 'admin') => staffWithTotp(station, clock, role, `${role}-${tag}-${randomBytes(3).toString('hex')}@example.com`);
 
-
   const setStatus = (caller: { token: string; csrf: string }, id: string, status: string) =>
     station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${id}/status`, headers: bearer(caller), payload: { status } });
 
@@ -38,7 +37,12 @@ describe('admin users', () => {
     const found = await list(`search=FINDME.${tag}`);
     expect(found.statusCode).toBe(200);
     expect(found.json().total).toBe(3);
-    expect(found.json().data.map((u: { email: string }) => u.email).sort()).toEqual(emails.sort());
+    expect(
+      found
+        .json()
+        .data.map((u: { email: string }) => u.email)
+        .sort(),
+    ).toEqual(emails.sort());
     expect(found.json().data[0]).toEqual({
       id: expect.any(String),
       email: expect.any(String),
@@ -82,11 +86,19 @@ describe('admin users', () => {
     expect((await station.http.inject({ url: '/v1/tracks', headers: { authorization: `Bearer ${user.token}` } })).statusCode).toBe(401);
     expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': key.key } })).statusCode).toBe(401);
     expect((await station.http.inject({ url: '/v1/tracks', headers: { authorization: `Bearer ${keyToken}`, 'x-api-key': key.key } })).statusCode).toBe(401);
-    const refresh = await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', remoteAddress: clientAddress(), payload: { refresh_token: user.refreshToken } });
+    const refresh = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/refresh',
+      remoteAddress: clientAddress(),
+      payload: { refresh_token: user.refreshToken },
+    });
     expect(refresh.statusCode).toBe(401);
-    const login = () => station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email: user.email, password: user.password } });
+    const login = () =>
+      station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email: user.email, password: user.password } });
     expect((await login()).statusCode).toBe(401);
-    expect((await station.http.inject({ url: '/v1/admin/users?status=banned', headers: bearer(superAdmin) })).json().data.map((u: { id: string }) => u.id)).toContain(user.userId);
+    expect(
+      (await station.http.inject({ url: '/v1/admin/users?status=banned', headers: bearer(superAdmin) })).json().data.map((u: { id: string }) => u.id),
+    ).toContain(user.userId);
 
     const restored = await setStatus(superAdmin, user.userId, 'active');
     expect(restored.json()).toMatchObject({ status: 'active' });

@@ -100,8 +100,7 @@ describe('sign-in with an OpenID Connect provider', () => {
     throw new Error('too many redirects');
   }
 
-  const signIn = (payload: Record<string, unknown>) =>
-    station.http.inject({ method: 'POST', url: '/v1/auth/google', remoteAddress: clientAddress(), payload });
+  const signIn = (payload: Record<string, unknown>) => station.http.inject({ method: 'POST', url: '/v1/auth/google', remoteAddress: clientAddress(), payload });
   const redeem = (back: Awaited<ReturnType<typeof authorize>>, change: Record<string, unknown> = {}) =>
     signIn({ code: back.code, state: back.state, iss: back.iss, nonce: back.nonce, code_verifier: back.verifier, redirect_uri: REDIRECT_URI, ...change });
 
@@ -126,7 +125,12 @@ describe('sign-in with an OpenID Connect provider', () => {
     const again = await redeem(await authorize(person.id));
     expect(again.json()).toMatchObject({ created: false, user: { id: body.user.id } });
     // No password works for an account made by the provider.
-    const login = await station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email: person.email, password: '!no-password' } });
+    const login = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      remoteAddress: clientAddress(),
+      payload: { email: person.email, password: '!no-password' },
+    });
     expect(login.statusCode).toBe(401);
   });
 

@@ -123,12 +123,13 @@ describe('developer keys', () => {
     expect(mixed.statusCode).toBe(401);
 
     // CSRF: the csrf_token of the exchange is the key's, for the JWT and for the key alone.
-    const unsafe = (headers: Record<string, string>) =>
-      station.http.inject({ method: 'DELETE', url: '/v1/webhooks/unknown', headers });
+    const unsafe = (headers: Record<string, string>) => station.http.inject({ method: 'DELETE', url: '/v1/webhooks/unknown', headers });
     const writer = await createKey(station, developer, { scopes: ['webhooks:write'], environment: 'live' });
     const writerToken = (await exchange(writer.key)).json();
     expect((await unsafe({ authorization: `Bearer ${writerToken.token}`, 'x-api-key': writer.key })).json().error.code).toBe('PLATFORM_CSRF_INVALID');
-    expect((await unsafe({ authorization: `Bearer ${writerToken.token}`, 'x-api-key': writer.key, 'x-csrf-token': writerToken.csrf_token })).statusCode).toBe(404);
+    expect((await unsafe({ authorization: `Bearer ${writerToken.token}`, 'x-api-key': writer.key, 'x-csrf-token': writerToken.csrf_token })).statusCode).toBe(
+      404,
+    );
     expect((await unsafe({ 'x-api-key': writer.key, 'x-csrf-token': writerToken.csrf_token })).statusCode).toBe(404);
   });
 
@@ -163,7 +164,12 @@ describe('developer keys', () => {
   it('caps an account at 10 unrevoked keys, live and test together: the 11th is 409 until one is revoked', async () => {
     const owner = await loginAs(station, 'developer');
     const create = (environment: 'live' | 'test') =>
-      station.http.inject({ method: 'POST', url: '/v1/developer/keys', headers: bearer(owner), payload: { name: 'many', scopes: ['tracks:read'], environment } });
+      station.http.inject({
+        method: 'POST',
+        url: '/v1/developer/keys',
+        headers: bearer(owner),
+        payload: { name: 'many', scopes: ['tracks:read'], environment },
+      });
     const made = [];
     for (let i = 0; i < 9; i++) made.push(await createKey(station, owner, { scopes: ['tracks:read'], environment: i % 2 ? 'test' : 'live' }));
     // Two creations racing for the last place: one gets it, the other is refused.

@@ -68,9 +68,8 @@ describe('developer key quotas through HTTP', () => {
     clock.set(Date.UTC(2026, 0, 31, 21, 0, 0));
     const developer = await loginAs(station, 'developer');
     const key = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'test' });
-    const token = (
-      await station.http.inject({ method: 'POST', url: '/v1/auth/token', remoteAddress: clientAddress(), payload: { api_key: key.key } })
-    ).json().token as string;
+    const token = (await station.http.inject({ method: 'POST', url: '/v1/auth/token', remoteAddress: clientAddress(), payload: { api_key: key.key } })).json()
+      .token as string;
     const viaKey = () => station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': key.key } });
     const viaToken = () => station.http.inject({ url: '/v1/tracks', headers: { authorization: `Bearer ${token}`, 'x-api-key': key.key } });
     const answers = [];
@@ -166,7 +165,10 @@ describe.skipIf(!multiInstance)('quotas across two instances', () => {
     const options = { database: testDb, clock, apiQuotas: { burstPerMinute: 4 } };
     a = await buildTestStation(env, options);
     b = await buildTestStation(env, options);
-    cleanups.push(() => a.destroy(), () => b.destroy());
+    cleanups.push(
+      () => a.destroy(),
+      () => b.destroy(),
+    );
   });
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -178,7 +180,15 @@ describe.skipIf(!multiInstance)('quotas across two instances', () => {
     const second = await createKey(b, developer, { scopes: ['tracks:read'], environment: 'live' });
     const on = (s: TestStation, key: { key: string }) => s.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': key.key } });
     const statuses = [];
-    for (const [s, key] of [[a, first], [b, second], [a, second], [b, first], [a, first], [b, second]] as const) statuses.push((await on(s, key)).statusCode);
+    for (const [s, key] of [
+      [a, first],
+      [b, second],
+      [a, second],
+      [b, first],
+      [a, first],
+      [b, second],
+    ] as const)
+      statuses.push((await on(s, key)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 });

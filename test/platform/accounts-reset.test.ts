@@ -81,7 +81,12 @@ describe('password reset', () => {
       expect((await station.http.inject({ url: '/v1/users/me', headers: { authorization: `Bearer ${access}` } })).statusCode).toBe(401);
     }
     for (const refresh of [user.refreshToken, second.refresh_token]) {
-      const answer = await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', remoteAddress: clientAddress(), payload: { refresh_token: refresh } });
+      const answer = await station.http.inject({
+        method: 'POST',
+        url: '/v1/auth/refresh',
+        remoteAddress: clientAddress(),
+        payload: { refresh_token: refresh },
+      });
       expect(answer.statusCode).toBe(401);
     }
     expect((await login(user.email, user.password)).statusCode).toBe(401);

@@ -66,8 +66,18 @@ describe('user.signup', () => {
     const secret = registered.json().secret as string;
 
     // Another admin registers (with an admin key), and is then made a developer: the webhook stays, deaf to user.signup.
-    const formerAdmin = await station.auth.createUser({ email: `was-admin-${randomBytes(4).toString('hex')}@example.com`, password: 'admin-password-1', role: 'admin', displayName: 'Was Admin' });
-    const { key } = await station.auth.createApiKey({ name: 'hooks', scopes: ['webhooks:write', 'platform:admin'], environment: 'live', ownerUserId: formerAdmin.id });
+    const formerAdmin = await station.auth.createUser({
+      email: `was-admin-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'admin-password-1',
+      role: 'admin',
+      displayName: 'Was Admin',
+    });
+    const { key } = await station.auth.createApiKey({
+      name: 'hooks',
+      scopes: ['webhooks:write', 'platform:admin'],
+      environment: 'live',
+      ownerUserId: formerAdmin.id,
+    });
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token as string;
     const formerHook = await station.http.inject({
       method: 'POST',

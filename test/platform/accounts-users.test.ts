@@ -84,7 +84,12 @@ describe('/v1/users/me', () => {
     expect((await station.http.inject({ url: '/v1/users/me' })).statusCode).toBe(401);
     const a = await loginAs(station, 'listener');
     const b = await loginAs(station, 'listener');
-    const noCsrf = await station.http.inject({ method: 'PATCH', url: '/v1/users/me', headers: { authorization: `Bearer ${a.token}` }, payload: { country: 'DE' } });
+    const noCsrf = await station.http.inject({
+      method: 'PATCH',
+      url: '/v1/users/me',
+      headers: { authorization: `Bearer ${a.token}` },
+      payload: { country: 'DE' },
+    });
     expect(noCsrf.json().error.code).toBe('PLATFORM_CSRF_INVALID');
     // b's CSRF token with a's bearer: refused.
     const crossed = await station.http.inject({
@@ -98,13 +103,15 @@ describe('/v1/users/me', () => {
     expect((await station.http.inject({ url: '/v1/users/me', headers: bearer(b) })).json()).toMatchObject({ id: b.userId, country: null });
   });
 
-  it("a developer key answers for its owner with its environment; keys cannot change the profile", async () => {
+  it('a developer key answers for its owner with its environment; keys cannot change the profile', async () => {
     const developer = await loginAs(station, 'developer');
     const live = await createKey(station, developer, { scopes: ['users:read'], environment: 'live' });
     const sandbox = await createKey(station, developer, { scopes: ['users:read'], environment: 'test' });
     const viaLive = await station.http.inject({ url: '/v1/users/me', headers: { 'x-api-key': live.key } });
     expect(viaLive.json()).toMatchObject({ id: developer.userId, credential: { type: 'api_key', environment: 'live', scopes: ['users:read'] } });
-    const token = (await station.http.inject({ method: 'POST', url: '/v1/auth/token', remoteAddress: clientAddress(), payload: { api_key: sandbox.key } })).json();
+    const token = (
+      await station.http.inject({ method: 'POST', url: '/v1/auth/token', remoteAddress: clientAddress(), payload: { api_key: sandbox.key } })
+    ).json();
     const viaSandbox = await station.http.inject({ url: '/v1/users/me', headers: { authorization: `Bearer ${token.token}`, 'x-api-key': sandbox.key } });
     expect(viaSandbox.json()).toMatchObject({ id: developer.userId, credential: { type: 'api_key', environment: 'test' } });
 

@@ -46,7 +46,12 @@ describe('e-mail verification', () => {
   }
   /** A fresh access token after the clock moved past the last one's 15 minutes. */
   const relogin = async (email: string) => {
-    const answer = await station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email, password: 'listener-password' } });
+    const answer = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      remoteAddress: clientAddress(),
+      payload: { email, password: 'listener-password' },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     return { token: answer.json().token as string, csrf: answer.json().csrf_token as string };
   };
@@ -139,7 +144,13 @@ describe('e-mail verification', () => {
     // A link mailed to the old address proves nothing about the new one. (The clock moves between the changes,
     // so "the newest mail" is one mail: the outbox orders by the station's time.)
     clock.advance(1000);
-    await station.http.inject({ method: 'PUT', url: '/v1/users/me/email', remoteAddress: clientAddress(), headers: bearer(listener), payload: { email, password: 'listener-password' } });
+    await station.http.inject({
+      method: 'PUT',
+      url: '/v1/users/me/email',
+      remoteAddress: clientAddress(),
+      headers: bearer(listener),
+      payload: { email, password: 'listener-password' },
+    });
     const toOld = tokenOf((await mailsTo(email))[0]);
     clock.advance(1000);
     await changeEmail(listener, next, 'listener-password');
@@ -149,7 +160,16 @@ describe('e-mail verification', () => {
     const toNew = tokenOf((await mailsTo(next))[0]);
     expect((await verify(toNew)).statusCode).toBe(200);
     expect(await me(listener)).toMatchObject({ email: next, email_verified: true });
-    expect((await station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email: next, password: 'listener-password' } })).statusCode).toBe(200);
+    expect(
+      (
+        await station.http.inject({
+          method: 'POST',
+          url: '/v1/auth/login',
+          remoteAddress: clientAddress(),
+          payload: { email: next, password: 'listener-password' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('an address is changed from a login session, not with an API key', async () => {
@@ -183,7 +203,13 @@ describe('e-mail verification', () => {
     expect(await me(admin)).toMatchObject({ email_verified: true });
     const seeded = await loginAs(station, 'artist');
     expect(await me(seeded)).toMatchObject({ email_verified: true });
-    const unchecked = await station.auth.createUser({ email: emailOf('unchecked'), password: 'account-password-1', role: 'listener', displayName: 'x', emailVerified: false });
+    const unchecked = await station.auth.createUser({
+      email: emailOf('unchecked'),
+      password: 'account-password-1',
+      role: 'listener',
+      displayName: 'x',
+      emailVerified: false,
+    });
 
     const error = await station.auth.assertEmailVerified(unchecked.id).catch((e: unknown) => e);
     expect(isDomainError(error, 'EMAIL_UNVERIFIED')).toBe(true);

@@ -111,8 +111,26 @@ describe('GET /v1/admin/songwriters', () => {
       track_count: 2,
       tracks_with_invalid_splits: 0,
       tracks: [
-        { track_id: T.canela, title: 'Canela', isrc: 'QZS7D2600006', status: 'published', roles: ['lyricist'], split_pct: 30, track_splits_total_pct: 100, splits_valid: true },
-        { track_id: T.velvet, title: 'Velvet Hour', isrc: 'QZS7D1900001', status: 'published', roles: ['composer', 'lyricist'], split_pct: 60, track_splits_total_pct: 100, splits_valid: true },
+        {
+          track_id: T.canela,
+          title: 'Canela',
+          isrc: 'QZS7D2600006',
+          status: 'published',
+          roles: ['lyricist'],
+          split_pct: 30,
+          track_splits_total_pct: 100,
+          splits_valid: true,
+        },
+        {
+          track_id: T.velvet,
+          title: 'Velvet Hour',
+          isrc: 'QZS7D1900001',
+          status: 'published',
+          roles: ['composer', 'lyricist'],
+          split_pct: 60,
+          track_splits_total_pct: 100,
+          splits_valid: true,
+        },
       ],
     });
     expect(marco).toMatchObject({ publishing: { rights_holder: 'publisher', publisher: 'Vela Songs', pro: 'SGAE' }, track_count: 2 });
@@ -129,16 +147,26 @@ describe('GET /v1/admin/songwriters', () => {
     const { db } = station.database;
     await db.transaction(async (tx) => {
       await tx.execute(sql`alter table track_credits disable trigger track_credits_splits_total`);
-      await tx.update(trackCredits).set({ splitPct: 35 }).where(and(eq(trackCredits.trackId, T.velvet), eq(trackCredits.songwriterId, W.marco)));
+      await tx
+        .update(trackCredits)
+        .set({ splitPct: 35 })
+        .where(and(eq(trackCredits.trackId, T.velvet), eq(trackCredits.songwriterId, W.marco)));
       await tx.execute(sql`alter table track_credits enable trigger track_credits_splits_total`);
     });
     const off = await list('?invalid_splits=true');
     expect(off.data.map((s: { id: string }) => s.id)).toEqual([W.ines, W.marco]);
     expect(off.data[1]).toMatchObject({ tracks_with_invalid_splits: 1 });
-    expect(off.data[1].tracks.find((t: { track_id: string }) => t.track_id === T.velvet)).toMatchObject({ split_pct: 35, track_splits_total_pct: 95, splits_valid: false });
+    expect(off.data[1].tracks.find((t: { track_id: string }) => t.track_id === T.velvet)).toMatchObject({
+      split_pct: 35,
+      track_splits_total_pct: 95,
+      splits_valid: false,
+    });
     expect((await list('?invalid_splits=false')).data.map((s: { id: string }) => s.id)).toEqual([W.pat]);
     // Setting it right is an ordinary write.
-    await db.update(trackCredits).set({ splitPct: 40 }).where(and(eq(trackCredits.trackId, T.velvet), eq(trackCredits.songwriterId, W.marco)));
+    await db
+      .update(trackCredits)
+      .set({ splitPct: 40 })
+      .where(and(eq(trackCredits.trackId, T.velvet), eq(trackCredits.songwriterId, W.marco)));
     expect((await list('?invalid_splits=true')).total).toBe(0);
   });
 
@@ -165,7 +193,11 @@ describe('POST/DELETE /v1/admin/artists/{id}/verify', () => {
 
     // Another verification after the repeat: once its event is in, the repeat would have been seen before it.
     await verify('POST', OTHER.slug);
-    await pollUntil('artist.verified for the second artist', () => verifiedEvents(OTHER.id).length, (n) => n === 1);
+    await pollUntil(
+      'artist.verified for the second artist',
+      () => verifiedEvents(OTHER.id).length,
+      (n) => n === 1,
+    );
     expect(verifiedEvents(ARTIST.id).map((e) => e.data)).toEqual([{ artist_id: ARTIST.id, verified_by: admin.userId }]);
   });
 
@@ -174,13 +206,21 @@ describe('POST/DELETE /v1/admin/artists/{id}/verify', () => {
     expect(withdrawn.json()).toMatchObject({ verified: false, verified_at: null, verified_by: null });
     expect((await verify('DELETE', OTHER.id)).json()).toEqual(withdrawn.json());
     await verify('POST', OTHER.id);
-    await pollUntil('artist.verified again', () => verifiedEvents(OTHER.id).length, (n) => n === 2);
+    await pollUntil(
+      'artist.verified again',
+      () => verifiedEvents(OTHER.id).length,
+      (n) => n === 2,
+    );
     expect(events.filter((e) => e.event === 'artist.verified')).toHaveLength(3);
   });
 
   it('is for admins only, with a CSRF token; an unknown artist is 404', async () => {
     expectEnvelope(await verify('POST', ARTIST.id, listener), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
-    const noCsrf = await station.http.inject({ method: 'POST', url: `/v1/admin/artists/${ARTIST.id}/verify`, headers: { authorization: `Bearer ${admin.token}` } });
+    const noCsrf = await station.http.inject({
+      method: 'POST',
+      url: `/v1/admin/artists/${ARTIST.id}/verify`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
     expectEnvelope(noCsrf, 403, 'PLATFORM_CSRF_INVALID');
     for (const ref of ['nobody', randomUUID()]) expectEnvelope(await verify('POST', ref), 404, 'PLATFORM_NOT_FOUND');
   });

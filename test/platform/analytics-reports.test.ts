@@ -301,7 +301,8 @@ describe('play recording', () => {
 
   it('records a listener’s stream with the device of its User-Agent and the country of their profile', async () => {
     const track = (await seedArtist(station, null, 1)).trackIds[0];
-    const stream = (who: Login, ua: string) => station.http.inject({ method: 'GET', url: `/v1/tracks/${track}/stream`, headers: { ...bearer(who), 'user-agent': ua } });
+    const stream = (who: Login, ua: string) =>
+      station.http.inject({ method: 'GET', url: `/v1/tracks/${track}/stream`, headers: { ...bearer(who), 'user-agent': ua } });
     expect((await stream(l1, IPHONE)).statusCode).toBe(302);
     expect((await stream(l3, DESKTOP)).statusCode).toBe(302);
     const rows = await station.database.db.select().from(playEvents).where(eq(playEvents.trackId, track));
@@ -315,7 +316,10 @@ describe('play recording', () => {
     // What the radio's scheduler does when a catalog track goes on air (src/station/scheduler/scheduler.ts).
     await new CatalogRepository(station.database.db).recordPlay({ trackId: track, userId: null, source: 'radio', sessionId: 'session-1' });
     await station.http.inject({ method: 'GET', url: `/v1/tracks/${track}/stream`, headers: { ...bearer(l2), 'user-agent': DESKTOP } });
-    const [row] = await station.database.db.select().from(playEvents).where(and(eq(playEvents.trackId, track), eq(playEvents.source, 'radio')));
+    const [row] = await station.database.db
+      .select()
+      .from(playEvents)
+      .where(and(eq(playEvents.trackId, track), eq(playEvents.source, 'radio')));
     expect(row).toMatchObject({ userId: null, deviceClass: null, country: null, sessionId: 'session-1' });
 
     const from = new Date(Date.now() - 3600_000).toISOString();
@@ -334,6 +338,10 @@ describe('play recording', () => {
     expect(answer.statusCode).toBe(302);
     expect(await station.database.db.select().from(playEvents).where(eq(playEvents.trackId, track))).toEqual([]);
     // A live track is none of the sandbox's.
-    expectEnvelope(await station.http.inject({ method: 'GET', url: `/v1/tracks/${liveTrack}/stream`, headers: { 'x-api-key': key.key } }), 404, 'PLATFORM_NOT_FOUND');
+    expectEnvelope(
+      await station.http.inject({ method: 'GET', url: `/v1/tracks/${liveTrack}/stream`, headers: { 'x-api-key': key.key } }),
+      404,
+      'PLATFORM_NOT_FOUND',
+    );
   });
 });

@@ -25,7 +25,11 @@ const listen = (station: TestStation) => station.http.listen({ port: 0, host: '1
 /** A play by a listener who has not played the track lately (one listener's repeats within its length count once). */
 async function playOn(station: TestStation, trackId: string) {
   const who = await loginAs(station, 'listener');
-  const answer = await station.http.inject({ method: 'GET', url: `/v1/tracks/${trackId}/stream`, headers: { ...bearer(who), 'user-agent': 'Mozilla/5.0 (iPhone) Mobile' } });
+  const answer = await station.http.inject({
+    method: 'GET',
+    url: `/v1/tracks/${trackId}/stream`,
+    headers: { ...bearer(who), 'user-agent': 'Mozilla/5.0 (iPhone) Mobile' },
+  });
   expect(answer.statusCode).toBe(302);
 }
 
@@ -87,7 +91,12 @@ describe('the live analytics stream', () => {
     const play = await client.next('the listener’s play', (f) => f.event === 'play');
     expect(Number(play.id)).toBe(head + 1);
     expect(play.data).toMatchObject({ id: head + 1, type: 'play', track_id: artist.trackIds[0], artist_id: artist.id, source: 'on_demand', device: 'mobile' });
-    expect(play.data.counters).toMatchObject({ day: today(), plays: before.plays + 1, on_demand_plays: before.on_demand_plays + 1, radio_plays: before.radio_plays });
+    expect(play.data.counters).toMatchObject({
+      day: today(),
+      plays: before.plays + 1,
+      on_demand_plays: before.on_demand_plays + 1,
+      radio_plays: before.radio_plays,
+    });
     expect(play.data).not.toHaveProperty('user_id');
 
     // A radio airing, written as the scheduler writes it (no bus message of its own: the next read finds it).
@@ -163,7 +172,10 @@ describe('the live analytics stream', () => {
     const { db } = station.database;
     await db.execute(sql`update analytics_live_head set retain = 3`);
     try {
-      await insertPlays(station, Array.from({ length: 100 }, () => ({ trackId: artist.trackIds[0], at: new Date().toISOString() })));
+      await insertPlays(
+        station,
+        Array.from({ length: 100 }, () => ({ trackId: artist.trackIds[0], at: new Date().toISOString() })),
+      );
       const result = await db.execute(sql`select (select seq from analytics_live_head) as head, min(id) as oldest from analytics_live_events`);
       const [state] = (result as unknown as { rows: { head: string | number; oldest: string | number }[] }).rows;
       const pruneAt = Math.floor(Number(state.head) / 100) * 100;
@@ -222,7 +234,10 @@ describe.skipIf(!multiInstance)('the live analytics stream across two instances'
     const options = { database: testDb, analytics: { heartbeatMs: 600_000 } };
     a = await buildTestStation(env, options);
     b = await buildTestStation(env, options);
-    cleanups.push(() => a.destroy(), () => b.destroy());
+    cleanups.push(
+      () => a.destroy(),
+      () => b.destroy(),
+    );
     baseA = await listen(a);
     baseB = await listen(b);
   });

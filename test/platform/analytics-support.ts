@@ -99,21 +99,24 @@ export async function insertOrder(
       status: 'completed',
     })
     .returning({ id: storeCheckoutSessions.id });
-  const [row] = await db.insert(storeOrders).values({
-    checkoutSessionId: session.id,
-    userId: order.userId,
-    productId: product.id,
-    artistId: order.artistId,
-    amountCents: order.amountCents,
-    platformFeeCents: fee,
-    artistShareCents: order.amountCents - fee,
-    currency,
-    processor,
-    livemode,
-    environment,
-    processorReference: `ref_${randomBytes(6).toString('hex')}`,
-    createdAt: new Date(order.at),
-  }).returning({ id: storeOrders.id });
+  const [row] = await db
+    .insert(storeOrders)
+    .values({
+      checkoutSessionId: session.id,
+      userId: order.userId,
+      productId: product.id,
+      artistId: order.artistId,
+      amountCents: order.amountCents,
+      platformFeeCents: fee,
+      artistShareCents: order.amountCents - fee,
+      currency,
+      processor,
+      livemode,
+      environment,
+      processorReference: `ref_${randomBytes(6).toString('hex')}`,
+      createdAt: new Date(order.at),
+    })
+    .returning({ id: storeOrders.id });
   return { productId: product.id, orderId: row.id };
 }
 

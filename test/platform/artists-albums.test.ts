@@ -47,16 +47,24 @@ beforeAll(async () => {
     { id: NORTH, slug: 'northbound', title: 'Northbound', artistId: FOLK.id, type: 'ep', genre: 'Folk', releaseYear: 2022 },
   ]);
   const track = (id: string, title: string, artistId: string, extra: Partial<typeof tracks.$inferInsert>) => ({
-    id, slug: `t-${id.slice(0, 8)}`, title, artistId, genre: 'synthwave', durationSec: 100, ...extra,
+    id,
+    slug: `t-${id.slice(0, 8)}`,
+    title,
+    artistId,
+    genre: 'synthwave',
+    durationSec: 100,
+    ...extra,
   });
-  await db.insert(tracks).values([
-    track(T.arcade, 'Arcade Heart', NEON.id, { albumId: GRID, trackNumber: 2, streams: 500 }),
-    track(T.chrome, 'Chrome Horizon', NEON.id, { albumId: GRID, trackNumber: 1, streams: 10 }),
-    track(T.gone, 'Withdrawn', NEON.id, { albumId: GRID, trackNumber: 3, status: 'removed' }),
-    track(T.pulse, 'Pulse Rate', NEON.id, { albumId: PULSE, trackNumber: 1, streams: 50, durationSec: 200.4 }),
-    track(T.loose, 'Demo Tape', NEON.id, { streams: 1 }),
-    track(T.north, 'Northbound', FOLK.id, { albumId: NORTH, trackNumber: 1, genre: 'folk' }),
-  ]);
+  await db
+    .insert(tracks)
+    .values([
+      track(T.arcade, 'Arcade Heart', NEON.id, { albumId: GRID, trackNumber: 2, streams: 500 }),
+      track(T.chrome, 'Chrome Horizon', NEON.id, { albumId: GRID, trackNumber: 1, streams: 10 }),
+      track(T.gone, 'Withdrawn', NEON.id, { albumId: GRID, trackNumber: 3, status: 'removed' }),
+      track(T.pulse, 'Pulse Rate', NEON.id, { albumId: PULSE, trackNumber: 1, streams: 50, durationSec: 200.4 }),
+      track(T.loose, 'Demo Tape', NEON.id, { streams: 1 }),
+      track(T.north, 'Northbound', FOLK.id, { albumId: NORTH, trackNumber: 1, genre: 'folk' }),
+    ]);
 });
 
 describe('GET /v1/artists/{slug}', () => {
@@ -79,7 +87,10 @@ describe('GET /v1/artists/{slug}', () => {
       expect(profile.discography.map((r: { id: string }) => r.id)).toEqual([PULSE, GRID]);
       const grid = profile.discography[1];
       expect(grid).toMatchObject({ title: 'Run the Grid', type: 'album', release_year: 2022, track_count: 2, duration: 200, artist_slug: NEON.slug });
-      expect(grid.tracks.map((t: { id: string; track_number: number }) => [t.id, t.track_number])).toEqual([[T.chrome, 1], [T.arcade, 2]]);
+      expect(grid.tracks.map((t: { id: string; track_number: number }) => [t.id, t.track_number])).toEqual([
+        [T.chrome, 1],
+        [T.arcade, 2],
+      ]);
       expect(grid.tracks[0]).toMatchObject({ album_id: GRID, artist: NEON.name });
       expect(profile.other_tracks.map((t: { id: string }) => t.id)).toEqual([T.loose]);
     }
@@ -155,7 +166,12 @@ describe('GET /v1/albums', () => {
       duration: 200,
       cover_art_url: null,
     });
-    expect(all.data.slice(1).map((a: { id: string }) => a.id).sort()).toEqual([GRID, NORTH].sort());
+    expect(
+      all.data
+        .slice(1)
+        .map((a: { id: string }) => a.id)
+        .sort(),
+    ).toEqual([GRID, NORTH].sort());
     expect((await ok('/v1/albums?limit=1&page=3')).data).toHaveLength(1);
   });
 
@@ -170,16 +186,30 @@ describe('GET /v1/albums', () => {
     expect(await list(`?artist=${NEON.slug}&year=2022&type=album`)).toEqual([GRID]);
     expect(await list('?search=100%25')).toEqual([]);
     expect(await list('?artist=nobody')).toEqual([]);
-    for (const bad of ['year=1800', 'type=mixtape', 'limit=101', 'sort=title']) expectEnvelope(await get(`/v1/albums?${bad}`), 400, 'PLATFORM_VALIDATION_FAILED');
+    for (const bad of ['year=1800', 'type=mixtape', 'limit=101', 'sort=title'])
+      expectEnvelope(await get(`/v1/albums?${bad}`), 400, 'PLATFORM_VALIDATION_FAILED');
   });
 });
 
 describe('GET /v1/albums/{id}', () => {
   it('answers a release by id or slug with its tracks in order and the store products that sell it', async () => {
-    const created = await station.http.inject({ method: 'POST', url: '/v1/store/products', headers: bearer(owner), payload: { album_id: 'run-the-grid', price: 7.5 } });
+    const created = await station.http.inject({
+      method: 'POST',
+      url: '/v1/store/products',
+      headers: bearer(owner),
+      payload: { album_id: 'run-the-grid', price: 7.5 },
+    });
     expect(created.statusCode, created.body).toBe(201);
     // Selling a release: title, type and tracks default to the release's.
-    expect(created.json()).toMatchObject({ album_id: GRID, title: 'Run the Grid', type: 'album', tracks: [{ id: T.chrome, position: 1 }, { id: T.arcade, position: 2 }] });
+    expect(created.json()).toMatchObject({
+      album_id: GRID,
+      title: 'Run the Grid',
+      type: 'album',
+      tracks: [
+        { id: T.chrome, position: 1 },
+        { id: T.arcade, position: 2 },
+      ],
+    });
     for (const ref of [GRID, 'run-the-grid']) {
       const album = await ok(`/v1/albums/${ref}`);
       expect(album).toMatchObject({ id: GRID, title: 'Run the Grid', track_count: 2 });
@@ -226,7 +256,10 @@ describe('releases in the database', () => {
       expect(rows).toHaveLength(demoTracks.length);
       for (const release of demoReleases) {
         const on = rows.filter((r) => r.album === release.slug).sort((a, b) => a.number! - b.number!);
-        expect(on.map((r) => r.slug), release.slug).toEqual(release.trackSlugs);
+        expect(
+          on.map((r) => r.slug),
+          release.slug,
+        ).toEqual(release.trackSlugs);
       }
       expect(new Set(rows.map((r) => r.type))).toEqual(new Set(['album', 'ep', 'single']));
     } finally {

@@ -26,7 +26,13 @@ const call = (who: User, method: 'GET' | 'POST' | 'PATCH', url: string, payload?
   station.http.inject({ method, url, headers: headers(who), ...(payload ? { payload } : {}) });
 
 async function capsule(body: Record<string, unknown>) {
-  const created = await call(artist.owner, 'POST', '/v1/capsules', { title: 'Liner notes', teaser: 'For owners', content_text: 'the secret', unlock_rule: 'own', ...body });
+  const created = await call(artist.owner, 'POST', '/v1/capsules', {
+    title: 'Liner notes',
+    teaser: 'For owners',
+    content_text: 'the secret',
+    unlock_rule: 'own',
+    ...body,
+  });
   expect(created.statusCode, created.body).toBe(201);
   return created.json() as { id: string; unlock_rule: string; unlock_product_id: string | null };
 }
@@ -65,7 +71,12 @@ describe('the unlock rule own', () => {
   it('a test key cannot buy the live product (the sandbox has its own store), so nothing unlocks a live capsule', async () => {
     const live = await capsule({});
     const buyer = await userWithRole(station, 'listener');
-    const { key } = await station.auth.createApiKey({ name: 'sandbox', scopes: ['tracks:read', 'store:orders'], environment: 'test', ownerUserId: buyer.userId });
+    const { key } = await station.auth.createApiKey({
+      name: 'sandbox',
+      scopes: ['tracks:read', 'store:orders'],
+      environment: 'test',
+      ownerUserId: buyer.userId,
+    });
     const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token;
     const checkout = await station.http.inject({
       method: 'POST',
@@ -78,9 +89,33 @@ describe('the unlock rule own', () => {
   });
 
   it("checks the named product: another artist's is 400, an unknown one 404, and another rule clears it", async () => {
-    expectEnvelope(await call(artist.owner, 'POST', '/v1/capsules', { title: 't', teaser: 't', content_text: 'x', unlock_rule: 'own', unlock_product_id: products.others.id }), 400, 'PLATFORM_VALIDATION_FAILED');
-    expectEnvelope(await call(artist.owner, 'POST', '/v1/capsules', { title: 't', teaser: 't', content_text: 'x', unlock_rule: 'own', unlock_product_id: 'nope' }), 404, 'PLATFORM_NOT_FOUND');
-    expectEnvelope(await call(artist.owner, 'POST', '/v1/capsules', { title: 't', teaser: 't', content_text: 'x', unlock_rule: 'follow', unlock_product_id: products.album.id }), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(
+      await call(artist.owner, 'POST', '/v1/capsules', {
+        title: 't',
+        teaser: 't',
+        content_text: 'x',
+        unlock_rule: 'own',
+        unlock_product_id: products.others.id,
+      }),
+      400,
+      'PLATFORM_VALIDATION_FAILED',
+    );
+    expectEnvelope(
+      await call(artist.owner, 'POST', '/v1/capsules', { title: 't', teaser: 't', content_text: 'x', unlock_rule: 'own', unlock_product_id: 'nope' }),
+      404,
+      'PLATFORM_NOT_FOUND',
+    );
+    expectEnvelope(
+      await call(artist.owner, 'POST', '/v1/capsules', {
+        title: 't',
+        teaser: 't',
+        content_text: 'x',
+        unlock_rule: 'follow',
+        unlock_product_id: products.album.id,
+      }),
+      400,
+      'PLATFORM_VALIDATION_FAILED',
+    );
 
     const named = await capsule({ unlock_product_id: products.album.id });
     const followed = await call(artist.owner, 'PATCH', `/v1/capsules/${named.id}`, { unlock_rule: 'follow' });

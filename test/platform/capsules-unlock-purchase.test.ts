@@ -21,7 +21,13 @@ const call = (who: User, method: 'GET' | 'POST', url: string, payload?: Record<s
   station.http.inject({ method, url, headers: headers(who), ...(payload ? { payload } : {}) });
 
 async function capsule(body: Record<string, unknown>): Promise<string> {
-  const created = await call(artist.owner, 'POST', '/v1/capsules', { title: 'Liner notes', teaser: 'For owners', content_text: 'the secret', unlock_rule: 'own', ...body });
+  const created = await call(artist.owner, 'POST', '/v1/capsules', {
+    title: 'Liner notes',
+    teaser: 'For owners',
+    content_text: 'the secret',
+    unlock_rule: 'own',
+    ...body,
+  });
   expect(created.statusCode, created.body).toBe(201);
   return created.json().id;
 }
@@ -38,7 +44,14 @@ describe('a capsule unlocked by a purchase, without a demo store', () => {
 
   it('opens for a live order paid for real, not for a sandbox payment of the live product', async () => {
     const sandboxBuyer = await userWithRole(station, 'listener');
-    const { productId } = await insertOrder(station, { artistId: artist.id, userId: sandboxBuyer.userId, amountCents: 200, at: new Date().toISOString(), livemode: false, environment: 'live' });
+    const { productId } = await insertOrder(station, {
+      artistId: artist.id,
+      userId: sandboxBuyer.userId,
+      amountCents: 200,
+      at: new Date().toISOString(),
+      livemode: false,
+      environment: 'live',
+    });
     const id = await capsule({ unlock_product_id: productId });
     expectEnvelope(await call(sandboxBuyer, 'POST', `/v1/capsules/${id}/unlock`), 403, 'PLATFORM_FORBIDDEN');
 

@@ -39,11 +39,20 @@ describe('capsules', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const capsule = created.json();
-    expect(capsule).toMatchObject({ artist_id: artist.id, artist_slug: artist.slug, unlock_rule: 'none', content: { text: 'The secret lyrics', track: { id: trackId } } });
+    expect(capsule).toMatchObject({
+      artist_id: artist.id,
+      artist_slug: artist.slug,
+      unlock_rule: 'none',
+      content: { text: 'The secret lyrics', track: { id: trackId } },
+    });
 
     const listener = await loginAs(station, 'listener');
     const list = await call(listener, 'GET', '/v1/capsules');
-    expect(list.json().data.find((c: { id: string }) => c.id === capsule.id)).toMatchObject({ title: 'Demo tape', teaser: 'Something from the vault', unlocked: false });
+    expect(list.json().data.find((c: { id: string }) => c.id === capsule.id)).toMatchObject({
+      title: 'Demo tape',
+      teaser: 'Something from the vault',
+      unlocked: false,
+    });
     expect(list.json().data[0]).not.toHaveProperty('content');
     for (const ref of [artist.slug, artist.id]) {
       const byArtist = await call(listener, 'GET', `/v1/artists/${ref}/capsules`);
@@ -93,7 +102,13 @@ describe('capsules', () => {
     expect(deaf.statusCode, deaf.body).toBe(201);
 
     const followOnly = (
-      await call(artistUser, 'POST', '/v1/capsules', { artist_id: artist.id, title: 'Fans only', teaser: 'Follow to hear', content_media_url: 'https://cdn.example.com/x.mp3', unlock_rule: 'follow' })
+      await call(artistUser, 'POST', '/v1/capsules', {
+        artist_id: artist.id,
+        title: 'Fans only',
+        teaser: 'Follow to hear',
+        content_media_url: 'https://cdn.example.com/x.mp3',
+        unlock_rule: 'follow',
+      })
     ).json();
     const open = (await call(artistUser, 'POST', '/v1/capsules', { title: 'Open', teaser: 'Free', content_text: 'hello' })).json();
 
@@ -112,10 +127,16 @@ describe('capsules', () => {
     expect((await call(ada, 'POST', `/v1/capsules/${followOnly.id}/unlock`)).statusCode).toBe(200);
     // Unfollowing later keeps what was unlocked.
     await call(ada, 'DELETE', `/v1/artists/${artist.id}/follow`);
-    expect((await call(ada, 'GET', `/v1/capsules/${followOnly.id}`)).json()).toMatchObject({ unlocked: true, content: { media_url: 'https://cdn.example.com/x.mp3' } });
+    expect((await call(ada, 'GET', `/v1/capsules/${followOnly.id}`)).json()).toMatchObject({
+      unlocked: true,
+      content: { media_url: 'https://cdn.example.com/x.mp3' },
+    });
 
     const [delivery] = await receiver.waitFor(followOnly.id, 1);
-    expect(JSON.parse(delivery.body)).toMatchObject({ event: 'capsule.unlocked', data: { capsule_id: followOnly.id, user_id: ada.userId, artist_id: artist.id } });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      event: 'capsule.unlocked',
+      data: { capsule_id: followOnly.id, user_id: ada.userId, artist_id: artist.id },
+    });
     expect(delivery.headers['x-platform-signature']).toBe(`sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`);
 
     // A later unlock's event arrives; the repeated unlock above sent none.

@@ -61,11 +61,13 @@ beforeAll(async () => {
     { ...PLAIN, genre: 'jazz' },
   ]);
   const track = (slug: string, title: string, artistId: string, streams: number) => ({ slug, title, artistId, genre: 'jazz', durationSec: 60, streams });
-  await db.insert(tracks).values([
-    ...Array.from({ length: TITLED }, (_, i) => track(`ocelot-${i}`, `Ocelot ${i}`, PLAIN.id, 10 + i)),
-    ...Array.from({ length: NAMED }, (_, i) => track(`named-${i}`, `Tune ${i}`, OCELOT_BAND.id, 5_000 + i)),
-    ...Array.from({ length: FILLERS }, (_, i) => track(`filler-${i}`, `Filler ${i}`, PLAIN.id, i)),
-  ]);
+  await db
+    .insert(tracks)
+    .values([
+      ...Array.from({ length: TITLED }, (_, i) => track(`ocelot-${i}`, `Ocelot ${i}`, PLAIN.id, 10 + i)),
+      ...Array.from({ length: NAMED }, (_, i) => track(`named-${i}`, `Tune ${i}`, OCELOT_BAND.id, 5_000 + i)),
+      ...Array.from({ length: FILLERS }, (_, i) => track(`filler-${i}`, `Filler ${i}`, PLAIN.id, i)),
+    ]);
   await db.execute(sql`analyze tracks`);
 });
 
@@ -129,8 +131,17 @@ describe('a search the statistics call broad, on a database that runs two statem
 
   it('counts exactly when stale statistics call broad a text that no longer is', async () => {
     const { search, seen } = await hedgingSearch(); // read while 1,200 titles say "ocelot"
-    const takenDown = (await database.db.select({ id: tracks.id }).from(tracks).where(sql`${tracks.slug} like 'ocelot-%'`).limit(TITLED - 600)).map((row) => row.id);
-    await database.db.update(tracks).set({ status: 'removed' }).where(and(eq(tracks.artistId, PLAIN.id), inArray(tracks.id, takenDown)));
+    const takenDown = (
+      await database.db
+        .select({ id: tracks.id })
+        .from(tracks)
+        .where(sql`${tracks.slug} like 'ocelot-%'`)
+        .limit(TITLED - 600)
+    ).map((row) => row.id);
+    await database.db
+      .update(tracks)
+      .set({ status: 'removed' })
+      .where(and(eq(tracks.artistId, PLAIN.id), inArray(tracks.id, takenDown)));
     try {
       const page = await search.page({ ...request('ocelot'), key: 'ocelot, after the takedown' });
       expect(seen.mostAtOnce).toBe(2); // the statistics still said broad

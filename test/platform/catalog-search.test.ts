@@ -41,7 +41,9 @@ beforeAll(async () => {
     { ...HARBOUR, genre: 'folk' },
     { ...RADIATOR, genre: 'lo-fi' },
   ]);
-  await db.insert(albums).values({ id: LANTERN_EP, slug: 'harbour-lights-ep', title: 'Harbour Lights', artistId: RADIATOR.id, type: 'ep', genre: 'lo-fi', releaseYear: 2024 });
+  await db
+    .insert(albums)
+    .values({ id: LANTERN_EP, slug: 'harbour-lights-ep', title: 'Harbour Lights', artistId: RADIATOR.id, type: 'ep', genre: 'lo-fi', releaseYear: 2024 });
   const track = (id: string, title: string, artistId: string, streams: number, extra: Partial<typeof tracks.$inferInsert> = {}) => ({
     id,
     slug: `t-${id.slice(0, 8)}`,
@@ -52,15 +54,17 @@ beforeAll(async () => {
     streams,
     ...extra,
   });
-  await db.insert(tracks).values([
-    track(T.paperLantern, 'Paper Lantern', RADIATOR.id, 50, { albumId: LANTERN_EP, trackNumber: 1 }),
-    track(T.lanterns, 'Lanterns on the Water', HARBOUR.id, 900),
-    track(T.harbourSong, 'Harbour Song', HARBOUR.id, 10),
-    track(T.riverCall, 'River Call', HARBOUR.id, 5_000),
-    track(T.rio, 'Cartas al Río', RADIATOR.id, 7),
-    track(T.dontStop, "Don't Stop", RADIATOR.id, 3),
-    track(T.removed, 'Lantern Removed', RADIATOR.id, 10_000, { status: 'removed' }),
-  ]);
+  await db
+    .insert(tracks)
+    .values([
+      track(T.paperLantern, 'Paper Lantern', RADIATOR.id, 50, { albumId: LANTERN_EP, trackNumber: 1 }),
+      track(T.lanterns, 'Lanterns on the Water', HARBOUR.id, 900),
+      track(T.harbourSong, 'Harbour Song', HARBOUR.id, 10),
+      track(T.riverCall, 'River Call', HARBOUR.id, 5_000),
+      track(T.rio, 'Cartas al Río', RADIATOR.id, 7),
+      track(T.dontStop, "Don't Stop", RADIATOR.id, 3),
+      track(T.removed, 'Lantern Removed', RADIATOR.id, 10_000, { status: 'removed' }),
+    ]);
 });
 
 describe('catalog search', () => {
@@ -148,11 +152,20 @@ describe('a broad search (more matches than it yields)', () => {
     const { db } = station.database;
     await db.insert(artists).values({ ...CHORDS, genre: 'zither' });
     // Many tracks of the genre "zither" (tier 1), one with it in the title (tier 3), one by an artist named for it (tier 2).
-    await db.insert(tracks).values([
-      ...Array.from({ length: extra }, (_, i) => ({ slug: `zither-${i}`, title: `Plucked ${i}`, artistId: HARBOUR.id, genre: 'zither', durationSec: 60, streams: 100 + i })),
-      { id: TITLE_HIT, slug: 'zither-title', title: 'Zither Dawn', artistId: HARBOUR.id, genre: 'folk', durationSec: 60, streams: 1 },
-      { id: NAME_HIT, slug: 'zither-name', title: 'Morning', artistId: CHORDS.id, genre: 'folk', durationSec: 60, streams: 2 },
-    ]);
+    await db
+      .insert(tracks)
+      .values([
+        ...Array.from({ length: extra }, (_, i) => ({
+          slug: `zither-${i}`,
+          title: `Plucked ${i}`,
+          artistId: HARBOUR.id,
+          genre: 'zither',
+          durationSec: 60,
+          streams: 100 + i,
+        })),
+        { id: TITLE_HIT, slug: 'zither-title', title: 'Zither Dawn', artistId: HARBOUR.id, genre: 'folk', durationSec: 60, streams: 1 },
+        { id: NAME_HIT, slug: 'zither-name', title: 'Morning', artistId: CHORDS.id, genre: 'folk', durationSec: 60, streams: 2 },
+      ]);
   });
 
   it('says it yields MAX_SEARCH_RESULTS, ranks them by tier then streams, and pages through them without overlap', async () => {
@@ -187,7 +200,14 @@ describe('a broad search whose common tier lies outside the most streamed tracks
   beforeAll(async () => {
     const { db } = station.database;
     await db.insert(tracks).values([
-      ...Array.from({ length: FILLERS }, (_, i) => ({ slug: `filler-${i}`, title: `Filler ${i}`, artistId: HARBOUR.id, genre: 'folk', durationSec: 60, streams: 1_000_000 + i })),
+      ...Array.from({ length: FILLERS }, (_, i) => ({
+        slug: `filler-${i}`,
+        title: `Filler ${i}`,
+        artistId: HARBOUR.id,
+        genre: 'folk',
+        durationSec: 60,
+        streams: 1_000_000 + i,
+      })),
       ...Array.from({ length: MATCHES }, (_, i) => ({
         slug: `quokka-${i}`,
         title: `Hop ${i}`,

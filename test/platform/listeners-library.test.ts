@@ -82,7 +82,11 @@ describe('/v1/users/me/library', () => {
     expect((await station.http.inject({ url: '/v1/users/me/library', headers: { 'x-api-key': live.key } })).json().total).toBe(1);
     expect((await station.http.inject({ url: '/v1/users/me/library', headers: { 'x-api-key': test.key } })).json().total).toBe(0);
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': live.key } })).json().csrf_token;
-    const byKey = await station.http.inject({ method: 'POST', url: `/v1/users/me/library/${trackIds[1]}`, headers: { 'x-api-key': live.key, 'x-csrf-token': csrf } });
+    const byKey = await station.http.inject({
+      method: 'POST',
+      url: `/v1/users/me/library/${trackIds[1]}`,
+      headers: { 'x-api-key': live.key, 'x-csrf-token': csrf },
+    });
     expect(byKey.statusCode).toBe(403);
     expect(byKey.json().error.code).toBe('PLATFORM_FORBIDDEN');
   });
@@ -97,7 +101,10 @@ describe('/v1/users/me/library', () => {
     expect((await save(trackIds[0])).statusCode).toBe(201);
     const saved = await save(release.id);
     expect(saved.statusCode, saved.body).toBe(201);
-    expect(saved.json()).toMatchObject({ type: 'album', album: { id: release.id, slug: release.slug, title: 'Night Ferries', type: 'ep', release_year: 2026, artist_id: artistId } });
+    expect(saved.json()).toMatchObject({
+      type: 'album',
+      album: { id: release.id, slug: release.slug, title: 'Night Ferries', type: 'ep', release_year: 2026, artist_id: artistId },
+    });
     const again = await save(release.id);
     expect(again.statusCode).toBe(200);
     expect(again.json().saved_at).toBe(saved.json().saved_at);

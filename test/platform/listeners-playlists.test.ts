@@ -47,7 +47,11 @@ describe('playlists and listeners', () => {
     const reordered = await call(ada, 'PUT', `/v1/playlists/${id}/tracks`, { track_ids: [trackIds[2], trackIds[0], trackIds[1]] });
     expect(reordered.statusCode, reordered.body).toBe(200);
     expect(order(reordered.json())).toEqual([trackIds[2], trackIds[0], trackIds[1]]);
-    for (const bad of [[trackIds[2], trackIds[0]], [trackIds[2], trackIds[0], trackIds[0]], [trackIds[2], trackIds[0], trackIds[5]]]) {
+    for (const bad of [
+      [trackIds[2], trackIds[0]],
+      [trackIds[2], trackIds[0], trackIds[0]],
+      [trackIds[2], trackIds[0], trackIds[5]],
+    ]) {
       const answer = await call(ada, 'PUT', `/v1/playlists/${id}/tracks`, { track_ids: bad });
       expect(answer.statusCode).toBe(409);
     }
@@ -64,7 +68,9 @@ describe('playlists and listeners', () => {
   it('keeps positions unique and contiguous under concurrent adds', async () => {
     const ada = await loginAs(station, 'listener');
     const id = (await call(ada, 'POST', '/v1/playlists', { name: 'Race' })).json().id;
-    const answers = await Promise.all(trackIds.slice(0, 20).map((trackId) => call(ada, 'POST', `/v1/playlists/${id}/tracks`, { track_id: trackId, position: 0 })));
+    const answers = await Promise.all(
+      trackIds.slice(0, 20).map((trackId) => call(ada, 'POST', `/v1/playlists/${id}/tracks`, { track_id: trackId, position: 0 })),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(201));
     const final = (await call(ada, 'GET', `/v1/playlists/${id}`)).json();
     expect(final.tracks.map((t: { position: number }) => t.position)).toEqual([...Array(20).keys()]);
@@ -121,7 +127,13 @@ describe('playlists and listeners', () => {
     ]);
 
     const own = await call(ada, 'GET', `/v1/listeners/${ada.userId}`);
-    expect(own.json()).toMatchObject({ id: ada.userId, display_name: 'Ada', country: 'FR', history_public: false, counts: { plays: 2, playlists: 0, following: 0 } });
+    expect(own.json()).toMatchObject({
+      id: ada.userId,
+      display_name: 'Ada',
+      country: 'FR',
+      history_public: false,
+      counts: { plays: 2, playlists: 0, following: 0 },
+    });
     const seen = await call(bob, 'GET', `/v1/listeners/${ada.userId}`);
     expect(seen.statusCode).toBe(200);
     expect(seen.json()).toMatchObject({ display_name: 'Ada', country: null, counts: { plays: null, playlists: 0 } });

@@ -119,7 +119,10 @@ describe('the web pages with presigned media links', () => {
   it("allow images, audio and fetches from the store's origin, beside PUBLIC_BASE_URL", async () => {
     const root = mkdtempSync(join(tmpdir(), 'station-web-'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Station radio</title>');
-    const presigner = new S3Presigner({ endpoint: 'http://minio:9000', bucket: 'media', region: 'us-east-1', credentials: S3_KEYS, forcePathStyle: false }, 'https://cdn.example.com:8443/');
+    const presigner = new S3Presigner(
+      { endpoint: 'http://minio:9000', bucket: 'media', region: 'us-east-1', credentials: S3_KEYS, forcePathStyle: false },
+      'https://cdn.example.com:8443/',
+    );
     expect(presigner.origin).toBe('https://media.cdn.example.com:8443');
     const app = Fastify();
     await registerWeb(app, { publicBaseUrl: 'https://radio.example.com', root, mediaOrigin: presigner.origin });

@@ -119,7 +119,9 @@ describe('the authorization endpoint', () => {
       [{ scope: '' }, 'invalid_scope'],
     ];
     for (const [change, error] of cases) {
-      const query = Object.fromEntries(Object.entries({ ...authorizationRequest(app, challenge, { state: 'st' }), ...change }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const query = Object.fromEntries(
+        Object.entries({ ...authorizationRequest(app, challenge, { state: 'st' }), ...change }).filter(([, v]) => v !== undefined),
+      ) as Record<string, string>;
       const answer = await read(listener, query);
       expect(answer.statusCode, JSON.stringify(change)).toBe(200);
       expect(answer.json().type).toBe('redirect');
@@ -146,7 +148,12 @@ describe('the authorization endpoint', () => {
 
   it('needs the user’s login session and CSRF to approve', async () => {
     const request = { ...authorizationRequest(app, pkce().challenge), decision: 'approve' };
-    const noCsrf = await station.http.inject({ method: 'POST', url: '/v1/oauth/authorize', headers: { authorization: `Bearer ${listener.token}` }, payload: request });
+    const noCsrf = await station.http.inject({
+      method: 'POST',
+      url: '/v1/oauth/authorize',
+      headers: { authorization: `Bearer ${listener.token}` },
+      payload: request,
+    });
     expectEnvelope(noCsrf, 403, 'PLATFORM_CSRF_INVALID');
     const anonymous = await station.http.inject({ method: 'POST', url: '/v1/oauth/authorize', payload: request });
     expectEnvelope(anonymous, 401, 'PLATFORM_AUTH_REQUIRED');
@@ -163,11 +170,19 @@ describe('the token endpoint', () => {
     expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'tracks:read users:read' });
     expect((await me(tokens)).statusCode).toBe(200);
     // An app's refresh token is not a login's: the platform refresh refuses it.
-    expectEnvelope(await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refresh_token: tokens.refresh_token } }), 401, 'PLATFORM_AUTH_REQUIRED');
+    expectEnvelope(
+      await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refresh_token: tokens.refresh_token } }),
+      401,
+      'PLATFORM_AUTH_REQUIRED',
+    );
 
     expectOAuthError(await redeem(station, app, code, verifier), 400, 'invalid_grant');
     expect((await me(tokens)).statusCode).toBe(401);
-    expectOAuthError(await tokenRequest(station, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, { id: app.client_id, secret: app.client_secret! }), 400, 'invalid_grant');
+    expectOAuthError(
+      await tokenRequest(station, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, { id: app.client_id, secret: app.client_secret! }),
+      400,
+      'invalid_grant',
+    );
   });
 
   it('refuses a wrong verifier, and the code is spent by the attempt', async () => {
@@ -178,7 +193,11 @@ describe('the token endpoint', () => {
 
   it('refuses another redirect_uri, an expired code, another client’s code, a missing or malformed verifier', async () => {
     const wrongRedirect = await codeFor(station, listener, app);
-    expectOAuthError(await redeem(station, app, wrongRedirect.code, wrongRedirect.verifier, { redirect_uri: 'http://127.0.0.1:8765/other' }), 400, 'invalid_grant');
+    expectOAuthError(
+      await redeem(station, app, wrongRedirect.code, wrongRedirect.verifier, { redirect_uri: 'http://127.0.0.1:8765/other' }),
+      400,
+      'invalid_grant',
+    );
 
     const expired = await codeFor(station, listener, app);
     clock.advance(600_001);
@@ -219,7 +238,11 @@ describe('the token endpoint', () => {
       payload: `grant_type=refresh_token&refresh_token=a&refresh_token=b&client_id=${publicApp.client_id}`,
     });
     expectOAuthError(repeated, 400, 'invalid_request');
-    const json = await station.http.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 'refresh_token', refresh_token: 'nope', client_id: publicApp.client_id } });
+    const json = await station.http.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: 'nope', client_id: publicApp.client_id },
+    });
     expectOAuthError(json, 400, 'invalid_grant');
     const wrongType = await station.http.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 7 } });
     expectOAuthError(wrongType, 400, 'invalid_request');

@@ -37,7 +37,9 @@ beforeAll(async () => {
 
 async function discover(app: RegisteredApp): Promise<client.Configuration> {
   const auth = app.client_secret ? client.ClientSecretBasic(app.client_secret) : client.None();
-  return configure(await client.discovery(new URL(ISSUER), app.client_id, undefined, auth, { ...options, algorithm: 'oauth2' } as client.DiscoveryRequestOptions));
+  return configure(
+    await client.discovery(new URL(ISSUER), app.client_id, undefined, auth, { ...options, algorithm: 'oauth2' } as client.DiscoveryRequestOptions),
+  );
 }
 
 /** The browser's part: the user's web client reads the request with the user's token, then approves it. */
@@ -163,7 +165,9 @@ describe('the access ends', () => {
     expect((await station.http.inject({ method: 'DELETE', url: `/v1/users/me/apps/${confidential.client_id}`, headers: bearer(other) })).statusCode).toBe(404);
     expect((await call('GET', '/v1/users/me', tokens)).statusCode).toBe(200);
 
-    expect((await station.http.inject({ method: 'DELETE', url: `/v1/users/me/apps/${confidential.client_id}`, headers: bearer(listener) })).statusCode).toBe(204);
+    expect((await station.http.inject({ method: 'DELETE', url: `/v1/users/me/apps/${confidential.client_id}`, headers: bearer(listener) })).statusCode).toBe(
+      204,
+    );
     expect((await call('GET', '/v1/users/me', tokens)).statusCode).toBe(401);
     const refresh = await client.refreshTokenGrant(config, tokens.refresh_token).catch((error: unknown) => error);
     expect((refresh as client.ResponseBodyError).error).toBe('invalid_grant');

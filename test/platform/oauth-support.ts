@@ -23,7 +23,12 @@ export async function registerApp(
     method: 'POST',
     url: '/v1/developer/apps',
     headers: bearer(developer),
-    payload: { name: body.name ?? 'Mixtape Maker', redirect_uris: body.redirect_uris ?? [REDIRECT_URI], scopes: body.scopes, ...(body.type ? { type: body.type } : {}) },
+    payload: {
+      name: body.name ?? 'Mixtape Maker',
+      redirect_uris: body.redirect_uris ?? [REDIRECT_URI],
+      scopes: body.scopes,
+      ...(body.type ? { type: body.type } : {}),
+    },
   });
   expect(answer.statusCode, answer.body).toBe(201);
   return answer.json();
@@ -89,4 +94,7 @@ export function redeem(station: Station, app: RegisteredApp, code: string, verif
     : tokenRequest(station, { ...params, client_id: app.client_id });
 }
 
-export const appBearer = (tokens: { access_token: string; csrf_token: string }) => ({ authorization: `Bearer ${tokens.access_token}`, 'x-csrf-token': tokens.csrf_token });
+export const appBearer = (tokens: { access_token: string; csrf_token: string }) => ({
+  authorization: `Bearer ${tokens.access_token}`,
+  'x-csrf-token': tokens.csrf_token,
+});

@@ -98,7 +98,15 @@ describe('POST /v1/artists and PATCH /v1/artists/{slug}', () => {
     const answer = await call(owner, 'POST', '/v1/artists', { name: 'Lumen Tide', genre: 'electronic', bio: 'Night drives.', country: 'PT' });
     expect(answer.statusCode, answer.body).toBe(201);
     const artist = answer.json();
-    expect(artist).toMatchObject({ name: 'Lumen Tide', genre: 'electronic', bio: 'Night drives.', country: 'PT', verified: false, platform_owned: false, owner_user_id: owner.userId });
+    expect(artist).toMatchObject({
+      name: 'Lumen Tide',
+      genre: 'electronic',
+      bio: 'Night drives.',
+      country: 'PT',
+      verified: false,
+      platform_owned: false,
+      owner_user_id: owner.userId,
+    });
     expect(artist.slug).toMatch(/^lumen-tide/);
     ({ slug, id: artistId } = artist);
     const [row] = await station.database.db.select({ role: users.role }).from(users).where(eq(users.id, owner.userId));
@@ -147,7 +155,9 @@ describe('unverified artists: public, but off the radio and out of the dataset',
     const trackId = randomUUID();
     const albumId = randomUUID();
     const { db } = station.database;
-    await db.insert(albums).values({ id: albumId, slug: `harbour-${trackId.slice(0, 8)}`, artistId: artist.id, title: 'Harbour', type: 'single', genre: 'folk' });
+    await db
+      .insert(albums)
+      .values({ id: albumId, slug: `harbour-${trackId.slice(0, 8)}`, artistId: artist.id, title: 'Harbour', type: 'single', genre: 'folk' });
     await db.insert(tracks).values({
       id: trackId,
       slug: `harbour-light-${trackId.slice(0, 8)}`,
@@ -184,7 +194,12 @@ describe('unverified artists: public, but off the radio and out of the dataset',
     expect(await onAir()).toContain(trackId);
     // Track detail is served from a few seconds' cache (catalog.service.ts); lists read the row at once.
     expect((await call(listener, 'GET', `/v1/tracks?artist=${artist.slug}`)).json().data[0]).toMatchObject({ artist_verified: true });
-    await pollUntil('the track shows its verified artist', async () => (await call(listener, 'GET', `/v1/tracks/${trackId}`)).json(), (track) => track.artist_verified === true, 10_000);
+    await pollUntil(
+      'the track shows its verified artist',
+      async () => (await call(listener, 'GET', `/v1/tracks/${trackId}`)).json(),
+      (track) => track.artist_verified === true,
+      10_000,
+    );
     expect((await call(listener, 'GET', `/v1/artists/${artist.slug}`)).json()).toMatchObject({ verified: true });
     // Verified but not platform-owned: still never training data (only the platform's own masters are).
     expect(await inDataset()).toMatchObject({ status: 'excluded', eligible_masters: 0 });

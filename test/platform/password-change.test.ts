@@ -19,8 +19,11 @@ describe('PUT /v1/users/me/password', () => {
   });
   afterAll(() => station?.destroy());
 
-  const change = (login: { token: string; csrf?: string }, body: Record<string, unknown>, headers: Record<string, string> = bearer(login as { token: string; csrf: string })) =>
-    station.http.inject({ method: 'PUT', url: '/v1/users/me/password', remoteAddress: clientAddress(), headers, payload: body });
+  const change = (
+    login: { token: string; csrf?: string },
+    body: Record<string, unknown>,
+    headers: Record<string, string> = bearer(login as { token: string; csrf: string }),
+  ) => station.http.inject({ method: 'PUT', url: '/v1/users/me/password', remoteAddress: clientAddress(), headers, payload: body });
   const login = (email: string, password: string) =>
     station.http.inject({ method: 'POST', url: '/v1/auth/login', remoteAddress: clientAddress(), payload: { email, password } });
   const me = (token: string) => station.http.inject({ url: '/v1/users/me', headers: { authorization: `Bearer ${token}` } });
@@ -43,11 +46,26 @@ describe('PUT /v1/users/me/password', () => {
     expect((await login(email, 'a-new-password-2')).statusCode).toBe(200);
     expect((await me(first.token)).statusCode).toBe(200);
     expect((await me(other.token)).statusCode).toBe(401);
-    const otherRefresh = await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', remoteAddress: clientAddress(), payload: { refresh_token: other.refresh_token } });
+    const otherRefresh = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/refresh',
+      remoteAddress: clientAddress(),
+      payload: { refresh_token: other.refresh_token },
+    });
     expect(otherRefresh.statusCode).toBe(401);
-    const firstRefresh = await station.http.inject({ method: 'POST', url: '/v1/auth/refresh', remoteAddress: clientAddress(), payload: { refresh_token: first.refreshToken } });
+    const firstRefresh = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/refresh',
+      remoteAddress: clientAddress(),
+      payload: { refresh_token: first.refreshToken },
+    });
     expect(firstRefresh.statusCode).toBe(200);
-    const reset = await station.http.inject({ method: 'POST', url: '/v1/auth/reset-password/confirm', remoteAddress: clientAddress(), payload: { token: resetToken, password: 'a-third-password-3' } });
+    const reset = await station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/reset-password/confirm',
+      remoteAddress: clientAddress(),
+      payload: { token: resetToken, password: 'a-third-password-3' },
+    });
     expect(reset.statusCode).toBe(400);
   });
 
@@ -57,7 +75,11 @@ describe('PUT /v1/users/me/password', () => {
     expectEnvelope(await change(user, { current_password: 'not-the-password', new_password: 'a-new-password-2' }), 401, 'PLATFORM_INVALID_CREDENTIALS');
     expectEnvelope(await change(user, { current_password: 'listener-password', new_password: 'short' }), 400, 'PLATFORM_VALIDATION_FAILED');
     expectEnvelope(await change(user, { current_password: 'listener-password' }), 400, 'PLATFORM_VALIDATION_FAILED');
-    expectEnvelope(await change(user, { current_password: 'listener-password', new_password: 'a-new-password-2', extra: true }), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(
+      await change(user, { current_password: 'listener-password', new_password: 'a-new-password-2', extra: true }),
+      400,
+      'PLATFORM_VALIDATION_FAILED',
+    );
     // Wrong guesses lock the account's logins for a while, and this route with them.
     let last = await change(user, { current_password: 'guess-0', new_password: 'a-new-password-2' });
     for (let i = 1; i < 12 && last.statusCode === 401; i++) last = await change(user, { current_password: `guess-${i}`, new_password: 'a-new-password-2' });

@@ -74,9 +74,15 @@ describe('the sandbox seed', () => {
     expect(await seedSandboxCatalog(db)).toBe(0);
     expect(await mirrorSandboxMedia(db)).toBe(0);
     const slug = demoTracks[0].slug;
-    await db.update(tracks).set({ audioBlobKey: 'catalog/longer.mp3', durationSec: 180 }).where(and(eq(tracks.environment, 'live'), eq(tracks.slug, slug)));
+    await db
+      .update(tracks)
+      .set({ audioBlobKey: 'catalog/longer.mp3', durationSec: 180 })
+      .where(and(eq(tracks.environment, 'live'), eq(tracks.slug, slug)));
     expect(await mirrorSandboxMedia(db, slug)).toBe(1);
-    const [copy] = await db.select().from(tracks).where(eq(tracks.id, sandbox.tracks.get(slug)!));
+    const [copy] = await db
+      .select()
+      .from(tracks)
+      .where(eq(tracks.id, sandbox.tracks.get(slug)!));
     expect([copy.audioBlobKey, copy.durationSec]).toEqual(['catalog/longer.mp3', 180]);
   });
 });
@@ -97,7 +103,10 @@ describe('a test key', () => {
 
   it('reads the credits and the lyrics flag of a sandbox track as its live original has them', async () => {
     for (const demo of demoTracks) {
-      const [copy, original] = [await ok(`/v1/tracks/${sandbox.tracks.get(demo.slug)}`, as(testKey)), await ok(`/v1/tracks/${live.tracks.get(demo.slug)}`, as(liveKey))];
+      const [copy, original] = [
+        await ok(`/v1/tracks/${sandbox.tracks.get(demo.slug)}`, as(testKey)),
+        await ok(`/v1/tracks/${live.tracks.get(demo.slug)}`, as(liveKey)),
+      ];
       expect([copy.credits, copy.has_lyrics]).toEqual([original.credits, original.has_lyrics]);
     }
     expect(demoTracks.some((t) => t.credits.length > 0)).toBe(true);
@@ -174,8 +183,14 @@ describe('personal data of a login (live)', () => {
     expectEnvelope(await post(`/v1/artists/${sandbox.artists.get(demoArtists[0].slug)}/follow`), 404, 'PLATFORM_NOT_FOUND');
     const followed = await post(`/v1/artists/${demoArtists[0].slug}/follow`);
     expect(followed.statusCode, followed.body).toBe(200);
-    const [artist] = await station.database.db.select().from(artists).where(eq(artists.id, live.artists.get(demoArtists[0].slug)!));
-    const [copy] = await station.database.db.select().from(artists).where(eq(artists.id, sandbox.artists.get(demoArtists[0].slug)!));
+    const [artist] = await station.database.db
+      .select()
+      .from(artists)
+      .where(eq(artists.id, live.artists.get(demoArtists[0].slug)!));
+    const [copy] = await station.database.db
+      .select()
+      .from(artists)
+      .where(eq(artists.id, sandbox.artists.get(demoArtists[0].slug)!));
     expect([artist.followers, copy.followers]).toEqual([1, 0]);
   });
 });
@@ -207,7 +222,10 @@ describe('the sandbox base address /sandbox/v1', () => {
     expect(followed.statusCode, followed.body).toBe(200);
     expect(followed.json()).toMatchObject({ following: true, followers: 1, artist_id: sandbox.artists.get(slug) });
     // The sandbox counts its own follows; the live artist's count and the live profile never see it.
-    const [artist] = await station.database.db.select().from(artists).where(eq(artists.id, live.artists.get(slug)!));
+    const [artist] = await station.database.db
+      .select()
+      .from(artists)
+      .where(eq(artists.id, live.artists.get(slug)!));
     expect(artist.followers).toBe(0);
     expect(await ok(`/v1/artists/${slug}`, bearer(listener))).toMatchObject({ following: false, followers: 0 });
     expect(await ok(`/sandbox/v1/artists/${slug}`, bearer(listener))).toMatchObject({ following: true, followers: 1 });
@@ -232,7 +250,10 @@ describe('the station', () => {
     // The sandbox's copies of the demo lyrics are not catalog lyrics.
     expect(catalog.lyrics.filter((l) => sandboxIds.has(l.artistId) || (l.trackId !== null && sandboxIds.has(l.trackId)))).toEqual([]);
     const [{ live: liveLyrics, copies }] = await station.database.db
-      .select({ live: sql<number>`count(*) filter (where ${artists.environment} = 'live')::int`, copies: sql<number>`count(*) filter (where ${artists.environment} = 'test')::int` })
+      .select({
+        live: sql<number>`count(*) filter (where ${artists.environment} = 'live')::int`,
+        copies: sql<number>`count(*) filter (where ${artists.environment} = 'test')::int`,
+      })
       .from(lyrics)
       .innerJoin(artists, eq(artists.id, lyrics.artistId));
     expect(copies).toBeGreaterThan(0);
@@ -256,26 +277,47 @@ describe('the database', () => {
 
   it('refuses a platform-owned sandbox artist', async () => {
     const { db } = station.database;
-    const error = await failure(() => db.insert(artists).values({ environment: 'test', slug: `owned-${randomUUID().slice(0, 8)}`, name: 'Owned', genre: 'pop', platformOwned: true }));
+    const error = await failure(() =>
+      db.insert(artists).values({ environment: 'test', slug: `owned-${randomUUID().slice(0, 8)}`, name: 'Owned', genre: 'pop', platformOwned: true }),
+    );
     expect(error).toMatch(/artists_platform_owned_live/);
   });
 
-  it("refuses a track whose artist is of the other environment, in either direction", async () => {
+  it('refuses a track whose artist is of the other environment, in either direction', async () => {
     const { db } = station.database;
-    const track = (environment: 'live' | 'test', artistId: string) => ({ environment, slug: `x-${randomUUID().slice(0, 8)}`, title: 'X', artistId, genre: 'pop', durationSec: 10 });
+    const track = (environment: 'live' | 'test', artistId: string) => ({
+      environment,
+      slug: `x-${randomUUID().slice(0, 8)}`,
+      title: 'X',
+      artistId,
+      genre: 'pop',
+      durationSec: 10,
+    });
     const liveArtist = live.artists.get(demoArtists[0].slug)!;
     const sandboxArtist = sandbox.artists.get(demoArtists[0].slug)!;
     expect(await failure(() => db.insert(tracks).values(track('test', liveArtist)))).toMatch(/tracks_artist_same_environment_fk/);
     expect(await failure(() => db.insert(tracks).values(track('live', sandboxArtist)))).toMatch(/tracks_artist_same_environment_fk/);
-    expect(await failure(() => db.update(tracks).set({ environment: 'test', slug: 'moved-to-the-sandbox', isrc: null }).where(eq(tracks.id, live.tracks.get(demoTracks[0].slug)!)))).toMatch(
-      /tracks_artist_same_environment_fk/,
-    );
+    expect(
+      await failure(() =>
+        db
+          .update(tracks)
+          .set({ environment: 'test', slug: 'moved-to-the-sandbox', isrc: null })
+          .where(eq(tracks.id, live.tracks.get(demoTracks[0].slug)!)),
+      ),
+    ).toMatch(/tracks_artist_same_environment_fk/);
   });
 
   it('refuses a release whose artist is of the other environment', async () => {
     const { db } = station.database;
     const liveArtist = live.artists.get(demoArtists[0].slug)!;
-    const release = { environment: 'test' as const, slug: `r-${randomUUID().slice(0, 8)}`, artistId: liveArtist, title: 'R', type: 'single' as const, genre: 'pop' };
+    const release = {
+      environment: 'test' as const,
+      slug: `r-${randomUUID().slice(0, 8)}`,
+      artistId: liveArtist,
+      title: 'R',
+      type: 'single' as const,
+      genre: 'pop',
+    };
     expect(await failure(() => db.insert(albums).values(release))).toMatch(/albums_artist_same_environment_fk/);
   });
 
@@ -288,7 +330,17 @@ describe('the database', () => {
     );
     expect(error).toMatch(/tracks_environment_slug_uq/);
     const isrc = await failure(() =>
-      db.insert(tracks).values({ environment: 'test', slug: `y-${randomUUID().slice(0, 8)}`, isrc: demo.isrc, title: 'Again', artistId: sandboxArtist, genre: 'pop', durationSec: 10 }),
+      db
+        .insert(tracks)
+        .values({
+          environment: 'test',
+          slug: `y-${randomUUID().slice(0, 8)}`,
+          isrc: demo.isrc,
+          title: 'Again',
+          artistId: sandboxArtist,
+          genre: 'pop',
+          durationSec: 10,
+        }),
     );
     expect(isrc).toMatch(/tracks_environment_isrc_uq/);
   });

@@ -79,7 +79,9 @@ describe('staff roles', () => {
     expect(pendingStaff.statusCode).toBe(401);
 
     const confirmCode = totpCode(secret, clock.now());
-    expect((await station.http.inject({ method: 'POST', url: '/v1/users/me/totp/confirm', headers: authHeaders(user), payload: { code: confirmCode } })).statusCode).toBe(200);
+    expect(
+      (await station.http.inject({ method: 'POST', url: '/v1/users/me/totp/confirm', headers: authHeaders(user), payload: { code: confirmCode } })).statusCode,
+    ).toBe(200);
     // The confirming code is spent: it does not open a login.
     const replay = await station.http.inject({
       method: 'POST',

@@ -53,7 +53,11 @@ async function downloadUrl(trackId: string): Promise<string> {
 async function streamKeys(trackId: string): Promise<Set<string>> {
   const keys = new Set<string>();
   for (const quality of [undefined, '128', '192', '320']) {
-    const answer = await station.http.inject({ method: 'GET', url: `/v1/tracks/${trackId}/stream${quality ? `?quality=${quality}` : ''}`, headers: headers(buyer) });
+    const answer = await station.http.inject({
+      method: 'GET',
+      url: `/v1/tracks/${trackId}/stream${quality ? `?quality=${quality}` : ''}`,
+      headers: headers(buyer),
+    });
     expect(answer.statusCode, answer.body).toBe(302);
     keys.add(keyOf(String(answer.headers.location)));
   }

@@ -42,13 +42,22 @@ describe('a live checkout with no payment processor', () => {
     const product = await createProduct(plain, artist, { price: 4 });
     const buyer = await userWithRole(plain, 'listener');
     for (const url of ['/v1/checkout', '/api/checkout']) {
-      const answer = await plain.http.inject({ method: 'POST', url, headers: headers(buyer), payload: { product_id: product.id, price: 4, user_id: buyer.userId } });
+      const answer = await plain.http.inject({
+        method: 'POST',
+        url,
+        headers: headers(buyer),
+        payload: { product_id: product.id, price: 4, user_id: buyer.userId },
+      });
       const error = expectEnvelope(answer, 503, 'PLATFORM_PAYMENTS_UNAVAILABLE');
       expect(error.message).toMatch(/no payment processor is configured/);
       expect(error.detail).toContain('STATION_STORE_SANDBOX_LIVE');
     }
     expect(await plain.database.db.select().from(storeCheckoutSessions)).toEqual([]);
-    expectEnvelope(await plain.http.inject({ method: 'POST', url: '/api/connect/onboard', headers: headers(artist.owner), payload: {} }), 503, 'PLATFORM_PAYMENTS_UNAVAILABLE');
+    expectEnvelope(
+      await plain.http.inject({ method: 'POST', url: '/api/connect/onboard', headers: headers(artist.owner), payload: {} }),
+      503,
+      'PLATFORM_PAYMENTS_UNAVAILABLE',
+    );
   });
 });
 
@@ -74,7 +83,9 @@ describe('a demo store’s sandbox purchase', () => {
     const revenue = await demo.http.inject({ method: 'GET', url: `/v1/analytics/revenue?${period}`, headers: adminHeaders });
     expect(revenue.statusCode, revenue.body).toBe(200);
     expect(revenue.json()).toMatchObject({ environment: 'live', totals: [] });
-    const artistReport = (await demo.http.inject({ method: 'GET', url: `/v1/artists/${artist.slug}/analytics?${period}`, headers: headers(artist.owner) })).json();
+    const artistReport = (
+      await demo.http.inject({ method: 'GET', url: `/v1/artists/${artist.slug}/analytics?${period}`, headers: headers(artist.owner) })
+    ).json();
     expect(artistReport.revenue).toEqual([]);
     const kpis = await demo.http.inject({ method: 'GET', url: `/v1/admin/analytics?${period}`, headers: adminHeaders });
     expect(kpis.statusCode, kpis.body).toBe(200);

@@ -29,7 +29,10 @@ let sandboxReceiver: Receiver;
 let hookSecret: string;
 
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_STORE_SANDBOX_LIVE: 'true' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
+  station = await buildTestStation(
+    { STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_STORE_SANDBOX_LIVE: 'true' },
+    { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } },
+  );
   artist = await seedArtist(station, 'Neon Tidewater');
   otherArtist = await seedArtist(station, 'Quiet Radiator');
   buyer = await userWithRole(station, 'listener');
@@ -90,7 +93,11 @@ describe('products', () => {
     const byOther = await inject('PATCH', `/v1/store/products/${product.id}`, otherArtist.owner, { price: 0.99 });
     expectEnvelope(byOther, 403, 'PLATFORM_FORBIDDEN');
     expectEnvelope(await inject('PATCH', `/v1/store/products/${product.id}`, buyer, { price: 0.99 }), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
-    expectEnvelope(await inject('POST', '/v1/store/products', buyer, { title: 'x', type: 'single', price: 1, track_ids: [artist.trackIds[0]] }), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
+    expectEnvelope(
+      await inject('POST', '/v1/store/products', buyer, { title: 'x', type: 'single', price: 1, track_ids: [artist.trackIds[0]] }),
+      403,
+      'PLATFORM_INSUFFICIENT_SCOPE',
+    );
 
     const changed = await inject('PATCH', `/v1/store/products/${product.id}`, artist.owner, { price: 7, title: 'Final' });
     expect(changed.statusCode).toBe(200);
@@ -103,8 +110,16 @@ describe('products', () => {
   });
 
   it('refuse another artist’s tracks, splits not summing to 100%, and sub-cent prices', async () => {
-    expectEnvelope(await inject('POST', '/v1/store/products', artist.owner, { title: 'Theft', type: 'single', price: 1, track_ids: [otherArtist.trackIds[0]] }), 404, 'PLATFORM_NOT_FOUND');
-    expectEnvelope(await inject('POST', '/v1/store/products', artist.owner, { title: 'x', type: 'single', price: 1.001, track_ids: [artist.trackIds[0]] }), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(
+      await inject('POST', '/v1/store/products', artist.owner, { title: 'Theft', type: 'single', price: 1, track_ids: [otherArtist.trackIds[0]] }),
+      404,
+      'PLATFORM_NOT_FOUND',
+    );
+    expectEnvelope(
+      await inject('POST', '/v1/store/products', artist.owner, { title: 'x', type: 'single', price: 1.001, track_ids: [artist.trackIds[0]] }),
+      400,
+      'PLATFORM_VALIDATION_FAILED',
+    );
     const { trackCredits } = await import('../../src/infra/db/schema/index.js');
     const { and, sql } = await import('drizzle-orm');
     const { db } = station.database;
@@ -118,10 +133,18 @@ describe('products', () => {
       await tx.execute(sql`alter table track_credits enable trigger track_credits_splits_total`);
     });
     try {
-      const refused = await inject('POST', '/v1/store/products', artist.owner, { title: 'Bad splits', type: 'single', price: 1, track_ids: [artist.trackIds[0]] });
+      const refused = await inject('POST', '/v1/store/products', artist.owner, {
+        title: 'Bad splits',
+        type: 'single',
+        price: 1,
+        track_ids: [artist.trackIds[0]],
+      });
       expect(expectEnvelope(refused, 409, 'PLATFORM_SPLITS_INVALID').detail).toContain('90.00%');
     } finally {
-      await db.update(trackCredits).set({ splitPct: 20 }).where(and(eq(trackCredits.trackId, artist.trackIds[0]), eq(trackCredits.songwriterId, artist.writers[2])));
+      await db
+        .update(trackCredits)
+        .set({ splitPct: 20 })
+        .where(and(eq(trackCredits.trackId, artist.trackIds[0]), eq(trackCredits.songwriterId, artist.writers[2])));
     }
   });
 
@@ -140,7 +163,12 @@ describe('checkout with the sandbox processor', () => {
     expectEnvelope(await inject('POST', '/v1/checkout', buyer, { product_id: product.id, price: 9.99, user_id: stranger.userId }), 403, 'PLATFORM_FORBIDDEN');
     expectEnvelope(await inject('POST', '/v1/checkout', buyer, { product_id: 'missing', price: 9.99, user_id: buyer.userId }), 404, 'PLATFORM_NOT_FOUND');
     expectEnvelope(await inject('POST', '/v1/checkout', null, { product_id: product.id, price: 9.99, user_id: buyer.userId }), 401, 'PLATFORM_AUTH_REQUIRED');
-    const noCsrf = await station.http.inject({ method: 'POST', url: '/v1/checkout', headers: { authorization: `Bearer ${buyer.token}` }, payload: { product_id: product.id, price: 9.99, user_id: buyer.userId } });
+    const noCsrf = await station.http.inject({
+      method: 'POST',
+      url: '/v1/checkout',
+      headers: { authorization: `Bearer ${buyer.token}` },
+      payload: { product_id: product.id, price: 9.99, user_id: buyer.userId },
+    });
     expectEnvelope(noCsrf, 403, 'PLATFORM_CSRF_INVALID');
   });
 
@@ -161,7 +189,11 @@ describe('checkout with the sandbox processor', () => {
     expect(session.checkout_url).toMatch(/^http:\/\/station\.test\/v1\/store\/sandbox\/checkout\//);
 
     // The same key with another body is refused.
-    expectEnvelope(await inject('POST', '/v1/checkout', buyer, { ...body, product_id: (await createProduct(station, artist)).id }, key), 409, 'PLATFORM_IDEMPOTENCY_KEY_REUSED');
+    expectEnvelope(
+      await inject('POST', '/v1/checkout', buyer, { ...body, product_id: (await createProduct(station, artist)).id }, key),
+      409,
+      'PLATFORM_IDEMPOTENCY_KEY_REUSED',
+    );
 
     const paid = await Promise.all([payInBrowser(session.checkout_url), payInBrowser(session.checkout_url)]);
     for (const answer of paid) {
@@ -184,7 +216,10 @@ describe('checkout with the sandbox processor', () => {
     // Both Pay presses sent the event with one event id: the engine keeps one delivery of it.
     const { webhookDeliveries } = await import('../../src/infra/db/schema/index.js');
     const { like } = await import('drizzle-orm');
-    const rows = await station.database.db.select().from(webhookDeliveries).where(like(webhookDeliveries.payload, `%${orders[0].id}%`));
+    const rows = await station.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(like(webhookDeliveries.payload, `%${orders[0].id}%`));
     expect(new Set(rows.map((r) => r.eventId)).size).toBe(1);
     expect(rows.filter((r) => r.attempt === 1)).toHaveLength(1);
     expect(rows.map((r) => r.webhookId)).toContain(adminHookId);
@@ -258,7 +293,14 @@ describe('downloads and payouts', () => {
     expect(order).toMatchObject({ amountCents: 1001, platformFeeCents: 150, artistShareCents: 851, livemode: false, environment: 'live' });
     const { songwriters } = await import('../../src/infra/db/schema/index.js');
     const rows = await station.database.db
-      .select({ track_id: storePayoutLines.trackId, track_title: tracks.title, songwriter_id: storePayoutLines.songwriterId, songwriter_name: songwriters.name, bp: storePayoutLines.splitBasisPoints, amount_cents: storePayoutLines.amountCents })
+      .select({
+        track_id: storePayoutLines.trackId,
+        track_title: tracks.title,
+        songwriter_id: storePayoutLines.songwriterId,
+        songwriter_name: songwriters.name,
+        bp: storePayoutLines.splitBasisPoints,
+        amount_cents: storePayoutLines.amountCents,
+      })
       .from(storePayoutLines)
       .innerJoin(tracks, eq(tracks.id, storePayoutLines.trackId))
       .leftJoin(songwriters, eq(songwriters.id, storePayoutLines.songwriterId))
@@ -267,7 +309,9 @@ describe('downloads and payouts', () => {
     const byTrack = (id: string) => sale.splits.filter((s: { track_id: string }) => s.track_id === id);
     const [t0, t1, t2] = otherArtist.trackIds;
     // 284 x 50/30/20 = 142, 85.2, 56.8 -> 142, 85, 57 (the 0.8 remainder wins the cent).
-    expect(Object.fromEntries(byTrack(t0).map((s: { songwriter_id: string | null; amount_cents: number }) => [String(s.songwriter_id), s.amount_cents]))).toEqual({
+    expect(
+      Object.fromEntries(byTrack(t0).map((s: { songwriter_id: string | null; amount_cents: number }) => [String(s.songwriter_id), s.amount_cents])),
+    ).toEqual({
       [otherArtist.writers[0]]: 142,
       [otherArtist.writers[1]]: 85,
       [otherArtist.writers[2]]: 57,
@@ -277,7 +321,9 @@ describe('downloads and payouts', () => {
     expect(t1Amounts.reduce((a: number, b: number) => a + b, 0)).toBe(284);
     expect(Math.max(...t1Amounts) - Math.min(...t1Amounts)).toBeLessThanOrEqual(1);
     // No credits: the artist keeps the track's part.
-    expect(byTrack(t2)).toEqual([{ track_id: t2, track_title: 'Quiet Radiator Track 3', songwriter_id: null, songwriter_name: null, split_pct: 100, amount_cents: 283 }]);
+    expect(byTrack(t2)).toEqual([
+      { track_id: t2, track_title: 'Quiet Radiator Track 3', songwriter_id: null, songwriter_name: null, split_pct: 100, amount_cents: 283 },
+    ]);
     expect(sale.splits.reduce((a: number, s: { amount_cents: number }) => a + s.amount_cents, 0)).toBe(851);
     const lines = await station.database.db.select().from(storePayoutLines).where(eq(storePayoutLines.orderId, orderId));
     expect(lines.reduce((a, l) => a + l.amountCents, 0)).toBe(851);
@@ -300,8 +346,15 @@ describe('test keys and onboarding', () => {
     const sandboxTrack = randomUUID();
     await db.insert(artists).values({ id: twin, environment: 'test', slug: artist.slug, name: 'Twin', genre: 'Synthwave' });
     await db.insert(tracks).values({
-      id: sandboxTrack, environment: 'test', slug: `${artist.slug}-sandbox`, title: 'Sandbox Track', artistId: twin, genre: 'Synthwave',
-      durationSec: 100, audioBlobKey: `audio/${artist.trackIds[0]}.mp3`, audioFormat: 'mp3',
+      id: sandboxTrack,
+      environment: 'test',
+      slug: `${artist.slug}-sandbox`,
+      title: 'Sandbox Track',
+      artistId: twin,
+      genre: 'Synthwave',
+      durationSec: 100,
+      audioBlobKey: `audio/${artist.trackIds[0]}.mp3`,
+      audioFormat: 'mp3',
     });
     const keyOf = async (userId: string, scopes: string[]) => {
       const { key } = await station.auth.createApiKey({ name: 'test', scopes: scopes as never, environment: 'test', ownerUserId: userId });
@@ -310,14 +363,29 @@ describe('test keys and onboarding', () => {
     };
     // An admin's webhook registered with a test key: the sandbox's events.
     const hookKey = await keyOf(admin.userId, ['webhooks:read', 'webhooks:write']);
-    const registered = await station.http.inject({ method: 'POST', url: '/v1/webhooks', headers: hookKey, payload: { url: sandboxReceiver.url, events: ['payment.success'] } });
+    const registered = await station.http.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: hookKey,
+      payload: { url: sandboxReceiver.url, events: ['payment.success'] },
+    });
     expect(registered.statusCode, registered.body).toBe(201);
     const sandboxHook = registered.json() as { id: string };
     // The artist's owner, with a test key, sells as the sandbox copy of their artist: its tracks, not the live ones.
     const seller = await keyOf(artist.owner.userId, ['artist', 'tracks:read']);
-    const refused = await station.http.inject({ method: 'POST', url: '/v1/store/products', headers: seller, payload: { title: 'X', type: 'single', price: 2, track_ids: [artist.trackIds[0]] } });
+    const refused = await station.http.inject({
+      method: 'POST',
+      url: '/v1/store/products',
+      headers: seller,
+      payload: { title: 'X', type: 'single', price: 2, track_ids: [artist.trackIds[0]] },
+    });
     expectEnvelope(refused, 404, 'PLATFORM_NOT_FOUND');
-    const created = await station.http.inject({ method: 'POST', url: '/v1/store/products', headers: seller, payload: { title: 'Sandbox Only', type: 'single', price: 2, track_ids: [sandboxTrack] } });
+    const created = await station.http.inject({
+      method: 'POST',
+      url: '/v1/store/products',
+      headers: seller,
+      payload: { title: 'Sandbox Only', type: 'single', price: 2, track_ids: [sandboxTrack] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const product = created.json();
     expect(product.artist_id ?? product.artist?.id).toBe(twin);
@@ -352,7 +420,12 @@ describe('test keys and onboarding', () => {
     const [sandboxDelivery] = await sandboxReceiver.waitFor(order.id, 1);
     expect(JSON.parse(sandboxDelivery.body)).toMatchObject({ event: 'payment.success', data: { order_id: order.id, livemode: false } });
     const deliveriesOf = async (orderId: string) =>
-      (await db.select({ webhookId: webhookDeliveries.webhookId }).from(webhookDeliveries).where(like(webhookDeliveries.payload, `%${orderId}%`))).map((row) => row.webhookId);
+      (
+        await db
+          .select({ webhookId: webhookDeliveries.webhookId })
+          .from(webhookDeliveries)
+          .where(like(webhookDeliveries.payload, `%${orderId}%`))
+      ).map((row) => row.webhookId);
     expect(await deliveriesOf(order.id)).toEqual([sandboxHook.id]);
     const liveSession = (await inject('POST', '/v1/checkout', buyer, { product_id: liveProduct.id, price: 2, user_id: buyer.userId })).json();
     expect((await payInBrowser(liveSession.checkout_url)).statusCode).toBe(200);

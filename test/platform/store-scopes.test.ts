@@ -25,7 +25,8 @@ beforeAll(async () => {
   await buyInSandbox(station, buyer, product);
   // A live order paid for real, and one of the sandbox's data space.
   liveOrderId = (await insertOrder(station, { artistId: artist.id, userId: buyer.userId, amountCents: 300, at: new Date().toISOString() })).orderId;
-  sandboxOrderId = (await insertOrder(station, { artistId: artist.id, userId: buyer.userId, amountCents: 300, at: new Date().toISOString(), livemode: false })).orderId;
+  sandboxOrderId = (await insertOrder(station, { artistId: artist.id, userId: buyer.userId, amountCents: 300, at: new Date().toISOString(), livemode: false }))
+    .orderId;
   // A station, two password logins (argon2) and a purchase: slow on a loaded two-core machine.
 }, 300_000);
 
@@ -36,7 +37,11 @@ async function keyHeaders(scopes: string[], environment: 'live' | 'test') {
 }
 
 const ordersWith = (credential: Record<string, string>) => station.http.inject({ method: 'GET', url: '/v1/store/orders', headers: credential });
-const idsOf = (answer: { json: () => { data: { id: string }[] } }) => answer.json().data.map((o) => o.id).sort();
+const idsOf = (answer: { json: () => { data: { id: string }[] } }) =>
+  answer
+    .json()
+    .data.map((o) => o.id)
+    .sort();
 
 describe('the buyer’s store routes', () => {
   it('refuse an app token granted only tracks:read', async () => {
@@ -46,8 +51,17 @@ describe('the buyer’s store routes', () => {
     expect(tokens.scope).toBe('tracks:read');
     const credential = appBearer(tokens);
     expectEnvelope(await ordersWith(credential), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
-    expectEnvelope(await station.http.inject({ method: 'GET', url: `/v1/store/downloads/${artist.trackIds[0]}`, headers: credential }), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
-    const checkout = await station.http.inject({ method: 'POST', url: '/v1/checkout', headers: credential, payload: { product_id: product.id, price: 3, user_id: buyer.userId } });
+    expectEnvelope(
+      await station.http.inject({ method: 'GET', url: `/v1/store/downloads/${artist.trackIds[0]}`, headers: credential }),
+      403,
+      'PLATFORM_INSUFFICIENT_SCOPE',
+    );
+    const checkout = await station.http.inject({
+      method: 'POST',
+      url: '/v1/checkout',
+      headers: credential,
+      payload: { product_id: product.id, price: 3, user_id: buyer.userId },
+    });
     expectEnvelope(checkout, 403, 'PLATFORM_INSUFFICIENT_SCOPE');
 
     // Granted store:orders, the same app lists the user's live orders.
@@ -61,7 +75,11 @@ describe('the buyer’s store routes', () => {
   it('refuse an API key without store:orders', async () => {
     const credential = await keyHeaders(['tracks:read'], 'live');
     expectEnvelope(await ordersWith(credential), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
-    expectEnvelope(await station.http.inject({ method: 'GET', url: `/v1/store/downloads/${artist.trackIds[0]}`, headers: credential }), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
+    expectEnvelope(
+      await station.http.inject({ method: 'GET', url: `/v1/store/downloads/${artist.trackIds[0]}`, headers: credential }),
+      403,
+      'PLATFORM_INSUFFICIENT_SCOPE',
+    );
   });
 
   it('answer within the caller’s environment: a test key never lists live orders, a live credential never sandbox ones', async () => {

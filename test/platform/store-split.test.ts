@@ -46,7 +46,14 @@ describe('allocate', () => {
 describe('payoutLines', () => {
   it('divides the artist share by track, then by credits; a track without credits stays with the artist', () => {
     const lines = payoutLines(851, [
-      { trackId: 't1', credits: [{ songwriterId: 'a', basisPoints: 5000 }, { songwriterId: 'b', basisPoints: 3000 }, { songwriterId: 'c', basisPoints: 2000 }] },
+      {
+        trackId: 't1',
+        credits: [
+          { songwriterId: 'a', basisPoints: 5000 },
+          { songwriterId: 'b', basisPoints: 3000 },
+          { songwriterId: 'c', basisPoints: 2000 },
+        ],
+      },
       { trackId: 't2', credits: [] },
     ]);
     expect(lines).toEqual([

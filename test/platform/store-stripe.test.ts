@@ -51,7 +51,10 @@ afterAll(async () => {
 const inject = (method: 'GET' | 'POST', url: string, who: User, payload?: object, extra: Record<string, string> = {}) =>
   station.http.inject({ method, url, headers: { ...headers(who), ...extra }, ...(payload ? { payload } : {}) });
 
-function signedEvent(session: { id: string; amount_total: number; currency: string; metadata: Record<string, string> }, options: { timestamp?: number; secret?: string; id?: string } = {}) {
+function signedEvent(
+  session: { id: string; amount_total: number; currency: string; metadata: Record<string, string> },
+  options: { timestamp?: number; secret?: string; id?: string } = {},
+) {
   const payload = JSON.stringify({
     id: options.id ?? `evt_${randomBytes(8).toString('hex')}`,
     object: 'event',
@@ -68,14 +71,23 @@ function signedEvent(session: { id: string; amount_total: number; currency: stri
 }
 
 const postWebhook = (payload: string, signature: string) =>
-  station.http.inject({ method: 'POST', url: '/v1/store/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+  station.http.inject({
+    method: 'POST',
+    url: '/v1/store/webhooks/stripe',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    payload,
+  });
 
 const ordersOf = (productId: string) => station.database.db.select().from(storeOrders).where(eq(storeOrders.productId, productId));
 
 describe('Stripe Connect', () => {
   it('refuses checkout while the artist has no connected account', async () => {
     const product = await createProduct(station, artist, { price: 5 });
-    expectEnvelope(await inject('POST', '/v1/checkout', buyer, { product_id: product.id, price: 5, user_id: buyer.userId }), 409, 'PLATFORM_ARTIST_NOT_ONBOARDED');
+    expectEnvelope(
+      await inject('POST', '/v1/checkout', buyer, { product_id: product.id, price: 5, user_id: buyer.userId }),
+      409,
+      'PLATFORM_ARTIST_NOT_ONBOARDED',
+    );
   });
 
   it('onboards the calling artist through an Express account and an Account Link', async () => {
@@ -161,13 +173,23 @@ describe('Stripe checkout and webhook', () => {
 
       const orders = await ordersOf(product.id);
       expect(orders).toHaveLength(1);
-      expect(orders[0]).toMatchObject({ processor: 'stripe', amountCents: 1999, platformFeeCents: 299, artistShareCents: 1700, userId: buyer.userId, livemode: true });
+      expect(orders[0]).toMatchObject({
+        processor: 'stripe',
+        amountCents: 1999,
+        platformFeeCents: 299,
+        artistShareCents: 1700,
+        userId: buyer.userId,
+        livemode: true,
+      });
       expect(answers[0].json().order_id).toBe(orders[0].id);
       await vi.waitFor(() => expect(events.length).toBeGreaterThanOrEqual(1));
       const ids = new Set(events.map((e) => JSON.stringify(e)));
       // Every notice re-sends the same event (one event id: the webhook engine delivers it once).
       expect(ids.size).toBe(1);
-      expect(events[0]).toMatchObject({ event: 'payment.success', data: { order_id: orders[0].id, user_id: buyer.userId, product_id: product.id, amount: 19.99 } });
+      expect(events[0]).toMatchObject({
+        event: 'payment.success',
+        data: { order_id: orders[0].id, user_id: buyer.userId, product_id: product.id, amount: 19.99 },
+      });
     } finally {
       await unsubscribe();
     }
@@ -179,7 +201,12 @@ describe('Stripe checkout and webhook', () => {
   });
 
   it('acknowledges other event types without acting', async () => {
-    const payload = JSON.stringify({ id: 'evt_other', object: 'event', type: 'payment_intent.created', data: { object: { id: 'pi_1', object: 'payment_intent' } } });
+    const payload = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'payment_intent.created',
+      data: { object: { id: 'pi_1', object: 'payment_intent' } },
+    });
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(clock.now() / 1000) });
     const answer = await postWebhook(payload, signature);
     expect(answer.statusCode).toBe(200);

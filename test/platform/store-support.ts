@@ -85,7 +85,12 @@ export async function createProduct(station: Station, artist: SeededArtist, payl
 }
 
 /** Buys a product through the sandbox processor as a browser would: checkout, open the pay page, press Pay. */
-export async function buyInSandbox(station: Station, buyer: { token: string; csrf: string; userId: string }, product: { id: string; price: number }, credential: Record<string, string> = {}) {
+export async function buyInSandbox(
+  station: Station,
+  buyer: { token: string; csrf: string; userId: string },
+  product: { id: string; price: number },
+  credential: Record<string, string> = {},
+) {
   const session = await station.http.inject({
     method: 'POST',
     url: '/v1/checkout',

@@ -19,11 +19,22 @@ describe('GET /v1/users/me/artist', () => {
   it("answers the caller's own profile once made, 404 before, 401 without a credential", async () => {
     const owner = await loginAs(station, 'listener');
     expectEnvelope(await station.http.inject({ method: 'GET', url: '/v1/users/me/artist', headers: bearer(owner) }), 404, 'PLATFORM_NOT_FOUND');
-    const created = await station.http.inject({ method: 'POST', url: '/v1/artists', headers: bearer(owner), payload: { name: 'Salt Meridian', genre: 'ambient' } });
+    const created = await station.http.inject({
+      method: 'POST',
+      url: '/v1/artists',
+      headers: bearer(owner),
+      payload: { name: 'Salt Meridian', genre: 'ambient' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const mine = await station.http.inject({ method: 'GET', url: '/v1/users/me/artist', headers: bearer(owner) });
     expect(mine.statusCode, mine.body).toBe(200);
-    expect(mine.json()).toMatchObject({ id: created.json().id, slug: created.json().slug, name: 'Salt Meridian', verified: false, owner_user_id: owner.userId });
+    expect(mine.json()).toMatchObject({
+      id: created.json().id,
+      slug: created.json().slug,
+      name: 'Salt Meridian',
+      verified: false,
+      owner_user_id: owner.userId,
+    });
 
     const stranger = await loginAs(station, 'listener');
     expectEnvelope(await station.http.inject({ method: 'GET', url: '/v1/users/me/artist', headers: bearer(stranger) }), 404, 'PLATFORM_NOT_FOUND');
@@ -41,7 +52,12 @@ describe('GET /v1/developer/usage', () => {
       return answer.json();
     };
     const before = await usage();
-    expect(before).toMatchObject({ month: expect.stringMatching(/^\d{4}-\d{2}$/), burst_per_minute: 500, live: { used: 0, limit: 1_000_000 }, test: { used: 0, limit: 100_000 } });
+    expect(before).toMatchObject({
+      month: expect.stringMatching(/^\d{4}-\d{2}$/),
+      burst_per_minute: 500,
+      live: { used: 0, limit: 1_000_000 },
+      test: { used: 0, limit: 100_000 },
+    });
     expect(Date.parse(before.resets_at)).toBeGreaterThan(Date.now());
 
     const key = await createKey(station, developer, { scopes: ['tracks:read'], environment: 'test' });

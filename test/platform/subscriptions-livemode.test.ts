@@ -49,9 +49,18 @@ describe('Pro in a demo store', () => {
     const url = new URL(opened.json().checkout_url);
     const page = await demo.http.inject({ method: 'GET', url: url.pathname + url.search });
     const form = /<form method="post" action="([^"]+)"><input type="hidden" name="token" value="([^"]+)">/.exec(page.body)!;
-    const paid = await demo.http.inject({ method: 'POST', url: form[1], headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: form[2] }).toString() });
+    const paid = await demo.http.inject({
+      method: 'POST',
+      url: form[1],
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token: form[2] }).toString(),
+    });
     expect(paid.statusCode).toBe(200);
-    await pollUntil('user.subscribed', () => events.length, (n) => n >= 1);
+    await pollUntil(
+      'user.subscribed',
+      () => events.length,
+      (n) => n >= 1,
+    );
     await unsubscribe();
     expect(events[0].data).toMatchObject({ plan: 'pro', livemode: false });
 

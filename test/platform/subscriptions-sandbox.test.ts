@@ -21,7 +21,10 @@ let receiver: Receiver;
 let hookSecret: string;
 
 beforeAll(async () => {
-  station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_STORE_SANDBOX_LIVE: 'true' }, { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } });
+  station = await buildTestStation(
+    { STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_STORE_SANDBOX_LIVE: 'true' },
+    { clock, webhooks: { retry: { baseMs: 10, maxAttempts: 2 } } },
+  );
   receiver = await startReceiver();
   // user.subscribed is heard by admin-owned webhooks only.
   hookSecret = (await registerWebhook(station, await staffLogin(station), receiver.url, ['user.subscribed'])).secret;
@@ -83,7 +86,11 @@ describe('Pro through the sandbox processor', () => {
     expect(JSON.parse(delivery.body)).toMatchObject({ event: 'user.subscribed', data: { user_id: listener.userId, plan: 'pro', amount: 9.99 } });
     await pay();
     // Every Pay re-sends the same event, so it has one event id: the webhook engine delivers it once.
-    await pollUntil('the events of three Pays', () => events.length, (n) => n >= 3);
+    await pollUntil(
+      'the events of three Pays',
+      () => events.length,
+      (n) => n >= 3,
+    );
     await unsubscribe();
     expect(new Set(events).size).toBe(1);
     expect(await rowsOf(listener.userId)).toHaveLength(1);
@@ -154,8 +161,17 @@ describe('Pro through the sandbox processor', () => {
     const developer = await loginAs(station, 'developer');
     const key = await createKey(station, developer, { scopes: ['users:read'], environment: 'live' });
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': key.key } })).json().csrf_token;
-    const byKey = await station.http.inject({ method: 'POST', url: '/v1/subscriptions', headers: { 'x-api-key': key.key, 'x-csrf-token': csrf }, payload: { plan: 'pro' } });
+    const byKey = await station.http.inject({
+      method: 'POST',
+      url: '/v1/subscriptions',
+      headers: { 'x-api-key': key.key, 'x-csrf-token': csrf },
+      payload: { plan: 'pro' },
+    });
     expectEnvelope(byKey, 403, 'PLATFORM_FORBIDDEN');
-    expectEnvelope(await station.http.inject({ method: 'POST', url: '/v1/subscriptions', headers: bearer(listener), payload: { plan: 'gold' } }), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(
+      await station.http.inject({ method: 'POST', url: '/v1/subscriptions', headers: bearer(listener), payload: { plan: 'gold' } }),
+      400,
+      'PLATFORM_VALIDATION_FAILED',
+    );
   });
 });

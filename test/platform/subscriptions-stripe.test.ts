@@ -58,7 +58,12 @@ function completed(session: { id: string; amount_total: number; subscription_id:
     },
   });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: Math.floor(clock.now() / 1000) });
-  return station.http.inject({ method: 'POST', url: '/v1/store/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+  return station.http.inject({
+    method: 'POST',
+    url: '/v1/store/webhooks/stripe',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    payload,
+  });
 }
 
 /** Stripe's customer.subscription.deleted: the subscription ended (cancelled at the period's end, or unpaid). */
@@ -71,7 +76,12 @@ function ended(subscriptionId: string, options: { secret?: string; id?: string }
     data: { object: { id: subscriptionId, object: 'subscription', status: 'canceled', ended_at: Math.floor(clock.now() / 1000) } },
   });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: Math.floor(clock.now() / 1000) });
-  return station.http.inject({ method: 'POST', url: '/v1/store/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+  return station.http.inject({
+    method: 'POST',
+    url: '/v1/store/webhooks/stripe',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    payload,
+  });
 }
 
 const subscribe = (who: Login) => station.http.inject({ method: 'POST', url: '/v1/subscriptions', headers: bearer(who), payload: { plan: 'pro' } });
@@ -131,7 +141,11 @@ describe('Pro through Stripe', () => {
     const rows = await station.database.db.select().from(subscriptions).where(eq(subscriptions.userId, listener.userId));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'active', processorSubscriptionId: 'sub_1PqA' });
-    await pollUntil('the events of three notices', () => events.length, (n) => n >= 3);
+    await pollUntil(
+      'the events of three notices',
+      () => events.length,
+      (n) => n >= 3,
+    );
     await unsubscribe();
     expect(new Set(events).size).toBe(1);
     expect(JSON.parse(events[0])).toMatchObject({ event: 'user.subscribed', data: { user_id: listener.userId, plan: 'pro', amount: 9.99 } });

@@ -40,7 +40,12 @@ describe('track lifecycle', () => {
     admin = await staffLogin(station);
     const hook = await call(admin, 'POST', '/v1/webhooks', { url: receiver.url, events: ['track.removed'] });
     expect(hook.statusCode, hook.body).toBe(201);
-    [owner, platformOwner, rival, listener] = await Promise.all([loginAs(station, 'artist'), loginAs(station, 'artist'), loginAs(station, 'artist'), loginAs(station, 'listener')]);
+    [owner, platformOwner, rival, listener] = await Promise.all([
+      loginAs(station, 'artist'),
+      loginAs(station, 'artist'),
+      loginAs(station, 'artist'),
+      loginAs(station, 'listener'),
+    ]);
     artist = await artistFor(station, owner.userId);
     platformArtist = await artistFor(station, platformOwner.userId, true);
     await artistFor(station, rival.userId, false, true); // verified: its tracks go on air

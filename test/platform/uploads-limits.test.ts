@@ -82,7 +82,12 @@ describe('upload limits', () => {
     await openSlow();
     await openSlow();
     await openSlow();
-    await pollUntil('three uploads spooling', async () => (await stored(station)).spooled, (n) => n === 3, 10_000);
+    await pollUntil(
+      'three uploads spooling',
+      async () => (await stored(station)).spooled,
+      (n) => n === 3,
+      10_000,
+    );
     const third = await upload(station, owner, { title: 'Fourth', genre: 'Test' }, { data: silentWav(2), contentType: 'audio/wav' });
     expect(third.statusCode, third.body).toBe(429);
     expect(third.json().error.code).toBe('PLATFORM_RATE_LIMITED');
@@ -109,8 +114,22 @@ describe('upload limits', () => {
     const { db } = station.database;
     for (let i = 0; i < 3; i++) {
       const id = randomUUID();
-      await db.insert(tracks).values({ id, slug: `waiting-${id.slice(0, 8)}`, title: 'Waiting', artistId: own.id, genre: 'Test', status: 'processing', durationSec: 2 });
-      await db.insert(trackUploads).values({ trackId: id, uploadedBy: waiting.userId, masterBlobKey: `tracks/${id}/master.wav`, masterFormat: 'wav', container: 'WAVE', codec: 'PCM', sizeBytes: 1, sampleRate: 44100, channels: 2 });
+      await db
+        .insert(tracks)
+        .values({ id, slug: `waiting-${id.slice(0, 8)}`, title: 'Waiting', artistId: own.id, genre: 'Test', status: 'processing', durationSec: 2 });
+      await db
+        .insert(trackUploads)
+        .values({
+          trackId: id,
+          uploadedBy: waiting.userId,
+          masterBlobKey: `tracks/${id}/master.wav`,
+          masterFormat: 'wav',
+          container: 'WAVE',
+          codec: 'PCM',
+          sizeBytes: 1,
+          sampleRate: 44100,
+          channels: 2,
+        });
     }
     const answer = await upload(station, waiting, { title: 'Fourth', genre: 'Test' }, { data: silentWav(2), contentType: 'audio/wav' });
     expect(answer.statusCode, answer.body).toBe(429);

@@ -31,7 +31,10 @@ function measure(sampleRate: number, channels: Float32Array[], chunk = 4096): nu
   const frames = channels[0].length;
   for (let at = 0; at < frames; at += chunk) {
     const end = Math.min(frames, at + chunk);
-    meter.push(channels.map((c) => c.subarray(at, end)), end - at);
+    meter.push(
+      channels.map((c) => c.subarray(at, end)),
+      end - at,
+    );
   }
   return meter.integrated();
 }

@@ -67,10 +67,20 @@ describe('upload spool', () => {
   it('removes the .part file of an upload whose client sent 5 MB of 20 MB and closed the socket', async () => {
     const socket = await partialUpload(20 * 1024 * 1024, 5 * 1024 * 1024);
     const spoolDir = join(station.config.dataDir, 'tmp', 'uploads');
-    await pollUntil('5 MB spooled', async () => (await stored(station)).spooled, (n) => n === 1, 10_000);
+    await pollUntil(
+      '5 MB spooled',
+      async () => (await stored(station)).spooled,
+      (n) => n === 1,
+      10_000,
+    );
     expect((await readdir(spoolDir))[0]).toMatch(/\.part$/);
     socket.destroy();
-    await pollUntil('the spooled file removed on abort', async () => (await stored(station)).spooled, (n) => n === 0, 5_000);
+    await pollUntil(
+      'the spooled file removed on abort',
+      async () => (await stored(station)).spooled,
+      (n) => n === 0,
+      5_000,
+    );
     // The server is none the worse: the next upload works.
     const answer = await upload(station, owner, { title: 'After', genre: 'Test' }, { data: silentWav(2), contentType: 'audio/wav' });
     expect(answer.statusCode, answer.body).toBe(202);
@@ -88,7 +98,12 @@ describe('upload spool', () => {
     const hourly = intervals.filter((interval) => interval.ms === HOUR);
     expect(hourly.length).toBeGreaterThan(0);
     for (const interval of hourly) interval.callback();
-    await pollUntil('the old file swept', () => readdir(spoolDir), (names) => !names.includes('left-by-a-crash.part'), 5_000);
+    await pollUntil(
+      'the old file swept',
+      () => readdir(spoolDir),
+      (names) => !names.includes('left-by-a-crash.part'),
+      5_000,
+    );
     expect(await readdir(spoolDir)).toContain('in-flight.part');
     await rm(fresh);
   });
@@ -96,7 +111,12 @@ describe('upload spool', () => {
   it("refuses (429) an upload that would take a user's spool past their share, declared by Content-Length", async () => {
     // Each declares 25 MB of a 30 MB limit; the user's share is two full files (60 MB).
     const sockets = [await partialUpload(25 * 1024 * 1024, 1024 * 1024)];
-    await pollUntil('first upload spooling', async () => (await stored(station)).spooled, (n) => n >= 1, 10_000);
+    await pollUntil(
+      'first upload spooling',
+      async () => (await stored(station)).spooled,
+      (n) => n >= 1,
+      10_000,
+    );
     const second = await partialUpload(25 * 1024 * 1024, 1024 * 1024);
     sockets.push(second);
     const third = await partialUpload(25 * 1024 * 1024, 1024);
@@ -114,6 +134,11 @@ describe('upload spool', () => {
     expect(answer).toMatch(/retry-after: \d+/i);
     expect(answer).toContain('PLATFORM_RATE_LIMITED');
     for (const socket of sockets) socket.destroy();
-    await pollUntil('spool empty', async () => (await stored(station)).spooled, (n) => n === 0, 5_000);
+    await pollUntil(
+      'spool empty',
+      async () => (await stored(station)).spooled,
+      (n) => n === 0,
+      5_000,
+    );
   }, 60_000);
 });

@@ -143,7 +143,12 @@ export async function stored(station: Station) {
 
 /** Waits for the spooled file of a finished request to be deleted, then compares with `before`. */
 export async function expectNothingStored(station: Station, before: Awaited<ReturnType<typeof stored>>) {
-  await pollUntil('nothing stored by a refused upload', () => stored(station), (now) => JSON.stringify(now) === JSON.stringify(before), 5_000);
+  await pollUntil(
+    'nothing stored by a refused upload',
+    () => stored(station),
+    (now) => JSON.stringify(now) === JSON.stringify(before),
+    5_000,
+  );
 }
 
 /** A PCM WAV whose header says what the test needs (any rate, channel count, width), with `frames` frames of silence. */

@@ -30,7 +30,12 @@ describe('track upload', () => {
     station = await buildTestStation({ STATION_UPLOAD_MAX_MB: '1', STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' });
     receiver = await startReceiver();
     admin = await staffLogin(station);
-    const hook = await station.http.inject({ method: 'POST', url: '/v1/webhooks', headers: bearer(admin), payload: { url: receiver.url, events: ['track.published'] } });
+    const hook = await station.http.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: bearer(admin),
+      payload: { url: receiver.url, events: ['track.published'] },
+    });
     expect(hook.statusCode, hook.body).toBe(201);
     secret = hook.json().secret;
     owner = await loginAs(station, 'artist');
@@ -55,7 +60,16 @@ describe('track upload', () => {
       album: 'Night Drive',
       mood: ['dreamy', 'nocturnal'],
       artist_id: artist.id,
-      master: { format: 'mp3', container: 'MPEG', codec: 'MPEG 1 Layer 3', sample_rate: 44100, channels: 2, bitrate_kbps: 192, size_bytes: mp3.length, filename: 'harbour.mp3' },
+      master: {
+        format: 'mp3',
+        container: 'MPEG',
+        codec: 'MPEG 1 Layer 3',
+        sample_rate: 44100,
+        channels: 2,
+        bitrate_kbps: 192,
+        size_bytes: mp3.length,
+        filename: 'harbour.mp3',
+      },
       tags: { title: 'Harbour Lights', artist: 'The Tag Band', isrc: 'GBXYZ2500001' },
       renditions: [],
     });
@@ -75,7 +89,11 @@ describe('track upload', () => {
     const listener = await loginAs(station, 'listener');
     const detail = await station.http.inject({ method: 'GET', url: `/v1/tracks/${accepted.id}`, headers: bearer(listener) });
     expect(detail.statusCode).toBe(200);
-    expect(detail.json()).toMatchObject({ title: 'Harbour Lights', status: 'published', audio: { format: 'mp3', bitrate_kbps: 320, loudness_lufs: accepted.loudness_lufs } });
+    expect(detail.json()).toMatchObject({
+      title: 'Harbour Lights',
+      status: 'published',
+      audio: { format: 'mp3', bitrate_kbps: 320, loudness_lufs: accepted.loudness_lufs },
+    });
   }, 180_000);
 
   it("uploads with a test key into the sandbox, as the sandbox copy of the owner's artist, out of the live catalog and the radio", async () => {
@@ -114,7 +132,11 @@ describe('track upload', () => {
     const view = await published(station, owner, answer.json().id);
     const listener = await loginAs(station, 'listener');
     const follow = async (quality?: string) => {
-      const redirect = await station.http.inject({ method: 'GET', url: `/v1/tracks/${view.id}/stream${quality ? `?quality=${quality}` : ''}`, headers: bearer(listener) });
+      const redirect = await station.http.inject({
+        method: 'GET',
+        url: `/v1/tracks/${view.id}/stream${quality ? `?quality=${quality}` : ''}`,
+        headers: bearer(listener),
+      });
       expect(redirect.statusCode, redirect.body).toBe(302);
       return new URL(String(redirect.headers.location)).pathname + new URL(String(redirect.headers.location)).search;
     };
@@ -158,16 +180,29 @@ describe('track upload', () => {
       await expectRefused(await upload(station, owner, { title: 'Cut', genre: 'Rock' }, { data: cut }), 400, 'PLATFORM_VALIDATION_FAILED', /truncated/);
       const wav = wavOf(music(1.5));
       const cutWav = wav.subarray(0, Math.floor(wav.length / 2) + 1);
-      await expectRefused(await upload(station, owner, { title: 'Cut', genre: 'Rock' }, { data: cutWav, contentType: 'audio/wav' }), 400, 'PLATFORM_VALIDATION_FAILED', /truncated/);
+      await expectRefused(
+        await upload(station, owner, { title: 'Cut', genre: 'Rock' }, { data: cutWav, contentType: 'audio/wav' }),
+        400,
+        'PLATFORM_VALIDATION_FAILED',
+        /truncated/,
+      );
       await expectNothingStored(station, before);
     });
 
     it('refuses a file that is not audio with 415, whatever its name and Content-Type say', async () => {
       const before = await stored(station);
       const text = Buffer.from('This is a text file pretending to be a song.\n'.repeat(200));
-      await expectRefused(await upload(station, owner, { title: 'Fake', genre: 'Pop' }, { data: text, filename: 'song.mp3', contentType: 'audio/mpeg' }), 415, 'PLATFORM_UNSUPPORTED_MEDIA_TYPE');
+      await expectRefused(
+        await upload(station, owner, { title: 'Fake', genre: 'Pop' }, { data: text, filename: 'song.mp3', contentType: 'audio/mpeg' }),
+        415,
+        'PLATFORM_UNSUPPORTED_MEDIA_TYPE',
+      );
       const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(4000, 7)]);
-      await expectRefused(await upload(station, owner, { title: 'Fake', genre: 'Pop' }, { data: png, filename: 'cover.wav', contentType: 'audio/wav' }), 415, 'PLATFORM_UNSUPPORTED_MEDIA_TYPE');
+      await expectRefused(
+        await upload(station, owner, { title: 'Fake', genre: 'Pop' }, { data: png, filename: 'cover.wav', contentType: 'audio/wav' }),
+        415,
+        'PLATFORM_UNSUPPORTED_MEDIA_TYPE',
+      );
       const json = await station.http.inject({ method: 'POST', url: '/v1/tracks', headers: bearer(owner), payload: { title: 'Fake', genre: 'Pop' } });
       await expectRefused(json, 415, 'PLATFORM_UNSUPPORTED_MEDIA_TYPE', /multipart/);
       await expectNothingStored(station, before);
@@ -176,9 +211,17 @@ describe('track upload', () => {
     it('refuses a file over the size limit with 413, announced or not', async () => {
       const before = await stored(station);
       const big = silentWav(9); // ~1.6 MB: the Content-Length alone gives it away
-      await expectRefused(await upload(station, owner, { title: 'Big', genre: 'Rock' }, { data: big, contentType: 'audio/wav' }), 413, 'PLATFORM_PAYLOAD_TOO_LARGE');
+      await expectRefused(
+        await upload(station, owner, { title: 'Big', genre: 'Rock' }, { data: big, contentType: 'audio/wav' }),
+        413,
+        'PLATFORM_PAYLOAD_TOO_LARGE',
+      );
       const justOver = silentWav(6).subarray(0, 1024 * 1024 + 10_000); // within the form's allowance: caught while streaming
-      await expectRefused(await upload(station, owner, { title: 'Big', genre: 'Rock' }, { data: justOver, contentType: 'audio/wav' }), 413, 'PLATFORM_PAYLOAD_TOO_LARGE');
+      await expectRefused(
+        await upload(station, owner, { title: 'Big', genre: 'Rock' }, { data: justOver, contentType: 'audio/wav' }),
+        413,
+        'PLATFORM_PAYLOAD_TOO_LARGE',
+      );
       await expectNothingStored(station, before);
     });
 

@@ -428,7 +428,12 @@ describe('module A: safety test against a trained station', () => {
   it('runs the real filter: a catalog master is an audio duplicate of itself, copied catalog lyrics are flagged', async () => {
     const [master] = await station.database.db.select({ trackId: trackFeatures.trackId, features: trackFeatures.features }).from(trackFeatures).limit(1);
     expect(master).toBeDefined();
-    const byId = await station.http.inject({ method: 'POST', url: '/station/v1/admin/safety/test', headers: admin, payload: { audio_track_id: master.trackId } });
+    const byId = await station.http.inject({
+      method: 'POST',
+      url: '/station/v1/admin/safety/test',
+      headers: admin,
+      payload: { audio_track_id: master.trackId },
+    });
     expect(byId.statusCode, byId.body).toBe(200);
     expect(byId.json()).toMatchObject({ playable: false, flagged_categories: ['audio_duplicate'] });
     expect(byId.json().checks.audio.safety_score).toBeLessThan(0.8);
@@ -444,7 +449,10 @@ describe('module A: safety test against a trained station', () => {
 
     const reference = await station.station.safetyReference.load();
     const song = reference.lyrics[0];
-    const copied = song.sections.flatMap((s) => s.lines).slice(0, 8).join('\n');
+    const copied = song.sections
+      .flatMap((s) => s.lines)
+      .slice(0, 8)
+      .join('\n');
     const lyrics = await station.http.inject({ method: 'POST', url: '/station/v1/admin/safety/test', headers: admin, payload: { lyrics: copied } });
     expect(lyrics.statusCode, lyrics.body).toBe(200);
     expect(lyrics.json().flagged_categories).toContain('copyright_similarity');
@@ -466,4 +474,3 @@ describe('module A: safety test against a trained station', () => {
     expect(status.lyrics_model_version).toMatch(/^lyrics-/);
   }, 120_000);
 });
-

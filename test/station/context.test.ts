@@ -61,7 +61,20 @@ describe('module D: context engine endpoints', () => {
     expect(response.statusCode, response.body).toBe(200);
     const context = response.json();
     expect(Object.keys(context).sort()).toEqual(
-      ['active_since', 'auto_rotate', 'context_id', 'energy_level', 'genre', 'key_preference', 'lifestyle', 'mood', 'next_rotation', 'subgenre', 'tempo_range', 'time_of_day'].sort(),
+      [
+        'active_since',
+        'auto_rotate',
+        'context_id',
+        'energy_level',
+        'genre',
+        'key_preference',
+        'lifestyle',
+        'mood',
+        'next_rotation',
+        'subgenre',
+        'tempo_range',
+        'time_of_day',
+      ].sort(),
     );
     expect(context).toMatchObject({ time_of_day: 'afternoon', auto_rotate: true, active_since: new Date(NOON).toISOString() });
     expect(context.next_rotation).toBe(new Date(NOON + ROTATION_SEC * 1000).toISOString());
@@ -225,13 +238,15 @@ describe('module D: context engine endpoints', () => {
       status: 'complete' as const,
       createdAt: new Date(clock.now() + minutes * 60_000),
     });
-    await db.insert(generations).values([
-      generation(live.context_id, 'session-a', 1),
-      generation(live.context_id, 'session-a', 2),
-      generation(live.context_id, 'session-b', 3),
-      generation(live.context_id, null, 4),
-      generation(older.contextId, 'session-old', 0),
-    ]);
+    await db
+      .insert(generations)
+      .values([
+        generation(live.context_id, 'session-a', 1),
+        generation(live.context_id, 'session-a', 2),
+        generation(live.context_id, 'session-b', 3),
+        generation(live.context_id, null, 4),
+        generation(older.contextId, 'session-old', 0),
+      ]);
 
     const response = await get('/station/v1/context/history');
     expect(response.statusCode, response.body).toBe(200);
@@ -472,7 +487,13 @@ describe('module D: the next generation follows an override', () => {
     const generationId = accepted.json().generation_id;
     expect(accepted.json().context_id).toBe(override.json().context_id);
     const [row] = await station.database.db.select().from(generations).where(eq(generations.id, generationId));
-    expect(row.context).toMatchObject({ genre: 'bossa nova', mood: ['sunny', 'laid-back'], tempo_range: [126, 132], key_preference: 'major', energy_level: 0.55 });
+    expect(row.context).toMatchObject({
+      genre: 'bossa nova',
+      mood: ['sunny', 'laid-back'],
+      tempo_range: [126, 132],
+      key_preference: 'major',
+      energy_level: 0.55,
+    });
 
     const history = (await station.http.inject({ url: '/station/v1/context/history', headers: admin })).json();
     expect(history.data[0]).toMatchObject({
@@ -483,9 +504,13 @@ describe('module D: the next generation follows an override', () => {
     });
     // Cancel it if still pending, else let it finish, so no job is left running at teardown.
     await station.http.inject({ method: 'DELETE', url: `/station/v1/generate/track/${generationId}`, headers: service });
-    await until(async () => {
-      const { status } = (await station.http.inject({ url: `/station/v1/generate/track/${generationId}`, headers: service })).json();
-      return ['complete', 'failed', 'cancelled'].includes(status);
-    }, `generation ${generationId} to end`, 60_000);
+    await until(
+      async () => {
+        const { status } = (await station.http.inject({ url: `/station/v1/generate/track/${generationId}`, headers: service })).json();
+        return ['complete', 'failed', 'cancelled'].includes(status);
+      },
+      `generation ${generationId} to end`,
+      60_000,
+    );
   }, 120_000);
 });

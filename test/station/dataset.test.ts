@@ -31,7 +31,7 @@ import { loadSnapshotDataset } from '../../src/station/dataset/snapshot-dataset.
 import { loadLyricRows } from '../../src/station/dataset/training-data.js';
 import { authHeaders, stationForSuite, signupListener, staffLogin } from '../helpers/station.js';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 type Headers = Record<string, string>;
 
 const DEFAULT_CONFIG = {
@@ -147,13 +147,27 @@ describe('module B: dataset manager', () => {
     }
     const [lyric] = await db
       .insert(lyrics)
-      .values({ slug: 'outside-lyric', artistId: artist.id, songwriterId: writer.id, title: 'Outside Lyric', language: 'en', sections: [{ name: 'verse', lines: ['la la'] }] })
+      .values({
+        slug: 'outside-lyric',
+        artistId: artist.id,
+        songwriterId: writer.id,
+        title: 'Outside Lyric',
+        language: 'en',
+        sections: [{ name: 'verse', lines: ['la la'] }],
+      })
       .returning();
     outside.lyricId = lyric.id;
     // A platform artist's lyric written by the outside songwriter: never eligible either.
     const [mixed] = await db
       .insert(lyrics)
-      .values({ slug: 'borrowed-words', artistId: platformArtist.id, songwriterId: writer.id, title: 'Borrowed Words', language: 'en', sections: [{ name: 'verse', lines: ['not ours'] }] })
+      .values({
+        slug: 'borrowed-words',
+        artistId: platformArtist.id,
+        songwriterId: writer.id,
+        title: 'Borrowed Words',
+        language: 'en',
+        sections: [{ name: 'verse', lines: ['not ours'] }],
+      })
       .returning();
     outside.platformLyricByOutsideWriter = mixed.id;
   }, 120_000);
@@ -242,7 +256,12 @@ describe('module B: dataset manager', () => {
 
   it('applies the artist filter (whitelist, blacklist, all) to masters and lyrics', async () => {
     const artistTracks = await db.select({ id: tracks.id }).from(tracks).where(eq(tracks.artistId, platformArtist.id));
-    const ownLyrics = (await db.select({ id: lyrics.id }).from(lyrics).where(and(eq(lyrics.artistId, platformArtist.id), inArray(lyrics.id, demoLyricIds)))).length;
+    const ownLyrics = (
+      await db
+        .select({ id: lyrics.id })
+        .from(lyrics)
+        .where(and(eq(lyrics.artistId, platformArtist.id), inArray(lyrics.id, demoLyricIds)))
+    ).length;
     expect(artistTracks.length).toBeGreaterThan(0);
 
     await patchConfig({ artist_filter: { mode: 'whitelist', artist_ids: [platformArtist.id] } });
@@ -263,7 +282,12 @@ describe('module B: dataset manager', () => {
 
   it('applies the era filter and each quality gate', async () => {
     const [{ year }] = await db.select({ year: tracks.releaseYear }).from(tracks).where(eq(tracks.id, demoTrackIds[0]));
-    const sameYear = (await db.select({ id: tracks.id }).from(tracks).where(and(eq(tracks.releaseYear, year!), inArray(tracks.id, demoTrackIds)))).length;
+    const sameYear = (
+      await db
+        .select({ id: tracks.id })
+        .from(tracks)
+        .where(and(eq(tracks.releaseYear, year!), inArray(tracks.id, demoTrackIds)))
+    ).length;
     await patchConfig({ era_filter: { include_years: [year!] } });
     let body = await stats();
     expect(body.total_masters_eligible).toBe(sameYear);
@@ -317,7 +341,15 @@ describe('module B: dataset manager', () => {
     const excluded = (await call('GET', '/station/v1/dataset/artists?status=excluded&limit=100')).json();
     expect(included.total + excluded.total).toBe(all.length);
     expect(excluded.data).toEqual([
-      expect.objectContaining({ artist_id: outside.artistId, platform_owned: false, status: 'excluded', status_reason: 'not platform-owned', tracks: 2, lyrics: 1, eligible_masters: 0 }),
+      expect.objectContaining({
+        artist_id: outside.artistId,
+        platform_owned: false,
+        status: 'excluded',
+        status_reason: 'not platform-owned',
+        tracks: 2,
+        lyrics: 1,
+        eligible_masters: 0,
+      }),
     ]);
     const entry = included.data.find((a: Json) => a.artist_id === platformArtist.id);
     const ownTracks = (await db.select({ id: tracks.id }).from(tracks).where(eq(tracks.artistId, platformArtist.id))).length;
@@ -430,14 +462,20 @@ describe('module B: dataset manager', () => {
 
       const target = detail.audio_track_ids[0];
       const [original] = await db.select().from(trackFeatures).where(eq(trackFeatures.trackId, target));
-      await db.update(trackFeatures).set({ features: { ...(original.features as AudioFeatures), energy: 0.51 } }).where(eq(trackFeatures.trackId, target));
+      await db
+        .update(trackFeatures)
+        .set({ features: { ...(original.features as AudioFeatures), energy: 0.51 } })
+        .where(eq(trackFeatures.trackId, target));
       const changed = (await call('POST', '/station/v1/dataset/snapshot', { name: 'changed master' })).json();
       expect(changed.dataset_hash).not.toBe(snap.dataset_hash);
       await db.update(trackFeatures).set({ features: original.features }).where(eq(trackFeatures.trackId, target));
 
       const lyricId = detail.lyric_ids[0];
       const [lyric] = await db.select().from(lyrics).where(eq(lyrics.id, lyricId));
-      await db.update(lyrics).set({ title: `${lyric.title}!` }).where(eq(lyrics.id, lyricId));
+      await db
+        .update(lyrics)
+        .set({ title: `${lyric.title}!` })
+        .where(eq(lyrics.id, lyricId));
       expect((await call('POST', '/station/v1/dataset/snapshot', { name: 'changed lyric' })).json().dataset_hash).not.toBe(snap.dataset_hash);
       await db.update(lyrics).set({ title: lyric.title }).where(eq(lyrics.id, lyricId));
 
@@ -464,7 +502,15 @@ describe('module B: dataset manager', () => {
 
       const [job] = await db
         .insert(trainingJobs)
-        .values({ modelType: 'lyrics', status: 'completed', snapshotId: snap.snapshot_id, datasetHash: snap.dataset_hash, hyperparams: { epochs: 1 }, seed: 1, totalEpochs: 1 })
+        .values({
+          modelType: 'lyrics',
+          status: 'completed',
+          snapshotId: snap.snapshot_id,
+          datasetHash: snap.dataset_hash,
+          hyperparams: { epochs: 1 },
+          seed: 1,
+          totalEpochs: 1,
+        })
         .returning();
       const withRun = (await call('GET', '/station/v1/dataset/snapshots?limit=2')).json();
       expect(withRun.data[0].training_runs).toEqual([{ job_id: job.id, model_type: 'lyrics', status: 'completed' }]);
@@ -480,7 +526,9 @@ describe('module B: dataset manager', () => {
       expect(audio.snapshot.id).toBe(snap.snapshot_id);
       expect(audio.datasetHash).toMatch(/^sha256:[0-9a-f]{64}$/);
       const published = JSON.parse((await station.blobs.get(audio.ref.blobKey)).toString()) as { id: string }[];
-      expect(published.map((i) => i.id)).toEqual(snap.item_counts.audio > 0 ? (await call('GET', `/station/v1/dataset/snapshots/${snap.snapshot_id}`)).json().audio_track_ids : []);
+      expect(published.map((i) => i.id)).toEqual(
+        snap.item_counts.audio > 0 ? (await call('GET', `/station/v1/dataset/snapshots/${snap.snapshot_id}`)).json().audio_track_ids : [],
+      );
       const lyricSet = await loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'lyrics');
       expect(lyricSet.items).toBe(snap.item_counts.lyrics);
       // Same snapshot, same artifact.
@@ -502,7 +550,9 @@ describe('module B: dataset manager', () => {
     beforeAll(async () => {
       // Only one artist's masters are in the set; each gets a real, decodable MP3.
       await patchConfig({ artist_filter: { mode: 'whitelist', artist_ids: [platformArtist.id] } });
-      masters = (await call('GET', `/station/v1/dataset/snapshots/${(await call('POST', '/station/v1/dataset/snapshot', { name: 'validate' })).json().snapshot_id}`)).json().audio_track_ids;
+      masters = (
+        await call('GET', `/station/v1/dataset/snapshots/${(await call('POST', '/station/v1/dataset/snapshot', { name: 'validate' })).json().snapshot_id}`)
+      ).json().audio_track_ids;
       const mp3 = await sineMp3(1);
       for (const id of masters) await station.blobs.put(`catalog/${id}.mp3`, mp3);
     });
@@ -530,7 +580,10 @@ describe('module B: dataset manager', () => {
       await station.blobs.put(`catalog/${broken}.mp3`, Buffer.from('this is not audio at all, just some text pretending to be an MP3'));
       const [own] = await db.select().from(trackFeatures).where(eq(trackFeatures.trackId, copy));
       const [theirs] = await db.select().from(trackFeatures).where(eq(trackFeatures.trackId, outside.trackIds[0]));
-      await db.update(trackFeatures).set({ features: { ...(own.features as AudioFeatures), tempoBpm: (own.features as AudioFeatures).tempoBpm + 0.5 } }).where(eq(trackFeatures.trackId, outside.trackIds[0]));
+      await db
+        .update(trackFeatures)
+        .set({ features: { ...(own.features as AudioFeatures), tempoBpm: (own.features as AudioFeatures).tempoBpm + 0.5 } })
+        .where(eq(trackFeatures.trackId, outside.trackIds[0]));
 
       const report = await validate();
       expect(report.valid).toBe(false);
@@ -577,12 +630,18 @@ describe('module B: dataset manager', () => {
             .set({ splitPct: heir.splitPct + share })
             .where(and(eq(trackCredits.trackId, heir.trackId), eq(trackCredits.songwriterId, heir.songwriterId), eq(trackCredits.role, heir.role)));
         } else {
-          const [other] = await tx.select().from(songwriters).where(and(eq(songwriters.platformOwned, true), sql`${songwriters.id} <> ${lyric.songwriterId}`)).limit(1);
+          const [other] = await tx
+            .select()
+            .from(songwriters)
+            .where(and(eq(songwriters.platformOwned, true), sql`${songwriters.id} <> ${lyric.songwriterId}`))
+            .limit(1);
           await tx.insert(trackCredits).values({ trackId: lyric.trackId!, songwriterId: other.id, role: 'composer', splitPct: 100 });
         }
       });
       const report = await validate();
-      expect(report.problems).toEqual([expect.objectContaining({ item_type: 'lyric', item_id: lyric.id, title: lyric.title, problem: 'lyric_credit_not_on_track' })]);
+      expect(report.problems).toEqual([
+        expect.objectContaining({ item_type: 'lyric', item_id: lyric.id, title: lyric.title, problem: 'lyric_credit_not_on_track' }),
+      ]);
       await db.delete(trackCredits).where(eq(trackCredits.trackId, lyric.trackId!));
       await db.insert(trackCredits).values(credits);
       expect(current.valid).toBe(true);

@@ -106,7 +106,12 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     const request = { max_duration_sec: 10, seed: 11, include_lyrics: true, context_override: { genre: 'synthwave', mood: ['dreamy'], lifestyle: 'focus' } };
     const linesOf = async (generationId: string) => {
       const [row] = await station.database.db.select().from(lyricGenerations).where(eq(lyricGenerations.generationId, generationId));
-      return Object.values(row.structure ?? {}).flatMap((text) => text.split('\n').map((line) => line.trim()).filter(Boolean));
+      return Object.values(row.structure ?? {}).flatMap((text) =>
+        text
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      );
     };
     const run = async (session: string) => {
       const accepted = await generate({ ...request, session_id: session });
@@ -125,7 +130,8 @@ describe('modules E and F: generation and lyrics endpoints', () => {
 
   it('gives byte-identical audio for the same seed and context, different audio for another seed', async () => {
     const ids = [];
-    for (const seed of [11, 11, 12]) ids.push((await generate({ max_duration_sec: 10, seed, context_override: { genre: 'synthwave', tempo_range: [110, 118] } })).json().generation_id);
+    for (const seed of [11, 11, 12])
+      ids.push((await generate({ max_duration_sec: 10, seed, context_override: { genre: 'synthwave', tempo_range: [110, 118] } })).json().generation_id);
     const audio = [];
     for (const id of ids) {
       const done = await waitFor(id);
@@ -215,7 +221,9 @@ describe('modules E and F: generation and lyrics endpoints', () => {
 
   it('regenerates with the same context and another seed (admin only)', async () => {
     const first = await waitFor((await generate({ max_duration_sec: 10, seed: 5, context_override: { genre: 'jazz', mood: ['warm'] } })).json().generation_id);
-    expect((await station.http.inject({ method: 'POST', url: `/station/v1/generate/track/${first.generation_id}/regenerate`, headers: service })).statusCode).toBe(403);
+    expect(
+      (await station.http.inject({ method: 'POST', url: `/station/v1/generate/track/${first.generation_id}/regenerate`, headers: service })).statusCode,
+    ).toBe(403);
     const again = await station.http.inject({ method: 'POST', url: `/station/v1/generate/track/${first.generation_id}/regenerate`, headers: admin });
     expect(again.statusCode).toBe(202);
     expect(again.json().seed).not.toBe(5);
@@ -224,7 +232,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect(done).toMatchObject({ status: 'complete', genre: 'jazz', mood: ['warm'] });
   }, 420_000);
 
-  it('keeps an internal failure\'s own text to the server: the generation and its event carry a coarse message', async () => {
+  it("keeps an internal failure's own text to the server: the generation and its event carry a coarse message", async () => {
     const secret = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';
     const real = station.engine.generateTrack.bind(station.engine);
     station.engine.generateTrack = async () => {
@@ -279,7 +287,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       expect(same.json().structure).toEqual(body.structure);
     });
 
-    it('answers an internal engine failure with a coarse 500 that keeps the engine\'s words to the server', async () => {
+    it("answers an internal engine failure with a coarse 500 that keeps the engine's words to the server", async () => {
       const real = station.engine.generateLyrics.bind(station.engine);
       station.engine.generateLyrics = async () => {
         throw new EngineError('INTERNAL', 'worker died reading /var/lib/station/models/lyrics.json (token=hunter2)');
@@ -297,7 +305,10 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     it('refuses an untrained language, unknown or non-platform style artists, and unknown ids', async () => {
       expect((await lyrics({ mood: ['calm'], theme: 'rain', language: 'fr' })).statusCode).toBe(400);
       expect((await lyrics({ mood: ['calm'], theme: 'rain', language: 'en', style_artist_ids: ['no-such-artist'] })).statusCode).toBe(400);
-      const [outsider] = await station.database.db.insert(artists).values({ slug: 'outside-band', name: 'Outside Band', genre: 'rock', platformOwned: false }).returning();
+      const [outsider] = await station.database.db
+        .insert(artists)
+        .values({ slug: 'outside-band', name: 'Outside Band', genre: 'rock', platformOwned: false })
+        .returning();
       expect((await lyrics({ mood: ['calm'], theme: 'rain', language: 'en', style_artist_ids: [outsider.id] })).statusCode).toBe(400);
       const [platform] = await station.database.db.select().from(artists).where(eq(artists.slug, 'quiet-radiator'));
       expect((await lyrics({ mood: ['calm'], theme: 'rain', language: 'en', style_artist_ids: [platform.id] })).statusCode).toBe(201);
@@ -325,7 +336,12 @@ describe('modules E and F before the first model is deployed (issue 8, item 9)',
     const db = station.database.db;
     await seedDemoCatalog(db);
     let rendered = 0;
-    await renderDemoMasters({ db, blobs: station.blobs, engine: station.engine }, 4, () => rendered >= 3, () => (rendered += 1));
+    await renderDemoMasters(
+      { db, blobs: station.blobs, engine: station.engine },
+      4,
+      () => rendered >= 3,
+      () => (rendered += 1),
+    );
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
   }, 240_000);

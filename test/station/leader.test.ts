@@ -46,10 +46,14 @@ async function leadingChild(args: string[]): Promise<ChildProcess> {
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  await until('the child candidate leads', () => {
-    if (child.exitCode !== null) throw new Error(`the candidate exited with ${child.exitCode}: ${output}`);
-    return output.includes('leading');
-  }, 60_000);
+  await until(
+    'the child candidate leads',
+    () => {
+      if (child.exitCode !== null) throw new Error(`the candidate exited with ${child.exitCode}: ${output}`);
+      return output.includes('leading');
+    },
+    60_000,
+  );
   return child;
 }
 
@@ -149,7 +153,7 @@ describe.skipIf(!DATABASE_URL)('PgAdvisoryLeader on PostgreSQL (needs DATABASE_U
     expect(await lockHolders()).toEqual(['leader-a']);
   });
 
-  it("stops leading at once when its backend is terminated (pg_terminate_backend); the lock goes to a live session", async () => {
+  it('stops leading at once when its backend is terminated (pg_terminate_backend); the lock goes to a live session', async () => {
     freshKey();
     const a = await begin(candidate('leader-a'));
     const b = await begin(candidate('leader-b'));
@@ -216,7 +220,10 @@ describe.skipIf(!DATABASE_URL)('PgAdvisoryLeader on PostgreSQL (needs DATABASE_U
     // ...and the server ends the idle session, releasing the lock to b.
     await until('b leads', () => b.isLeader(), 60 * RETRY_MS);
     proxy.heal();
-    await until('a is back on a session of its own', async () => (await admin.query("select 1 from pg_stat_activity where application_name = 'leader-a'")).rowCount === 1);
+    await until(
+      'a is back on a session of its own',
+      async () => (await admin.query("select 1 from pg_stat_activity where application_name = 'leader-a'")).rowCount === 1,
+    );
     await statementsBy('leader-a', 2);
     expect([a.isLeader(), b.isLeader()]).toEqual([false, true]);
     overlap.stop();

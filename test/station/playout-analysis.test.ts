@@ -95,7 +95,13 @@ describe('planCrossfade', () => {
   });
   it("brings a track with a soft intro in without a fade of its own under the outgoing one's fade", () => {
     expect(planCrossfade(loud, { ...loud, introSec: 2 }, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 0, trimSec: 0, shape: 'incoming_quiet' });
-    expect(planCrossfade({ ...loud, outroSec: 5 }, { ...loud, introSec: 2 }, 3)).toEqual({ overlapSec: 3, fadeOutSec: 3, fadeInSec: 0, trimSec: 2, shape: 'incoming_quiet' });
+    expect(planCrossfade({ ...loud, outroSec: 5 }, { ...loud, introSec: 2 }, 3)).toEqual({
+      overlapSec: 3,
+      fadeOutSec: 3,
+      fadeInSec: 0,
+      trimSec: 2,
+      shape: 'incoming_quiet',
+    });
   });
   it('keeps most of a short track, and splices at crossfade_sec 0', () => {
     expect(planCrossfade({ ...loud, lengthSec: 4 }, loud, 10).overlapSec).toBeCloseTo(4 / 3, 6);
@@ -167,7 +173,10 @@ describe('PlayoutAnalyses (the database cache)', () => {
     const remeasured = await other.forBlob('catalog/demo.mp3');
     expect(other.measured).toBe(1);
     expect(remeasured.loudnessLufs!).toBeGreaterThan(first.loudnessLufs! + 8);
-    const [stored] = await database.db.select().from(playoutAnalyses).where(eq(playoutAnalyses.blobKey, analysisRowKey('catalog/demo.mp3')));
+    const [stored] = await database.db
+      .select()
+      .from(playoutAnalyses)
+      .where(eq(playoutAnalyses.blobKey, analysisRowKey('catalog/demo.mp3')));
     expect(stored.sizeBytes).toBe(louder.length);
   });
 
@@ -179,7 +188,15 @@ describe('PlayoutAnalyses (the database cache)', () => {
     const [artist] = await database.db.insert(artists).values({ slug: 'placeholder-artist', name: 'Placeholder', genre: 'jazz' }).returning();
     const [track] = await database.db
       .insert(tracks)
-      .values({ slug: 'placeholder', title: 'Placeholder', artistId: artist.id, genre: 'jazz', durationSec: 150, audioBlobKey: 'catalog/full.mp3', audioFormat: 'mp3' })
+      .values({
+        slug: 'placeholder',
+        title: 'Placeholder',
+        artistId: artist.id,
+        genre: 'jazz',
+        durationSec: 150,
+        audioBlobKey: 'catalog/full.mp3',
+        audioFormat: 'mp3',
+      })
       .returning();
     const slots = new SlotsRepository(database.db);
     const slot = await slots.insert({ origin: 'catalog', trackId: track.id, sessionId: 'session-placeholder', durationSec: 150 });

@@ -77,10 +77,18 @@ describe.skipIf(!REDIS_URL)('the live stream on two instances (Redis)', () => {
     expect(first.leader.isLeader()).toBe(true);
     const second = await instance();
     expect(second.leader.isLeader()).toBe(false);
-    await pollUntil('the follower relays', () => second.stream.relayedFrames, (n) => n > 0);
+    await pollUntil(
+      'the follower relays',
+      () => second.stream.relayedFrames,
+      (n) => n > 0,
+    );
     first.broadcaster.addListener(first.listener);
     second.broadcaster.addListener(second.listener);
-    await pollUntil('both listeners hold 4 s of audio', () => Math.min(first.listener.bytes().length, second.listener.bytes().length), (n) => n > 4 * 16_000);
+    await pollUntil(
+      'both listeners hold 4 s of audio',
+      () => Math.min(first.listener.bytes().length, second.listener.bytes().length),
+      (n) => n > 4 * 16_000,
+    );
 
     // The follower rendered nothing of its own: it never asked its source for a track.
     expect(second.source.calls).toBe(0);
@@ -93,12 +101,32 @@ describe.skipIf(!REDIS_URL)('the live stream on two instances (Redis)', () => {
     // The leader goes: the follower takes the lead and goes on streaming to the same listener.
     await first.stream.stop();
     await first.leader.stop();
-    await pollUntil('the follower leads', () => second.leader.isLeader(), (leads) => leads, 10_000);
-    await pollUntil('the new leader renders the timeline', () => second.source.calls, (calls) => calls > 0, 10_000);
+    await pollUntil(
+      'the follower leads',
+      () => second.leader.isLeader(),
+      (leads) => leads,
+      10_000,
+    );
+    await pollUntil(
+      'the new leader renders the timeline',
+      () => second.source.calls,
+      (calls) => calls > 0,
+      10_000,
+    );
     const before = second.listener.bytes().length;
     expect(second.listener.ended).toBe(false);
-    await pollUntil('its listener keeps receiving', () => second.listener.bytes().length, (n) => n > before + 2 * 16_000, 10_000);
-    await pollUntil('a track is heard', () => second.broadcaster.position().trackId, (id) => id !== null, 10_000);
+    await pollUntil(
+      'its listener keeps receiving',
+      () => second.listener.bytes().length,
+      (n) => n > before + 2 * 16_000,
+      10_000,
+    );
+    await pollUntil(
+      'a track is heard',
+      () => second.broadcaster.position().trackId,
+      (id) => id !== null,
+      10_000,
+    );
     expect(parseMp3(second.listener.bytes()).skipped.garbageBytes).toBe(0);
   }, 40_000);
 });

@@ -41,7 +41,16 @@ async function air(files: { id: string; file: Buffer }[], crossfadeSec: number, 
         return entry ? { id: entry.id, title: entry.id, bitrateKbps: 128, crossfadeSec, read: async () => entry.file } : null;
       },
     },
-    { bitrateKbps: 128, prefetchMs: 15_000, retryMs: 60_000, crossfadeSec, targetLufs: STATION_LUFS, ceilingDbtp: -1, now: () => 0, onError: (error) => errors.push(error) },
+    {
+      bitrateKbps: 128,
+      prefetchMs: 15_000,
+      retryMs: 60_000,
+      crossfadeSec,
+      targetLufs: STATION_LUFS,
+      ceilingDbtp: -1,
+      now: () => 0,
+      onError: (error) => errors.push(error),
+    },
   );
   const target = Math.ceil((seconds * RATE) / 1152);
   const frames: Buffer[] = [];
@@ -61,12 +70,22 @@ const db = (ratio: number) => 20 * Math.log10(ratio);
 describe('a segue from a track with a long fade-out into one with a quiet intro', () => {
   // A: 8 s of body, then a 10 s fade-out (linear in dB to -60 dB). B: a 4 s intro 10 dB under its 8 s body.
   const fading = wav(tonePcm({ frequencyHz: 330, amplitude: 0.25, seconds: 18, fadeOutSec: 10 }));
-  const quietIntro = wav(tonePcm({ frequencyHz: 440, amplitude: 0.25 * 10 ** (-10 / 20), seconds: 4 }), tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds: 8 }));
+  const quietIntro = wav(
+    tonePcm({ frequencyHz: 440, amplitude: 0.25 * 10 ** (-10 / 20), seconds: 4 }),
+    tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds: 8 }),
+  );
   let aired: Aired;
   let a: TrackAnalysis;
   beforeAll(async () => {
     a = await analyseTrack(fading, 'wav');
-    aired = await air([{ id: 'a', file: fading }, { id: 'b', file: quietIntro }], 3, 26);
+    aired = await air(
+      [
+        { id: 'a', file: fading },
+        { id: 'b', file: quietIntro },
+      ],
+      3,
+      26,
+    );
   }, 60_000);
 
   it('starts the next track where the outgoing one falls 6 dB under its body, and overlaps them by crossfade_sec', () => {
@@ -115,7 +134,14 @@ describe('the silence detector on air', () => {
       tonePcm({ frequencyHz: 660, amplitude: 0.25, seconds: 6 }),
     );
     const next = wav(tonePcm({ frequencyHz: 550, amplitude: 0.25, seconds: 6 }));
-    const aired = await air([{ id: 'holed', file: holed }, { id: 'next', file: next }], 3, 12);
+    const aired = await air(
+      [
+        { id: 'holed', file: holed },
+        { id: 'next', file: next },
+      ],
+      3,
+      12,
+    );
     expect(aired.errors).toEqual([]);
     const [first, second] = [marker(aired, 'holed'), marker(aired, 'next')];
     const cutSec = (first.endSample! - first.startSample) / RATE;

@@ -132,7 +132,8 @@ export function shortTermLoudness(left: Float32Array, right: Float32Array, windo
   const step = Math.round(hopSec * RATE);
   const filters = [new KWeightingFilter(RATE), new KWeightingFilter(RATE)];
   const steps: number[] = [];
-  for (let at = 0; at + step <= left.length; at += step) steps.push(filters[0].sumOfSquares(left, at, at + step) + filters[1].sumOfSquares(right, at, at + step));
+  for (let at = 0; at + step <= left.length; at += step)
+    steps.push(filters[0].sumOfSquares(left, at, at + step) + filters[1].sumOfSquares(right, at, at + step));
   const perWindow = Math.round(windowSec / hopSec);
   const out: [number, number][] = [];
   for (let k = 0; k + perWindow <= steps.length; k++) {

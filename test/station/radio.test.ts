@@ -24,7 +24,12 @@ describe('module H: the listener API on a playing station', () => {
     admin = authHeaders(await staffLogin(station));
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
-    await station.http.inject({ method: 'PATCH', url: '/station/v1/admin/config', headers: admin, payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' } });
+    await station.http.inject({
+      method: 'PATCH',
+      url: '/station/v1/admin/config',
+      headers: admin,
+      payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' },
+    });
     expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
     listener = await signupListener(station);
     await waitFor(async () => (await station.station.radio.scheduler.nowPlaying()) !== null, 60_000);
@@ -155,41 +160,48 @@ describe('fallback and restart', () => {
   // KNOWN FAILURE on PostgreSQL and Redis (STATION_SUITE=services), reproducible alone since the failover
   // merge: the restarted station never starts two new catalog tracks. It still runs on the embedded suite,
   // where it passes. Skipped there until the takeover path (RadioScheduler.resume) is fixed: see the stop's note.
-  it.skipIf(process.env.STATION_SUITE === 'services')('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
-    // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
-    // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
-    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database, models: ['audio'] });
-    const admin = authHeaders(await staffLogin(first));
-    await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
-    await waitFor(async () => (await first.station.radio.scheduler.nowPlaying()) !== null, 60_000);
-    const context = (await first.station.contexts.current()).contextId;
-    const registryBefore = (await first.database.db.select().from(registryTracks)).length;
-    const startedBefore = new Set((await startedSlots(first)).map((slot) => slot.id));
-    await first.close();
+  it.skipIf(process.env.STATION_SUITE === 'services')(
+    'keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart',
+    async () => {
+      // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
+      // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
+      const first = await buildTrainedStation(
+        { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' },
+        { masters: 4, trackSec: 4, database, models: ['audio'] },
+      );
+      const admin = authHeaders(await staffLogin(first));
+      await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
+      await waitFor(async () => (await first.station.radio.scheduler.nowPlaying()) !== null, 60_000);
+      const context = (await first.station.contexts.current()).contextId;
+      const registryBefore = (await first.database.db.select().from(registryTracks)).length;
+      const startedBefore = new Set((await startedSlots(first)).map((slot) => slot.id));
+      await first.close();
 
-    // Same database and files, but the AI engine is a remote service that does not answer.
-    const second = await buildTestStation(
-      { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1', ML_URL: 'http://127.0.0.1:9', ML_API_KEY: 'unreachable-ml-service-key' },
-      { database },
-    );
-    try {
-      // Read through the service: the first station's login used this 30 s window's TOTP code already.
-      const status = await waitFor(async () => {
-        const body = await second.station.admin.status.status();
-        return body.fallback_active ? body : null;
-      }, 60_000);
-      expect(status).toMatchObject({ radio_enabled: true, ml_service_health: 'down' });
-      // Two tracks started by the second station (the history also holds the first one's plays).
-      const played = await waitFor(async () => {
-        const started = (await startedSlots(second)).filter((slot) => !startedBefore.has(slot.id));
-        return started.length >= 2 ? started : null;
-      }, 120_000);
-      expect(played.every((slot) => slot.origin === 'catalog')).toBe(true);
-      expect((await second.station.radio.radio.history()).data.length).toBeGreaterThanOrEqual(2);
-      expect((await second.station.contexts.current()).contextId).toBe(context);
-      expect((await second.database.db.select().from(registryTracks)).length).toBe(registryBefore);
-    } finally {
-      await second.close();
-    }
-  }, 300_000);
+      // Same database and files, but the AI engine is a remote service that does not answer.
+      const second = await buildTestStation(
+        { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1', ML_URL: 'http://127.0.0.1:9', ML_API_KEY: 'unreachable-ml-service-key' },
+        { database },
+      );
+      try {
+        // Read through the service: the first station's login used this 30 s window's TOTP code already.
+        const status = await waitFor(async () => {
+          const body = await second.station.admin.status.status();
+          return body.fallback_active ? body : null;
+        }, 60_000);
+        expect(status).toMatchObject({ radio_enabled: true, ml_service_health: 'down' });
+        // Two tracks started by the second station (the history also holds the first one's plays).
+        const played = await waitFor(async () => {
+          const started = (await startedSlots(second)).filter((slot) => !startedBefore.has(slot.id));
+          return started.length >= 2 ? started : null;
+        }, 120_000);
+        expect(played.every((slot) => slot.origin === 'catalog')).toBe(true);
+        expect((await second.station.radio.radio.history()).data.length).toBeGreaterThanOrEqual(2);
+        expect((await second.station.contexts.current()).contextId).toBe(context);
+        expect((await second.database.db.select().from(registryTracks)).length).toBe(registryBefore);
+      } finally {
+        await second.close();
+      }
+    },
+    300_000,
+  );
 });

@@ -49,7 +49,9 @@ function connect(url: string, protocols?: string[], options: ClientOptions = {})
     ws.once('unexpected-response', (_request, response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk));
-      response.on('end', () => reject(Object.assign(new Error(`HTTP ${response.statusCode}`), { status: response.statusCode, body: JSON.parse(body || 'null') })));
+      response.on('end', () =>
+        reject(Object.assign(new Error(`HTTP ${response.statusCode}`), { status: response.statusCode, body: JSON.parse(body || 'null') })),
+      );
     });
     ws.once('error', reject);
     ws.once('open', () => {
@@ -327,7 +329,13 @@ describe('WebSocket channels', () => {
       const padding = randomBytes(192 * 1024).toString('base64'); // 256 KiB of JSON per message
       const count = 64; // 16 MiB: more than loopback's socket buffers and the 1 MiB bound
       for (let i = 0; i < count; i++) {
-        await station.bus.publish(GENERATION_PROGRESS_CHANNEL, { event: 'generation_progress', generation_id: `g${i}`, progress_pct: i, eta_seconds: 0, padding });
+        await station.bus.publish(GENERATION_PROGRESS_CHANNEL, {
+          event: 'generation_progress',
+          generation_id: `g${i}`,
+          progress_pct: i,
+          eta_seconds: 0,
+          padding,
+        });
         await waitFor(() => fast.every((client) => client.messages.length === i + 1), 5000, `fast clients to get message ${i}`);
       }
       expect(hub.stats.droppedSlow).toBe(droppedBefore + 1);

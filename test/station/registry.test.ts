@@ -29,7 +29,14 @@ function recordInput(overrides: Partial<RegisterInput> = {}): RegisterInput {
     modelVersion: 'audio-v20260101.1-test',
     lyricsModelVersion: null,
     trainingDatasetHash: AUDIO_HASH,
-    contextSnapshot: { context_id: 'ctx_test', genre: 'synthwave', mood: ['dreamy', 'nostalgic'], lifestyle: 'focus', tempo_range: [100, 120], energy_level: 0.6 },
+    contextSnapshot: {
+      context_id: 'ctx_test',
+      genre: 'synthwave',
+      mood: ['dreamy', 'nostalgic'],
+      lifestyle: 'focus',
+      tempo_range: [100, 120],
+      energy_level: 0.6,
+    },
     title: `Neon Harbor ${counter}`,
     genre: 'synthwave',
     mood: ['dreamy', 'nostalgic'],
@@ -145,7 +152,8 @@ describe('module G: registry', () => {
         .returning();
       return row;
     }
-    const post = (payload: unknown, headers = service) => station.http.inject({ method: 'POST', url: '/station/v1/registry/tracks', headers, payload: payload as object });
+    const post = (payload: unknown, headers = service) =>
+      station.http.inject({ method: 'POST', url: '/station/v1/registry/tracks', headers, payload: payload as object });
 
     it('registers a finished generation once: 201, then 200 with the same record', async () => {
       const generation = await finishedGeneration();
@@ -281,7 +289,12 @@ describe('module G: registry', () => {
       expect(idsOf(page1)).toEqual([ids.latest, ids.newer, ids.mid]);
       expect(idsOf(page2)).toEqual([ids.old]);
       expect((await list('')).limit).toBe(20);
-      expect(page1.data[0]).toMatchObject({ track_type: 'ai_generated', radio_only: true, seq: expect.any(Number), record_hash: expect.stringMatching(/^sha256:/) });
+      expect(page1.data[0]).toMatchObject({
+        track_type: 'ai_generated',
+        radio_only: true,
+        seq: expect.any(Number),
+        record_hash: expect.stringMatching(/^sha256:/),
+      });
     });
 
     it('filters on session, dates, model version, reuse and review flags', async () => {
@@ -300,7 +313,15 @@ describe('module G: registry', () => {
     });
 
     it('refuses bad queries and non-admins', async () => {
-      for (const query of ['date_from=yesterday', 'date_from=2025-02-30', 'date_from=2025-03-05&date_to=2025-03-01', 'limit=101', 'page=0', 'reuse_eligible=maybe', 'color=red']) {
+      for (const query of [
+        'date_from=yesterday',
+        'date_from=2025-02-30',
+        'date_from=2025-03-05&date_to=2025-03-01',
+        'limit=101',
+        'page=0',
+        'reuse_eligible=maybe',
+        'color=red',
+      ]) {
         const response = await get(`/station/v1/registry/tracks?${query}`);
         expect(response.statusCode, query).toBe(400);
         expect(response.json().error.code).toBe('STATION_VALIDATION_FAILED');
@@ -331,7 +352,15 @@ describe('module G: registry', () => {
         })
         .returning();
       const record = await register({ generationId, lyricId: lyric.id, lyricsModelVersion: 'lyrics-v20260101.1-test' });
-      await db().insert(safetyFlags).values({ stationTrackId: record.stationTrackId, generationId, flagType: 'explicit_lyrics', safetyScore: 0.4, detail: { lyrics: ['explicit_language'] } });
+      await db()
+        .insert(safetyFlags)
+        .values({
+          stationTrackId: record.stationTrackId,
+          generationId,
+          flagType: 'explicit_lyrics',
+          safetyScore: 0.4,
+          detail: { lyrics: ['explicit_language'] },
+        });
 
       const response = await get(`/station/v1/registry/tracks/${record.stationTrackId}`);
       expect(response.statusCode).toBe(200);
@@ -345,11 +374,22 @@ describe('module G: registry', () => {
         record_hash: record.recordHash,
       });
       expect(body.attribution).toMatchObject({ track_origin: 'ai_generated', artist: 'Station', radio_only: true, influenced_by: record.influencedBy });
-      expect(body.attribution.lyrics).toMatchObject({ lyric_id: lyric.id, model_version: 'lyrics-v20260101.1-test', safety_score: 0.97, explicit_detected: false });
+      expect(body.attribution.lyrics).toMatchObject({
+        lyric_id: lyric.id,
+        model_version: 'lyrics-v20260101.1-test',
+        safety_score: 0.97,
+        explicit_detected: false,
+      });
       expect(body.attribution.lyrics.source).toMatch(/platform's own songwriters/);
       expect(body.model_lineage.map((m: { role: string }) => m.role)).toEqual(['audio', 'lyrics', 'style_embedding']);
       const audio = body.model_lineage[0];
-      expect(audio).toMatchObject({ version: 'audio-v20260101.1-test', dataset_hash: AUDIO_HASH, status: 'production', inferred: false, metrics_summary: { final_loss: 0.42, epochs: 5 } });
+      expect(audio).toMatchObject({
+        version: 'audio-v20260101.1-test',
+        dataset_hash: AUDIO_HASH,
+        status: 'production',
+        inferred: false,
+        metrics_summary: { final_loss: 0.42, epochs: 5 },
+      });
       expect(audio.metrics_summary.loss_curve).toBeUndefined();
       expect(audio.lineage).toMatchObject({ items: 12, dataset_hash: AUDIO_HASH });
       expect(audio.deployed_at).toEqual(expect.any(String));
@@ -383,13 +423,19 @@ describe('module G: registry', () => {
       expect(queue).toHaveLength(1);
       expect(queue[0]).toMatchObject({ flagType: 'manual_review', generationId: record.generationId, safetyScore: expect.closeTo(0.93, 5) });
       expect(queue[0].createdBy).toEqual(expect.any(String));
-      await expect.poll(() => events.filter((e) => e.event === 'station.safety.flag_raised' && e.data.station_track_id === record.stationTrackId)).toHaveLength(1);
+      await expect
+        .poll(() => events.filter((e) => e.event === 'station.safety.flag_raised' && e.data.station_track_id === record.stationTrackId))
+        .toHaveLength(1);
       expect(events.find((e) => e.data.station_track_id === record.stationTrackId)?.data).toMatchObject({ flag_type: 'manual_review' });
 
       // already flagged: no second queue entry
       expect((await patch(record.stationTrackId, { flag_for_review: true })).statusCode).toBe(200);
       expect(await db().select().from(safetyFlags).where(eq(safetyFlags.stationTrackId, record.stationTrackId))).toHaveLength(1);
-      expect((await patch(record.stationTrackId, { flag_for_review: false })).json()).toMatchObject({ flag_for_review: false, withheld: false, withheld_reason: null });
+      expect((await patch(record.stationTrackId, { flag_for_review: false })).json()).toMatchObject({
+        flag_for_review: false,
+        withheld: false,
+        withheld_reason: null,
+      });
       expect(await station.station.registry.isWithheld(record.stationTrackId)).toBe(false);
       const verify = await get('/station/v1/registry/chain/verify');
       expect(verify.json().valid).toBe(true);
@@ -418,7 +464,12 @@ describe('module G: registry', () => {
 
   describe('POST /registry/tracks/{id}/playback', () => {
     const play = (id: string, payload?: unknown, headers = service) =>
-      station.http.inject({ method: 'POST', url: `/station/v1/registry/tracks/${id}/playback`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      station.http.inject({
+        method: 'POST',
+        url: `/station/v1/registry/tracks/${id}/playback`,
+        headers,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
 
     it('counts plays and keeps the first play time', async () => {
       const record = await register();
@@ -462,7 +513,14 @@ describe('module G: registry', () => {
       await station.station.registry.countPlayback(a1.stationTrackId);
       await station.station.registry.countPlayback(a1.stationTrackId);
       const plays = station.station.registryModule.plays;
-      await plays.recordPlay({ origin: 'ai_generated', stationTrackId: a1.stationTrackId, sessionId: 'agg-1', startedAt: at('10:10:00'), durationSec: 1800, listenerCount: 4 });
+      await plays.recordPlay({
+        origin: 'ai_generated',
+        stationTrackId: a1.stationTrackId,
+        sessionId: 'agg-1',
+        startedAt: at('10:10:00'),
+        durationSec: 1800,
+        listenerCount: 4,
+      });
       await plays.recordPlay({ origin: 'catalog', trackId: randomUUID(), sessionId: 'agg-1', startedAt: at('10:40:00'), durationSec: 900, listenerCount: 8 });
       const generation = (status: 'complete' | 'failed' | 'pending', sessionId: string) => ({
         status,
@@ -475,7 +533,16 @@ describe('module G: registry', () => {
         modelVersion: 'audio-v20260101.1-test',
         createdAt: at('09:30:00'),
       });
-      await db().insert(generations).values([generation('complete', 'agg-1'), generation('complete', 'agg-1'), generation('complete', 'agg-1'), generation('failed', 'agg-1'), generation('pending', 'agg-1'), generation('pending', 'agg-3')]);
+      await db()
+        .insert(generations)
+        .values([
+          generation('complete', 'agg-1'),
+          generation('complete', 'agg-1'),
+          generation('complete', 'agg-1'),
+          generation('failed', 'agg-1'),
+          generation('pending', 'agg-1'),
+          generation('pending', 'agg-3'),
+        ]);
 
       const response = await get('/station/v1/registry/sessions?limit=100');
       expect(response.statusCode, response.body).toBe(200);
@@ -554,13 +621,22 @@ describe('module G: registry', () => {
 
     const json = JSON.parse((await get('/station/v1/registry/audit-export')).body);
     expect(records.map((r) => json.records.find((x: { station_track_id: string }) => x.station_track_id === r.stationTrackId).title)).toEqual(titles);
-    const ndjson = (await get('/station/v1/registry/audit-export?format=ndjson')).body.trim().split('\n').map((line) => JSON.parse(line));
+    const ndjson = (await get('/station/v1/registry/audit-export?format=ndjson')).body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => ndjson.find((x) => x.station_track_id === r.stationTrackId).title)).toEqual(titles);
   });
 
   it('documents the registry endpoints in OpenAPI', async () => {
     const doc = (await station.http.inject({ url: '/openapi.json' })).json();
-    for (const path of ['/station/v1/registry/tracks', '/station/v1/registry/tracks/{station_track_id}', '/station/v1/registry/sessions', '/station/v1/registry/audit-export', '/station/v1/registry/chain/verify']) {
+    for (const path of [
+      '/station/v1/registry/tracks',
+      '/station/v1/registry/tracks/{station_track_id}',
+      '/station/v1/registry/sessions',
+      '/station/v1/registry/audit-export',
+      '/station/v1/registry/chain/verify',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     expect(doc.paths['/station/v1/registry/tracks'].post.tags).toEqual(['station-registry']);
@@ -609,7 +685,12 @@ describe('module G: audit trail (chain head, verification, export)', () => {
     expect(JSON.parse(rows[1][header.indexOf('context_snapshot')])).toMatchObject({ genre: 'synthwave' });
     // the trailer row carries the head the export was cut at: the last record's hash
     const trailer = rows[rows.length - 1];
-    expect(trailer.slice(0, 4)).toEqual(['#chain_head', String(seqs[seqs.length - 1]), records[records.length - 1][header.indexOf('record_hash')], String(TOTAL)]);
+    expect(trailer.slice(0, 4)).toEqual([
+      '#chain_head',
+      String(seqs[seqs.length - 1]),
+      records[records.length - 1][header.indexOf('record_hash')],
+      String(TOTAL),
+    ]);
     expect(new Date(trailer[4]).toISOString()).toBe(trailer[4]);
     expect(trailer.slice(5).every((cell) => cell === '')).toBe(true);
     expect(response.headers['x-registry-head-seq']).toBe(String(seqs[seqs.length - 1]));
@@ -628,7 +709,12 @@ describe('module G: audit trail (chain head, verification, export)', () => {
     expect(records[10].title).toBe(tricky);
     expect(records[0]).toMatchObject({ track_type: 'ai_generated', prev_hash: `sha256:${'0'.repeat(64)}` });
     expect(records[1].prev_hash).toBe(records[0].record_hash);
-    expect(body.chain_head).toEqual({ seq: records[TOTAL - 1].seq, record_hash: records[TOTAL - 1].record_hash, count: TOTAL, computed_at: json.headers['x-registry-head-computed-at'] });
+    expect(body.chain_head).toEqual({
+      seq: records[TOTAL - 1].seq,
+      record_hash: records[TOTAL - 1].record_hash,
+      count: TOTAL,
+      computed_at: json.headers['x-registry-head-computed-at'],
+    });
 
     const ndjson = await get('/station/v1/registry/audit-export?format=ndjson');
     const lines = ndjson.body.trim().split('\n');
@@ -653,7 +739,7 @@ describe('module G: audit trail (chain head, verification, export)', () => {
     expect((await station.http.inject({ url: '/station/v1/registry/audit-export' })).statusCode).toBe(401);
   });
 
-  it('verifies the chain, then detects a record altered behind the database\'s back', async () => {
+  it("verifies the chain, then detects a record altered behind the database's back", async () => {
     const ok = (await get('/station/v1/registry/chain/verify')).json();
     expect(ok).toMatchObject({ valid: true, checked: TOTAL, first_invalid: null });
     const db = station.database.db;
@@ -662,7 +748,10 @@ describe('module G: audit trail (chain head, verification, export)', () => {
     await db.execute(sql.raw(`UPDATE registry_tracks SET title = 'x' WHERE seq = ${target.seq}`));
     await db.execute(sql.raw('ALTER TABLE registry_tracks ENABLE TRIGGER registry_tracks_append_only'));
     const tampered = (await get('/station/v1/registry/chain/verify')).json();
-    expect(tampered).toMatchObject({ valid: false, first_invalid: { seq: target.seq, station_track_id: target.stationTrackId, reason: 'record_hash_mismatch' } });
+    expect(tampered).toMatchObject({
+      valid: false,
+      first_invalid: { seq: target.seq, station_track_id: target.stationTrackId, reason: 'record_hash_mismatch' },
+    });
     expect(tampered.checked).toBe(1235);
   });
 
@@ -697,7 +786,10 @@ describe('module G: the published chain head', () => {
     const appended = await station.station.registry.register(recordInput({ generatedAt: new Date('2025-06-01T00:00:00Z') }));
     let text = '';
     for await (const chunk of chunks) text += chunk;
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const records = lines.slice(0, -1);
     expect(records.map((r) => r.station_track_id)).not.toContain(appended.stationTrackId);
     expect(records[records.length - 1]).toMatchObject({ seq: head.seq, record_hash: head.record_hash });

@@ -74,7 +74,14 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
   /** A registered AI track that is on air now (listeners' tickets cover it). */
   const newTrack = async (startedAt = new Date()) => {
     const id = (await station.station.registry.register(recordInput())).stationTrackId;
-    await station.station.registryModule.plays.recordPlay({ origin: 'ai_generated', stationTrackId: id, sessionId: null, startedAt, durationSec: 150, listenerCount: 1 });
+    await station.station.registryModule.plays.recordPlay({
+      origin: 'ai_generated',
+      stationTrackId: id,
+      sessionId: null,
+      startedAt,
+      durationSec: 150,
+      listenerCount: 1,
+    });
     return id;
   };
   const report = (id: string, who: Headers, flag = true) =>
@@ -93,9 +100,14 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
   };
   const raised = (id: string) => events.filter((e) => e.event === 'station.safety.flag_raised' && e.data.station_track_id === id);
   const flagsOf = async (id: string, flagType: string) =>
-    db().select().from(safetyFlags).where(and(eq(safetyFlags.stationTrackId, id), eq(safetyFlags.flagType, flagType)));
+    db()
+      .select()
+      .from(safetyFlags)
+      .where(and(eq(safetyFlags.stationTrackId, id), eq(safetyFlags.flagType, flagType)));
   const reviewQueue = async () =>
-    (await station.http.inject({ url: '/station/v1/registry/tracks?flag_for_review=true&limit=100', headers: admin })).json().data.map((r: { station_track_id: string }) => r.station_track_id);
+    (await station.http.inject({ url: '/station/v1/registry/tracks?flag_for_review=true&limit=100', headers: admin }))
+      .json()
+      .data.map((r: { station_track_id: string }) => r.station_track_id);
   /**
    * Events travel on the bus in order: once a later marker event has arrived, any event emitted before it
    * has too. So "still only one" is checked after the marker, not after a sleep.
@@ -133,7 +145,12 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
 
     expect(await station.station.registry.isWithheld(id)).toBe(true);
     expect(await station.station.registry.withheldReason(id)).toBe('listener_reports');
-    expect(await record(id)).toMatchObject({ withheld: true, withheld_reason: 'listener_reports', listener_reports: 3, review: { withheld_at: expect.any(String) } });
+    expect(await record(id)).toMatchObject({
+      withheld: true,
+      withheld_reason: 'listener_reports',
+      listener_reports: 3,
+      review: { withheld_at: expect.any(String) },
+    });
     const withheldRecord = await flagsOf(id, 'listener_reports_threshold');
     expect(withheldRecord).toHaveLength(1);
     expect(withheldRecord[0].detail).toMatchObject({ reporters: 3, report_threshold: 3, review_round: 1 });
@@ -289,7 +306,9 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     const slots = new SlotsRepository(db());
     const filtered = await newTrack();
     const [row] = await db().select().from(registryTracks).where(eq(registryTracks.stationTrackId, filtered));
-    await db().insert(safetyFlags).values({ stationTrackId: filtered, generationId: row.generationId, flagType: 'audio_duplicate', safetyScore: 0.4, detail: {} });
+    await db()
+      .insert(safetyFlags)
+      .values({ stationTrackId: filtered, generationId: row.generationId, flagType: 'audio_duplicate', safetyScore: 0.4, detail: {} });
     expect((await patch(filtered, { reuse_eligible: true })).statusCode).toBe(200);
     const clean = await newTrack();
     expect((await patch(clean, { reuse_eligible: true })).statusCode).toBe(200);
@@ -338,7 +357,6 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
 });
 
 describe('safety review backfill (drizzle/0010): tracks already in the queue when reports began to count', () => {
-
   const station = stationForSuite();
 
   it('keeps admin-flagged tracks withheld, withholds tracks with enough reporters, lets a single report air', async () => {
@@ -354,12 +372,14 @@ describe('safety review backfill (drizzle/0010): tracks already in the queue whe
     }
     await db.insert(safetyFlags).values({ stationTrackId: adminFlagged.stationTrackId, flagType: 'manual_review', safetyScore: 0.9, detail: {} });
     const feedback = (track: string, userId: string) => ({ userId, stationTrackId: track, rating: 'thumbs_down' as const, flagInappropriate: true });
-    await db.insert(listenerFeedback).values([
-      ...users.map((u) => feedback(manyReports.stationTrackId, u)),
-      feedback(manyReports.stationTrackId, users[0]),
-      feedback(oneReport.stationTrackId, users[0]),
-      feedback(oneReport.stationTrackId, users[0]),
-    ]);
+    await db
+      .insert(listenerFeedback)
+      .values([
+        ...users.map((u) => feedback(manyReports.stationTrackId, u)),
+        feedback(manyReports.stationTrackId, users[0]),
+        feedback(oneReport.stationTrackId, users[0]),
+        feedback(oneReport.stationTrackId, users[0]),
+      ]);
 
     const statements = readFileSync(join(MIGRATIONS_FOLDER, '0010_safety_reviews_backfill.sql'), 'utf8').split('--> statement-breakpoint');
     for (const statement of statements) await db.execute(sql.raw(statement));

@@ -19,7 +19,12 @@ describe('radio plan with few playable masters', () => {
 
   const render = async (upTo: number) => {
     const db = station.database.db;
-    await renderDemoMasters({ db, blobs: station.blobs, engine: station.engine }, 4, () => rendered >= upTo, () => (rendered += 1));
+    await renderDemoMasters(
+      { db, blobs: station.blobs, engine: station.engine },
+      4,
+      () => rendered >= upTo,
+      () => (rendered += 1),
+    );
   };
   /** What was just handed to the stream, then the plan: no catalog track twice, no two neighbours alike. */
   const running = async () => {

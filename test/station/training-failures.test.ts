@@ -16,7 +16,7 @@ import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.
 import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 /** What an internal failure's own text may hold: a private address, a port, a file path, a credential. */
 const SECRET_TEXT = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';
@@ -91,7 +91,11 @@ describe('training job failures in public', () => {
       (e) => e !== undefined,
     );
     expect(event?.data).toEqual({ job_id: id, error_stage: failed.error_stage, message: failed.error_message });
-    const hook = await pollUntil('notify_webhook is called', () => received.find((r) => r.body.includes(id)), (r) => r !== undefined);
+    const hook = await pollUntil(
+      'notify_webhook is called',
+      () => received.find((r) => r.body.includes(id)),
+      (r) => r !== undefined,
+    );
     expect(hook!.url).toBe('/hooks/training?token=receiver-secret-token');
     expect(JSON.parse(hook!.body).data).toEqual({ job_id: id, error_stage: failed.error_stage, message: failed.error_message });
     expect(hook!.body).not.toMatch(LEAKS);

@@ -22,14 +22,20 @@ import { authHeaders, buildTestStation, createTestDatabase, staffLogin, type Tes
 import { pollUntil } from '../helpers/poll.js';
 
 const WEBHOOK_SECRET = 'whsec_training_test_secret';
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 async function insertSnapshot(db: Db, name: string): Promise<string> {
   const audio = (await loadAudioItems(db)).map((item) => item.id);
   const lyricIds = (await loadLyricRows(db)).map((row) => row.lyricId);
   const [row] = await db
     .insert(datasetSnapshots)
-    .values({ name, config: { test: true }, audioTrackIds: audio.sort(), lyricIds: lyricIds.sort(), datasetHash: sha256Tagged(`${name}:${audio.join()}:${lyricIds.join()}`) })
+    .values({
+      name,
+      config: { test: true },
+      audioTrackIds: audio.sort(),
+      lyricIds: lyricIds.sort(),
+      datasetHash: sha256Tagged(`${name}:${audio.join()}:${lyricIds.join()}`),
+    })
     .returning();
   return row.id;
 }
@@ -81,7 +87,12 @@ describe('module C: training jobs and model versions', () => {
     const db = station.database.db;
     await seedDemoCatalog(db);
     let rendered = 0;
-    await renderDemoMasters({ db, blobs: station.blobs, engine: station.engine }, 4, () => rendered >= 6, () => (rendered += 1));
+    await renderDemoMasters(
+      { db, blobs: station.blobs, engine: station.engine },
+      4,
+      () => rendered >= 6,
+      () => (rendered += 1),
+    );
     station.station.safetyReference.invalidate();
     snapshotId = await insertSnapshot(db, 'training-test');
     api = client(station, authHeaders(await staffLogin(station)));
@@ -186,7 +197,11 @@ describe('module C: training jobs and model versions', () => {
     const job = await api.waitFor(response.json().job_id, finished);
     expect(job).toMatchObject({ status: 'completed', base_model_id: base.model_id, total_epochs: 2 });
     const model = (await api.call('GET', '/station/v1/training/models?model=style_embedding')).json().data.find((m: Json) => m.model_id === job.model_id);
-    expect(model.lineage).toMatchObject({ base_model_id: base.model_id, base_model_version: base.model_version_draft, hyperparams: { epochs: 2, learningRate: 0.005, batchSize: 2, warmupSteps: 0 } });
+    expect(model.lineage).toMatchObject({
+      base_model_id: base.model_id,
+      base_model_version: base.model_version_draft,
+      hyperparams: { epochs: 2, learningRate: 0.005, batchSize: 2, warmupSteps: 0 },
+    });
   }, 60_000);
 
   it('answers 400 and 404 for bad input', async () => {
@@ -208,7 +223,10 @@ describe('module C: training jobs and model versions', () => {
     }
     expect((await post({ model_type: 'video' })).statusCode).toBe(400);
     expect((await post({ notify_webhook: 'ftp://example.com/x' })).statusCode).toBe(400);
-    expect((await api.call('POST', '/station/v1/training/jobs', { model_type: 'lyrics', dataset_snapshot_id: snapshotId, hyperparams: { dropout: 0.95 } })).statusCode).toBe(400);
+    expect(
+      (await api.call('POST', '/station/v1/training/jobs', { model_type: 'lyrics', dataset_snapshot_id: snapshotId, hyperparams: { dropout: 0.95 } }))
+        .statusCode,
+    ).toBe(400);
 
     const unknownSnapshot = await post({ dataset_snapshot_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknownSnapshot.statusCode).toBe(404);
@@ -262,13 +280,13 @@ describe('module C: training jobs and model versions', () => {
 
     // Internally the row stays as the audit trail, and its worker stops: it lets the row go, and the checkpoints are deleted.
     const row = async () => (await station.database.db.select().from(trainingJobs).where(eq(trainingJobs.id, id)))[0];
-    const stopped = await pollUntil('the cancelled job\'s worker lets it go', row, (r) => r.workerId === null, 20_000);
+    const stopped = await pollUntil("the cancelled job's worker lets it go", row, (r) => r.workerId === null, 20_000);
     expect(stopped).toMatchObject({ status: 'cancelled', cancelRequested: true });
     expect(stopped.deletedAt).toBeInstanceOf(Date);
     expect(stopped.currentEpoch).toBeGreaterThanOrEqual(1);
     const checkpoints = join(station.config.dataDir, 'blobs', 'training', id);
     await pollUntil(
-      'the cancelled job\'s checkpoints are deleted',
+      "the cancelled job's checkpoints are deleted",
       async () => (existsSync(checkpoints) ? readdirSync(checkpoints).filter((f) => f.endsWith('.json')) : []),
       (files) => files.length === 0,
       10_000,
@@ -294,7 +312,12 @@ describe('module C: training jobs and model versions', () => {
 
   it('pauses at the next checkpoint and resumes from it: the loss curve continues', async () => {
     const epochs = 300;
-    const created = await api.call('POST', '/station/v1/training/jobs', { model_type: 'audio', dataset_snapshot_id: snapshotId, hyperparams: { epochs, learning_rate: 0.02 }, seed: 9 });
+    const created = await api.call('POST', '/station/v1/training/jobs', {
+      model_type: 'audio',
+      dataset_snapshot_id: snapshotId,
+      hyperparams: { epochs, learning_rate: 0.02 },
+      seed: 9,
+    });
     const id = created.json().job_id;
     await api.waitFor(id, (j) => j.current_epoch >= 1);
     const pause = await api.call('POST', `/station/v1/training/jobs/${id}/pause`);
@@ -331,7 +354,12 @@ describe('module C: training jobs and model versions', () => {
     expect(curve[k].loss).toBeLessThan(curve[0].loss);
     // One training-progress tick per epoch, none twice: no epoch ran while the job was paused.
     const ticks = () => progress.filter((p) => p.job_id === id).map((p) => p.epoch as number);
-    await pollUntil('every epoch of the resumed job is ticked', async () => ticks(), (t) => t.length >= epochs, 10_000);
+    await pollUntil(
+      'every epoch of the resumed job is ticked',
+      async () => ticks(),
+      (t) => t.length >= epochs,
+      10_000,
+    );
     expect(ticks()).toEqual(Array.from({ length: epochs }, (_, i) => i + 1));
     completedJobs.audio2 = done;
   }, 120_000);
@@ -373,7 +401,12 @@ describe('module C: training jobs and model versions', () => {
     expect(running.statusCode, running.body).toBe(202);
     const runningId = running.json().generation_id;
     const generation = async (id: string) => (await api.call('GET', `/station/v1/generate/track/${id}`)).json();
-    const started = await pollUntil(`generation ${runningId} starts`, () => generation(runningId), (g) => g.status !== 'pending', 30_000);
+    const started = await pollUntil(
+      `generation ${runningId} starts`,
+      () => generation(runningId),
+      (g) => g.status !== 'pending',
+      30_000,
+    );
     expect(started.status).toBe('in_progress');
 
     // A generation admitted during the swap gets one version or the other, never an error.
@@ -381,11 +414,23 @@ describe('module C: training jobs and model versions', () => {
     expect(deploy.statusCode, deploy.body).toBe(200);
     expect(during.statusCode, during.body).toBe(202);
     expect((await api.call('GET', `/station/v1/generate/track/${runningId}`)).json().status).toBe('in_progress');
-    expect(deploy.json()).toMatchObject({ model_id: newJob.model_id, version: newJob.model_version_draft, model_type: 'audio', status: 'production', previous_version: oldModel.version });
+    expect(deploy.json()).toMatchObject({
+      model_id: newJob.model_id,
+      version: newJob.model_version_draft,
+      model_type: 'audio',
+      status: 'production',
+      previous_version: oldModel.version,
+    });
 
     const after = await generate();
     expect(after.statusCode).toBe(202);
-    const wait = (id: string) => pollUntil(`generation ${id} finishes`, () => generation(id), (g) => ['complete', 'failed'].includes(g.status), 120_000);
+    const wait = (id: string) =>
+      pollUntil(
+        `generation ${id} finishes`,
+        () => generation(id),
+        (g) => ['complete', 'failed'].includes(g.status),
+        120_000,
+      );
     const racing = await wait(during.json().generation_id);
     expect(racing.status).toBe('complete');
     expect([oldModel.version, newJob.model_version_draft]).toContain(racing.model_version);
@@ -444,7 +489,13 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
       const lost = { ...kept[kept.length - 1], epoch: checkpointEpoch + 1, loss: 99 };
       await db.db
         .update(trainingJobs)
-        .set({ status: 'running', workerId: 'dead-worker', heartbeatAt: sql`now() - interval '5 minutes'`, lossCurve: [...kept, lost], currentEpoch: checkpointEpoch + 1 })
+        .set({
+          status: 'running',
+          workerId: 'dead-worker',
+          heartbeatAt: sql`now() - interval '5 minutes'`,
+          lossCurve: [...kept, lost],
+          currentEpoch: checkpointEpoch + 1,
+        })
         .where(eq(trainingJobs.id, id));
       await db.close();
 

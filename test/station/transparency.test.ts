@@ -36,19 +36,40 @@ describe('module I: transparency', () => {
     const catalog = await db.select({ id: tracks.id, genre: tracks.genre, mood: tracks.mood }).from(tracks).limit(8);
     catalogTrackId = catalog[0].id;
     datasetSize = catalog.length;
-    audioHash = (await publishDataset(station.blobs, 'audio', catalog.map((t) => ({ ...t, features: {} })))).datasetHash;
+    audioHash = (
+      await publishDataset(
+        station.blobs,
+        'audio',
+        catalog.map((t) => ({ ...t, features: {} })),
+      )
+    ).datasetHash;
 
     // A dataset that (wrongly) contains a master by an artist the platform does not own.
     const [outsider] = await db.insert(artists).values({ slug: 'outside-band', name: 'Outside Band', genre: 'rock', platformOwned: false }).returning();
-    const [foreign] = await db.insert(tracks).values({ slug: 'outside-song', title: 'Outside Song', artistId: outsider.id, genre: 'rock', durationSec: 200 }).returning();
-    thirdPartyHash = (await publishDataset(station.blobs, 'audio', [...catalog, foreign].map((t) => ({ id: t.id, genre: t.genre, mood: t.mood, features: {} })))).datasetHash;
+    const [foreign] = await db
+      .insert(tracks)
+      .values({ slug: 'outside-song', title: 'Outside Song', artistId: outsider.id, genre: 'rock', durationSec: 200 })
+      .returning();
+    thirdPartyHash = (
+      await publishDataset(
+        station.blobs,
+        'audio',
+        [...catalog, foreign].map((t) => ({ id: t.id, genre: t.genre, mood: t.mood, features: {} })),
+      )
+    ).datasetHash;
 
     const writers = await db
       .select({ songwriter: songwriters.slug, artist: artists.slug })
       .from(songwriters)
       .innerJoin(artists, eq(artists.id, songwriters.artistId))
       .limit(3);
-    lyricsHash = (await publishDataset(station.blobs, 'lyrics', writers.map((w, i) => ({ id: `lyric-${i}`, songwriterId: w.songwriter, artistId: w.artist })))).datasetHash;
+    lyricsHash = (
+      await publishDataset(
+        station.blobs,
+        'lyrics',
+        writers.map((w, i) => ({ id: `lyric-${i}`, songwriterId: w.songwriter, artistId: w.artist })),
+      )
+    ).datasetHash;
 
     const models = [
       { version: 'audio-v1-t', modelType: 'audio' as const, datasetHash: audioHash },
@@ -172,7 +193,13 @@ describe('module I: transparency', () => {
         { name: 'verse', text: 'long light\non the water' },
       ],
     });
-    expect(body.training_dataset_summary.lyrics).toMatchObject({ dataset_hash: lyricsHash, model_version: 'lyrics-v1-t', items: 3, other_items: 0, verified: true });
+    expect(body.training_dataset_summary.lyrics).toMatchObject({
+      dataset_hash: lyricsHash,
+      model_version: 'lyrics-v1-t',
+      items: 3,
+      other_items: 0,
+      verified: true,
+    });
     expect(body.no_third_party_content).toBe(true);
   });
 
@@ -183,11 +210,21 @@ describe('module I: transparency', () => {
     expect(body.training_dataset_summary.audio).toMatchObject({ items: datasetSize + 1, platform_owned_items: datasetSize, other_items: 1, verified: true });
 
     const similar = await register();
-    await station.database.db.insert(safetyFlags).values({ stationTrackId: similar.stationTrackId, generationId: similar.generationId, flagType: 'lyrics_similarity', safetyScore: 0.6, detail: {} });
+    await station.database.db
+      .insert(safetyFlags)
+      .values({ stationTrackId: similar.stationTrackId, generationId: similar.generationId, flagType: 'lyrics_similarity', safetyScore: 0.6, detail: {} });
     expect((await transparency(similar.stationTrackId)).json().no_third_party_content).toBe(false);
 
     const explicit = await register();
-    await station.database.db.insert(safetyFlags).values({ stationTrackId: explicit.stationTrackId, generationId: explicit.generationId, flagType: 'explicit_lyrics', safetyScore: 0.4, detail: { lyrics: ['explicit_language'] } });
+    await station.database.db
+      .insert(safetyFlags)
+      .values({
+        stationTrackId: explicit.stationTrackId,
+        generationId: explicit.generationId,
+        flagType: 'explicit_lyrics',
+        safetyScore: 0.4,
+        detail: { lyrics: ['explicit_language'] },
+      });
     expect((await transparency(explicit.stationTrackId)).json().no_third_party_content).toBe(true);
   });
 
@@ -272,7 +309,13 @@ describe('module I with a real generation', () => {
       method: 'POST',
       url: '/station/v1/generate/track',
       headers: service,
-      payload: { max_duration_sec: 10, seed: 21, include_lyrics: true, session_id: 'session-real', context_override: { genre: 'synthwave', mood: ['dreamy'], lifestyle: 'focus' } },
+      payload: {
+        max_duration_sec: 10,
+        seed: 21,
+        include_lyrics: true,
+        session_id: 'session-real',
+        context_override: { genre: 'synthwave', mood: ['dreamy'], lifestyle: 'focus' },
+      },
     });
     expect(accepted.statusCode).toBe(202);
     let done: Record<string, unknown> = {};
@@ -285,7 +328,12 @@ describe('module I with a real generation', () => {
     const id = String(done.station_track_id);
 
     // Module E registered it already: the registry endpoint answers that record, never a second one.
-    const again = await station.http.inject({ method: 'POST', url: '/station/v1/registry/tracks', headers: service, payload: { generation_id: done.generation_id } });
+    const again = await station.http.inject({
+      method: 'POST',
+      url: '/station/v1/registry/tracks',
+      headers: service,
+      payload: { generation_id: done.generation_id },
+    });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ station_track_id: id, created: false });
 

@@ -34,7 +34,12 @@ describe('a new staff member', () => {
     const selector = page.getByLabel(`Role of ${email}`);
     await selector.waitFor();
     await selector.selectOption('admin');
-    await pollUntil('the role saved', async () => (await suite.station.auth.credentials.authenticateBearer(user.token)).role, (role) => role === 'admin', 10_000);
+    await pollUntil(
+      'the role saved',
+      async () => (await suite.station.auth.credentials.authenticateBearer(user.token)).role,
+      (role) => role === 'admin',
+      10_000,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Log out' }).click();
 
@@ -63,7 +68,12 @@ describe('a new staff member', () => {
     await login.getByRole('button', { name: 'Log in' }).click();
     // The panel opens on the section of the current path (/admin/users, where the super_admin left it).
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-    await pollUntil('the role shown', () => page.getByTestId('role').textContent(), (role) => role === 'admin', 10_000);
+    await pollUntil(
+      'the role shown',
+      () => page.getByTestId('role').textContent(),
+      (role) => role === 'admin',
+      10_000,
+    );
     expect(await page.getByText(email).count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });

@@ -14,7 +14,12 @@ import { ORIGIN, playingStationAndBrowserForSuite, screenshots, seriousViolation
 /** Starts an audio training job long enough to watch (400 epochs) from the Training section; returns its loss curve's point count. */
 async function startLongAudioJob(page: Browser['page']): Promise<() => Promise<number>> {
   const start = page.getByRole('form', { name: 'Start a training job' });
-  await pollUntil('a snapshot to train on', () => start.getByLabel('Dataset snapshot').locator('option').count(), (n) => n > 0, 30_000);
+  await pollUntil(
+    'a snapshot to train on',
+    () => start.getByLabel('Dataset snapshot').locator('option').count(),
+    (n) => n > 0,
+    30_000,
+  );
   await start.getByLabel('Model type').selectOption('audio');
   await start.getByLabel('Epochs').fill('400');
   await start.getByRole('button', { name: 'Start training' }).click();
@@ -92,10 +97,24 @@ describe('the admin panel', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshots(page, 'admin-training');
     await page.getByRole('button', { name: 'Cancel job' }).click();
-    await pollUntil('the job to be gone', () => station.station.training.service.list({}).then((r) => r.data.filter((j) => j.status === 'running').length), (n) => n === 0, 30_000);
+    await pollUntil(
+      'the job to be gone',
+      () => station.station.training.service.list({}).then((r) => r.data.filter((j) => j.status === 'running').length),
+      (n) => n === 0,
+      30_000,
+    );
 
     // The registry: flag an AI track, then find it in the safety review queue.
-    await pollUntil('an AI track in the registry', () => station.database.db.select().from(registryTracks).then((rows) => rows.length), (n) => n > 0, 240_000);
+    await pollUntil(
+      'an AI track in the registry',
+      () =>
+        station.database.db
+          .select()
+          .from(registryTracks)
+          .then((rows) => rows.length),
+      (n) => n > 0,
+      240_000,
+    );
     await section('Registry');
     const row = page.locator('tr[data-track-id]').first();
     await row.waitFor();

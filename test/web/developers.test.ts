@@ -77,7 +77,10 @@ describe('the developer portal', () => {
     // The developer account, with the sandbox's base address.
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await page.getByRole('button', { name: 'Open a developer account' }).click();
-    await page.getByTestId('developer-account').getByText(/^Open since/).waitFor();
+    await page
+      .getByTestId('developer-account')
+      .getByText(/^Open since/)
+      .waitFor();
     await page.locator('dl.facts').getByText('http://station.test/sandbox/v1', { exact: true }).waitFor();
     await checkPage('overview');
 
@@ -132,7 +135,12 @@ describe('the developer portal', () => {
 
     // An admin verifies an artist: artist.verified reaches every webhook.
     const owner = await verifiedListener(station);
-    const artist = await station.http.inject({ method: 'POST', url: '/v1/artists', headers: authHeaders(owner), payload: { name: 'Pier Nine', genre: 'ambient' } });
+    const artist = await station.http.inject({
+      method: 'POST',
+      url: '/v1/artists',
+      headers: authHeaders(owner),
+      payload: { name: 'Pier Nine', genre: 'ambient' },
+    });
     expect(artist.statusCode, artist.body).toBe(201);
     const admin = await staffLogin(station);
     const verified = await station.http.inject({ method: 'POST', url: `/v1/admin/artists/${artist.json().id}/verify`, headers: authHeaders(admin) });
@@ -150,7 +158,12 @@ describe('the developer portal', () => {
     await checkPage('webhook-delivered');
 
     // What the receiver got: the same delivery twice, signed with the secret shown once.
-    await pollUntil('two attempts received', async () => received.length, (n) => n >= 2, 10_000);
+    await pollUntil(
+      'two attempts received',
+      async () => received.length,
+      (n) => n >= 2,
+      10_000,
+    );
     const delivered = received.find((r) => r.answered === 200)!;
     expect(JSON.parse(delivered.body)).toMatchObject({ event: 'artist.verified', data: { artist_id: artist.json().id } });
     expect(delivered.headers['x-platform-signature']).toBe(`sha256=${createHmac('sha256', secret).update(delivered.body).digest('hex')}`);
@@ -163,7 +176,10 @@ describe('the developer portal', () => {
     await app.getByLabel('Redirect URIs').fill('http://localhost:8788/callback');
     await app.getByRole('button', { name: 'Register app' }).click();
     await page.getByRole('region', { name: /Client id of “Night Drive Companion”/ }).waitFor();
-    const clientSecret = (await page.getByRole('region', { name: /Client secret of “Night Drive Companion”/ }).getByTestId('secret').textContent())!;
+    const clientSecret = (await page
+      .getByRole('region', { name: /Client secret of “Night Drive Companion”/ })
+      .getByTestId('secret')
+      .textContent())!;
     expect(clientSecret.length).toBeGreaterThan(20);
     await checkPage('app-shown-once');
     await page.getByRole('button', { name: 'Done' }).click();
@@ -173,7 +189,7 @@ describe('the developer portal', () => {
     expect(errors).toEqual([]);
   }, 300_000);
 
-  it("gives a listener-integrator the webhook scopes with the developer account, and no station scope", async () => {
+  it('gives a listener-integrator the webhook scopes with the developer account, and no station scope', async () => {
     const { station, browser } = suite;
     const { page } = browser;
     const listener = await verifiedListener(station);
@@ -194,7 +210,10 @@ describe('the developer portal', () => {
     await checkPage('webhooks-listener');
     // Keys offer the listener's scopes and the account's webhook scopes, never a station scope beyond station:read.
     await sections.getByRole('link', { name: 'API keys' }).click();
-    const scopes = await page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent?.trim()));
+    const scopes = await page
+      .getByRole('group', { name: 'Scopes' })
+      .getByRole('checkbox')
+      .evaluateAll((boxes) => boxes.map((box) => box.parentElement?.textContent?.trim()));
     expect(scopes).toContain('webhooks:write');
     expect(scopes).toContain('tracks:read');
     expect(scopes.filter((scope) => scope?.startsWith('station:') && scope !== 'station:read')).toEqual([]);

@@ -74,7 +74,11 @@ describe('the listener account in the browser', () => {
   it('moves a login an earlier version kept in localStorage into the cookie', async () => {
     const { page } = suite.browser;
     const email = `browser-legacy-${Date.now()}@example.com`;
-    const signup = await suite.station.http.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email, password: 'listener-password', display_name: 'Legacy Listener' } });
+    const signup = await suite.station.http.inject({
+      method: 'POST',
+      url: '/v1/auth/signup',
+      payload: { email, password: 'listener-password', display_name: 'Legacy Listener' },
+    });
     const body = signup.json();
     const legacy = { token: body.token, csrf: body.csrf_token, expiresIn: body.expires_in, refreshToken: body.refresh_token, user: body.user };
     await page.evaluate(`localStorage.setItem('station.listener.login', ${JSON.stringify(JSON.stringify(legacy))})`);

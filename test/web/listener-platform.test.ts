@@ -52,7 +52,9 @@ describe('the listener platform pages in the browser', () => {
     const { station } = suite;
     const owner = await userWithRole(station, 'artist');
     const { db } = station.database;
-    await db.insert(artists).values({ ...ARTIST, genre: 'Synthwave', bio: 'Night drives on analogue synths.', ownerUserId: owner.userId, verified: true, verifiedAt: new Date() });
+    await db
+      .insert(artists)
+      .values({ ...ARTIST, genre: 'Synthwave', bio: 'Night drives on analogue synths.', ownerUserId: owner.userId, verified: true, verifiedAt: new Date() });
     await db.insert(albums).values({ ...ALBUM, artistId: ARTIST.id, type: 'album', genre: 'Synthwave', releaseYear: 2024 });
     const audio = toneWav(3);
     await db.insert(tracks).values(
@@ -70,13 +72,23 @@ describe('the listener platform pages in the browser', () => {
       })),
     );
     for (const t of TRACKS) await station.blobs.put(`audio/${t.id}.wav`, audio);
-    const product = await station.http.inject({ method: 'POST', url: '/v1/store/products', headers: headers(owner), payload: { album_id: ALBUM.id, price: 7.5 } });
+    const product = await station.http.inject({
+      method: 'POST',
+      url: '/v1/store/products',
+      headers: headers(owner),
+      payload: { album_id: ALBUM.id, price: 7.5 },
+    });
     expect(product.statusCode, product.body).toBe(201);
     const capsule = await station.http.inject({
       method: 'POST',
       url: '/v1/capsules',
       headers: headers(owner),
-      payload: { title: 'Studio diary', teaser: 'What the first take sounded like', content_text: 'The first take was recorded in one night.', unlock_rule: 'follow' },
+      payload: {
+        title: 'Studio diary',
+        teaser: 'What the first take sounded like',
+        content_text: 'The first take was recorded in one night.',
+        unlock_rule: 'follow',
+      },
     });
     expect(capsule.statusCode, capsule.body).toBe(201);
   }
@@ -113,7 +125,9 @@ describe('the listener platform pages in the browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     // Layout shifts, summed over the whole visit (a single-page app: one document).
-    await page.addInitScript(`window.__shift = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; }).observe({ type: 'layout-shift', buffered: true });`);
+    await page.addInitScript(
+      `window.__shift = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; }).observe({ type: 'layout-shift', buffered: true });`,
+    );
 
     // Sign up, then verify the address from the mailed link.
     const email = `journey-${Date.now()}@example.com`;
@@ -124,7 +138,10 @@ describe('the listener platform pages in the browser', () => {
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('listener-password');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByTestId('email-status').getByText(/is not verified yet/).waitFor();
+    await page
+      .getByTestId('email-status')
+      .getByText(/is not verified yet/)
+      .waitFor();
     expect(page.url()).toBe(`${ORIGIN}/`); // a listener stays on the listener pages
     await checkPage(page, 'radio');
     await page.goto(`${ORIGIN}${await verificationLink(email)}`);
@@ -135,7 +152,8 @@ describe('the listener platform pages in the browser', () => {
 
     // The navigation names each area; a route change moves focus to the new page's heading.
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const area of ['Radio', 'Browse', 'Library', 'Playlists', 'History', 'Store', 'Account', 'Artist studio', 'Developers']) await nav.getByRole('link', { name: area }).waitFor();
+    for (const area of ['Radio', 'Browse', 'Library', 'Playlists', 'History', 'Store', 'Account', 'Artist studio', 'Developers'])
+      await nav.getByRole('link', { name: area }).waitFor();
     expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await nav.getByRole('link', { name: 'Browse' }).click();
     await page.getByRole('heading', { name: 'Browse the catalog' }).waitFor();
@@ -335,9 +353,19 @@ describe('the listener platform pages in the browser', () => {
     const { db } = suite.station.database;
     const prolific = { id: randomUUID(), slug: 'prolific-lark', name: 'Prolific Lark' };
     await db.insert(artists).values({ ...prolific, genre: 'Folk' });
-    await db.insert(tracks).values(
-      Array.from({ length: 23 }, (_, i) => ({ id: randomUUID(), slug: `lark-${i}`, title: `Lark Song ${i + 1}`, artistId: prolific.id, genre: 'Folk', durationSec: 60, streams: 100 - i })),
-    );
+    await db
+      .insert(tracks)
+      .values(
+        Array.from({ length: 23 }, (_, i) => ({
+          id: randomUUID(),
+          slug: `lark-${i}`,
+          title: `Lark Song ${i + 1}`,
+          artistId: prolific.id,
+          genre: 'Folk',
+          durationSec: 60,
+          streams: 100 - i,
+        })),
+      );
     await page.goto(`${ORIGIN}/browse?q=lark`);
     const list = page.getByRole('list', { name: 'Tracks' }).getByRole('listitem');
     await page.getByText('23 found').waitFor();

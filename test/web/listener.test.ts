@@ -40,7 +40,12 @@ describe('the listener player', () => {
     expect(await page.getByTestId('listener-count').textContent()).toMatch(/^\d+$/);
 
     // An AI track: its badge opens the transparency panel.
-    await pollUntil('an AI track on air', () => card.getAttribute('data-origin'), (o) => o === 'ai_generated', 240_000);
+    await pollUntil(
+      'an AI track on air',
+      () => card.getAttribute('data-origin'),
+      (o) => o === 'ai_generated',
+      240_000,
+    );
     await card.getByRole('button', { name: /AI-generated/ }).click();
     const panel = page.getByRole('dialog', { name: 'How this track was made' });
     await panel.waitFor({ state: 'visible' });
@@ -57,7 +62,13 @@ describe('the listener player', () => {
       'feedback acknowledged',
       async () => {
         await like.click();
-        return card.getByText(/Thanks/).waitFor({ timeout: 3000 }).then(() => true, () => false);
+        return card
+          .getByText(/Thanks/)
+          .waitFor({ timeout: 3000 })
+          .then(
+            () => true,
+            () => false,
+          );
       },
       (acknowledged) => acknowledged,
       30_000,

@@ -28,9 +28,18 @@ describe('serving the web front end', () => {
       ['/reset-password?token=abc', 'Station radio'],
       ['/verify-email?token=abc', 'Station radio'],
       // The listener's platform pages (client-side routes of the same app).
-      ...['/browse?q=neon&view=artists', '/artists/neon-tidewater', '/albums/run-the-grid', '/tracks/abc', '/library', '/playlists', '/playlists/abc', '/history', '/store', '/account'].map(
-        (path) => [path, 'Station radio'],
-      ),
+      ...[
+        '/browse?q=neon&view=artists',
+        '/artists/neon-tidewater',
+        '/albums/run-the-grid',
+        '/tracks/abc',
+        '/library',
+        '/playlists',
+        '/playlists/abc',
+        '/history',
+        '/store',
+        '/account',
+      ].map((path) => [path, 'Station radio']),
       ['/admin', 'Station admin'],
       ['/admin/training', 'Station admin'],
       ['/admin/registry/anything/deeper', 'Station admin'],
@@ -82,7 +91,17 @@ describe('serving the web front end', () => {
   });
 
   it('shadows none of the APIs and operations routes', async () => {
-    for (const url of ['/v1/nothing', '/station/v1/nothing', '/api/nothing', '/media/nothing', '/listen', '/adminx', '/artists', '/tracks/a/b', '/storefront']) {
+    for (const url of [
+      '/v1/nothing',
+      '/station/v1/nothing',
+      '/api/nothing',
+      '/media/nothing',
+      '/listen',
+      '/adminx',
+      '/artists',
+      '/tracks/a/b',
+      '/storefront',
+    ]) {
       const response = await get(url);
       expect(response.statusCode, url).not.toBe(200);
       expect(response.headers['content-type'], url).toMatch(/^application\/json/);

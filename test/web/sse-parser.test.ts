@@ -8,7 +8,8 @@ import { SseParser, type SseFrame } from '../../web/src/shared/sse-parser.js';
 
 describe('SseParser', () => {
   it('splits a stream into frames however the chunks fall', () => {
-    const stream = 'id: 7\nevent: snapshot\ndata: {"counters":{"plays":3}}\n\n: heartbeat\n\nid: 8\r\nevent: play\r\ndata: {"artist_id":"a",\r\ndata: "counters":{"plays":4}}\r\n\r\nevent: listeners\ndata: 12\n\n';
+    const stream =
+      'id: 7\nevent: snapshot\ndata: {"counters":{"plays":3}}\n\n: heartbeat\n\nid: 8\r\nevent: play\r\ndata: {"artist_id":"a",\r\ndata: "counters":{"plays":4}}\r\n\r\nevent: listeners\ndata: 12\n\n';
     for (const size of [1, 3, 17, stream.length]) {
       const frames: SseFrame[] = [];
       const parser = new SseParser();

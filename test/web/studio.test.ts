@@ -69,7 +69,10 @@ describe('the artist studio', () => {
     await create.getByLabel('Country').fill('PT');
     await create.getByLabel('Bio').fill('Tape loops from the docks.');
     await create.getByRole('button', { name: 'Create artist profile' }).click();
-    await page.getByTestId('verification').getByText(/Unverified/).waitFor();
+    await page
+      .getByTestId('verification')
+      .getByText(/Unverified/)
+      .waitFor();
     await checkPage('profile');
 
     // Tracks: a file that is not audio is refused, with the reason; the engine's MP3 goes through.
@@ -80,7 +83,10 @@ describe('the artist studio', () => {
     writeFileSync(notAudio, 'These are liner notes, not audio.\n'.repeat(40));
     await upload.getByLabel('Audio file').setInputFiles(notAudio);
     await upload.getByRole('button', { name: 'Upload' }).click();
-    await upload.getByRole('alert').getByText(/not audio the studio takes/).waitFor();
+    await upload
+      .getByRole('alert')
+      .getByText(/not audio the studio takes/)
+      .waitFor();
     await checkPage('tracks-refused');
 
     await upload.getByLabel('Audio file').setInputFiles(audio);
@@ -105,7 +111,10 @@ describe('the artist studio', () => {
     await sale.getByLabel('Currency').selectOption('eur');
     await sale.getByRole('button', { name: 'Put on sale' }).click();
     await sale.getByText(/“First Light \(single\)” is on sale at/).waitFor();
-    await page.getByRole('article', { name: 'First Light (single)' }).getByText(/2[.,]49/).waitFor();
+    await page
+      .getByRole('article', { name: 'First Light (single)' })
+      .getByText(/2[.,]49/)
+      .waitFor();
     await checkPage('releases');
 
     // A capsule for followers.
@@ -124,9 +133,17 @@ describe('the artist studio', () => {
 
     // A listener streams the track; the analytics show it.
     const listener = await verifiedListener(suite.station);
-    const search = await suite.station.http.inject({ method: 'GET', url: '/v1/tracks?q=first%20light', headers: { authorization: `Bearer ${listener.token}` } });
+    const search = await suite.station.http.inject({
+      method: 'GET',
+      url: '/v1/tracks?q=first%20light',
+      headers: { authorization: `Bearer ${listener.token}` },
+    });
     const track = (search.json().data as Array<{ id: string; title: string }>).find((t) => t.title === 'First Light')!;
-    const stream = await suite.station.http.inject({ method: 'GET', url: `/v1/tracks/${track.id}/stream`, headers: { authorization: `Bearer ${listener.token}` } });
+    const stream = await suite.station.http.inject({
+      method: 'GET',
+      url: `/v1/tracks/${track.id}/stream`,
+      headers: { authorization: `Bearer ${listener.token}` },
+    });
     expect(stream.statusCode, stream.body).toBeLessThan(400);
     await sections.getByRole('link', { name: 'Analytics' }).click();
     await pollUntil(
@@ -164,7 +181,9 @@ describe('the artist studio', () => {
     await checkPage('track-takedown');
     await takedown.getByRole('button', { name: 'Take down for good' }).click();
     await page.getByRole('heading', { name: 'Published tracks (0)' }).waitFor();
-    expect((await suite.station.http.inject({ method: 'GET', url: `/v1/tracks/${track.id}`, headers: { authorization: `Bearer ${listener.token}` } })).statusCode).toBe(404);
+    expect(
+      (await suite.station.http.inject({ method: 'GET', url: `/v1/tracks/${track.id}`, headers: { authorization: `Bearer ${listener.token}` } })).statusCode,
+    ).toBe(404);
     expect(errors).toEqual([]);
   }, 300_000);
 });

@@ -138,7 +138,10 @@ describe('dispatch', () => {
     expect(unlocked.statusCode, unlocked.body).toBe(200);
     const [delivered] = await ownerReceiver.waitFor(capsule.id, 1);
     await adminReceiver.waitFor(capsule.id, 1);
-    expect(JSON.parse(delivered.body)).toMatchObject({ event: 'capsule.unlocked', data: { capsule_id: capsule.id, user_id: stranger.userId, artist_id: artist.id } });
+    expect(JSON.parse(delivered.body)).toMatchObject({
+      event: 'capsule.unlocked',
+      data: { capsule_id: capsule.id, user_id: stranger.userId, artist_id: artist.id },
+    });
     expect(await hooksThatHeard(capsule.id)).toEqual([ownerHook.id, adminHook.id].sort());
     expect(strangerReceiver.matching(capsule.id)).toEqual([]);
   });

@@ -20,19 +20,7 @@ import { EgressPolicy } from '../../src/infra/egress/egress-policy.js';
 import { parseAllowList } from '../../src/infra/egress/allow-list.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
-import {
-  attemptsOf,
-  developer,
-  gate,
-  hmac,
-  nonce,
-  registerWebhook,
-  settledAttempts,
-  startReceiver,
-  until,
-  type Caller,
-  type Receiver,
-} from './support.js';
+import { attemptsOf, developer, gate, hmac, nonce, registerWebhook, settledAttempts, startReceiver, until, type Caller, type Receiver } from './support.js';
 
 const BASE_MS = 150;
 const TIMEOUT_MS = 400;
@@ -219,7 +207,12 @@ describe('retries', () => {
       // developer hears it as the seller's owner (the audience the store names beside the event).
       const hook = await registerWebhook(station, dev, r.url, ['payment.success']);
       const marker = nonce();
-      const message = { event: 'payment.success', data: { payment_id: 'p-1', marker }, timestamp: retryClock.date().toISOString(), audience: { ownerUserId: dev.userId } };
+      const message = {
+        event: 'payment.success',
+        data: { payment_id: 'p-1', marker },
+        timestamp: retryClock.date().toISOString(),
+        audience: { ownerUserId: dev.userId },
+      };
       expect(await dispatcher.dispatch(message)).toBe(1);
       const [first] = await r.waitFor(marker, 1);
       const messageId = first.headers['x-webhook-id'] as string;
@@ -307,7 +300,6 @@ describe('retries', () => {
     expect(attempts[0]).toMatchObject({ attempt: 1, status: 'retrying', response_status: 307, error: 'http_307' });
     expect(attempts[1]).toMatchObject({ attempt: 2, status: 'succeeded', response_status: 204 });
   });
-
 });
 
 describe('a slow receiver', () => {

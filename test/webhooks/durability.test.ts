@@ -122,7 +122,9 @@ describe('shutdown', () => {
     const hook = await registerWebhook(first, dev, r.url, ['capsule.unlocked']);
     const marker = nonce();
     // Heard by the capsule's artist's owner: the developer here.
-    await new PlatformEvents(first.bus, first.clock).emit('capsule.unlocked', { capsule_id: 'c-1', user_id: 'u-1', artist_id: 'a-1', marker }, 'live', { ownerUserId: dev.userId });
+    await new PlatformEvents(first.bus, first.clock).emit('capsule.unlocked', { capsule_id: 'c-1', user_id: 'u-1', artist_id: 'a-1', marker }, 'live', {
+      ownerUserId: dev.userId,
+    });
     const [hanging] = await r.waitFor(marker, 1);
     await first.destroy();
     stopped = true;

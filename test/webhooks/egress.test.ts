@@ -60,11 +60,15 @@ async function emit(s: TestStation, event: 'station.radio.enabled' = 'station.ra
 /** The settled first attempt of the newest delivery of a webhook. */
 async function onlyAttempt(s: TestStation, caller: Caller, webhookId: string) {
   let messageId = '';
-  await until(async () => {
-    const attempts = await attemptsOf(s, caller, webhookId);
-    messageId = attempts[0]?.webhook_message_id ?? '';
-    return messageId !== '';
-  }, 5_000, 'a delivery attempt');
+  await until(
+    async () => {
+      const attempts = await attemptsOf(s, caller, webhookId);
+      messageId = attempts[0]?.webhook_message_id ?? '';
+      return messageId !== '';
+    },
+    5_000,
+    'a delivery attempt',
+  );
   const [attempt] = await settledAttempts(s, caller, webhookId, messageId, 1);
   return attempt;
 }

@@ -138,15 +138,25 @@ describe('ownership', () => {
   });
 
   it("keeps a test key's webhooks in the sandbox: registered, listed and read there only, never for station events", async () => {
-    const { key } = await station.auth.createApiKey({ name: 'sandbox hooks', scopes: ['webhooks:read', 'webhooks:write'], environment: 'test', ownerUserId: dev.userId });
+    const { key } = await station.auth.createApiKey({
+      name: 'sandbox hooks',
+      scopes: ['webhooks:read', 'webhooks:write'],
+      environment: 'test',
+      ownerUserId: dev.userId,
+    });
     const csrf = (await station.http.inject({ method: 'GET', url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token;
     const testKey = { 'x-api-key': key, 'x-csrf-token': csrf };
-    expectEnvelope(await post(null, { url: 'https://example.com/sandbox', events: ['station.track.now_playing', 'track.published'] }, testKey), 400, 'PLATFORM_VALIDATION_FAILED');
+    expectEnvelope(
+      await post(null, { url: 'https://example.com/sandbox', events: ['station.track.now_playing', 'track.published'] }, testKey),
+      400,
+      'PLATFORM_VALIDATION_FAILED',
+    );
     const created = await post(null, { url: 'https://example.com/sandbox', events: ['track.published', 'payment.success'] }, testKey);
     expect(created.statusCode, created.body).toBe(201);
     const sandboxHook = created.json();
     const live = await registerWebhook(station, dev, 'https://example.com/live', ['track.published']);
-    const list = async (headers: Record<string, string>) => (await station.http.inject({ method: 'GET', url: '/v1/webhooks?limit=100', headers })).json().data as { id: string; environment: string }[];
+    const list = async (headers: Record<string, string>) =>
+      (await station.http.inject({ method: 'GET', url: '/v1/webhooks?limit=100', headers })).json().data as { id: string; environment: string }[];
     const fromTestKey = await list(testKey);
     expect(fromTestKey).toEqual([expect.objectContaining({ id: sandboxHook.id, environment: 'test' })]);
     const fromLogin = await list(headersOf(dev));

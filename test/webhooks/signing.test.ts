@@ -8,7 +8,7 @@ import { DEFAULT_RETRY_POLICY, retryDelayMs, worstCaseRetryWindowMs } from '../.
 const hmac = (secret: string, text: string) => `sha256=${createHmac('sha256', secret).update(text).digest('hex')}`;
 
 describe('envelopes', () => {
-  const message = { event: 'station.radio.enabled', timestamp: '2026-01-15T12:00:00.000Z', data: { a: 1, 'ü': ['x'] } };
+  const message = { event: 'station.radio.enabled', timestamp: '2026-01-15T12:00:00.000Z', data: { a: 1, ü: ['x'] } };
 
   it('station: the signature covers {"event","timestamp","data"} exactly as the body starts', () => {
     const body = stationBody(message, 'whsec_k');
@@ -22,7 +22,7 @@ describe('envelopes', () => {
   });
 
   it('the event id ignores key order, and differs with any field', () => {
-    const same = { timestamp: message.timestamp, data: { 'ü': ['x'], a: 1 }, event: message.event };
+    const same = { timestamp: message.timestamp, data: { ü: ['x'], a: 1 }, event: message.event };
     expect(eventIdOf(same)).toBe(eventIdOf(message));
     expect(eventIdOf({ ...message, timestamp: '2026-01-15T12:00:00.001Z' })).not.toBe(eventIdOf(message));
     expect(webhookMessageIdOf('w1', eventIdOf(message))).toBe(webhookMessageIdOf('w1', eventIdOf(same)));

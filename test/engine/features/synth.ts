@@ -75,5 +75,7 @@ export function chordTrack(chords: string[], bpm: number, beatsPerChord: number,
 
 /** Chord sequence expected at each beat of a chordTrack. */
 export function expectedBeatChords(chords: string[], beatsPerChord: number, repeats = 1): string[] {
-  return Array.from({ length: repeats }, () => chords).flat().flatMap((c) => new Array<string>(beatsPerChord).fill(c));
+  return Array.from({ length: repeats }, () => chords)
+    .flat()
+    .flatMap((c) => new Array<string>(beatsPerChord).fill(c));
 }

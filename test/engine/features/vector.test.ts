@@ -23,7 +23,10 @@ describe('feature extraction edge cases and the feature vector', () => {
   it('maps features to a fixed-length, key-invariant vector', () => {
     const inC = extractFeatures(chordTrack(['C', 'F', 'G', 'C'], 120, 4), SR);
     const inD = extractFeatures(chordTrack(['D', 'G', 'A', 'D'], 120, 4), SR);
-    const quieter = extractFeatures(chordTrack(['C', 'F', 'G', 'C'], 120, 4).map((x) => x * 0.25), SR);
+    const quieter = extractFeatures(
+      chordTrack(['C', 'F', 'G', 'C'], 120, 4).map((x) => x * 0.25),
+      SR,
+    );
     const [a, b, c] = [inC, inD, quieter].map(featureVector);
     expect(a).toHaveLength(FEATURE_VECTOR_LENGTH);
     expect(FEATURE_VECTOR_NAMES).toHaveLength(FEATURE_VECTOR_LENGTH);

@@ -21,10 +21,25 @@ let model: LyricsModel;
 
 const STRUCTURE = 'verse-chorus-verse-chorus-bridge-chorus';
 const ENGLISH_REQUESTS: Array<[string, string[]]> = [
-  ['leaving home', ['melancholic']], ['city nights', ['restless']], ['first love', ['romantic']], ['summer', ['joyful']], ['rain', ['calm']],
-  ['winter', ['nostalgic']], ['road trips', ['energetic']], ['loss', ['melancholic']], ['stars', ['dreamy']], ['friendship', ['warm']],
+  ['leaving home', ['melancholic']],
+  ['city nights', ['restless']],
+  ['first love', ['romantic']],
+  ['summer', ['joyful']],
+  ['rain', ['calm']],
+  ['winter', ['nostalgic']],
+  ['road trips', ['energetic']],
+  ['loss', ['melancholic']],
+  ['stars', ['dreamy']],
+  ['friendship', ['warm']],
 ];
-const request = (over: Partial<GenerateLyricsRequest>): GenerateLyricsRequest => ({ mood: ['hopeful'], theme: 'summer', language: 'en', structure: STRUCTURE, seed: 1, ...over });
+const request = (over: Partial<GenerateLyricsRequest>): GenerateLyricsRequest => ({
+  mood: ['hopeful'],
+  theme: 'summer',
+  language: 'en',
+  structure: STRUCTURE,
+  seed: 1,
+  ...over,
+});
 
 beforeAll(async () => {
   model = await trainLyricsModel(demoLyricsCorpus, DEFAULT_LYRICS_HYPERPARAMS, { seed: 1 });
@@ -34,7 +49,8 @@ beforeAll(async () => {
 function meanTokenLogProb(out: GeneratedLyrics): number {
   const lang = loadLanguage(model, out.meta.language);
   const history = [0, 0];
-  let total = 0, tokens = 0;
+  let total = 0,
+    tokens = 0;
   for (const key of out.meta.order) {
     history.push(lang.vocabulary.id(sectionToken(out.meta.sections[key].kind)));
     for (const line of out.structure[key].split('\n')) {
@@ -66,12 +82,19 @@ describe('lyrics model trained on the demo corpus', () => {
     const corpusLines = demoLyricsCorpus.flatMap((d) => d.sections.flatMap((s) => s.lines));
     const exact = new Set(corpusLines.map(normaliseForMatching));
     const guard = CopyGuard.fromLines(corpusLines);
-    let rhymed = 0, pairs = 0, inRange = 0, lines = 0, logProb = 0;
+    let rhymed = 0,
+      pairs = 0,
+      inRange = 0,
+      lines = 0,
+      logProb = 0;
     ENGLISH_REQUESTS.forEach(([theme, mood], i) => {
       const out = generateLyrics(model, request({ theme, mood, seed: 100 + i }));
       logProb += meanTokenLogProb(out) / ENGLISH_REQUESTS.length;
       for (const [key, text] of Object.entries(out.structure)) {
-        const { scheme, syllables: [min, max] } = SECTION_PLANS[out.meta.sections[key].kind];
+        const {
+          scheme,
+          syllables: [min, max],
+        } = SECTION_PLANS[out.meta.sections[key].kind];
         const sectionLines = text.split('\n');
         for (const line of sectionLines) {
           lines++;
@@ -95,7 +118,12 @@ describe('lyrics model trained on the demo corpus', () => {
   });
 
   it("pulls generation toward the request's theme and mood words", () => {
-    const themes: Array<[string, string[]]> = [['rain', ['calm']], ['summer', ['joyful']], ['winter', ['nostalgic']], ['stars', ['dreamy']]];
+    const themes: Array<[string, string[]]> = [
+      ['rain', ['calm']],
+      ['summer', ['joyful']],
+      ['winter', ['nostalgic']],
+      ['stars', ['dreamy']],
+    ];
     const songs = themes.map(([theme, mood]) => {
       const out = generateLyrics(model, request({ theme, mood, seed: 7 }));
       return Object.values(out.structure).flatMap((text) => tokenizeLine(text, 'en'));

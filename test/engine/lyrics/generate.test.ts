@@ -16,7 +16,12 @@ const docs = fixtureCorpus();
 let model: LyricsModel;
 
 const request = (over: Partial<GenerateLyricsRequest> = {}): GenerateLyricsRequest => ({
-  mood: ['melancholic', 'hopeful'], theme: 'leaving home', language: 'en', structure: 'verse-chorus-verse-chorus-bridge-chorus', seed: 42, ...over,
+  mood: ['melancholic', 'hopeful'],
+  theme: 'leaving home',
+  language: 'en',
+  structure: 'verse-chorus-verse-chorus-bridge-chorus',
+  seed: 42,
+  ...over,
 });
 
 beforeAll(async () => {
@@ -63,8 +68,17 @@ describe('generateLyrics', () => {
   });
 
   it('keeps most lines inside the syllable range and rhymes at a measurable rate', () => {
-    let inRange = 0, lines = 0, rhymed = 0, pairs = 0;
-    for (const [language, theme, seed] of [['en', 'leaving home', 1], ['en', 'city life', 2], ['en', 'lost love', 3], ['es', 'el mar', 4], ['es', 'la ciudad', 5]] as const) {
+    let inRange = 0,
+      lines = 0,
+      rhymed = 0,
+      pairs = 0;
+    for (const [language, theme, seed] of [
+      ['en', 'leaving home', 1],
+      ['en', 'city life', 2],
+      ['en', 'lost love', 3],
+      ['es', 'el mar', 4],
+      ['es', 'la ciudad', 5],
+    ] as const) {
       const out = generateLyrics(model, request({ language, theme, seed }));
       for (const [key, text] of Object.entries(out.structure)) {
         const kind = out.meta.sections[key].kind;
@@ -169,7 +183,10 @@ describe('generateLyrics: lines a songwriter could have written', () => {
   });
 
   it('fits the melody: lines of a section within two syllables of its first line, rhymes where the scheme asks', () => {
-    let rhymed = 0, pairs = 0, near = 0, lines = 0;
+    let rhymed = 0,
+      pairs = 0,
+      near = 0,
+      lines = 0;
     for (const seed of [11, 12, 13]) {
       const out = generateLyrics(model, request({ seed }));
       for (const [key, meta] of Object.entries(out.meta.sections)) {

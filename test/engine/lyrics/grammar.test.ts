@@ -25,7 +25,8 @@ describe('grammarFaults', () => {
       "don't let:VB the fire:NN down",
       "let's go:VB",
       'hold:VB on',
-    ]) expect(faults(ok), ok).toEqual([]);
+    ])
+      expect(faults(ok), ok).toEqual([]);
   });
 
   it('asks for a verb in the line and in every clause of three words or more', () => {
@@ -87,12 +88,29 @@ describe('isContentWord', () => {
   });
 });
 
-const doc = (id: string, lines: string[]): LyricsDocument => ({ id, title: id, songwriterId: 'w', artistId: 'a', language: 'en', mood: ['calm'], theme: 'night', sections: [{ name: 'verse_1', lines }] });
+const doc = (id: string, lines: string[]): LyricsDocument => ({
+  id,
+  title: id,
+  songwriterId: 'w',
+  artistId: 'a',
+  language: 'en',
+  mood: ['calm'],
+  theme: 'night',
+  sections: [{ name: 'verse_1', lines }],
+});
 const DOCS = [
   doc('one', ['I hold the light in my hands', 'the river keeps the secret of the stone', 'salt upon my cheek', 'Fold the blanket, climb the stair']),
-  doc('two', ['I hold the lamp in my hands', 'the harbour keeps the promise of the night', 'we are turning home tonight', 'the river sings', 'Mother wrapped a loaf in cloth', 'is mine in my hand']),
+  doc('two', [
+    'I hold the lamp in my hands',
+    'the harbour keeps the promise of the night',
+    'we are turning home tonight',
+    'the river sings',
+    'Mother wrapped a loaf in cloth',
+    'is mine in my hand',
+  ]),
 ];
-const vocabularyOf = (docs: LyricsDocument[]) => Vocabulary.build([docs.flatMap((d) => d.sections.flatMap((s) => s.lines.flatMap((l) => tagLine(l)!.map((t) => t.word))))], 1);
+const vocabularyOf = (docs: LyricsDocument[]) =>
+  Vocabulary.build([docs.flatMap((d) => d.sections.flatMap((s) => s.lines.flatMap((l) => tagLine(l)!.map((t) => t.word))))], 1);
 
 describe('learnGrammar', () => {
   it('keeps the shapes of songwriter lines that have a verb, and the parts of speech their words play', () => {
@@ -114,7 +132,14 @@ describe('learnGrammar', () => {
 describe('GrammarSampler', () => {
   const vocab = vocabularyOf(DOCS);
   const grammar = loadGrammar(learnGrammar(DOCS, vocab), vocab);
-  const sampler = (seed: number) => new GrammarSampler(grammar, vocab, new Rng(seed), () => new Float64Array(vocab.size).fill(1), () => true);
+  const sampler = (seed: number) =>
+    new GrammarSampler(
+      grammar,
+      vocab,
+      new Rng(seed),
+      () => new Float64Array(vocab.size).fill(1),
+      () => true,
+    );
   const request = { history: [Vocabulary.BOS_ID, Vocabulary.BOS_ID], syllables: [4, 12] as [number, number], usedTemplates: new Set<number>(), count: 20 };
 
   it('fills every slot with a word of its part of speech, deterministically for a seed', () => {

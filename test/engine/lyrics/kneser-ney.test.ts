@@ -8,7 +8,10 @@ import { fixtureCorpus } from '../../fixtures/lyrics-corpus.js';
 
 function englishSetup(order: number) {
   const en = splitCorpus(fixtureCorpus()).find((c) => c.language === 'en')!;
-  const vocab = Vocabulary.build(en.train.map((d) => documentTokens(d, order - 1)), 2);
+  const vocab = Vocabulary.build(
+    en.train.map((d) => documentTokens(d, order - 1)),
+    2,
+  );
   const train = forwardSequences(en.train, vocab, order);
   const heldOut = forwardSequences(en.heldOut, vocab, order);
   return { vocab, train, heldOut, model: KneserNeyModel.train(train, order, vocab.size) };
@@ -57,7 +60,8 @@ describe('Kneser-Ney LM', () => {
     let withBias = 0;
     let without = 0;
     for (let seed = 0; seed < 200; seed++) {
-      if (model.sample([vocab.id('carry'), vocab.id('the')], new Rng(seed), { maxTokens: 1, stopAt: stop, bias: (id) => (id === fire ? 3 : 0) })[0] === fire) withBias++;
+      if (model.sample([vocab.id('carry'), vocab.id('the')], new Rng(seed), { maxTokens: 1, stopAt: stop, bias: (id) => (id === fire ? 3 : 0) })[0] === fire)
+        withBias++;
       if (model.sample([vocab.id('carry'), vocab.id('the')], new Rng(seed), { maxTokens: 1, stopAt: stop })[0] === fire) without++;
     }
     expect(withBias).toBeGreaterThan(without);

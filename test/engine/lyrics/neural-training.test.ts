@@ -51,7 +51,11 @@ describe('neural lyrics LM training', () => {
 
   it('fine-tunes from a base model (same vocabulary, better start than from scratch)', async () => {
     const docs = fixtureCorpus();
-    const base = await trainLyricsModel(docs.filter((_, i) => i % 2 === 0), { ...hyper, epochs: 2 }, { seed: 9 });
+    const base = await trainLyricsModel(
+      docs.filter((_, i) => i % 2 === 0),
+      { ...hyper, epochs: 2 },
+      { seed: 9 },
+    );
     const rest = docs.filter((_, i) => i % 2 === 1);
     const scratch: EpochMetrics[] = [];
     const tuned: EpochMetrics[] = [];

@@ -12,7 +12,14 @@ describe('parseStructure', () => {
 
   it('reads hyphenated pre-chorus, other separators, case and numbered input', () => {
     expect(parseStructure('Intro, Verse_1 | pre-chorus | CHORUS-verse-pre_chorus-chorus-outro').order).toEqual([
-      'intro', 'verse_1', 'pre_chorus', 'chorus', 'verse_2', 'pre_chorus', 'chorus', 'outro',
+      'intro',
+      'verse_1',
+      'pre_chorus',
+      'chorus',
+      'verse_2',
+      'pre_chorus',
+      'chorus',
+      'outro',
     ]);
   });
 

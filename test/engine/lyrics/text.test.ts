@@ -13,8 +13,22 @@ describe('tokenizer', () => {
   });
 
   it('marks line breaks and section boundaries as tokens', () => {
-    const tokens = documentTokens({ id: 'x', title: 'x', songwriterId: 'w', artistId: 'a', language: 'en', mood: [], theme: 't',
-      sections: [{ name: 'verse_1', lines: ['Hello there', 'blue sky'] }, { name: 'chorus', lines: ['la la'] }] }, 2);
+    const tokens = documentTokens(
+      {
+        id: 'x',
+        title: 'x',
+        songwriterId: 'w',
+        artistId: 'a',
+        language: 'en',
+        mood: [],
+        theme: 't',
+        sections: [
+          { name: 'verse_1', lines: ['Hello there', 'blue sky'] },
+          { name: 'chorus', lines: ['la la'] },
+        ],
+      },
+      2,
+    );
     expect(tokens).toEqual(['<s>', '<s>', '<sec:verse>', 'hello', 'there', '<nl>', 'blue', 'sky', '<nl>', '<sec:chorus>', 'la', 'la', '<nl>', '</s>']);
   });
 
@@ -28,8 +42,17 @@ describe('tokenizer', () => {
 
 describe('syllables', () => {
   it('counts English words from spelling', () => {
-    expect([['home', 1], ['tonight', 2], ['remember', 3], ['wanted', 2], ['loved', 1], ['beautiful', 3], ['table', 2]].map(([w]) => countWordSyllables(w as string, 'en')))
-      .toEqual([1, 2, 3, 2, 1, 3, 2]);
+    expect(
+      [
+        ['home', 1],
+        ['tonight', 2],
+        ['remember', 3],
+        ['wanted', 2],
+        ['loved', 1],
+        ['beautiful', 3],
+        ['table', 2],
+      ].map(([w]) => countWordSyllables(w as string, 'en')),
+    ).toEqual([1, 2, 3, 2, 1, 3, 2]);
     expect(countLineSyllables('Hold on to the summer light', 'en')).toBe(7);
   });
 
@@ -45,10 +68,25 @@ describe('syllables', () => {
 
 describe('rhyme keys', () => {
   it('English: last stressed vowel sound + coda', () => {
-    for (const [a, b] of [['night', 'bright'], ['time', 'rhyme'], ['me', 'free'], ['day', 'away'], ['heart', 'apart'], ['slow', 'go'], ['fire', 'higher'], ['find', 'mind'], ['town', 'down']]) {
+    for (const [a, b] of [
+      ['night', 'bright'],
+      ['time', 'rhyme'],
+      ['me', 'free'],
+      ['day', 'away'],
+      ['heart', 'apart'],
+      ['slow', 'go'],
+      ['fire', 'higher'],
+      ['find', 'mind'],
+      ['town', 'down'],
+    ]) {
       expect(wordsRhyme(a, b, 'en'), `${a}/${b}`).toBe(true);
     }
-    for (const [a, b] of [['night', 'day'], ['town', 'known'], ['love', 'home']]) expect(wordsRhyme(a, b, 'en'), `${a}/${b}`).toBe(false);
+    for (const [a, b] of [
+      ['night', 'day'],
+      ['town', 'known'],
+      ['love', 'home'],
+    ])
+      expect(wordsRhyme(a, b, 'en'), `${a}/${b}`).toBe(false);
     expect(wordsRhyme('light', 'light', 'en')).toBe(false);
   });
 

@@ -128,7 +128,13 @@ describe('form per song', () => {
       forms.add(score.sections.map((s) => s.name).join(' '));
     }
     expect(forms.size).toBeGreaterThanOrEqual(3);
-    const plain = new Set(Array.from({ length: 6 }, (_, seed) => composeScore({ context: LOFI_CONTEXT, seed, maxDurationSec: 180, model: emptyAudioModel() }).sections.map((s) => s.name).join(' ')));
+    const plain = new Set(
+      Array.from({ length: 6 }, (_, seed) =>
+        composeScore({ context: LOFI_CONTEXT, seed, maxDurationSec: 180, model: emptyAudioModel() })
+          .sections.map((s) => s.name)
+          .join(' '),
+      ),
+    );
     expect([...plain]).toEqual(['intro verse chorus verse chorus bridge chorus outro']);
   });
 });

@@ -9,7 +9,7 @@ const catalog = syntheticCatalog({ tracksPerGenre: 12, seed: 3 });
 const hyperparams = { epochs: 8, learningRate: 0.05, batchSize: 4, warmupSteps: 5 };
 
 describe('audio model training', () => {
-  it('decreases the loss over epochs and learns each genre\'s transitions', async () => {
+  it("decreases the loss over epochs and learns each genre's transitions", async () => {
     const losses: number[] = [];
     const { model, lossCurve, completed } = await trainAudioModel(catalog, hyperparams, { onEpoch: (_, loss) => losses.push(loss) });
     expect(completed).toBe(true);

@@ -36,7 +36,9 @@ describe('composer', () => {
       melody.filter((n) => n.startBeat >= startBar * 4 && n.startBeat < startBar * 4 + 8).map((n) => [n.midi, +(n.startBeat - startBar * 4).toFixed(3)]);
     expect(firstTwoBars(choruses[0].startBar).length).toBeGreaterThan(1);
     expect(firstTwoBars(choruses[1].startBar)).toEqual(firstTwoBars(choruses[0].startBar));
-    expect(score.chordsPerBar.slice(choruses[1].startBar, choruses[1].startBar + 4)).toEqual(score.chordsPerBar.slice(choruses[0].startBar, choruses[0].startBar + 4));
+    expect(score.chordsPerBar.slice(choruses[1].startBar, choruses[1].startBar + 4)).toEqual(
+      score.chordsPerBar.slice(choruses[0].startBar, choruses[0].startBar + 4),
+    );
   });
 
   it('puts chord tones on strong beats of the melody', () => {
@@ -52,7 +54,12 @@ describe('composer', () => {
   });
 
   it('follows the learned chord habits of the genre', async () => {
-    const { model } = await trainAudioModel(syntheticCatalog({ tracksPerGenre: 12, seed: 3 }), { epochs: 10, learningRate: 0.05, batchSize: 4, warmupSteps: 5 });
+    const { model } = await trainAudioModel(syntheticCatalog({ tracksPerGenre: 12, seed: 3 }), {
+      epochs: 10,
+      learningRate: 0.05,
+      batchSize: 4,
+      warmupSteps: 5,
+    });
     // pop was trained on I-V-vi-IV; count how many adjacent bar pairs follow that loop.
     const context = { ...SYNTHWAVE_CONTEXT, genre: 'pop', mood: ['happy'] };
     let loopMoves = 0;

@@ -67,9 +67,42 @@ const NAMES = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
  */
 export function syntheticCatalog(options: { tracksPerGenre: number; seed: number }): TrainingItem[] {
   const genres: { genre: string; mood: string[]; tempo: number; mode: 'major' | 'minor'; loop: [number, boolean][] }[] = [
-    { genre: 'pop', mood: ['happy'], tempo: 118, mode: 'major', loop: [[0, false], [7, false], [9, true], [5, false]] },
-    { genre: 'jazz', mood: ['calm'], tempo: 92, mode: 'major', loop: [[2, true], [7, false], [0, false], [9, true]] },
-    { genre: 'lo-fi hip hop', mood: ['calm', 'dreamy'], tempo: 80, mode: 'minor', loop: [[0, true], [8, false], [3, false], [10, false]] },
+    {
+      genre: 'pop',
+      mood: ['happy'],
+      tempo: 118,
+      mode: 'major',
+      loop: [
+        [0, false],
+        [7, false],
+        [9, true],
+        [5, false],
+      ],
+    },
+    {
+      genre: 'jazz',
+      mood: ['calm'],
+      tempo: 92,
+      mode: 'major',
+      loop: [
+        [2, true],
+        [7, false],
+        [0, false],
+        [9, true],
+      ],
+    },
+    {
+      genre: 'lo-fi hip hop',
+      mood: ['calm', 'dreamy'],
+      tempo: 80,
+      mode: 'minor',
+      loop: [
+        [0, true],
+        [8, false],
+        [3, false],
+        [10, false],
+      ],
+    },
   ];
   const rng = new Rng(options.seed);
   const items: TrainingItem[] = [];

@@ -22,13 +22,53 @@ import { LOFI_CONTEXT, SYNTHWAVE_CONTEXT } from './helpers.js';
 const TARGET_LUFS = -14;
 const CEILING_DBTP = -1;
 
-const POP: MusicContext = { genre: 'pop', subgenre: 'dance pop', mood: ['happy'], lifestyle: 'party', tempo_range: [110, 120], key_preference: 'major', energy_level: 0.7 };
-const ROCK: MusicContext = { genre: 'rock', subgenre: 'indie rock', mood: ['energetic'], lifestyle: 'workout', tempo_range: [120, 140], key_preference: 'minor', energy_level: 0.9 };
-const AMBIENT: MusicContext = { genre: 'ambient', subgenre: 'drone', mood: ['calm'], lifestyle: 'sleep', tempo_range: [60, 70], key_preference: 'major', energy_level: 0.2 };
-const JAZZ: MusicContext = { genre: 'jazz', subgenre: 'cool jazz', mood: ['calm'], lifestyle: 'focus', tempo_range: [90, 110], key_preference: 'major', energy_level: 0.5 };
+const POP: MusicContext = {
+  genre: 'pop',
+  subgenre: 'dance pop',
+  mood: ['happy'],
+  lifestyle: 'party',
+  tempo_range: [110, 120],
+  key_preference: 'major',
+  energy_level: 0.7,
+};
+const ROCK: MusicContext = {
+  genre: 'rock',
+  subgenre: 'indie rock',
+  mood: ['energetic'],
+  lifestyle: 'workout',
+  tempo_range: [120, 140],
+  key_preference: 'minor',
+  energy_level: 0.9,
+};
+const AMBIENT: MusicContext = {
+  genre: 'ambient',
+  subgenre: 'drone',
+  mood: ['calm'],
+  lifestyle: 'sleep',
+  tempo_range: [60, 70],
+  key_preference: 'major',
+  energy_level: 0.2,
+};
+const JAZZ: MusicContext = {
+  genre: 'jazz',
+  subgenre: 'cool jazz',
+  mood: ['calm'],
+  lifestyle: 'focus',
+  tempo_range: [90, 110],
+  key_preference: 'major',
+  energy_level: 0.5,
+};
 
 function request(context: MusicContext, withLyrics: boolean, seconds = 14): GenerateTrackRequest {
-  return { context, seed: 7, maxDurationSec: seconds, quality: '128kbps', model: emptyAudioModel(), modelVersion: 'mix-test-1', lyrics: withLyrics ? ENGLISH_LYRICS : null };
+  return {
+    context,
+    seed: 7,
+    maxDurationSec: seconds,
+    quality: '128kbps',
+    model: emptyAudioModel(),
+    modelVersion: 'mix-test-1',
+    lyrics: withLyrics ? ENGLISH_LYRICS : null,
+  };
 }
 
 interface Measured {

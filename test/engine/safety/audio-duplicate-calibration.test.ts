@@ -62,7 +62,13 @@ describe('audio near-duplicate check on demo masters', () => {
     const copies: [string, AudioFeatures][] = [
       ['192 kbps', await extractFeaturesFromFile(await transcodeMp3(master, '192kbps'), 'mp3')],
       ['320 kbps', await extractFeaturesFromFile(await transcodeMp3(master, '320kbps'), 'mp3')],
-      ['gain -1 dB', extractFeatures(pcm.map((x) => x * 10 ** (-1 / 20)), sampleRate)],
+      [
+        'gain -1 dB',
+        extractFeatures(
+          pcm.map((x) => x * 10 ** (-1 / 20)),
+          sampleRate,
+        ),
+      ],
       ['trimmed by 1 s', extractFeatures(pcm.subarray(sampleRate), sampleRate)],
       ['re-rendered from the same seed', await extractFeaturesFromFile(await renderMaster(slug), 'mp3')],
     ];
@@ -90,8 +96,18 @@ describe('sequenceAgreement', () => {
   });
 
   it('is 1 for the same sequence read at half or double the beat rate (a tempo octave error)', () => {
-    expect(sequenceAgreement(song.filter((_, i) => i % 2 === 1), song)).toBe(1);
-    expect(sequenceAgreement(song.flatMap((c) => [c, c]), song)).toBe(1);
+    expect(
+      sequenceAgreement(
+        song.filter((_, i) => i % 2 === 1),
+        song,
+      ),
+    ).toBe(1);
+    expect(
+      sequenceAgreement(
+        song.flatMap((c) => [c, c]),
+        song,
+      ),
+    ).toBe(1);
   });
 
   it('is about 0 for the same chords in another order (agreement no better than chance)', () => {

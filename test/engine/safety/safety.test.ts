@@ -14,7 +14,14 @@ describe('explicit detection', () => {
   const detector = new ExplicitDetector();
 
   it('catches plain, leetspeak, stretched and spaced-out spellings, with positions', () => {
-    for (const [text, term] of [['what the fuck', 'fuck'], ['sh1t happens', 'shit'], ['fuuuuck this', 'fuck'], ['f u c k this', 'fuck'], ['s.h.i.t again', 'shit'], ['you wanker', 'wanker']]) {
+    for (const [text, term] of [
+      ['what the fuck', 'fuck'],
+      ['sh1t happens', 'shit'],
+      ['fuuuuck this', 'fuck'],
+      ['f u c k this', 'fuck'],
+      ['s.h.i.t again', 'shit'],
+      ['you wanker', 'wanker'],
+    ]) {
       const r = detector.detect(text);
       expect(r.explicit, text).toBe(true);
       expect(r.terms, text).toContain(term);
@@ -81,14 +88,31 @@ describe('SafetyFilter lyrics', () => {
 
 describe('SafetyFilter audio', () => {
   const features = (seed: number): AudioFeatures => {
-    const values = Array.from({ length: 45 }, ((rng) => () => rng.next())(new Rng(seed)));
+    const values = Array.from(
+      { length: 45 },
+      (
+        (rng) => () =>
+          rng.next()
+      )(new Rng(seed)),
+    );
     const x = (i: number) => values[i];
     const chroma = Array.from({ length: 12 }, (_, i) => 0.2 + x(i));
     const sum = chroma.reduce((a, b) => a + b, 0);
     return {
-      durationSec: 180, tempoBpm: 80 + 60 * x(40), tempoConfidence: 0.8, key: 'C', mode: seed % 2 ? 'major' : 'minor', keyConfidence: 0.7,
-      chroma: chroma.map((c) => c / sum), mfccMean: Array.from({ length: 13 }, (_, i) => -20 + 40 * x(i + 12)), mfccStd: Array.from({ length: 13 }, (_, i) => 2 + 10 * x(i + 25)),
-      loudnessDb: -20 + 10 * x(41), energy: x(42), spectralCentroidHz: 1000 + 2000 * x(43), onsetRate: 1 + 3 * x(44), beatChords: ['C', 'G'],
+      durationSec: 180,
+      tempoBpm: 80 + 60 * x(40),
+      tempoConfidence: 0.8,
+      key: 'C',
+      mode: seed % 2 ? 'major' : 'minor',
+      keyConfidence: 0.7,
+      chroma: chroma.map((c) => c / sum),
+      mfccMean: Array.from({ length: 13 }, (_, i) => -20 + 40 * x(i + 12)),
+      mfccStd: Array.from({ length: 13 }, (_, i) => 2 + 10 * x(i + 25)),
+      loudnessDb: -20 + 10 * x(41),
+      energy: x(42),
+      spectralCentroidHz: 1000 + 2000 * x(43),
+      onsetRate: 1 + 3 * x(44),
+      beatChords: ['C', 'G'],
     };
   };
   const filter = new SafetyFilter({ catalogAudio: [1, 2, 3, 4].map((i) => ({ id: `master-${i}`, features: features(i) })) });

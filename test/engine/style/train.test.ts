@@ -31,7 +31,10 @@ describe('style embedding training', () => {
     const embeddings = items.map((item) => embed(model, item.features));
     expect(embeddings[0]).toHaveLength(STYLE_EMBEDDING_DIM);
     for (const genre of new Set(items.map((i) => i.genre))) {
-      let same = 0, sameCount = 0, other = 0, otherCount = 0;
+      let same = 0,
+        sameCount = 0,
+        other = 0,
+        otherCount = 0;
       items.forEach((a, i) => {
         if (a.genre !== genre) return;
         items.forEach((b, j) => {
@@ -52,7 +55,12 @@ describe('style embedding training', () => {
     const restored = JSON.parse(JSON.stringify(model));
     expect(embed(restored, items[0].features)).toEqual(embeddings[0]);
 
-    const influences = nearest(model, items[0].features, items.slice(1).map((i) => ({ id: i.id, features: i.features })), 5);
+    const influences = nearest(
+      model,
+      items[0].features,
+      items.slice(1).map((i) => ({ id: i.id, features: i.features })),
+      5,
+    );
     expect(influences).toHaveLength(5);
     expect(influences.filter((n) => n.id.startsWith('techno-')).length).toBeGreaterThanOrEqual(4);
     expect(influences[0].similarity).toBeGreaterThanOrEqual(influences[4].similarity);
@@ -91,9 +99,7 @@ describe('style embedding training', () => {
   });
 
   it('stops with a typed error when the loss diverges to NaN', async () => {
-    await expect(trainStyleEmbedding(items, { epochs: 3, learningRate: 1e308, batchSize: 4, warmupSteps: 0 })).rejects.toBeInstanceOf(
-      TrainingDivergedError,
-    );
+    await expect(trainStyleEmbedding(items, { epochs: 3, learningRate: 1e308, batchSize: 4, warmupSteps: 0 })).rejects.toBeInstanceOf(TrainingDivergedError);
   });
 
   it('rejects invalid hyperparameters and single-genre data', async () => {

@@ -12,11 +12,17 @@ export function bandPass(samples: Float32Array, fs: number, low: number, high: n
     const a0 = 1 + alpha;
     const [b0, b1] = type === 'lp' ? [(1 - cos) / 2, 1 - cos] : [(1 + cos) / 2, -(1 + cos)];
     const out = new Float64Array(input.length);
-    let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+    let x1 = 0,
+      x2 = 0,
+      y1 = 0,
+      y2 = 0;
     for (let i = 0; i < input.length; i++) {
       const x = input[i];
       const y = (b0 * x + b1 * x1 + b0 * x2 + 2 * cos * y1 - (1 - alpha) * y2) / a0;
-      x2 = x1; x1 = x; y2 = y1; y1 = y;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = y;
       out[i] = y;
     }
     return out;

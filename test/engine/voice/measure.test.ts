@@ -37,7 +37,15 @@ function pulseThroughResonances(f0: number, resonances: [number, number][], seco
 describe('YIN pitch tracker', () => {
   it('finds the fundamental of harmonic signals within 5 cents, and calls silence and noise unvoiced', () => {
     for (const f0 of [98, 196.5, 330, 523.25]) {
-      const signal = pulseThroughResonances(f0, [[600, 80], [1200, 100], [2500, 150]], 0.5);
+      const signal = pulseThroughResonances(
+        f0,
+        [
+          [600, 80],
+          [1200, 100],
+          [2500, 150],
+        ],
+        0.5,
+      );
       const voiced = trackPitch(signal, FS).filter((f) => f.f0 > 0 && f.timeSec > 0.05);
       expect(voiced.length).toBeGreaterThan(30);
       for (const frame of voiced) expect(Math.abs(centsBetween(frame.f0, f0))).toBeLessThan(5);
@@ -58,16 +66,40 @@ describe('LPC formant estimation', () => {
     // (z - 0.5)(z + 0.25)(z^2 - 2*0.9*cos(0.3) z + 0.81)
     const c = 2 * 0.9 * Math.cos(0.3);
     const quadratic = [1, -0.25, -0.125];
-    const coefficients = new Float64Array([1, quadratic[1] - c, quadratic[2] - c * quadratic[1] + 0.81, -c * quadratic[2] + 0.81 * quadratic[1], 0.81 * quadratic[2]]);
+    const coefficients = new Float64Array([
+      1,
+      quadratic[1] - c,
+      quadratic[2] - c * quadratic[1] + 0.81,
+      -c * quadratic[2] + 0.81 * quadratic[1],
+      0.81 * quadratic[2],
+    ]);
     const roots = polynomialRoots(coefficients);
-    const expected = [[-0.25, 0], [0.5, 0], [0.9 * Math.cos(0.3), -0.9 * Math.sin(0.3)], [0.9 * Math.cos(0.3), 0.9 * Math.sin(0.3)]];
+    const expected = [
+      [-0.25, 0],
+      [0.5, 0],
+      [0.9 * Math.cos(0.3), -0.9 * Math.sin(0.3)],
+      [0.9 * Math.cos(0.3), 0.9 * Math.sin(0.3)],
+    ];
     expect(roots).toHaveLength(4);
     for (const [re, im] of expected) expect(Math.min(...roots.map(([r, i]) => Math.hypot(r - re, i - im)))).toBeLessThan(1e-6);
   });
 
   it('recovers F1 and F2 of synthetic vowels within 8%', () => {
-    for (const [f1, f2] of [[730, 1090], [270, 2290], [300, 870]]) {
-      const signal = pulseThroughResonances(120, [[f1, 60], [f2, 90], [2500, 150], [3400, 250]], 0.6);
+    for (const [f1, f2] of [
+      [730, 1090],
+      [270, 2290],
+      [300, 870],
+    ]) {
+      const signal = pulseThroughResonances(
+        120,
+        [
+          [f1, 60],
+          [f2, 90],
+          [2500, 150],
+          [3400, 250],
+        ],
+        0.6,
+      );
       const frames = estimateFormants(signal, FS).filter((f) => f.timeSec > 0.1);
       const median = (k: number) => frames.map((f) => f.formants[k]).sort((a, b) => a - b)[frames.length >> 1];
       expect(Math.abs(median(0) / f1 - 1)).toBeLessThan(0.08);

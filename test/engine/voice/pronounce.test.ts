@@ -33,19 +33,41 @@ describe('English pronunciation', () => {
   it('falls back to stem + suffix, compounds, then letter-to-sound rules for unknown words', () => {
     expect(dict['fogged']).toBeUndefined();
     expect(englishPhones('fogged', dict)).toMatchObject({ source: 'dictionary' });
-    expect(englishPhones('fogged', dict).phones.map((p) => p.phone).join(' ')).toBe('F AA G D');
-    expect(englishPhones('starfield', dict).phones.map((p) => p.phone).join(' ')).toBe('S T AA R F IY L D');
+    expect(
+      englishPhones('fogged', dict)
+        .phones.map((p) => p.phone)
+        .join(' '),
+    ).toBe('F AA G D');
+    expect(
+      englishPhones('starfield', dict)
+        .phones.map((p) => p.phone)
+        .join(' '),
+    ).toBe('S T AA R F IY L D');
 
     const invented = en.line('blorptastic glimmerwave');
     expect(invented.words.map((w) => w.source)).toEqual(['rules', 'dictionary']);
     expect(show(invented.words[0].syllables)).toBe('B L AO R P | T AE | S T IH K');
-    expect(englishByRules('shine').map((p) => p.phone).join(' ')).toBe('SH AY N'); // magic e
-    expect(englishByRules('nightly').map((p) => p.phone).join(' ')).toBe('N AY T L IY');
-    expect(englishByRules('station').map((p) => p.phone).join(' ')).toContain('SH AX N');
+    expect(
+      englishByRules('shine')
+        .map((p) => p.phone)
+        .join(' '),
+    ).toBe('SH AY N'); // magic e
+    expect(
+      englishByRules('nightly')
+        .map((p) => p.phone)
+        .join(' '),
+    ).toBe('N AY T L IY');
+    expect(
+      englishByRules('station')
+        .map((p) => p.phone)
+        .join(' '),
+    ).toContain('SH AX N');
   });
 
   it('gives the same syllable count as the dictionary for most of the lyric corpus words (rules alone)', () => {
-    const words = new Set(demoLyricsCorpus.filter((d) => d.language === 'en').flatMap((d) => d.sections.flatMap((s) => s.lines.flatMap((l) => tokenizeLine(l, 'en')))));
+    const words = new Set(
+      demoLyricsCorpus.filter((d) => d.language === 'en').flatMap((d) => d.sections.flatMap((s) => s.lines.flatMap((l) => tokenizeLine(l, 'en')))),
+    );
     let compared = 0;
     let agreed = 0;
     for (const word of words) {

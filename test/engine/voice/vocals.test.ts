@@ -43,7 +43,9 @@ describe('sung vocals (English, 80 s arrangement)', () => {
     for (const frame of frames) {
       if (frame.f0 === 0) continue;
       // The note sounding at the frame, or the line's last note during its release.
-      const note = stem.notes.find((n) => n.startSec <= frame.timeSec && frame.timeSec < n.endSec) ?? stem.notes.findLast((n) => n.endSec <= frame.timeSec && frame.timeSec - n.endSec < 0.1);
+      const note =
+        stem.notes.find((n) => n.startSec <= frame.timeSec && frame.timeSec < n.endSec) ??
+        stem.notes.findLast((n) => n.endSec <= frame.timeSec && frame.timeSec - n.endSec < 0.1);
       voiced++;
       if (note && Math.abs(centsBetween(frame.f0, midiToHz(note.midi))) <= 50) inTune++;
     }

@@ -184,7 +184,13 @@ export function deinterleave(bytes: Buffer, metaint: number): { audio: Buffer; b
     at += take;
     if (take < metaint || at >= bytes.length) break;
     const length = bytes[at] * 16;
-    blocks.push({ at: audioLength, text: bytes.subarray(at + 1, at + 1 + length).toString('utf8').replace(/\0+$/, '') });
+    blocks.push({
+      at: audioLength,
+      text: bytes
+        .subarray(at + 1, at + 1 + length)
+        .toString('utf8')
+        .replace(/\0+$/, ''),
+    });
     at += 1 + length;
   }
   return { audio: Buffer.concat(audio), blocks };

@@ -19,12 +19,23 @@ describe('the listener player on HLS', () => {
     ensureWebBuild();
     station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 6, models: [], fakeEngine: true });
     const admin = authHeaders(await staffLogin(station));
-    await station.http.inject({ method: 'PATCH', url: '/station/v1/admin/config', headers: admin, payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' } });
+    await station.http.inject({
+      method: 'PATCH',
+      url: '/station/v1/admin/config',
+      headers: admin,
+      payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' },
+    });
     expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
     // The playlist exists (its first segments are out) before the browser asks for it.
     const listener = authHeaders(await signupListener(station));
     const hlsUrl: string = (await station.http.inject({ url: '/station/v1/radio/stream-info', headers: listener })).json().hls_url;
-    await pollUntil('the playlist to list three segments', async () => (await station.http.inject({ url: hlsUrl.replace(ORIGIN, '') })).body, (body) => (body.match(/#EXTINF/g) ?? []).length >= 3, 60_000, 250);
+    await pollUntil(
+      'the playlist to list three segments',
+      async () => (await station.http.inject({ url: hlsUrl.replace(ORIGIN, '') })).body,
+      (body) => (body.match(/#EXTINF/g) ?? []).length >= 3,
+      60_000,
+      250,
+    );
     browser = await launchBrowser(portOf(await station.http.listen({ port: 0, host: '127.0.0.1' })));
   }, 300_000);
   afterAll(async () => {

@@ -18,7 +18,12 @@ describe('HLS output', () => {
   beforeAll(async () => {
     station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 6, models: [], fakeEngine: true });
     const admin = authHeaders(await staffLogin(station));
-    await station.http.inject({ method: 'PATCH', url: '/station/v1/admin/config', headers: admin, payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' } });
+    await station.http.inject({
+      method: 'PATCH',
+      url: '/station/v1/admin/config',
+      headers: admin,
+      payload: { catalog_ratio: 1, ai_generation_ratio: 0, generation_mode: 'catalog_only' },
+    });
     expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
     listener = authHeaders(await signupListener(station));
   }, 300_000);

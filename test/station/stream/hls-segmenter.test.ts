@@ -37,7 +37,7 @@ function readId3(segment: Buffer): { size: number; timestamp: bigint; title: str
   const size = 10 + ((segment[6] << 21) | (segment[7] << 14) | (segment[8] << 7) | segment[9]);
   let timestamp = -1n;
   let title: string | null = null;
-  for (let at = 10; at < size; ) {
+  for (let at = 10; at < size;) {
     const id = segment.subarray(at, at + 4).toString('latin1');
     const length = (segment[at + 4] << 21) | (segment[at + 5] << 14) | (segment[at + 6] << 7) | segment[at + 7];
     const body = segment.subarray(at + 10, at + 10 + length);
@@ -55,7 +55,16 @@ function readId3(segment: Buffer): { size: number; timestamp: bigint; title: str
 describe('HlsSegmenter', () => {
   it('cuts on frame edges, publishes due segments, rolls the playlist and deletes old segments', async () => {
     let now = EPOCH;
-    const segmenter = new HlsSegmenter({ blobs, prefix: 'hls/live', framesPerSegment: 10, window: 3, keep: 1, leadMs: LEAD_MS, now: () => now, firstSequence: 100 });
+    const segmenter = new HlsSegmenter({
+      blobs,
+      prefix: 'hls/live',
+      framesPerSegment: 10,
+      window: 3,
+      keep: 1,
+      leadMs: LEAD_MS,
+      now: () => now,
+      firstSequence: 100,
+    });
     // Frames 5..74 arrive in chunks of 7, each ahead of its send time; the title changes at frame 40.
     const first = 5;
     for (let at = 0; at < 70; at += 7) {

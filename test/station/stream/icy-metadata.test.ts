@@ -42,10 +42,7 @@ describe('IcyMetadataSink', () => {
     expect(parseMp3(audio).skipped.garbageBytes).toBe(0);
     expect(blocks.length).toBe(Math.floor(audio.length / 4000));
     const titled = blocks.filter((block) => block.text !== '');
-    expect(titled.map((block) => block.text)).toEqual([
-      "StreamTitle='Station AI - Rock’n’Roll Dawn';",
-      "StreamTitle='Station AI - Second Light';",
-    ]);
+    expect(titled.map((block) => block.text)).toEqual(["StreamTitle='Station AI - Rock’n’Roll Dawn';", "StreamTitle='Station AI - Second Light';"]);
     // The second title lands near where the second track takes over in the crossfade (its tone gets the
     // louder): at most one tick's bytes before (the title switches at the tick that carries that point), at
     // most one metaint after. 128 kbps: 417.96 bytes per 1152-sample frame.

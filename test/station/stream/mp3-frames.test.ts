@@ -65,10 +65,22 @@ describe('parseMp3', () => {
 
 describe('parseFrameHeader', () => {
   it('reads MPEG-1 and MPEG-2 Layer III headers and rejects other layers, free format and reserved values', () => {
-    expect(parseFrameHeader(Buffer.from([0xff, 0xfb, 0x90, 0x64]), 0)).toMatchObject({ version: 1, bitrateKbps: 128, sampleRate: 44100, length: 417, samples: 1152 });
+    expect(parseFrameHeader(Buffer.from([0xff, 0xfb, 0x90, 0x64]), 0)).toMatchObject({
+      version: 1,
+      bitrateKbps: 128,
+      sampleRate: 44100,
+      length: 417,
+      samples: 1152,
+    });
     expect(parseFrameHeader(Buffer.from([0xff, 0xfb, 0xb2, 0x44]), 0)).toMatchObject({ bitrateKbps: 192, padding: true, length: 627 });
     expect(parseFrameHeader(Buffer.from([0xff, 0xfb, 0xe0, 0x44]), 0)).toMatchObject({ bitrateKbps: 320, length: 1044 });
-    expect(parseFrameHeader(Buffer.from([0xff, 0xf3, 0x84, 0xc4]), 0)).toMatchObject({ version: 2, bitrateKbps: 64, sampleRate: 24000, mono: true, samples: 576 });
+    expect(parseFrameHeader(Buffer.from([0xff, 0xf3, 0x84, 0xc4]), 0)).toMatchObject({
+      version: 2,
+      bitrateKbps: 64,
+      sampleRate: 24000,
+      mono: true,
+      samples: 576,
+    });
     expect(parseFrameHeader(Buffer.from([0xff, 0xfd, 0x90, 0x64]), 0)).toBeNull(); // Layer II
     expect(parseFrameHeader(Buffer.from([0xff, 0xfb, 0x00, 0x64]), 0)).toBeNull(); // free format
     expect(parseFrameHeader(Buffer.from([0xff, 0xfb, 0x9c, 0x64]), 0)).toBeNull(); // reserved sample rate
@@ -78,7 +90,11 @@ describe('parseFrameHeader', () => {
 
 describe('silentFrame', () => {
   it('is one valid frame per bitrate that decoders render as digital silence, even after music', async () => {
-    for (const [bitrate, length] of [[128, 417], [192, 626], [320, 1044]] as const) {
+    for (const [bitrate, length] of [
+      [128, 417],
+      [192, 626],
+      [320, 1044],
+    ] as const) {
       const frame = silentFrame(bitrate);
       expect(frame.length).toBe(length);
       expect(parseMp3(Buffer.concat([frame, frame])).frames.map((f) => f.bitrateKbps)).toEqual([bitrate, bitrate]);

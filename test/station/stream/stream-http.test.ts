@@ -172,7 +172,12 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
     expect(parseMp3(leadOfB).durationMs).toBeGreaterThanOrEqual(LEAD_MS);
     await until('B has its lead', () => b.bytes().length >= leadOfB.length);
     expect(b.bytes().equals(leadOfB)).toBe(true);
-    expect(a.bytes().subarray(a.bytes().length - leadOfB.length).equals(leadOfB)).toBe(true);
+    expect(
+      a
+        .bytes()
+        .subarray(a.bytes().length - leadOfB.length)
+        .equals(leadOfB),
+    ).toBe(true);
 
     // The stuck listener is dropped once it holds more than 3 s of audio; nobody else is held up meanwhile.
     const listening = [

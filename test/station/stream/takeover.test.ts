@@ -81,9 +81,19 @@ describe('a follower taking over the stream', () => {
     await a.stream.start();
     await b.stream.start();
     const listener = new TimedSink();
-    await pollUntil('the follower holds frames', () => b.stream.relayedFrames, (n) => n > 0, 10_000);
+    await pollUntil(
+      'the follower holds frames',
+      () => b.stream.relayedFrames,
+      (n) => n > 0,
+      10_000,
+    );
     b.broadcaster.addListener(listener);
-    await pollUntil('2 s into the first track', () => a.broadcaster.position().elapsedMs, (ms) => ms > 2000, 10_000);
+    await pollUntil(
+      '2 s into the first track',
+      () => a.broadcaster.position().elapsedMs,
+      (ms) => ms > 2000,
+      10_000,
+    );
 
     // The leader dies (its playout stops where it is, nothing more is published); the lease lapses a second later.
     const diedAt = Date.now();
@@ -116,7 +126,12 @@ describe('a follower taking over the stream', () => {
     // sends its listener the frames it had published ahead, then the new leader's, with no gap either.
     const handBackAt = Date.now();
     leading = 'a';
-    await pollUntil('the first instance leads again', () => a.stream.resumed, (n) => n === 1, 5_000);
+    await pollUntil(
+      'the first instance leads again',
+      () => a.stream.resumed,
+      (n) => n === 1,
+      5_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 4000));
     const later = listener.at.filter((t) => t >= handBackAt);
     expect(Math.max(...later.slice(1).map((t, i) => t - later[i]))).toBeLessThan(700);
