@@ -66,7 +66,10 @@ export function symbolicFigures(score: Score) {
   let repeated = 0;
   let windows = 0;
   for (let i = 0; i + 4 <= bars.length; i++) {
-    const w = bars.slice(i, i + 4).map(chordKey).join(' ');
+    const w = bars
+      .slice(i, i + 4)
+      .map(chordKey)
+      .join(' ');
     windows++;
     if (seen.has(w)) repeated++;
     seen.add(w);
@@ -112,7 +115,13 @@ async function main(): Promise<void> {
   const started = performance.now();
   const catalog = [];
   for (const track of demoTracks) {
-    const r = await generateTrack({ ...demoMasterRequest(track), maxDurationSec: catalogSec, quality: '128kbps', model: emptyAudioModel(), modelVersion: 'untrained' });
+    const r = await generateTrack({
+      ...demoMasterRequest(track),
+      maxDurationSec: catalogSec,
+      quality: '128kbps',
+      model: emptyAudioModel(),
+      modelVersion: 'untrained',
+    });
     catalog.push({ genre: track.genre, mood: track.mood, features: await extractFeaturesFromFile(r.mp3!, 'mp3') });
   }
   const { model } = await trainAudioModel(catalog, DEFAULT_HYPERPARAMS.audio, { seed: 1 });

@@ -94,8 +94,7 @@ async function main(): Promise<void> {
   const same: Pair[] = [];
   const other: Pair[] = [];
   for (let i = 0; i < catalog.length; i++)
-    for (let j = i + 1; j < catalog.length; j++)
-      (catalog[i].genre === catalog[j].genre ? same : other).push(compare(catalog[i].features, catalog[j].features));
+    for (let j = i + 1; j < catalog.length; j++) (catalog[i].genre === catalog[j].genre ? same : other).push(compare(catalog[i].features, catalog[j].features));
 
   // (b) true copies: a few masters per genre.
   const copies: Record<string, Pair[]> = { '192kbps': [], '320kbps': [], 'gain -1 dB': [], 'gain +1 dB': [], 'trim 1 s': [], 'same seed, 192 kbps render': [] };
@@ -107,8 +106,20 @@ async function main(): Promise<void> {
     const variants: [string, AudioFeatures][] = [
       ['192kbps', await extractFeaturesFromFile(await transcodeMp3(c.mp3, '192kbps'), 'mp3')],
       ['320kbps', await extractFeaturesFromFile(await transcodeMp3(c.mp3, '320kbps'), 'mp3')],
-      ['gain -1 dB', extractFeatures(pcm.map((x) => x * 10 ** (-1 / 20)), sampleRate)],
-      ['gain +1 dB', extractFeatures(pcm.map((x) => Math.max(-1, Math.min(1, x * 10 ** (1 / 20)))), sampleRate)],
+      [
+        'gain -1 dB',
+        extractFeatures(
+          pcm.map((x) => x * 10 ** (-1 / 20)),
+          sampleRate,
+        ),
+      ],
+      [
+        'gain +1 dB',
+        extractFeatures(
+          pcm.map((x) => Math.max(-1, Math.min(1, x * 10 ** (1 / 20)))),
+          sampleRate,
+        ),
+      ],
       ['trim 1 s', extractFeatures(pcm.subarray(sampleRate), sampleRate)],
       ['same seed, 192 kbps render', await extractFeaturesFromFile(await renderMaster(track, '192kbps'), 'mp3')],
     ];
@@ -124,7 +135,15 @@ async function main(): Promise<void> {
     DEFAULT_HYPERPARAMS.audio,
     { seed: 1 },
   );
-  const context: MusicContext = { genre: 'lo-fi hip hop', subgenre: 'chillhop', mood: ['calm', 'nostalgic'], lifestyle: 'focus', tempo_range: [70, 90], key_preference: 'any', energy_level: 0.4 };
+  const context: MusicContext = {
+    genre: 'lo-fi hip hop',
+    subgenre: 'chillhop',
+    mood: ['calm', 'nostalgic'],
+    lifestyle: 'focus',
+    tempo_range: [70, 90],
+    key_preference: 'any',
+    energy_level: 0.4,
+  };
   const aiOld: Pair[] = [];
   const aiNew: Pair[] = [];
   const aiFeatures: { seed: number; features: AudioFeatures }[] = [];
@@ -137,7 +156,9 @@ async function main(): Promise<void> {
     aiFeatures.push({ seed, features: f });
   }
 
-  console.log(`\nsound only: similarity = 1/(1+(d/2)^2); sound×chords: that × chord agreement; score = 1 - similarity^2, playback needs >= ${SAFETY_PLAYBACK_THRESHOLD}`);
+  console.log(
+    `\nsound only: similarity = 1/(1+(d/2)^2); sound×chords: that × chord agreement; score = 1 - similarity^2, playback needs >= ${SAFETY_PLAYBACK_THRESHOLD}`,
+  );
   report('(a) distinct masters, same genre', same);
   report('(a) distinct masters, other genre', other);
   for (const [kind, d] of Object.entries(copies)) report(`(b) copy: ${kind}`, d);

@@ -79,7 +79,11 @@ try {
   const seedSec = (performance.now() - seedStarted) / 1000;
   console.log(`${backend}: ${TRACKS.toLocaleString('en')} tracks seeded in ${seedSec.toFixed(1)} s`);
 
-  const signup = await station.http.inject({ method: 'POST', url: '/v1/auth/signup', payload: { email: 'bench@search.test', password: 'bench-password-1', display_name: 'Bench' } });
+  const signup = await station.http.inject({
+    method: 'POST',
+    url: '/v1/auth/signup',
+    payload: { email: 'bench@search.test', password: 'bench-password-1', display_name: 'Bench' },
+  });
   const headers = { authorization: `Bearer ${signup.json().token}` };
   const mix = queryMix(catalog);
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(mix).map((name) => [name, []]));
@@ -92,7 +96,10 @@ try {
     // The backends serving the bench database (the pool opens and closes connections): their CPU is read from
     // /proc around each search.
     backends = monitor && scratch.name ? await backendPids(monitor, scratch.name) : [];
-    if (round === 0) loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
+    if (round === 0)
+      loadBefore = loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
     for (const [name, next] of Object.entries(mix)) {
       const url = `/v1/tracks?${next()}&limit=20`;
       const cpuBefore = process.cpuUsage();
@@ -117,10 +124,24 @@ try {
   for (const [name, list] of Object.entries(samples)) {
     console.log(row(name, sorted(list), cpuMs[name], quantile(sorted(totals[name]), 0.5).toLocaleString('en')));
   }
-  console.log(row(`**all ${all.length} searches**`, all, Object.values(cpuMs).reduce((a, b) => a + b, 0), ''));
+  console.log(
+    row(
+      `**all ${all.length} searches**`,
+      all,
+      Object.values(cpuMs).reduce((a, b) => a + b, 0),
+      '',
+    ),
+  );
   const p99 = quantile(all, 0.99);
-  const cpuOf = backend === 'pglite' ? 'the station process, database included' : `the station process and the PostgreSQL backends serving it (read from /proc in 10 ms ticks, so only a mean)`;
-  console.log(`\nCPU: ${cpuOf}. Load average ${loadBefore} before, ${loadavg().map((l) => l.toFixed(1)).join(' ')} after, on ${cpus().length} cores.`);
+  const cpuOf =
+    backend === 'pglite'
+      ? 'the station process, database included'
+      : `the station process and the PostgreSQL backends serving it (read from /proc in 10 ms ticks, so only a mean)`;
+  console.log(
+    `\nCPU: ${cpuOf}. Load average ${loadBefore} before, ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} after, on ${cpus().length} cores.`,
+  );
   const target = TARGET_P99_MS[backend];
   console.log(`\n${backend}: p99 ${p99.toFixed(2)} ms, target < ${target} ms: ${p99 < target ? 'met' : 'MISSED'}`);
   if (p99 >= target) process.exitCode = 1;

@@ -17,7 +17,12 @@ function testSignal(durationSec: number, sampleRate: number): Float32Array {
   const out = new Float32Array(Math.round(durationSec * sampleRate));
   const rng = new Rng(42);
   const beat = 60 / 122;
-  const chords = [[57, 60, 64], [62, 65, 69], [64, 68, 71], [57, 60, 64]];
+  const chords = [
+    [57, 60, 64],
+    [62, 65, 69],
+    [64, 68, 71],
+    [57, 60, 64],
+  ];
   for (let i = 0; i < out.length; i++) {
     const t = i / sampleRate;
     const chord = chords[Math.floor(t / (4 * beat)) % chords.length];

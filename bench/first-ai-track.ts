@@ -79,7 +79,10 @@ function startStation(port: number, dataDir: string): ChildProcess {
     }
     if (entry.level !== undefined && entry.level >= 50) console.log(`${stamp()} station error: ${entry.msg} ${entry.err?.message ?? ''}`);
     if (typeof entry.msg === 'string' && entry.msg.startsWith('demo ')) {
-      const detail = ['version', 'items', 'seconds', 'rendered'].filter((k) => entry[k] !== undefined).map((k) => `${k}=${String(entry[k])}`).join(' ');
+      const detail = ['version', 'items', 'seconds', 'rendered']
+        .filter((k) => entry[k] !== undefined)
+        .map((k) => `${k}=${String(entry[k])}`)
+        .join(' ');
       console.log(`${stamp()} ${entry.msg}${detail ? ` (${detail})` : ''}`);
     }
   });
@@ -112,7 +115,11 @@ async function main(): Promise<number> {
   try {
     await waitForHealth(port, child);
     console.log(`${stamp()} /healthz answers`);
-    const signup = await call(port, 'POST', '/v1/auth/signup', { email: 'first-ai@example.com', password: 'listener-password', display_name: 'Bench listener' });
+    const signup = await call(port, 'POST', '/v1/auth/signup', {
+      email: 'first-ai@example.com',
+      password: 'listener-password',
+      display_name: 'Bench listener',
+    });
     if (signup.status !== 201) throw new Error(`signup answered ${signup.status}: ${signup.body}`);
     const token = JSON.parse(signup.body).token as string;
     const maxSec = Number(args['max-sec']);

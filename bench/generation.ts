@@ -33,7 +33,15 @@ for (const lyrics of [null, BENCH_LYRICS]) {
     // The machine is shared: CPU time of this process is the honest "one core" cost; wall time is shown too.
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const track = await generateTrack({ context, seed: 42 + index, maxDurationSec: durationSec, quality, model: emptyAudioModel(), modelVersion: 'bench', lyrics });
+    const track = await generateTrack({
+      context,
+      seed: 42 + index,
+      maxDurationSec: durationSec,
+      quality,
+      model: emptyAudioModel(),
+      modelVersion: 'bench',
+      lyrics,
+    });
     const totalMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     const cpuSec = (cpu.user + cpu.system) / 1e6;

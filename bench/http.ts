@@ -228,6 +228,7 @@ console.log(
 );
 console.log(`\nratio authenticated read / hello-world: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'BELOW TARGET'}`);
 const uncachedTarget = driver === 'postgres' ? TARGET_UNCACHED_RATIO_POSTGRES : null;
-const uncachedVerdict = uncachedTarget === null ? '(no target on PGlite)' : `(target >= ${uncachedTarget}) ${uncachedRatio >= uncachedTarget ? 'PASS' : 'BELOW TARGET'}`;
+const uncachedVerdict =
+  uncachedTarget === null ? '(no target on PGlite)' : `(target >= ${uncachedTarget}) ${uncachedRatio >= uncachedTarget ? 'PASS' : 'BELOW TARGET'}`;
 console.log(`ratio without the detail cache (one indexed query per request): ${uncachedRatio.toFixed(3)} ${uncachedVerdict}`);
 process.exitCode = ratio >= TARGET_RATIO && (uncachedTarget === null || uncachedRatio >= uncachedTarget) ? 0 : 1;

@@ -52,7 +52,15 @@ const FLAT_TO_SHARP: Record<string, string> = { Db: 'C#', Eb: 'D#', Gb: 'F#', Ab
 const tonicIndex = (key: string) => PITCH_CLASSES.indexOf((FLAT_TO_SHARP[key] ?? key) as (typeof PITCH_CLASSES)[number]);
 
 function contextFor(c: Case): MusicContext {
-  return { genre: c.genre, subgenre: '', mood: ['happy'], lifestyle: c.lifestyle ?? 'focus', tempo_range: [c.bpm, c.bpm], key_preference: c.key, energy_level: 0.7 };
+  return {
+    genre: c.genre,
+    subgenre: '',
+    mood: ['happy'],
+    lifestyle: c.lifestyle ?? 'focus',
+    tempo_range: [c.bpm, c.bpm],
+    key_preference: c.key,
+    energy_level: 0.7,
+  };
 }
 
 /** Duration-weighted pitch-class histogram of the pitched parts that sound within the first `seconds`. */
@@ -93,7 +101,12 @@ const VARIANTS = Object.entries(PROFILES).flatMap(([name, p]) => [
 ]);
 
 const fmt = (tonic: number, mode: Mode) => `${PITCH_CLASSES[tonic]}${mode === 'minor' ? 'm' : ''}`.padEnd(4);
-const histText = (h: number[], tonic: number) => Array.from({ length: 12 }, (_, i) => Math.round(h[(tonic + i) % 12] * 100).toString().padStart(3)).join('');
+const histText = (h: number[], tonic: number) =>
+  Array.from({ length: 12 }, (_, i) =>
+    Math.round(h[(tonic + i) % 12] * 100)
+      .toString()
+      .padStart(3),
+  ).join('');
 
 async function main(): Promise<void> {
   console.log(`${seconds} s renders, empty audio model. Histogram columns: scale degrees 0..11 above the asked tonic (%).`);

@@ -52,7 +52,13 @@ export function report({ samples, lags, cpu }: { samples: Sample[]; lags: LagSam
   for (const route of routes) {
     const of = samples.filter((s) => s.route === route);
     const failures = unexpected(of);
-    console.log(row(route, of.map((s) => s.ms), failures));
+    console.log(
+      row(
+        route,
+        of.map((s) => s.ms),
+        failures,
+      ),
+    );
     const sorted = of.map((s) => s.ms).sort((a, b) => a - b);
     if (!(percentile(sorted, 99) < targetP99Ms) || failures) pass = false;
   }
@@ -60,10 +66,23 @@ export function report({ samples, lags, cpu }: { samples: Sample[]; lags: LagSam
     console.log(`\nphase ${name}:`);
     for (const route of routes) {
       const of = samples.filter((s) => s.route === route && s.phase === name);
-      if (of.length) console.log(row(`  ${route}`, of.map((s) => s.ms), unexpected(of)));
+      if (of.length)
+        console.log(
+          row(
+            `  ${route}`,
+            of.map((s) => s.ms),
+            unexpected(of),
+          ),
+        );
     }
     const lagOf = lags.filter((l) => l.phase === name && !Number.isNaN(l.maxMs));
-    if (lagOf.length) console.log(row('  event-loop delay, max per 1 s window', lagOf.map((l) => l.maxMs)));
+    if (lagOf.length)
+      console.log(
+        row(
+          '  event-loop delay, max per 1 s window',
+          lagOf.map((l) => l.maxMs),
+        ),
+      );
     const cpuOf = cpu.filter((c) => c.phase === name);
     if (cpuOf.length) {
       const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -74,11 +93,21 @@ export function report({ samples, lags, cpu }: { samples: Sample[]; lags: LagSam
     }
   }
   const lagAll = lags.filter((l) => !Number.isNaN(l.maxMs));
-  console.log(`\n${row('event-loop delay, max per 1 s window (whole run)', lagAll.map((l) => l.maxMs))}`);
-  const worst = lagAll.slice().sort((a, b) => b.maxMs - a.maxMs).slice(0, 5);
+  console.log(
+    `\n${row(
+      'event-loop delay, max per 1 s window (whole run)',
+      lagAll.map((l) => l.maxMs),
+    )}`,
+  );
+  const worst = lagAll
+    .slice()
+    .sort((a, b) => b.maxMs - a.maxMs)
+    .slice(0, 5);
   console.log(`worst windows: ${worst.map((l) => `${fmt(l.maxMs)} at ${(l.at / 1000).toFixed(0)} s`).join(', ')}`);
-  const slowest = samples.slice().sort((a, b) => b.ms - a.ms).slice(0, 5);
+  const slowest = samples
+    .slice()
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5);
   console.log(`slowest requests: ${slowest.map((s) => `${s.route.split(' ')[1]} ${fmt(s.ms)} sent at ${(s.sentAt / 1000).toFixed(0)} s`).join('; ')}`);
   return pass;
 }
-

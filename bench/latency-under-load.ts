@@ -80,7 +80,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-
 function startStation(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
   const nodeArgs = ['--import', 'tsx'];
   if (args['cpu-prof']) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`);
@@ -264,12 +263,17 @@ function startLoad(port: number, tokens: string[], trackId: string): () => Promi
     // 5 attempts per 15 minutes per address: a fresh address for every login.
     const localAddress = `127.1.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
     fire(
-      timed(port, route, {
-        method: 'POST',
-        path: '/api/auth/admin/login',
-        body: { email: ADMIN.email, password: 'not-the-password', totp_code: '000000' },
-        localAddress,
-      }, [401]),
+      timed(
+        port,
+        route,
+        {
+          method: 'POST',
+          path: '/api/auth/admin/login',
+          body: { email: ADMIN.email, password: 'not-the-password', totp_code: '000000' },
+          localAddress,
+        },
+        [401],
+      ),
     );
   };
   // Covers exist once the first masters are rendered; until then the media route waits.
@@ -286,9 +290,22 @@ function startLoad(port: number, tokens: string[], trackId: string): () => Promi
       if (coverPath) fire(timed(port, 'GET /media/{cover} (file read)', { method: 'GET', path: coverPath, headers: nextReader('media') }, [200]));
       else fire(findCover());
     }),
-    every(readRate, () => fire(timed(port, 'GET /station/v1/radio/now-playing', { method: 'GET', path: '/station/v1/radio/now-playing', headers: nextReader('now-playing') }, [200, 404]))),
+    every(readRate, () =>
+      fire(
+        timed(
+          port,
+          'GET /station/v1/radio/now-playing',
+          { method: 'GET', path: '/station/v1/radio/now-playing', headers: nextReader('now-playing') },
+          [200, 404],
+        ),
+      ),
+    ),
     every(readRate, () => fire(timed(port, 'GET /v1/tracks/{id}', { method: 'GET', path: `/v1/tracks/${trackId}`, headers: nextReader('track') }, [200]))),
-    every(readRate, () => fire(timed(port, 'GET /station/v1/radio/stream-info', { method: 'GET', path: '/station/v1/radio/stream-info', headers: nextReader('stream-info') }, [200]))),
+    every(readRate, () =>
+      fire(
+        timed(port, 'GET /station/v1/radio/stream-info', { method: 'GET', path: '/station/v1/radio/stream-info', headers: nextReader('stream-info') }, [200]),
+      ),
+    ),
     // The scrape is on the same open-loop schedule; its own latency is not reported.
     setInterval(() => {
       const at = performance.now() - t0;
@@ -297,7 +314,12 @@ function startLoad(port: number, tokens: string[], trackId: string): () => Promi
       fire(
         call(port, { method: 'GET', path: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
           .then(({ body }) => {
-            lags.push({ at, phase: phaseAtSend, maxMs: metricValue(body, 'nodejs_eventloop_lag_max_seconds'), p99Ms: metricValue(body, 'nodejs_eventloop_lag_p99_seconds') });
+            lags.push({
+              at,
+              phase: phaseAtSend,
+              maxMs: metricValue(body, 'nodejs_eventloop_lag_max_seconds'),
+              p99Ms: metricValue(body, 'nodejs_eventloop_lag_p99_seconds'),
+            });
           })
           .catch(() => undefined),
       );
@@ -312,7 +334,9 @@ function startLoad(port: number, tokens: string[], trackId: string): () => Promi
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'station-load-'));
 const database = await scratchDatabase('station_load');
-console.log(`station on ${database.url ? 'PostgreSQL' : 'PGlite'}, demo tracks of ${args['track-sec']} s; ${args['login-rate']} logins/s, ${args['read-rate']} req/s per listener route`);
+console.log(
+  `station on ${database.url ? 'PostgreSQL' : 'PGlite'}, demo tracks of ${args['track-sec']} s; ${args['login-rate']} logins/s, ${args['read-rate']} req/s per listener route`,
+);
 setPhase('startup');
 const child = startStation(port, dataDir, database.url);
 let passed: boolean;

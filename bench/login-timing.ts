@@ -43,7 +43,13 @@ const station = await createStation(
 try {
   await station.auth.createUser({ email: 'no-totp@bench.test', password: 'developer-password', role: 'developer', displayName: 'No TOTP' });
   const bannedSecret = newTotpSecret();
-  await station.auth.createUser({ email: 'banned@bench.test', password: 'developer-password', role: 'developer', displayName: 'Banned', totpSecret: bannedSecret });
+  await station.auth.createUser({
+    email: 'banned@bench.test',
+    password: 'developer-password',
+    role: 'developer',
+    displayName: 'Banned',
+    totpSecret: bannedSecret,
+  });
   await station.database.db.update(users).set({ status: 'banned' }).where(eq(users.email, 'banned@bench.test'));
 
   const code = (secret: string) => totpCode(secret, clock.now());

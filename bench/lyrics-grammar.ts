@@ -28,19 +28,30 @@ const SONGS = 100;
 const SESSION = 10;
 const STRUCTURE = 'verse-chorus-verse-chorus-bridge-chorus';
 const REQUESTS: Array<[string[], string]> = [
-  [['energetic', 'joyful'], 'summer'], [['melancholic'], 'leaving home'], [['romantic', 'hopeful'], 'first love'], [['restless'], 'city nights'],
-  [['calm', 'dreamy'], 'the sea'], [['euphoric'], 'dancing'], [['nostalgic'], 'winter'], [['defiant', 'energetic'], 'independence'],
-  [['melancholic', 'calm'], 'rain'], [['hopeful', 'warm'], 'friendship'], [['dreamy'], 'stars'], [['focused'], 'late-night studying'],
+  [['energetic', 'joyful'], 'summer'],
+  [['melancholic'], 'leaving home'],
+  [['romantic', 'hopeful'], 'first love'],
+  [['restless'], 'city nights'],
+  [['calm', 'dreamy'], 'the sea'],
+  [['euphoric'], 'dancing'],
+  [['nostalgic'], 'winter'],
+  [['defiant', 'energetic'], 'independence'],
+  [['melancholic', 'calm'], 'rain'],
+  [['hopeful', 'warm'], 'friendship'],
+  [['dreamy'], 'stars'],
+  [['focused'], 'late-night studying'],
 ];
 const UPBEAT = new Set(['energetic', 'joyful', 'euphoric']);
 const SLOW_WORDS = new Set(['slow', 'slowly', 'sleep', 'sleepy', 'asleep', 'quiet', 'quietly', 'tired', 'drowsy', 'lullaby', 'hush']);
 const FUNCTION_WORDS = new Set(
-  ("a an the this that these those my your his her its our their i me you he him she we us they them it what who " +
-    "and or but so if when while as than then because till until of to in on at by for from with into onto upon over under " +
-    "through across along around above below behind beneath between beside toward towards up down out off away back " +
-    "is are am was were be been being do does did have has had will would can could should shall may might must not no " +
+  (
+    'a an the this that these those my your his her its our their i me you he him she we us they them it what who ' +
+    'and or but so if when while as than then because till until of to in on at by for from with into onto upon over under ' +
+    'through across along around above below behind beneath between beside toward towards up down out off away back ' +
+    'is are am was were be been being do does did have has had will would can could should shall may might must not no ' +
     "i'm you're we're they're it's that's don't can't won't i'll i've i'd let's all every some just still too very here there now again " +
-    "never ever always only one own like").split(' '),
+    'never ever always only one own like'
+  ).split(' '),
 );
 const printLines = process.argv.includes('--lines');
 const printSamples = process.argv.includes('--samples');
@@ -118,11 +129,21 @@ async function main(): Promise<void> {
 
   const share = passed / lines;
   const acrossAll = [...songsByLine.values()].filter((s) => s.size > 1).length;
-  const topOverused = [...overused.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([w, n]) => `${w} (${n})`).join(', ');
+  const topOverused = [...overused.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([w, n]) => `${w} (${n})`)
+    .join(', ');
   const mean = cpu.reduce((a, b) => a + b, 0) / cpu.length;
   console.log(`songs ${SONGS} (sessions of ${SESSION}), distinct lines ${lines}`);
-  console.log(`grammatical lines: ${passed}/${lines} = ${(share * 100).toFixed(1)}%   faults: ${Object.entries(faultCounts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  console.log(`songs with a content word > 3 times outside the chorus: ${overusingSongs}; most uses of one word: ${worstOveruse}${topOverused ? `; words: ${topOverused}` : ''}`);
+  console.log(
+    `grammatical lines: ${passed}/${lines} = ${(share * 100).toFixed(1)}%   faults: ${Object.entries(faultCounts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `songs with a content word > 3 times outside the chorus: ${overusingSongs}; most uses of one word: ${worstOveruse}${topOverused ? `; words: ${topOverused}` : ''}`,
+  );
   console.log(`lines repeated within a session: ${sessionRepeats}; lines sung in 2+ of the 100 songs: ${acrossAll}`);
   console.log(`lines written inside the learned grammar: ${grammarLines}/${lines}`);
   console.log(`upbeat-song lines with slow/sleepy words: ${offMood}`);

@@ -26,12 +26,28 @@ const MAX_MS_PER_SONG = 4_000;
 const MAX_MS_LONGEST = 5_000;
 const REQUESTS: Record<string, Array<[string, string[]]>> = {
   en: [
-    ['leaving home', ['melancholic']], ['city nights', ['restless']], ['first love', ['romantic']], ['summer', ['joyful']], ['rain', ['calm']],
-    ['winter', ['nostalgic']], ['road trips', ['energetic']], ['loss', ['melancholic']], ['stars', ['dreamy']], ['friendship', ['warm']],
+    ['leaving home', ['melancholic']],
+    ['city nights', ['restless']],
+    ['first love', ['romantic']],
+    ['summer', ['joyful']],
+    ['rain', ['calm']],
+    ['winter', ['nostalgic']],
+    ['road trips', ['energetic']],
+    ['loss', ['melancholic']],
+    ['stars', ['dreamy']],
+    ['friendship', ['warm']],
   ],
   es: [
-    ['el mar', ['melancholic']], ['la ciudad', ['restless']], ['amor', ['romantic']], ['verano', ['joyful']], ['la noche', ['dreamy']],
-    ['el viaje', ['hopeful']], ['lluvia', ['calm']], ['la casa', ['nostalgic']], ['bailar', ['euphoric']], ['el tiempo', ['warm']],
+    ['el mar', ['melancholic']],
+    ['la ciudad', ['restless']],
+    ['amor', ['romantic']],
+    ['verano', ['joyful']],
+    ['la noche', ['dreamy']],
+    ['el viaje', ['hopeful']],
+    ['lluvia', ['calm']],
+    ['la casa', ['nostalgic']],
+    ['bailar', ['euphoric']],
+    ['el tiempo', ['warm']],
   ],
 };
 
@@ -47,7 +63,10 @@ function kneserNeyThroughput(): number {
   const started = performance.now();
   for (let r = 0; r < 5; r++) {
     for (const c of splitCorpus(demoLyricsCorpus)) {
-      const vocab = Vocabulary.build(c.train.map((d) => documentTokens(d, order - 1)), 2);
+      const vocab = Vocabulary.build(
+        c.train.map((d) => documentTokens(d, order - 1)),
+        2,
+      );
       const seqs = forwardSequences(c.train, vocab, order);
       KneserNeyModel.train(seqs, order, vocab.size);
       tokens += seqs.reduce((n, s) => n + s.length - (order - 1), 0);
@@ -60,7 +79,8 @@ function kneserNeyThroughput(): number {
 function meanTokenLogProb(model: LyricsModel, out: GeneratedLyrics): { mean: number; worstPerLine: number[] } {
   const lang = loadLanguage(model, out.meta.language);
   const history = [0, 0];
-  let total = 0, tokens = 0;
+  let total = 0,
+    tokens = 0;
   const worstPerLine: number[] = [];
   for (const key of out.meta.order) {
     history.push(lang.vocabulary.id(sectionToken(out.meta.sections[key].kind)));
@@ -81,7 +101,16 @@ function meanTokenLogProb(model: LyricsModel, out: GeneratedLyrics): { mean: num
 }
 
 function generationQuality(model: LyricsModel, language: string) {
-  let rhymed = 0, pairs = 0, inRange = 0, lines = 0, logProb = 0, worstSum = 0, worstLines = 0, totalMs = 0, maxMs = 0, maxCpuMs = 0;
+  let rhymed = 0,
+    pairs = 0,
+    inRange = 0,
+    lines = 0,
+    logProb = 0,
+    worstSum = 0,
+    worstLines = 0,
+    totalMs = 0,
+    maxMs = 0,
+    maxCpuMs = 0;
   let sample: GeneratedLyrics | undefined;
   REQUESTS[language].forEach(([theme, mood], i) => {
     const started = performance.now();
@@ -97,7 +126,10 @@ function generationQuality(model: LyricsModel, language: string) {
     worstSum += fluency.worstPerLine.reduce((a, b) => a + b, 0);
     worstLines += fluency.worstPerLine.length;
     for (const [key, text] of Object.entries(out.structure)) {
-      const { scheme, syllables: [min, max] } = SECTION_PLANS[out.meta.sections[key].kind];
+      const {
+        scheme,
+        syllables: [min, max],
+      } = SECTION_PLANS[out.meta.sections[key].kind];
       const sectionLines = text.split('\n');
       for (const line of sectionLines) {
         const n = countLineSyllables(line, language);
@@ -144,11 +176,19 @@ async function main(): Promise<void> {
     model.languages.map((lang) => {
       const m = model.perLanguage[lang].metrics;
       const p = m.perplexity;
-      return [lang, p && {
-        heldOutDocs: m.heldOutDocs, heldOutTokens: m.heldOutTokens, vocabulary: m.vocabularySize,
-        kneserNey: round(p.kneserNey), neural: round(p.neural), interpolated: round(p.interpolated), unigram: round(p.unigram),
-        interpolatedOverUnigram: round(p.interpolated === null ? null : p.interpolated / p.unigram, 3),
-      }];
+      return [
+        lang,
+        p && {
+          heldOutDocs: m.heldOutDocs,
+          heldOutTokens: m.heldOutTokens,
+          vocabulary: m.vocabularySize,
+          kneserNey: round(p.kneserNey),
+          neural: round(p.neural),
+          interpolated: round(p.interpolated),
+          unigram: round(p.unigram),
+          interpolatedOverUnigram: round(p.interpolated === null ? null : p.interpolated / p.unigram, 3),
+        },
+      ];
     }),
   );
   const quality = Object.fromEntries(model.languages.map((lang) => [lang, generationQuality(model, lang)]));
@@ -158,20 +198,26 @@ async function main(): Promise<void> {
   const longestStructureCpuMs = Math.round(cpuSeconds(longestCpu) * 1000);
   const longestStructureMs = Math.round(performance.now() - started);
   const showSamples = process.argv.includes('--samples');
-  console.log(JSON.stringify({
-    corpus: { docs: demoLyricsCorpus.length, trainTokens: Object.values(model.perLanguage).reduce((n, l) => n + l.metrics.trainTokens, 0) },
-    hyperparams: DEFAULT_LYRICS_HYPERPARAMS,
-    backend: model.training.backend,
-    kneserNey: { tokensPerSecond: knTokensPerSecond },
-    neural: { parameters: model.training.neuralParameters },
-    training,
-    perplexity,
-    pooled: Object.fromEntries(Object.entries(model.metrics).map(([k, v]) => [k, round(v)])),
-    generation: Object.fromEntries(Object.entries(quality).map(([lang, q]) => [lang, { ...q, sample: undefined }])),
-    longestStructureMs,
-    longestStructureCpuMs,
-    target: `CPU time: every song under ${MAX_MS_PER_SONG} ms, the longest structure under ${MAX_MS_LONGEST} ms (one core)`,
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        corpus: { docs: demoLyricsCorpus.length, trainTokens: Object.values(model.perLanguage).reduce((n, l) => n + l.metrics.trainTokens, 0) },
+        hyperparams: DEFAULT_LYRICS_HYPERPARAMS,
+        backend: model.training.backend,
+        kneserNey: { tokensPerSecond: knTokensPerSecond },
+        neural: { parameters: model.training.neuralParameters },
+        training,
+        perplexity,
+        pooled: Object.fromEntries(Object.entries(model.metrics).map(([k, v]) => [k, round(v)])),
+        generation: Object.fromEntries(Object.entries(quality).map(([lang, q]) => [lang, { ...q, sample: undefined }])),
+        longestStructureMs,
+        longestStructureCpuMs,
+        target: `CPU time: every song under ${MAX_MS_PER_SONG} ms, the longest structure under ${MAX_MS_LONGEST} ms (one core)`,
+      },
+      null,
+      2,
+    ),
+  );
   if (showSamples) for (const q of Object.values(quality)) console.log(`\n${q.sample}`);
   // CPU time, not wall time: on a shared machine waiting for a core is not the generator's cost.
   const slowest = Math.max(...Object.values(quality).map((q) => q.maxCpuMsPerSong));

@@ -19,10 +19,20 @@ for (const [name, context] of FAMILY_CONTEXTS) {
   if (only && name !== only) continue;
   for (const lyrics of [null, BENCH_LYRICS]) {
     const cpu = process.cpuUsage();
-    const track = await generateTrack({ context, seed, maxDurationSec: durationSec, quality: '128kbps', model: emptyAudioModel(), modelVersion: 'bench', lyrics });
+    const track = await generateTrack({
+      context,
+      seed,
+      maxDurationSec: durationSec,
+      quality: '128kbps',
+      model: emptyAudioModel(),
+      modelVersion: 'bench',
+      lyrics,
+    });
     const used = process.cpuUsage(cpu);
     const measured = await measureMaster(track.mp3!);
     const rtf = durationSec / ((used.user + used.system) / 1e6);
-    console.log(`${name.padEnd(11)} ${(track.vocals ? 'yes' : 'no').padEnd(6)} ${measured.lufs!.toFixed(2).padStart(6)} ${measured.dbtp!.toFixed(2).padStart(6)} ${measured.sideBelowMidDb.toFixed(1).padStart(8)}     ${rtf.toFixed(1)}x`);
+    console.log(
+      `${name.padEnd(11)} ${(track.vocals ? 'yes' : 'no').padEnd(6)} ${measured.lufs!.toFixed(2).padStart(6)} ${measured.dbtp!.toFixed(2).padStart(6)} ${measured.sideBelowMidDb.toFixed(1).padStart(8)}     ${rtf.toFixed(1)}x`,
+    );
   }
 }

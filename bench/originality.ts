@@ -39,10 +39,34 @@ const maxAttempts = Number(arg('attempts', String(MAX_ORIGINALITY_ATTEMPTS)));
 const baseSeed = Number(arg('seed', '4242'));
 const contextsArg = arg('contexts', 'lofi');
 
-const LOFI: MusicContext = { genre: 'lo-fi hip hop', subgenre: 'chillhop', mood: ['calm', 'nostalgic'], lifestyle: 'focus', tempo_range: [70, 90], key_preference: 'any', energy_level: 0.4 };
+const LOFI: MusicContext = {
+  genre: 'lo-fi hip hop',
+  subgenre: 'chillhop',
+  mood: ['calm', 'nostalgic'],
+  lifestyle: 'focus',
+  tempo_range: [70, 90],
+  key_preference: 'any',
+  energy_level: 0.4,
+};
 const OTHERS: MusicContext[] = [
-  { genre: 'synthwave', subgenre: 'retrowave', mood: ['nostalgic', 'energetic'], lifestyle: 'party', tempo_range: [95, 118], key_preference: 'minor', energy_level: 0.7 },
-  { genre: 'pop', subgenre: 'indie pop', mood: ['happy', 'energetic'], lifestyle: 'chill', tempo_range: [100, 124], key_preference: 'major', energy_level: 0.65 },
+  {
+    genre: 'synthwave',
+    subgenre: 'retrowave',
+    mood: ['nostalgic', 'energetic'],
+    lifestyle: 'party',
+    tempo_range: [95, 118],
+    key_preference: 'minor',
+    energy_level: 0.7,
+  },
+  {
+    genre: 'pop',
+    subgenre: 'indie pop',
+    mood: ['happy', 'energetic'],
+    lifestyle: 'chill',
+    tempo_range: [100, 124],
+    key_preference: 'major',
+    energy_level: 0.65,
+  },
   { genre: 'jazz', subgenre: 'cool jazz', mood: ['calm'], lifestyle: 'focus', tempo_range: [80, 120], key_preference: 'any', energy_level: 0.4 },
   { genre: 'ambient', subgenre: 'drone', mood: ['calm', 'dreamy'], lifestyle: 'sleep', tempo_range: [60, 80], key_preference: 'any', energy_level: 0.2 },
 ];
@@ -63,7 +87,11 @@ async function main(): Promise<void> {
     catalog.push({ slug: track.slug, genre: track.genre, mood: track.mood, features: await extractFeaturesFromFile(mp3, 'mp3'), mp3 });
   }
   console.log(`catalog: ${catalog.length} masters of ${trackSec} s rendered in ${Math.round((performance.now() - started) / 1000)} s`);
-  const { model } = await trainAudioModel(catalog.map((c) => ({ genre: c.genre, mood: c.mood, features: c.features })), DEFAULT_HYPERPARAMS.audio, { seed: 1 });
+  const { model } = await trainAudioModel(
+    catalog.map((c) => ({ genre: c.genre, mood: c.mood, features: c.features })),
+    DEFAULT_HYPERPARAMS.audio,
+    { seed: 1 },
+  );
   const filter = new SafetyFilter({ catalogAudio: catalog.map((c) => ({ id: c.slug, features: c.features })) });
 
   // Generations: first attempt, then the seeded retry.
@@ -78,7 +106,14 @@ async function main(): Promise<void> {
     let passed = false;
     for (let attempt = 0; attempt < maxAttempts && !passed; attempt++) {
       const cpu = cpuSec();
-      const track = await generateTrack({ context, seed: attemptSeed(seed, attempt), maxDurationSec: genSec, quality: '128kbps', model, modelVersion: 'bench' });
+      const track = await generateTrack({
+        context,
+        seed: attemptSeed(seed, attempt),
+        maxDurationSec: genSec,
+        quality: '128kbps',
+        model,
+        modelVersion: 'bench',
+      });
       renderCpu += cpuSec() - cpu;
       attemptsUsed++;
       const verdict = filter.checkAudio(await extractFeaturesFromFile(track.mp3!, 'mp3'));
@@ -87,13 +122,19 @@ async function main(): Promise<void> {
         firstScores.push(verdict.safety_score);
         if (passed) firstPass++;
       }
-      console.log(`  seed ${seed} attempt ${attempt} ${context.genre.padEnd(14)} score ${verdict.safety_score.toFixed(3)} nearest ${verdict.details.nearestId} agreement ${(verdict.details.sequenceAgreement ?? 1).toFixed(2)} d ${verdict.details.distance.toFixed(2)}${passed ? '' : '  BLOCKED'}`);
+      console.log(
+        `  seed ${seed} attempt ${attempt} ${context.genre.padEnd(14)} score ${verdict.safety_score.toFixed(3)} nearest ${verdict.details.nearestId} agreement ${(verdict.details.sequenceAgreement ?? 1).toFixed(2)} d ${verdict.details.distance.toFixed(2)}${passed ? '' : '  BLOCKED'}`,
+      );
     }
     if (passed) retryPass++;
   }
   const sorted = [...firstScores].sort((a, b) => a - b);
-  console.log(`generations: ${generations} of ${genSec} s (${contextsArg}); first attempt passes ${firstPass}/${generations} (${((100 * firstPass) / generations).toFixed(0)}%), median score ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}, min ${sorted[0].toFixed(3)}`);
-  console.log(`with the seeded retry (<= ${maxAttempts} attempts): ${retryPass}/${generations} (${((100 * retryPass) / generations).toFixed(0)}%), ${attemptsUsed} attempts; ${(attemptsUsed * genSec / renderCpu).toFixed(1)}x real time (CPU, compose+render+encode)`);
+  console.log(
+    `generations: ${generations} of ${genSec} s (${contextsArg}); first attempt passes ${firstPass}/${generations} (${((100 * firstPass) / generations).toFixed(0)}%), median score ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}, min ${sorted[0].toFixed(3)}`,
+  );
+  console.log(
+    `with the seeded retry (<= ${maxAttempts} attempts): ${retryPass}/${generations} (${((100 * retryPass) / generations).toFixed(0)}%), ${attemptsUsed} attempts; ${((attemptsUsed * genSec) / renderCpu).toFixed(1)}x real time (CPU, compose+render+encode)`,
+  );
 
   // Near-duplicate copies must still be caught.
   let copies = 0;
@@ -104,8 +145,20 @@ async function main(): Promise<void> {
     const variants: [string, AudioFeatures][] = [
       ['192kbps', await extractFeaturesFromFile(await transcodeMp3(c.mp3, '192kbps'), 'mp3')],
       ['320kbps', await extractFeaturesFromFile(await transcodeMp3(c.mp3, '320kbps'), 'mp3')],
-      ['gain -1 dB', extractFeatures(pcm.map((x) => x * 10 ** (-1 / 20)), sampleRate)],
-      ['gain +1 dB', extractFeatures(pcm.map((x) => Math.max(-1, Math.min(1, x * 10 ** (1 / 20)))), sampleRate)],
+      [
+        'gain -1 dB',
+        extractFeatures(
+          pcm.map((x) => x * 10 ** (-1 / 20)),
+          sampleRate,
+        ),
+      ],
+      [
+        'gain +1 dB',
+        extractFeatures(
+          pcm.map((x) => Math.max(-1, Math.min(1, x * 10 ** (1 / 20)))),
+          sampleRate,
+        ),
+      ],
       ['trim 1 s', extractFeatures(pcm.subarray(sampleRate), sampleRate)],
       ['re-rendered, 192 kbps', await extractFeaturesFromFile(await renderMaster(track, '192kbps'), 'mp3')],
     ];

@@ -50,7 +50,16 @@ async function main(): Promise<void> {
         return entry ? { id: entry.id, title: entry.id, bitrateKbps: 128, crossfadeSec: CROSSFADE_SEC, read: async () => entry.file } : null;
       },
     },
-    { bitrateKbps: 128, prefetchMs: 15_000, retryMs: 60_000, crossfadeSec: CROSSFADE_SEC, targetLufs: STATION_LUFS, ceilingDbtp: -1, now: () => 0, onError: (error) => console.error(error) },
+    {
+      bitrateKbps: 128,
+      prefetchMs: 15_000,
+      retryMs: 60_000,
+      crossfadeSec: CROSSFADE_SEC,
+      targetLufs: STATION_LUFS,
+      ceilingDbtp: -1,
+      now: () => 0,
+      onError: (error) => console.error(error),
+    },
   );
   const frames: Buffer[] = [];
   const total = Math.ceil((80 * RATE) / 1152);
@@ -69,7 +78,8 @@ async function main(): Promise<void> {
   const step = RATE / 10;
   const filters = [new KWeightingFilter(RATE), new KWeightingFilter(RATE)];
   const steps: number[] = [];
-  for (let at = 0; at + step <= left.length; at += step) steps.push(filters[0].sumOfSquares(left, at, at + step) + filters[1].sumOfSquares(right, at, at + step));
+  for (let at = 0; at + step <= left.length; at += step)
+    steps.push(filters[0].sumOfSquares(left, at, at + step) + filters[1].sumOfSquares(right, at, at + step));
   const shortTerm = (k: number) => -0.691 + 10 * Math.log10(steps.slice(k, k + 30).reduce((a, b) => a + b, 0) / (30 * step) + 1e-20);
 
   const markers = playout.markers;

@@ -97,10 +97,10 @@ const timers: StreamTimers = {
 };
 const broadcaster = new StreamBroadcaster(
   {
-  async next(): Promise<SourceTrack> {
-    const index = next++ % tracks.length;
-    return { id: `tone-${next}`, bitrateKbps: kbps, crossfadeSec: 3, read: async () => tracks[index], analysis: async () => analyses[index] };
-  },
+    async next(): Promise<SourceTrack> {
+      const index = next++ % tracks.length;
+      return { id: `tone-${next}`, bitrateKbps: kbps, crossfadeSec: 3, read: async () => tracks[index], analysis: async () => analyses[index] };
+    },
   },
   { timers, tickMs },
 );
@@ -123,9 +123,24 @@ const aloneCpu = process.cpuUsage(aloneCpuStart);
 const playoutAloneCpuPercent = ((aloneCpu.user + aloneCpu.system) / 1000 / (performance.now() - aloneWallStart)) * 100;
 const port = (app.server.address() as AddressInfo).port;
 
-const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT, String(port), String(listeners), String(seconds), PATH, String((kbps * 1000) / 8), String(broadcaster.leadMs / 1000), String(tickMs)], {
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
+const child = spawn(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    CLIENT,
+    String(port),
+    String(listeners),
+    String(seconds),
+    PATH,
+    String((kbps * 1000) / 8),
+    String(broadcaster.leadMs / 1000),
+    String(tickMs),
+  ],
+  {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  },
+);
 let cpuAtStart = process.cpuUsage();
 let wallAtStart = performance.now();
 let eluAtStart = performance.eventLoopUtilization();

@@ -45,11 +45,18 @@ function spectrum(pcm: Float32Array): number[] {
     const alpha = Math.sin(w) / (2 * 4.3);
     const a0 = 1 + alpha;
     const [b0, b2, a1, a2] = [alpha / a0, -alpha / a0, (-2 * Math.cos(w)) / a0, (1 - alpha) / a0];
-    let x1 = 0, x2 = 0, y1 = 0, y2 = 0, sum = 0;
+    let x1 = 0,
+      x2 = 0,
+      y1 = 0,
+      y2 = 0,
+      sum = 0;
     for (let i = 0; i < pcm.length; i++) {
       const x = pcm[i];
       const y = b0 * x + b2 * x2 - a1 * y1 - a2 * y2;
-      x2 = x1; x1 = x; y2 = y1; y1 = y;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = y;
       sum += y * y;
     }
     return 10 * Math.log10(sum / pcm.length + 1e-20);
@@ -61,7 +68,11 @@ function spectrum(pcm: Float32Array): number[] {
 async function render(score: Score, seed: number): Promise<Float32Array> {
   const chunks: Float32Array[] = [];
   await renderScore(score, {
-    durationSec: songSec, family: genreFamily(context!), seed, targetLufs: TARGET_LUFS, vocal: null,
+    durationSec: songSec,
+    family: genreFamily(context!),
+    seed,
+    targetLufs: TARGET_LUFS,
+    vocal: null,
     onBlock(left: Float32Array, right: Float32Array) {
       const m = new Float32Array(left.length);
       for (let i = 0; i < m.length; i++) m[i] = (left[i] + right[i]) / 2;
@@ -70,7 +81,10 @@ async function render(score: Score, seed: number): Promise<Float32Array> {
   });
   const pcm = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
   let offset = 0;
-  for (const c of chunks) { pcm.set(c, offset); offset += c.length; }
+  for (const c of chunks) {
+    pcm.set(c, offset);
+    offset += c.length;
+  }
   return pcm;
 }
 

@@ -44,7 +44,12 @@ try {
   await seedDemoCatalog(database.db);
   let rendered = 0;
   const renderStarted = performance.now();
-  await renderDemoMasters({ db: database.db, blobs, engine }, Number(args['track-sec']), () => rendered >= Number(args.masters), () => (rendered += 1));
+  await renderDemoMasters(
+    { db: database.db, blobs, engine },
+    Number(args['track-sec']),
+    () => rendered >= Number(args.masters),
+    () => (rendered += 1),
+  );
   console.log(`rendered ${rendered} demo masters (${args['track-sec']} s each) in ${((performance.now() - renderStarted) / 1000).toFixed(1)} s\n`);
 
   const audioItems = await loadAudioItems(database.db);

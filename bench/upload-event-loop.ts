@@ -42,7 +42,9 @@ function music(seconds: number, rate: number): Float32Array[] {
 function multipart(title: string, wav: Buffer) {
   const boundary = `----bench-${Date.now()}`;
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${title}\r\n--${boundary}\r\nContent-Disposition: form-data; name="genre"\r\n\r\nBench\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${title}\r\n--${boundary}\r\nContent-Disposition: form-data; name="genre"\r\n\r\nBench\r\n`,
+    ),
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
     wav,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -80,18 +82,38 @@ try {
   const email = `bench-${Date.now()}@example.com`;
   const user = await station.auth.createUser({ email, password: 'bench-password-1', role: 'artist', displayName: 'Bench' });
   await station.database.db.insert(artists).values({ slug: `bench-${Date.now()}`, name: 'Bench', genre: 'Electronic', ownerUserId: user.id });
-  const login = (await (await fetch(`${address}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password-1' }) })).json()) as { token: string; csrf_token: string };
+  const login = (await (
+    await fetch(`${address}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench-password-1' }),
+    })
+  ).json()) as { token: string; csrf_token: string };
   const headers = { authorization: `Bearer ${login.token}`, 'x-csrf-token': login.csrf_token };
 
   const cases = [
-    { name: `stereo 44.1 kHz WAV, ${minutes} min`, wav: () => { const [l, r] = music(minutes * 60, 44100); return encodeWav(l, r, 44100); } },
-    { name: `mono 8 kHz WAV, ${minutes} min (resampled)`, wav: () => { const [l] = music(minutes * 60, 8000); return encodeWav(l, l, 8000); } },
+    {
+      name: `stereo 44.1 kHz WAV, ${minutes} min`,
+      wav: () => {
+        const [l, r] = music(minutes * 60, 44100);
+        return encodeWav(l, r, 44100);
+      },
+    },
+    {
+      name: `mono 8 kHz WAV, ${minutes} min (resampled)`,
+      wav: () => {
+        const [l] = music(minutes * 60, 8000);
+        return encodeWav(l, l, 8000);
+      },
+    },
   ];
   console.log(`target: no event-loop stall over ${TARGET_MS} ms (monitorEventLoopDelay max and a 10 ms ticker, beyond the 10 ms period)\n`);
   console.log('case                                              phase     wall s   histogram max ms   ticker max ms');
   // The machine's own noise: the same watch over an idle station (a loaded machine preempts this thread too).
   const idle = await watched(() => new Promise((r) => setTimeout(r, 10_000)));
-  console.log(`${'idle station (baseline)'.padEnd(50)}${'idle'.padEnd(10)}${idle.wallSec.toFixed(1).padStart(6)}${idle.histogramMaxMs.toFixed(1).padStart(19)}${idle.tickerMaxMs.toFixed(1).padStart(16)}`);
+  console.log(
+    `${'idle station (baseline)'.padEnd(50)}${'idle'.padEnd(10)}${idle.wallSec.toFixed(1).padStart(6)}${idle.histogramMaxMs.toFixed(1).padStart(19)}${idle.tickerMaxMs.toFixed(1).padStart(16)}`,
+  );
   // Round 1 is the first upload of a fresh process: it pays one-off costs on the main thread (music-metadata
   // loads its WAV parser, V8 compiles the checks) and starts the render and feature workers. Round 2 is steady state.
   const rounds = cases.flatMap((c) => [1, 2].map((round) => ({ ...c, name: `${c.name} #${round}` })));
@@ -111,8 +133,13 @@ try {
         await new Promise((r) => setTimeout(r, 200));
       }
     });
-    for (const [phase, m] of [['request', request], ['render', render]] as const) {
-      console.log(`${name.padEnd(50)}${phase.padEnd(10)}${m.wallSec.toFixed(1).padStart(6)}${m.histogramMaxMs.toFixed(1).padStart(19)}${m.tickerMaxMs.toFixed(1).padStart(16)}`);
+    for (const [phase, m] of [
+      ['request', request],
+      ['render', render],
+    ] as const) {
+      console.log(
+        `${name.padEnd(50)}${phase.padEnd(10)}${m.wallSec.toFixed(1).padStart(6)}${m.histogramMaxMs.toFixed(1).padStart(19)}${m.tickerMaxMs.toFixed(1).padStart(16)}`,
+      );
       if (!name.endsWith('#1') && Math.max(m.histogramMaxMs, m.tickerMaxMs) > TARGET_MS) passed = false;
     }
   }

@@ -92,15 +92,21 @@ async function runClients(): Promise<void> {
 // ------------------------------------------------------------------ server (this process) ------------
 
 function openFileLimit(): { soft: number; hard: number } {
-  const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))!;
-  const [soft, hard] = line.split(/\s{2,}/).slice(1, 3).map((v) => (v === 'unlimited' ? Infinity : Number(v)));
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max open files'))!;
+  const [soft, hard] = line
+    .split(/\s{2,}/)
+    .slice(1, 3)
+    .map((v) => (v === 'unlimited' ? Infinity : Number(v)));
   return { soft, hard };
 }
 
 function ensureFileLimit(needed: number): void {
   const { soft, hard } = openFileLimit();
   if (soft >= needed) return;
-  if (hard < needed) throw new Error(`ulimit -n: need ${needed} descriptors, the hard limit is ${hard}; raise it (e.g. /etc/security/limits.conf) or run fewer clients`);
+  if (hard < needed)
+    throw new Error(`ulimit -n: need ${needed} descriptors, the hard limit is ${hard}; raise it (e.g. /etc/security/limits.conf) or run fewer clients`);
   execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${hard === Infinity ? needed : hard}:${hard === Infinity ? 'unlimited' : hard}`]);
   console.log(`raised the open-file limit from ${soft} to ${openFileLimit().soft}`);
 }
@@ -147,7 +153,9 @@ async function runServer(): Promise<void> {
   const { NOW_PLAYING_CHANNEL } = await import('../src/station/events/now-playing.js');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ws-fanout-'));
-  const station = await createStation(loadConfig({ DATA_DIR: dataDir, STATION_DEMO: 'false', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://station.test' }), { logger: false });
+  const station = await createStation(loadConfig({ DATA_DIR: dataDir, STATION_DEMO: 'false', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://station.test' }), {
+    logger: false,
+  });
   const children: ChildProcess[] = [];
   try {
     const signup = await station.http.inject({
@@ -209,7 +217,9 @@ async function runServer(): Promise<void> {
     const connectSec = (performance.now() - connectStart) / 1000;
     const open = connected.reduce((sum, c) => sum + c.open, 0);
     const failed = connected.reduce((sum, c) => sum + c.failed, 0);
-    console.log(`connected ${open}/${clients} in ${connectSec.toFixed(1)} s (${failed} failed${failed ? `: ${connected.find((c) => c.firstError)?.firstError}` : ''}); hub holds ${hub.size('now-playing')}`);
+    console.log(
+      `connected ${open}/${clients} in ${connectSec.toFixed(1)} s (${failed} failed${failed ? `: ${connected.find((c) => c.firstError)?.firstError}` : ''}); hub holds ${hub.size('now-playing')}`,
+    );
 
     await settle();
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -261,7 +271,9 @@ async function runServer(): Promise<void> {
       }
       if (received < held) incomplete++;
       const label = change < 0 ? `warm-up ${change + warmup + 1}` : `change ${change + 1}`;
-      console.log(`${label}: ${received}/${held} clients, last after ${(last - t0).toFixed(1)} ms, server loop ${loopMs.at(-1)?.toFixed(1)} ms (CPU ${loopCpuMs.at(-1)?.toFixed(1)} ms)`);
+      console.log(
+        `${label}: ${received}/${held} clients, last after ${(last - t0).toFixed(1)} ms, server loop ${loopMs.at(-1)?.toFixed(1)} ms (CPU ${loopCpuMs.at(-1)?.toFixed(1)} ms)`,
+      );
       if (change < 0) {
         coldLatency.push(last - t0);
         loopMs.pop();
@@ -285,12 +297,24 @@ async function runServer(): Promise<void> {
     const p99 = percentile(sortedLast, 99);
     const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
     console.log('');
-    console.log(`clients held:            ${heldAtEnd}/${clients} at the end (clients see ${stillOpen} open; ${hub.stats.droppedSlow} slow, ${hub.stats.droppedNoPong} no-pong drops)`);
-    console.log(`last-client latency:     p50 ${fmt(percentile(sortedLast, 50))}  p99 ${fmt(p99)}  max ${fmt(sortedLast.at(-1)!)}  over ${changes} changes (${incomplete} incomplete)${coldLatency.length ? `; warm-up ${coldLatency.map(fmt).join(', ')}` : ''}`);
+    console.log(
+      `clients held:            ${heldAtEnd}/${clients} at the end (clients see ${stillOpen} open; ${hub.stats.droppedSlow} slow, ${hub.stats.droppedNoPong} no-pong drops)`,
+    );
+    console.log(
+      `last-client latency:     p50 ${fmt(percentile(sortedLast, 50))}  p99 ${fmt(p99)}  max ${fmt(sortedLast.at(-1)!)}  over ${changes} changes (${incomplete} incomplete)${coldLatency.length ? `; warm-up ${coldLatency.map(fmt).join(', ')}` : ''}`,
+    );
     console.log(`per-client latency:      p50 ${fmt(percentile(sortedAll, 50))}  p99 ${fmt(percentile(sortedAll, 99))}  (${sortedAll.length} deliveries)`);
-    console.log(`server broadcast loop:   p50 ${fmt(percentile(sortedLoop, 50))}  max ${fmt(sortedLoop.at(-1)!)} wall; CPU p50 ${fmt(percentile(sortedCpu, 50))}  max ${fmt(sortedCpu.at(-1)!)}  (serialise once + ${held} writes)`);
-    console.log(`load average:            ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} CPUs (a loaded machine stretches wall time, not CPU time)`);
-    console.log(`memory per idle client:  RSS ${(perClientRss / 1024).toFixed(1)} KB  (heap ${(perClientHeap / 1024).toFixed(1)} KB, external ${(perClientExternal / 1024).toFixed(1)} KB); RSS ${(before.rss / 2 ** 20).toFixed(0)} -> ${(after.rss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `server broadcast loop:   p50 ${fmt(percentile(sortedLoop, 50))}  max ${fmt(sortedLoop.at(-1)!)} wall; CPU p50 ${fmt(percentile(sortedCpu, 50))}  max ${fmt(sortedCpu.at(-1)!)}  (serialise once + ${held} writes)`,
+    );
+    console.log(
+      `load average:            ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} CPUs (a loaded machine stretches wall time, not CPU time)`,
+    );
+    console.log(
+      `memory per idle client:  RSS ${(perClientRss / 1024).toFixed(1)} KB  (heap ${(perClientHeap / 1024).toFixed(1)} KB, external ${(perClientExternal / 1024).toFixed(1)} KB); RSS ${(before.rss / 2 ** 20).toFixed(0)} -> ${(after.rss / 2 ** 20).toFixed(0)} MiB`,
+    );
 
     const misses: string[] = [];
     if (heldAtEnd < clients || incomplete > 0) misses.push(`held ${heldAtEnd}/${clients}, ${incomplete} incomplete changes`);

@@ -27,7 +27,31 @@ interface Term {
 
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'these', 'those', 'my', 'your', 'his', 'its', 'our', 'their', 'every']);
 const STRICT_FIRST = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'every']);
-const DANGLING = new Set([...DETERMINERS, 'her', 'and', 'or', 'but', 'of', 'to', 'with', 'from', 'for', 'at', 'into', 'onto', 'upon', 'beneath', 'across', 'toward', 'towards', 'between', 'than', 'if', 'because', 'nor']);
+const DANGLING = new Set([
+  ...DETERMINERS,
+  'her',
+  'and',
+  'or',
+  'but',
+  'of',
+  'to',
+  'with',
+  'from',
+  'for',
+  'at',
+  'into',
+  'onto',
+  'upon',
+  'beneath',
+  'across',
+  'toward',
+  'towards',
+  'between',
+  'than',
+  'if',
+  'because',
+  'nor',
+]);
 const SINGULAR_VERBS = new Set(['is', 'was', 'has', 'does', "isn't", "wasn't", "doesn't", "hasn't"]);
 const PLURAL_VERBS = new Set(['are', 'were', 'have', 'do', "aren't", "weren't", "don't", "haven't"]);
 const COPULAS = new Set(['is', 'are', 'am', 'was', 'were']);
@@ -37,7 +61,9 @@ const THIRD_SINGULAR = new Set(['he', 'she', 'it']);
 const CONSONANT_SOUND = /^(one|once|uni|use|usu|eu|ewe|u[bcfhjkqrstn][aeiou])/;
 const VOWEL_SOUND = /^(hour|honest|honou?r|heir)/;
 
-const BARE_INFINITIVE_TAKERS = new Set('let lets make makes made watch watches watched see sees saw hear hears heard feel feels felt help helps helped have has had'.split(' '));
+const BARE_INFINITIVE_TAKERS = new Set(
+  'let lets make makes made watch watches watched see sees saw hear hears heard feel feels felt help helps helped have has had'.split(' '),
+);
 
 const articles = new Map<string, boolean>();
 /** Whether the tagger reads "a X" on its own as a determiner and a noun. */
@@ -73,7 +99,9 @@ export function grammarFaults(line: string): GrammarFault[] {
   const faults = new Set<GrammarFault>();
   const words = ts.map((t) => t.word);
 
-  const hasVerb = ts.some((t, i) => t.tags.has('Verb') && (!t.tags.has('Gerund') || ts.slice(0, i).some((p) => p.tags.has('Copula') || p.tags.has('Auxiliary'))));
+  const hasVerb = ts.some(
+    (t, i) => t.tags.has('Verb') && (!t.tags.has('Gerund') || ts.slice(0, i).some((p) => p.tags.has('Copula') || p.tags.has('Auxiliary'))),
+  );
   if (!hasVerb) faults.add('verb');
 
   for (let i = 0; i < ts.length; i++) {
@@ -89,7 +117,8 @@ export function grammarFaults(line: string): GrammarFault[] {
     if (next !== undefined) {
       const nextTerm = ts[i + 1];
       const presentBase = nextTerm.tags.has('PresentTense') && nextTerm.tags.has('Infinitive');
-      const presentThird = nextTerm.tags.has('PresentTense') && !nextTerm.tags.has('Infinitive') && !nextTerm.tags.has('Gerund') && !COPULAS.has(next) && /s$/.test(next);
+      const presentThird =
+        nextTerm.tags.has('PresentTense') && !nextTerm.tags.has('Infinitive') && !nextTerm.tags.has('Gerund') && !COPULAS.has(next) && /s$/.test(next);
       // After "let", "watch", "heard" ... the noun or pronoun is an object and the bare verb is right ("let it go").
       const object = i > 0 && BARE_INFINITIVE_TAKERS.has(words[i - 1]);
       if (object) continue;

@@ -5,9 +5,11 @@ export const BENCH_LYRICS: TrackLyrics = {
   language: 'en',
   order: ['verse_1', 'chorus', 'verse_2', 'chorus', 'bridge', 'chorus'],
   sections: {
-    verse_1: 'Streetlights whisper through the rain tonight\nI keep your letters in a paper box\nThe city hums a song I used to know\nAnd every window holds a little light',
+    verse_1:
+      'Streetlights whisper through the rain tonight\nI keep your letters in a paper box\nThe city hums a song I used to know\nAnd every window holds a little light',
     chorus: 'Stay with me until the morning\nHold the night and never let it go\nWe are gold beneath the silver sky\nStay with me until the morning',
-    verse_2: 'The radio is playing something slow\nYour shadow dances on the kitchen wall\nI never thought that I would miss the sound\nOf footsteps walking softly down the hall',
+    verse_2:
+      'The radio is playing something slow\nYour shadow dances on the kitchen wall\nI never thought that I would miss the sound\nOf footsteps walking softly down the hall',
     bridge: 'Oh the river runs\nAnd the river knows\nWhere the lonely go\nWhen the morning comes',
   },
 };

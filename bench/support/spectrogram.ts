@@ -23,7 +23,7 @@ export function spectrogramPng(signal: Float32Array, sampleRate: number, width =
   const levels = new Float32Array(columns * height);
   const binHz = sampleRate / FFT_SIZE;
   // Each pixel row covers a band of the log-frequency axis; it shows the strongest bin in that band.
-  const bandEdges = Array.from({ length: height + 1 }, (_, y) => LOW_HZ * (HIGH_HZ / LOW_HZ) ** (y / height) / binHz);
+  const bandEdges = Array.from({ length: height + 1 }, (_, y) => (LOW_HZ * (HIGH_HZ / LOW_HZ) ** (y / height)) / binHz);
   let loudest = 1e-12;
   for (let x = 0; x < columns; x++) {
     const frame = signal.subarray(x * hop, x * hop + FFT_SIZE);

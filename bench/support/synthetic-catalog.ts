@@ -8,11 +8,30 @@ const RELEASES_PER_ARTIST = 5;
 const CHUNK = 5_000;
 
 export const GENRES = [
-  ['synthwave', 'outrun'], ['lo-fi', 'chill hip hop'], ['folk', 'indie folk'], ['jazz', 'soul jazz'], ['ambient', 'drone'],
-  ['rock', 'garage rock'], ['pop', 'dream pop'], ['techno', 'minimal'], ['house', 'deep house'], ['hip hop', 'boom bap'],
-  ['classical', 'chamber'], ['blues', 'delta blues'], ['country', 'americana'], ['reggae', 'dub'], ['metal', 'doom'],
-  ['punk', 'post-punk'], ['soul', 'neo soul'], ['funk', 'p-funk'], ['latin', 'bolero'], ['electronic', 'idm'],
-  ['r&b', 'contemporary'], ['disco', 'nu-disco'], ['trance', 'progressive'], ['world', 'afrobeat'],
+  ['synthwave', 'outrun'],
+  ['lo-fi', 'chill hip hop'],
+  ['folk', 'indie folk'],
+  ['jazz', 'soul jazz'],
+  ['ambient', 'drone'],
+  ['rock', 'garage rock'],
+  ['pop', 'dream pop'],
+  ['techno', 'minimal'],
+  ['house', 'deep house'],
+  ['hip hop', 'boom bap'],
+  ['classical', 'chamber'],
+  ['blues', 'delta blues'],
+  ['country', 'americana'],
+  ['reggae', 'dub'],
+  ['metal', 'doom'],
+  ['punk', 'post-punk'],
+  ['soul', 'neo soul'],
+  ['funk', 'p-funk'],
+  ['latin', 'bolero'],
+  ['electronic', 'idm'],
+  ['r&b', 'contemporary'],
+  ['disco', 'nu-disco'],
+  ['trance', 'progressive'],
+  ['world', 'afrobeat'],
 ];
 
 /** mulberry32: a small seeded generator, so every run builds the same catalog and asks the same queries. */
@@ -74,7 +93,11 @@ export async function seedCatalog(db: Db, TRACKS: number): Promise<Catalog> {
       genre: artist.genre,
     })),
   );
-  await insertJson('albums (id, slug, artist_id, title, type, release_year, genre)', 'id uuid, slug text, artist_id uuid, title text, type store_product_type, release_year int, genre text', albums);
+  await insertJson(
+    'albums (id, slug, artist_id, title, type, release_year, genre)',
+    'id uuid, slug text, artist_id uuid, title text, type store_product_type, release_year int, genre text',
+    albums,
+  );
 
   const titles: string[] = [];
   const tracks = Array.from({ length: TRACKS }, (_, i) => {
@@ -131,4 +154,3 @@ export function queryMix(catalog: Catalog): Record<string, () => string> {
     'common word, page 5': () => `q=${encodeURIComponent(pick(common))}&page=5`,
   };
 }
-

@@ -112,7 +112,14 @@ export function createStationClient(options: StationClientOptions): StationClien
     if (credential.csrf && UNSAFE.has(request.method)) headers.set('x-csrf-token', credential.csrf);
     let url = request.url;
     if (options.sandbox) url = url.replace(`${baseUrl}/v1/`, `${baseUrl}/sandbox/v1/`);
-    return new Request(url, { method: request.method, headers, body: request.body, credentials: request.credentials, signal: request.signal, duplex: 'half' } as RequestInit);
+    return new Request(url, {
+      method: request.method,
+      headers,
+      body: request.body,
+      credentials: request.credentials,
+      signal: request.signal,
+      duplex: 'half',
+    } as RequestInit);
   };
 
   const authorisedFetch = async (request: Request): Promise<Response> => {
