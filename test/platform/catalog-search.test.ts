@@ -152,20 +152,18 @@ describe('a broad search (more matches than it yields)', () => {
     const { db } = station.database;
     await db.insert(artists).values({ ...CHORDS, genre: 'zither' });
     // Many tracks of the genre "zither" (tier 1), one with it in the title (tier 3), one by an artist named for it (tier 2).
-    await db
-      .insert(tracks)
-      .values([
-        ...Array.from({ length: extra }, (_, i) => ({
-          slug: `zither-${i}`,
-          title: `Plucked ${i}`,
-          artistId: HARBOUR.id,
-          genre: 'zither',
-          durationSec: 60,
-          streams: 100 + i,
-        })),
-        { id: TITLE_HIT, slug: 'zither-title', title: 'Zither Dawn', artistId: HARBOUR.id, genre: 'folk', durationSec: 60, streams: 1 },
-        { id: NAME_HIT, slug: 'zither-name', title: 'Morning', artistId: CHORDS.id, genre: 'folk', durationSec: 60, streams: 2 },
-      ]);
+    await db.insert(tracks).values([
+      ...Array.from({ length: extra }, (_, i) => ({
+        slug: `zither-${i}`,
+        title: `Plucked ${i}`,
+        artistId: HARBOUR.id,
+        genre: 'zither',
+        durationSec: 60,
+        streams: 100 + i,
+      })),
+      { id: TITLE_HIT, slug: 'zither-title', title: 'Zither Dawn', artistId: HARBOUR.id, genre: 'folk', durationSec: 60, streams: 1 },
+      { id: NAME_HIT, slug: 'zither-name', title: 'Morning', artistId: CHORDS.id, genre: 'folk', durationSec: 60, streams: 2 },
+    ]);
   });
 
   it('says it yields MAX_SEARCH_RESULTS, ranks them by tier then streams, and pages through them without overlap', async () => {

@@ -330,17 +330,15 @@ describe('the database', () => {
     );
     expect(error).toMatch(/tracks_environment_slug_uq/);
     const isrc = await failure(() =>
-      db
-        .insert(tracks)
-        .values({
-          environment: 'test',
-          slug: `y-${randomUUID().slice(0, 8)}`,
-          isrc: demo.isrc,
-          title: 'Again',
-          artistId: sandboxArtist,
-          genre: 'pop',
-          durationSec: 10,
-        }),
+      db.insert(tracks).values({
+        environment: 'test',
+        slug: `y-${randomUUID().slice(0, 8)}`,
+        isrc: demo.isrc,
+        title: 'Again',
+        artistId: sandboxArtist,
+        genre: 'pop',
+        durationSec: 10,
+      }),
     );
     expect(isrc).toMatch(/tracks_environment_isrc_uq/);
   });

@@ -117,19 +117,17 @@ describe('upload limits', () => {
       await db
         .insert(tracks)
         .values({ id, slug: `waiting-${id.slice(0, 8)}`, title: 'Waiting', artistId: own.id, genre: 'Test', status: 'processing', durationSec: 2 });
-      await db
-        .insert(trackUploads)
-        .values({
-          trackId: id,
-          uploadedBy: waiting.userId,
-          masterBlobKey: `tracks/${id}/master.wav`,
-          masterFormat: 'wav',
-          container: 'WAVE',
-          codec: 'PCM',
-          sizeBytes: 1,
-          sampleRate: 44100,
-          channels: 2,
-        });
+      await db.insert(trackUploads).values({
+        trackId: id,
+        uploadedBy: waiting.userId,
+        masterBlobKey: `tracks/${id}/master.wav`,
+        masterFormat: 'wav',
+        container: 'WAVE',
+        codec: 'PCM',
+        sizeBytes: 1,
+        sampleRate: 44100,
+        channels: 2,
+      });
     }
     const answer = await upload(station, waiting, { title: 'Fourth', genre: 'Test' }, { data: silentWav(2), contentType: 'audio/wav' });
     expect(answer.statusCode, answer.body).toBe(429);

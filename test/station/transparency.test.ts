@@ -216,15 +216,13 @@ describe('module I: transparency', () => {
     expect((await transparency(similar.stationTrackId)).json().no_third_party_content).toBe(false);
 
     const explicit = await register();
-    await station.database.db
-      .insert(safetyFlags)
-      .values({
-        stationTrackId: explicit.stationTrackId,
-        generationId: explicit.generationId,
-        flagType: 'explicit_lyrics',
-        safetyScore: 0.4,
-        detail: { lyrics: ['explicit_language'] },
-      });
+    await station.database.db.insert(safetyFlags).values({
+      stationTrackId: explicit.stationTrackId,
+      generationId: explicit.generationId,
+      flagType: 'explicit_lyrics',
+      safetyScore: 0.4,
+      detail: { lyrics: ['explicit_language'] },
+    });
     expect((await transparency(explicit.stationTrackId)).json().no_third_party_content).toBe(true);
   });
 

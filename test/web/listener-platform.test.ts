@@ -353,19 +353,17 @@ describe('the listener platform pages in the browser', () => {
     const { db } = suite.station.database;
     const prolific = { id: randomUUID(), slug: 'prolific-lark', name: 'Prolific Lark' };
     await db.insert(artists).values({ ...prolific, genre: 'Folk' });
-    await db
-      .insert(tracks)
-      .values(
-        Array.from({ length: 23 }, (_, i) => ({
-          id: randomUUID(),
-          slug: `lark-${i}`,
-          title: `Lark Song ${i + 1}`,
-          artistId: prolific.id,
-          genre: 'Folk',
-          durationSec: 60,
-          streams: 100 - i,
-        })),
-      );
+    await db.insert(tracks).values(
+      Array.from({ length: 23 }, (_, i) => ({
+        id: randomUUID(),
+        slug: `lark-${i}`,
+        title: `Lark Song ${i + 1}`,
+        artistId: prolific.id,
+        genre: 'Folk',
+        durationSec: 60,
+        streams: 100 - i,
+      })),
+    );
     await page.goto(`${ORIGIN}/browse?q=lark`);
     const list = page.getByRole('list', { name: 'Tracks' }).getByRole('listitem');
     await page.getByText('23 found').waitFor();
