@@ -1,7 +1,7 @@
 /**
  * From notes to a phoneme timeline, the way singers time words: the vowel carries the note, so a
- * syllable's onset consonants are sung just before the beat (anticipation: up to 60 ms inside a line, at
- * most 30 ms at a line's start so the line begins on its note) and its coda consonants at the very end of
+ * syllable's onset consonants are sung before the beat (anticipation: the whole onset, up to 130 ms, inside a
+ * line; at most 40 ms at a line's start so the line begins on its note) and its coda consonants at the very end of
  * its last note, where the next syllable's onset follows. Consonants shrink when the notes are too short
  * to keep the vowel at least ~40% of the syllable.
  */
@@ -36,8 +36,9 @@ export interface VocalTimeline {
   lines: { startSec: number; endSec: number; noteStartSec: number }[];
 }
 
-const LINE_START_ANTICIPATION = 0.03;
-const ANTICIPATION = 0.06;
+const LINE_START_ANTICIPATION = 0.04;
+/** Inside a line the whole onset (up to this long) is sung before the note, so the vowel lands on the beat. */
+const ANTICIPATION = 0.13;
 const MIN_VOWEL_SHARE = 0.4;
 
 function clusterDuration(cluster: readonly Consonant[]): number {
@@ -63,7 +64,9 @@ export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
     const spans = sylls.map((s) => ({ start: notes[s.notes[0]].startSec, end: notes[s.notes[s.notes.length - 1]].endSec }));
     const onsetStart = sylls.map((s, k) => {
       const cap = k === 0 ? LINE_START_ANTICIPATION : ANTICIPATION;
-      return spans[k].start - Math.min(cap, clusterDuration(s.onset) * 0.6);
+      // Never reach back into the previous syllable's vowel beyond half its span.
+      const room = k === 0 ? cap : Math.min(cap, (spans[k].start - spans[k - 1].start) * 0.5);
+      return spans[k].start - Math.min(room, clusterDuration(s.onset) * (k === 0 ? 0.6 : 1));
     });
     sylls.forEach((s, k) => {
       const syllable = line.firstSyllable + k;
