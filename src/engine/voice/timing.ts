@@ -7,6 +7,7 @@
  */
 import type { VocalMelody } from '../compose/vocal-melody.js';
 import type { Consonant, Vowel } from '../pronounce/phonemes.js';
+import { Rng } from '../random.js';
 import { CONSONANT_TARGETS } from './targets.js';
 
 export interface TimedNote {
@@ -46,7 +47,13 @@ function clusterDuration(cluster: readonly Consonant[]): number {
   return cluster.reduce((sum, c) => sum + CONSONANT_TARGETS[c].dur * factor, 0);
 }
 
-export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
+/** Singers place notes a little around the grid: each note moves by a seeded Gaussian of this standard
+ *  deviation (seconds), at most TIMING_MAX_SEC and a sixth of the shorter neighbouring note. */
+const TIMING_SD_SEC = 0.006;
+const TIMING_MAX_SEC = 0.015;
+
+/** Notes in seconds, with the voice's small timing drift when `seed` is given (deterministic per seed). */
+export function timeMelody(melody: VocalMelody, bpm: number, seed?: number): VocalTimeline {
   const spb = 60 / bpm;
   const notes: TimedNote[] = melody.notes.map((n, i) => ({
     midi: n.midi,
@@ -57,6 +64,7 @@ export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
     line: melody.syllables[n.syllable].line,
     lineStart: i === 0 || melody.syllables[melody.notes[i - 1].syllable].line !== melody.syllables[n.syllable].line,
   }));
+  if (seed !== undefined) driftTiming(notes, seed);
   const segments: Segment[] = [];
   const lines: VocalTimeline['lines'] = [];
   melody.lines.forEach((line, li) => {
@@ -92,4 +100,16 @@ export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
     lines.push({ startSec: first.startSec, endSec: spans[spans.length - 1].end, noteStartSec: spans[0].start });
   });
   return { notes, segments, lines };
+}
+
+function driftTiming(notes: TimedNote[], seed: number): void {
+  const rng = Rng.derive(seed, 'voice-timing');
+  notes.forEach((note, i) => {
+    const previous = notes[i - 1];
+    const joined = previous && !note.lineStart && Math.abs(previous.endSec - note.startSec) < 1e-6;
+    const limit = Math.min(TIMING_MAX_SEC, (note.endSec - note.startSec) / 6, joined ? (previous.endSec - previous.startSec) / 6 : Infinity);
+    const shift = Math.max(-limit, Math.min(limit, rng.gaussian() * TIMING_SD_SEC));
+    note.startSec += shift;
+    if (joined) previous.endSec = note.startSec;
+  });
 }
