@@ -9,7 +9,8 @@
  * - Rhythm: stressed syllables get longer notes, the line's last syllable is held; no note is shorter than
  *   MIN_NOTE_SEC, so fast tempos sing on a coarser grid.
  * - Pitch: chord tones on stressed and long notes, scale steps between them; an arch over each line, the
- *   answer line a little higher, the chorus higher than the verse (the hook); the section's last line
+ *   answer line a little higher, the verse in the lower part of the song's tessitura (an octave and a bit of the
+ *   voice's range, placed by the seed) and the chorus in its upper part (the hook); the section's last line
  *   resolves on the chord root; a chorus line keeps the pitches of its first singing where they fit. Everything
  *   inside the voice's range.
  * - The hook: a line's rhythm and contour come from a random stream keyed by its section kind and text,
@@ -69,6 +70,23 @@ export interface VocalMelodyOptions {
 }
 
 const MIN_NOTE_SEC = 0.17;
+/** Where each section's line centre sits in the song's tessitura (0 bottom .. 1 top): verses low, the hook high. */
+const SECTION_HEIGHT: Record<string, number> = { verse: 0.3, bridge: 0.5, chorus: 0.68 };
+/** The song's tessitura: this many semitones of the voice's range (an octave and a bit), placed by the seed. */
+const TESSITURA_SPAN: [number, number] = [12, 15];
+
+/**
+ * The part of the voice's range this song lives in. A voice has some 19 semitones; one song uses an
+ * octave-and-a-bit of it, lower or higher by the seed, so songs sung by one voice do not all sit at the same
+ * height (and verses, placed in its lower part, sit lower than choruses).
+ */
+export function songTessitura(range: readonly [number, number], seed: number): [number, number] {
+  const [low, high] = range;
+  const rng = Rng.derive(seed, 'vocal-tessitura');
+  const span = Math.min(high - low, rng.int(TESSITURA_SPAN[0], TESSITURA_SPAN[1]));
+  const bottom = low + rng.int(0, high - low - span);
+  return [bottom, bottom + span];
+}
 const MIN_REST_SEC = 0.3;
 const KIND_ALIASES: Record<string, string> = { hook: 'chorus', refrain: 'chorus', pre_chorus: 'verse' };
 
@@ -120,8 +138,8 @@ function writeSection(
   const lineCount = whole ? lines.length : Math.floor(section.bars / phraseBars);
   const sectionRng = Rng.derive(opts.seed, `vocal-section:${kind}`);
   const pickup = sectionRng.pick([0, 0, 0.5, 1]);
-  const [low, high] = opts.range;
-  const centre = low + (high - low) * (kind === 'chorus' ? 0.6 : kind === 'bridge' ? 0.5 : 0.38);
+  const [low, high] = songTessitura(opts.range, opts.seed);
+  const centre = low + (high - low) * (SECTION_HEIGHT[kind] ?? SECTION_HEIGHT.verse);
   let previous = Math.round(centre);
   for (let li = 0; li < lineCount; li++) {
     const line = lines[li];

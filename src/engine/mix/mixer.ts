@@ -9,6 +9,7 @@ import { Compressor, Ducker } from './dynamics.js';
 import { type BusSettings, type MixPlan, type PartRole } from './plan.js';
 import { StereoReverb } from './reverb.js';
 import { StereoPlacer, type Sum } from './stereo.js';
+import { VocalSpace } from './vocal-space.js';
 
 /** Vocal envelope at which the ducker reaches its full depth (the stem is levelled to -18 dBFS RMS). */
 const DUCK_KEY_LEVEL = 0.25;
@@ -66,6 +67,7 @@ export class Mixer {
   private readonly buses: { channel: number; bus: Bus }[];
   private readonly vocalBus: Bus | null;
   private readonly ducker: Ducker | null;
+  private readonly vocalSpace: VocalSpace | null;
   private readonly reverb: StereoReverb;
   private readonly backingGain: number;
   private readonly sendL: Float32Array;
@@ -77,6 +79,7 @@ export class Mixer {
     this.buses = input.parts.map((p) => ({ channel: p.channel, bus: new Bus(plan.buses[p.role], sampleRate, p.role === 'drums') }));
     this.vocalBus = input.vocal ? new Bus(plan.vocal, sampleRate, false) : null;
     this.ducker = input.vocal && plan.duckDb > 0 ? new Ducker(plan.duckDb, DUCK_KEY_LEVEL, sampleRate) : null;
+    this.vocalSpace = input.vocal ? new VocalSpace(sampleRate) : null;
     this.reverb = new StereoReverb(plan.reverb, sampleRate);
     this.backingGain = 10 ** (plan.backingGainDb / 20);
     this.sendL = new Float32Array(blockSamples);
@@ -107,6 +110,7 @@ export class Mixer {
         const at = blockStart + i;
         vocalL[i] = at < vocal.length ? vocal[at] : 0;
       }
+      this.vocalSpace?.process(outL, outR, vocalL, length); // de-essing, and the backing's 1-5 kHz under the voice
       this.vocalBus.mixInto(vocalL, vocalL, length, { outL, outR, sendL, sendR, dry: this.vocalBus.gain, wet: this.vocalBus.send });
     }
     this.reverb.process(sendL, sendR, outL, outR, length);

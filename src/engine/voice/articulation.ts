@@ -157,8 +157,8 @@ function addSource(track: ParameterTrack, seg: Segment, silent: Float64Array, vo
       if (c.voiced) point(t1, { AV: 0.8, ...spectrum }, closed);
       else {
         // Aspiration after a voiceless release (shorter and weaker at a syllable's end).
-        point(release + 0.01, { AH: coda ? 0.1 : 0.35, ...spectrum }, closed);
-        point(t1 - 0.002, { AH: coda ? 0.05 : 0.3, ...spectrum }, closed);
+        point(release + 0.01, { AH: coda ? 0.2 : 0.6, ...spectrum }, closed);
+        point(t1 - 0.002, { AH: coda ? 0.1 : 0.45, ...spectrum }, closed);
       }
       return;
     }
@@ -169,8 +169,8 @@ function addSource(track: ParameterTrack, seg: Segment, silent: Float64Array, vo
       return;
     }
     case 'aspirate':
-      point(t0 + ramp, { AH: 0.4 });
-      point(t1 - ramp * 0.5, { AH: 0.4 });
+      point(t0 + ramp, { AH: 0.7 });
+      point(t1 - ramp * 0.5, { AH: 0.7 });
       return;
     case 'nasal':
       // The nasal pole and the low F1 add up at 250-300 Hz: a lower drive keeps the murmur below the vowel.

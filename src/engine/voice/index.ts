@@ -45,7 +45,7 @@ export interface RenderVocalOptions {
 
 /** Renders a composed vocal melody into a mono stem, levelled to STEM_RMS_DB over its sung lines. */
 export function renderVocalStem(melody: VocalMelody, opts: RenderVocalOptions): VocalStem {
-  const timeline = timeMelody(melody, opts.bpm);
+  const timeline = timeMelody(melody, opts.bpm, opts.seed);
   const totalSamples = Math.round(opts.durationSec * opts.sampleRate);
   const samples = synthesise(timeline, { voice: opts.voice, seed: opts.seed, sampleRate: opts.sampleRate, totalSamples });
   levelStem(samples, timeline, opts.sampleRate);

@@ -19,7 +19,9 @@ import type { VoiceSpec } from './voices.js';
 
 const CONTROL_SAMPLES = 32;
 const ASPIRATION_GAIN = 0.25;
-const FRICATION_GAIN = 0.9;
+/** Frication and bursts in the parallel branch: about 8 dB over the speech-level gain of the first version,
+ *  which left the 3-7 kHz band 8-14 dB under espeak-ng speaking the same words (bench/listening.ts). */
+const FRICATION_GAIN = 2.2;
 const TAIL_SEC = 0.25;
 /** Cycle-to-cycle irregularity of a healthy voice: period jitter and amplitude shimmer (relative). */
 const JITTER = 0.004;

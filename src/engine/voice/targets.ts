@@ -3,7 +3,10 @@
  * them). Vowel formants follow the published means for American English (Peterson & Barney 1952,
  * Hillenbrand et al. 1995) and Spanish (Quilis); consonant loci, frication spectra and the cascade /
  * parallel split follow Klatt (1980, Table III), adapted to a 44.1 kHz rate (fricative noise up to 9 kHz)
- * and to singing, where consonants are shorter and vowels carry the note.
+ * and to singing, where vowels carry the note. Consonants are sung clearer than conversational speech, the way
+ * singers are taught to ("clear speech", Picheny et al. 1985): weak fricatives (f, th) and stop bursts get
+ * more noise than Klatt's speech values, and held consonants last 60-100 ms, so the 3-8 kHz cues that tell
+ * "fine" from "sign" survive a band mix. The timeline shortens them when the notes leave no room.
  */
 import type { Consonant, Phoneme, Vowel } from '../pronounce/phonemes.js';
 
@@ -78,19 +81,19 @@ const SH_NOISE = {
 };
 const F_NOISE = {
   bands: [
-    [6500, 4000, 0.4],
+    [6500, 4000, 0.6],
     [2500, 2000, 0.1],
   ] as [NoiseBand, NoiseBand],
   bypass: 0.3,
-  level: 0.1,
+  level: 0.35,
 };
 const TH_NOISE = {
   bands: [
-    [6500, 3500, 0.45],
+    [6500, 3500, 0.6],
     [3000, 2000, 0.1],
   ] as [NoiseBand, NoiseBand],
   bypass: 0.2,
-  level: 0.08,
+  level: 0.3,
 };
 const X_NOISE = {
   bands: [
@@ -106,51 +109,51 @@ const LABIAL_BURST = {
     [3000, 2000, 0.1],
   ] as [NoiseBand, NoiseBand],
   bypass: 0.6,
-  level: 0.5,
+  level: 0.9,
 };
 const ALVEOLAR_BURST = {
   bands: [
     [4500, 1800, 1],
-    [7000, 2600, 0.6],
+    [7000, 2600, 0.8],
   ] as [NoiseBand, NoiseBand],
-  bypass: 0,
-  level: 0.6,
+  bypass: 0.1,
+  level: 1.1,
 };
 const VELAR_BURST = {
   bands: [
     [2000, 700, 1],
     [3500, 1500, 0.5],
   ] as [NoiseBand, NoiseBand],
-  bypass: 0,
-  level: 0.6,
+  bypass: 0.1,
+  level: 1,
 };
 const NASAL_B: Formants = [110, 250, 350];
 
 export const CONSONANT_TARGETS: Record<Consonant, ConsonantTarget> = {
-  P: { manner: 'stop', voiced: false, f: [250, 900, 2150], noise: LABIAL_BURST, dur: 0.07 },
-  B: { manner: 'stop', voiced: true, f: [200, 900, 2150], noise: { ...LABIAL_BURST, level: 0.25 }, dur: 0.05 },
-  T: { manner: 'stop', voiced: false, f: [300, 1750, 2650], noise: ALVEOLAR_BURST, dur: 0.07 },
-  D: { manner: 'stop', voiced: true, f: [200, 1700, 2600], noise: { ...ALVEOLAR_BURST, level: 0.28 }, dur: 0.05 },
-  K: { manner: 'stop', voiced: false, f: [300, 1900, 2300], noise: VELAR_BURST, dur: 0.075 },
-  G: { manner: 'stop', voiced: true, f: [200, 1900, 2300], noise: { ...VELAR_BURST, level: 0.28 }, dur: 0.05 },
-  CH: { manner: 'affricate', voiced: false, f: [300, 1900, 2500], noise: SH_NOISE, dur: 0.09 },
-  JH: { manner: 'affricate', voiced: true, f: [250, 1900, 2500], noise: { ...SH_NOISE, level: 0.5 }, dur: 0.07 },
-  F: { manner: 'fricative', voiced: false, f: [340, 1100, 2100], noise: F_NOISE, dur: 0.07 },
-  V: { manner: 'fricative', voiced: true, f: [250, 1100, 2100], noise: { ...F_NOISE, level: 0.05 }, dur: 0.055 },
-  TH: { manner: 'fricative', voiced: false, f: [320, 1400, 2550], noise: TH_NOISE, dur: 0.065 },
-  DH: { manner: 'fricative', voiced: true, f: [270, 1400, 2550], noise: { ...TH_NOISE, level: 0.04 }, dur: 0.045 },
-  S: { manner: 'fricative', voiced: false, f: [320, 1700, 2600], noise: S_NOISE, dur: 0.085 },
-  Z: { manner: 'fricative', voiced: true, f: [250, 1700, 2600], noise: { ...S_NOISE, level: 0.5 }, dur: 0.065 },
-  SH: { manner: 'fricative', voiced: false, f: [300, 1900, 2500], noise: SH_NOISE, dur: 0.085 },
-  ZH: { manner: 'fricative', voiced: true, f: [250, 1900, 2500], noise: { ...SH_NOISE, level: 0.5 }, dur: 0.065 },
-  X: { manner: 'fricative', voiced: false, f: [350, 1600, 2400], noise: X_NOISE, dur: 0.07 },
-  HH: { manner: 'aspirate', voiced: false, f: [500, 1500, 2500], dur: 0.055 },
-  M: { manner: 'nasal', voiced: true, f: [280, 1100, 2200], b: NASAL_B, nasalZero: 900, dur: 0.065 },
-  N: { manner: 'nasal', voiced: true, f: [280, 1600, 2500], b: NASAL_B, nasalZero: 1500, dur: 0.06 },
-  NG: { manner: 'nasal', voiced: true, f: [280, 2000, 2400], b: NASAL_B, nasalZero: 2300, dur: 0.065 },
-  NY: { manner: 'nasal', voiced: true, f: [280, 2100, 2800], b: NASAL_B, nasalZero: 1900, dur: 0.065 },
-  L: { manner: 'liquid', voiced: true, f: [330, 1000, 2700], b: [70, 150, 250], dur: 0.055 },
-  R: { manner: 'liquid', voiced: true, f: [320, 1100, 1500], b: [70, 100, 150], dur: 0.055 },
+  P: { manner: 'stop', voiced: false, f: [250, 900, 2150], noise: LABIAL_BURST, dur: 0.08 },
+  B: { manner: 'stop', voiced: true, f: [200, 900, 2150], noise: { ...LABIAL_BURST, level: 0.45 }, dur: 0.06 },
+  T: { manner: 'stop', voiced: false, f: [300, 1750, 2650], noise: ALVEOLAR_BURST, dur: 0.08 },
+  D: { manner: 'stop', voiced: true, f: [200, 1700, 2600], noise: { ...ALVEOLAR_BURST, level: 0.5 }, dur: 0.06 },
+  K: { manner: 'stop', voiced: false, f: [300, 1900, 2300], noise: VELAR_BURST, dur: 0.085 },
+  G: { manner: 'stop', voiced: true, f: [200, 1900, 2300], noise: { ...VELAR_BURST, level: 0.45 }, dur: 0.06 },
+  CH: { manner: 'affricate', voiced: false, f: [300, 1900, 2500], noise: SH_NOISE, dur: 0.1 },
+  JH: { manner: 'affricate', voiced: true, f: [250, 1900, 2500], noise: { ...SH_NOISE, level: 0.5 }, dur: 0.08 },
+  F: { manner: 'fricative', voiced: false, f: [340, 1100, 2100], noise: F_NOISE, dur: 0.085 },
+  V: { manner: 'fricative', voiced: true, f: [250, 1100, 2100], noise: { ...F_NOISE, level: 0.18 }, dur: 0.07 },
+  TH: { manner: 'fricative', voiced: false, f: [320, 1400, 2550], noise: TH_NOISE, dur: 0.08 },
+  DH: { manner: 'fricative', voiced: true, f: [270, 1400, 2550], noise: { ...TH_NOISE, level: 0.12 }, dur: 0.055 },
+  S: { manner: 'fricative', voiced: false, f: [320, 1700, 2600], noise: S_NOISE, dur: 0.1 },
+  Z: { manner: 'fricative', voiced: true, f: [250, 1700, 2600], noise: { ...S_NOISE, level: 0.5 }, dur: 0.075 },
+  SH: { manner: 'fricative', voiced: false, f: [300, 1900, 2500], noise: SH_NOISE, dur: 0.1 },
+  ZH: { manner: 'fricative', voiced: true, f: [250, 1900, 2500], noise: { ...SH_NOISE, level: 0.5 }, dur: 0.075 },
+  X: { manner: 'fricative', voiced: false, f: [350, 1600, 2400], noise: X_NOISE, dur: 0.08 },
+  HH: { manner: 'aspirate', voiced: false, f: [500, 1500, 2500], dur: 0.065 },
+  M: { manner: 'nasal', voiced: true, f: [280, 1100, 2200], b: NASAL_B, nasalZero: 900, dur: 0.075 },
+  N: { manner: 'nasal', voiced: true, f: [280, 1600, 2500], b: NASAL_B, nasalZero: 1500, dur: 0.07 },
+  NG: { manner: 'nasal', voiced: true, f: [280, 2000, 2400], b: NASAL_B, nasalZero: 2300, dur: 0.075 },
+  NY: { manner: 'nasal', voiced: true, f: [280, 2100, 2800], b: NASAL_B, nasalZero: 1900, dur: 0.075 },
+  L: { manner: 'liquid', voiced: true, f: [330, 1000, 2700], b: [70, 150, 250], dur: 0.065 },
+  R: { manner: 'liquid', voiced: true, f: [320, 1100, 1500], b: [70, 100, 150], dur: 0.065 },
   W: { manner: 'glide', voiced: true, f: [300, 650, 2200], dur: 0.05 },
   Y: { manner: 'glide', voiced: true, f: [270, 2100, 2950], dur: 0.05 },
   DX: { manner: 'tap', voiced: true, f: [300, 1700, 2600], dur: 0.028 },

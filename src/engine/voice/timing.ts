@@ -1,12 +1,13 @@
 /**
  * From notes to a phoneme timeline, the way singers time words: the vowel carries the note, so a
- * syllable's onset consonants are sung just before the beat (anticipation: up to 60 ms inside a line, at
- * most 30 ms at a line's start so the line begins on its note) and its coda consonants at the very end of
+ * syllable's onset consonants are sung before the beat (anticipation: the whole onset, up to 130 ms, inside a
+ * line; at most 40 ms at a line's start so the line begins on its note) and its coda consonants at the very end of
  * its last note, where the next syllable's onset follows. Consonants shrink when the notes are too short
  * to keep the vowel at least ~40% of the syllable.
  */
 import type { VocalMelody } from '../compose/vocal-melody.js';
 import type { Consonant, Vowel } from '../pronounce/phonemes.js';
+import { Rng } from '../random.js';
 import { CONSONANT_TARGETS } from './targets.js';
 
 export interface TimedNote {
@@ -36,8 +37,9 @@ export interface VocalTimeline {
   lines: { startSec: number; endSec: number; noteStartSec: number }[];
 }
 
-const LINE_START_ANTICIPATION = 0.03;
-const ANTICIPATION = 0.06;
+const LINE_START_ANTICIPATION = 0.04;
+/** Inside a line the whole onset (up to this long) is sung before the note, so the vowel lands on the beat. */
+const ANTICIPATION = 0.13;
 const MIN_VOWEL_SHARE = 0.4;
 
 function clusterDuration(cluster: readonly Consonant[]): number {
@@ -45,7 +47,13 @@ function clusterDuration(cluster: readonly Consonant[]): number {
   return cluster.reduce((sum, c) => sum + CONSONANT_TARGETS[c].dur * factor, 0);
 }
 
-export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
+/** Singers place notes a little around the grid: each note moves by a seeded Gaussian of this standard
+ *  deviation (seconds), at most TIMING_MAX_SEC and a sixth of the shorter neighbouring note. */
+const TIMING_SD_SEC = 0.006;
+const TIMING_MAX_SEC = 0.015;
+
+/** Notes in seconds, with the voice's small timing drift when `seed` is given (deterministic per seed). */
+export function timeMelody(melody: VocalMelody, bpm: number, seed?: number): VocalTimeline {
   const spb = 60 / bpm;
   const notes: TimedNote[] = melody.notes.map((n, i) => ({
     midi: n.midi,
@@ -56,6 +64,7 @@ export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
     line: melody.syllables[n.syllable].line,
     lineStart: i === 0 || melody.syllables[melody.notes[i - 1].syllable].line !== melody.syllables[n.syllable].line,
   }));
+  if (seed !== undefined) driftTiming(notes, seed);
   const segments: Segment[] = [];
   const lines: VocalTimeline['lines'] = [];
   melody.lines.forEach((line, li) => {
@@ -63,7 +72,9 @@ export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
     const spans = sylls.map((s) => ({ start: notes[s.notes[0]].startSec, end: notes[s.notes[s.notes.length - 1]].endSec }));
     const onsetStart = sylls.map((s, k) => {
       const cap = k === 0 ? LINE_START_ANTICIPATION : ANTICIPATION;
-      return spans[k].start - Math.min(cap, clusterDuration(s.onset) * 0.6);
+      // Never reach back into the previous syllable's vowel beyond half its span.
+      const room = k === 0 ? cap : Math.min(cap, (spans[k].start - spans[k - 1].start) * 0.5);
+      return spans[k].start - Math.min(room, clusterDuration(s.onset) * (k === 0 ? 0.6 : 1));
     });
     sylls.forEach((s, k) => {
       const syllable = line.firstSyllable + k;
@@ -89,4 +100,16 @@ export function timeMelody(melody: VocalMelody, bpm: number): VocalTimeline {
     lines.push({ startSec: first.startSec, endSec: spans[spans.length - 1].end, noteStartSec: spans[0].start });
   });
   return { notes, segments, lines };
+}
+
+function driftTiming(notes: TimedNote[], seed: number): void {
+  const rng = Rng.derive(seed, 'voice-timing');
+  notes.forEach((note, i) => {
+    const previous = notes[i - 1];
+    const joined = previous && !note.lineStart && Math.abs(previous.endSec - note.startSec) < 1e-6;
+    const limit = Math.min(TIMING_MAX_SEC, (note.endSec - note.startSec) / 6, joined ? (previous.endSec - previous.startSec) / 6 : Infinity);
+    const shift = Math.max(-limit, Math.min(limit, rng.gaussian() * TIMING_SD_SEC));
+    note.startSec += shift;
+    if (joined) previous.endSec = note.startSec;
+  });
 }

@@ -11,7 +11,8 @@ import type { GenreFamily } from '../compose/style.js';
 
 export interface VoiceSpec {
   id: string;
-  /** Lowest and highest MIDI note of the voice's comfortable singing range. */
+  /** Lowest and highest MIDI note of the voice's comfortable singing range; a song uses an octave and a bit
+   *  of it (compose/vocal-melody.ts, songTessitura), so the alto sings anywhere from G3 to C5. */
   range: [number, number];
   /** Multiplies F1-F3 of every phoneme target. */
   formantScale: number;
@@ -41,7 +42,7 @@ export const VOICES: Record<string, VoiceSpec> = {
     f4: 3350,
     f5: 3900,
     openQuotient: 0.6,
-    tilt: 0.45,
+    tilt: 0.35,
     breath: 0.08,
     vibratoHz: 5.4,
     vibratoCents: 22,
@@ -55,7 +56,7 @@ export const VOICES: Record<string, VoiceSpec> = {
     f4: 3200,
     f5: 3700,
     openQuotient: 0.55,
-    tilt: 0.5,
+    tilt: 0.4,
     breath: 0.06,
     vibratoHz: 5.1,
     vibratoCents: 25,
@@ -64,12 +65,12 @@ export const VOICES: Record<string, VoiceSpec> = {
   },
   alto: {
     id: 'alto',
-    range: [55, 74],
+    range: [55, 72],
     formantScale: 1.14,
     f4: 4000,
     f5: 4600,
     openQuotient: 0.65,
-    tilt: 0.4,
+    tilt: 0.3,
     breath: 0.14,
     vibratoHz: 5.7,
     vibratoCents: 20,
@@ -78,12 +79,12 @@ export const VOICES: Record<string, VoiceSpec> = {
   },
   soprano: {
     id: 'soprano',
-    range: [58, 77],
+    range: [57, 76],
     formantScale: 1.17,
     f4: 4150,
     f5: 4800,
     openQuotient: 0.72,
-    tilt: 0.35,
+    tilt: 0.25,
     breath: 0.24,
     vibratoHz: 5.9,
     vibratoCents: 18,
