@@ -24,6 +24,7 @@ import { RedisCounterStore } from './infra/counters/redis-counter-store.js';
 import { SessionCache } from './auth/session-cache.js';
 import { CsrfTokens, TokenService } from './auth/tokens.js';
 import { buildHttpServer } from './http/server.js';
+import { createAppLogger, type LoggerConfig } from './http/logger.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { FileBlobStore, type BlobStore } from './infra/blobs/blob-store.js';
 import { UrlSigner } from './infra/blobs/url-signer.js';
@@ -89,7 +90,7 @@ export interface StationOptions {
   timers?: IntervalTimers;
   /** An already-open database (tests use a fresh one per suite); otherwise opened from the config. */
   database?: Database;
-  logger?: boolean | Record<string, unknown>;
+  logger?: LoggerConfig;
   /** Webhook delivery tuning (tests shorten the backoff and the timeout). */
   webhooks?: WebhookOptions;
   /** The AI engine; in-process worker threads by default. */
@@ -124,7 +125,7 @@ export interface Station {
   close(): Promise<void>;
 }
 
-function loggerOptions(config: Config, override: StationOptions['logger']) {
+function loggerOptions(config: Config, override: StationOptions['logger']): LoggerConfig {
   if (override !== undefined) return override;
   return {
     level: config.logLevel,
@@ -164,6 +165,8 @@ export const WORKER_QUEUES = [QUEUES.generation, QUEUES.training, QUEUES.webhook
 
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
+  // First, so that every part below is given it when it is built.
+  const { log, http: httpLog } = createAppLogger(loggerOptions(config, options.logger));
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl, dataDir: config.dataDir }));
   await database.migrate();
 
@@ -211,24 +214,20 @@ export async function createStation(config: Config, options: StationOptions = {}
     mail: {
       mailer,
       publicBaseUrl: config.publicBaseUrl,
-      onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed'),
+      onError: (error) => log.error({ err: error }, 'a password-reset mail or a user.signup event failed'),
     },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
-    ? new RedisLeaseStore(redis, `${config.redisPrefix}:leases`, { onError: (error) => http.log.warn({ err: error }, 'connection leases not renewed') })
+    ? new RedisLeaseStore(redis, `${config.redisPrefix}:leases`, { onError: (error) => log.warn({ err: error }, 'connection leases not renewed') })
     : new InProcessLeaseStore();
-  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) =>
-    http.log.warn({ err: error }, 'a connection lease was not released'),
-  );
-  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) =>
-    http.log.error({ err: error }, 'closing a revoked connection failed'),
-  );
+  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) => log.warn({ err: error }, 'a connection lease was not released'));
+  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) => log.error({ err: error }, 'closing a revoked connection failed'));
   await connectionGuard.start(bus);
   // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
-  const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => http.log.warn({ err: error }, 'analytics wake-up not published'));
+  const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => log.warn({ err: error }, 'analytics wake-up not published'));
   const catalogRepository = new CatalogRepository(database.db, { concurrentStatements: database.driver === 'postgres' });
   // One counted play per listener and track within the track's length, on every instance.
   const playWindow = new PlayWindow(redis ? new RedisCounterStore(redis, `${config.redisPrefix}:plays`) : new InProcessCounterStore(clock), clock);
@@ -268,6 +267,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     leases,
     playWindow,
     verified: auth,
+    log,
   });
   const analytics = createAnalytics(
     {
@@ -276,7 +276,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       clock,
       access: connectionGuard,
       listeners: () => station.realtime.listenerTotal(),
-      onError: (error) => http.log.error({ err: error }, 'the live analytics feed failed to read'),
+      onError: (error) => log.error({ err: error }, 'the live analytics feed failed to read'),
     },
     options.analytics,
   );
@@ -289,7 +289,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const demoAccounts = config.demo ? new DemoAccounts(database.db, auth, jwtKey) : null;
   const http = await buildHttpServer(
     {
-      logger: loggerOptions(config, options.logger),
+      log: httpLog,
       auth,
       metrics: createMetricsRegistry(),
       metricsToken: config.metricsToken,
@@ -331,13 +331,13 @@ export async function createStation(config: Config, options: StationOptions = {}
       await station.routes(app);
     },
   );
-  for (const warning of bootstrapWarnings) http.log.warn(warning);
+  for (const warning of bootstrapWarnings) log.warn(warning);
   await http.ready();
   await webhooks.start(); // webhooks: queue worker, bus subscription, pending attempts re-queued
   await analytics.start(); // the live feed's bus subscriptions
-  await uploads.start(http.log); // uploads: render worker, renders left processing re-queued
-  await station.start(http.log);
-  await demoAccounts?.seed(http.log);
+  await uploads.start(log); // uploads: render worker, renders left processing re-queued
+  await station.start();
+  await demoAccounts?.seed(log);
   ready = true;
 
   return {
