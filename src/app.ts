@@ -24,6 +24,7 @@ import { RedisCounterStore } from './infra/counters/redis-counter-store.js';
 import { SessionCache } from './auth/session-cache.js';
 import { CsrfTokens, TokenService } from './auth/tokens.js';
 import { buildHttpServer } from './http/server.js';
+import { createAppLogger, type LoggerConfig } from './http/logger.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { FileBlobStore, type BlobStore } from './infra/blobs/blob-store.js';
 import { UrlSigner } from './infra/blobs/url-signer.js';
@@ -62,26 +63,26 @@ import { AdminUsersService } from './platform/admin/admin-users.service.js';
 import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
 import { UsersService } from './platform/users/users.service.js';
 import { UsersRepository } from './platform/users/users.repository.js';
-import { listenersModule } from './platform/listeners/module.js';
-import { artistsModule } from './platform/artists/module.js';
+import { buildListenersModule } from './platform/listeners/module.js';
+import { buildArtistsModule } from './platform/artists/module.js';
 import { songwritersRoutes } from './platform/admin/songwriters.routes.js';
 import { SongwritersService } from './platform/admin/songwriters.service.js';
 import { SongwritersRepository } from './platform/admin/songwriters.repository.js';
 import { staffAuthRoutes } from './station/auth/routes.js';
-import { createWebhooks, type WebhookOptions } from './platform/webhooks/module.js';
+import { buildWebhooksModule, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
 import { buildStationModules, type StationModules } from './station/modules.js';
 import type { Engine } from './engine/engine.js';
 import { LocalEngine } from './engine/local-engine.js';
 import { RemoteEngine } from './engine/remote/remote-engine.js';
 import { BlobArtifactSource } from './station/models/blob-artifact-source.js';
-import { createStore } from './platform/store/module.js';
+import { buildStoreModule } from './platform/store/module.js';
 import { createPaymentProcessors, type StripeEndpoint } from './infra/payments/processors.js';
-import { createSubscriptions } from './platform/subscriptions/module.js';
-import { oauthModule } from './platform/oauth/module.js';
-import { createAnalytics, type AnalyticsOptions } from './platform/analytics/module.js';
+import { buildSubscriptionsModule } from './platform/subscriptions/module.js';
+import { buildOAuthModule } from './platform/oauth/module.js';
+import { buildAnalyticsModule, type AnalyticsOptions } from './platform/analytics/module.js';
 import { ANALYTICS_FEED_CHANNEL } from './platform/analytics/live-feed.js';
-import { createUploads } from './platform/uploads/module.js';
+import { buildUploadsModule } from './platform/uploads/module.js';
 
 export interface StationOptions {
   clock?: Clock;
@@ -89,7 +90,7 @@ export interface StationOptions {
   timers?: IntervalTimers;
   /** An already-open database (tests use a fresh one per suite); otherwise opened from the config. */
   database?: Database;
-  logger?: boolean | Record<string, unknown>;
+  logger?: LoggerConfig;
   /** Webhook delivery tuning (tests shorten the backoff and the timeout). */
   webhooks?: WebhookOptions;
   /** The AI engine; in-process worker threads by default. */
@@ -124,7 +125,7 @@ export interface Station {
   close(): Promise<void>;
 }
 
-function loggerOptions(config: Config, override: StationOptions['logger']) {
+function loggerOptions(config: Config, override: StationOptions['logger']): LoggerConfig {
   if (override !== undefined) return override;
   return {
     level: config.logLevel,
@@ -164,6 +165,8 @@ export const WORKER_QUEUES = [QUEUES.generation, QUEUES.training, QUEUES.webhook
 
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
+  // First, so that every part below is given it when it is built.
+  const { log, http: httpLog } = createAppLogger(loggerOptions(config, options.logger));
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl, dataDir: config.dataDir }));
   await database.migrate();
 
@@ -211,24 +214,20 @@ export async function createStation(config: Config, options: StationOptions = {}
     mail: {
       mailer,
       publicBaseUrl: config.publicBaseUrl,
-      onError: (error) => http.log.error({ err: error }, 'a password-reset mail or a user.signup event failed'),
+      onError: (error) => log.error({ err: error }, 'a password-reset mail or a user.signup event failed'),
     },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
-    ? new RedisLeaseStore(redis, `${config.redisPrefix}:leases`, { onError: (error) => http.log.warn({ err: error }, 'connection leases not renewed') })
+    ? new RedisLeaseStore(redis, `${config.redisPrefix}:leases`, { onError: (error) => log.warn({ err: error }, 'connection leases not renewed') })
     : new InProcessLeaseStore();
-  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) =>
-    http.log.warn({ err: error }, 'a connection lease was not released'),
-  );
-  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) =>
-    http.log.error({ err: error }, 'closing a revoked connection failed'),
-  );
+  const connectionLimits = new ConnectionLimits(leases, config.connectionLimits, (error) => log.warn({ err: error }, 'a connection lease was not released'));
+  const connectionGuard = new ConnectionGuard(auth.credentials, connectionLimits, (error) => log.error({ err: error }, 'closing a revoked connection failed'));
   await connectionGuard.start(bus);
   // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
-  const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => http.log.warn({ err: error }, 'analytics wake-up not published'));
+  const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => log.warn({ err: error }, 'analytics wake-up not published'));
   const catalogRepository = new CatalogRepository(database.db, { concurrentStatements: database.driver === 'postgres' });
   // One counted play per listener and track within the track's length, on every instance.
   const playWindow = new PlayWindow(redis ? new RedisCounterStore(redis, `${config.redisPrefix}:plays`) : new InProcessCounterStore(clock), clock);
@@ -238,15 +237,20 @@ export async function createStation(config: Config, options: StationOptions = {}
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
   // One egress policy (STATION_WEBHOOK_ALLOWED_HOSTS) for webhooks and training's notify_webhook.
   const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
-  const webhooks = createWebhooks(
-    { db: database.db, bus, queue, clock, egress, secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null) },
-    options.webhooks,
-  );
+  const webhooks = buildWebhooksModule({
+    db: database.db,
+    bus,
+    queue,
+    clock,
+    egress,
+    secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null),
+    ...options.webhooks,
+  });
   // ---- end webhooks ----
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
-  const subscriptions = createSubscriptions({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
-  const store = createStore({ config, database, bus, signer, blobs, clock, processors, subscriptions: subscriptions.service });
+  const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
+  const store = buildStoreModule({ config, database, bus, signer, blobs, clock, processors, subscriptions: subscriptions.service });
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
   const engine =
     options.engine ??
@@ -268,28 +272,30 @@ export async function createStation(config: Config, options: StationOptions = {}
     leases,
     playWindow,
     verified: auth,
+    log,
   });
-  const analytics = createAnalytics(
-    {
-      db: database.db,
-      bus,
-      clock,
-      access: connectionGuard,
-      listeners: () => station.realtime.listenerTotal(),
-      onError: (error) => http.log.error({ err: error }, 'the live analytics feed failed to read'),
-    },
-    options.analytics,
-  );
+  const analytics = buildAnalyticsModule({
+    db: database.db,
+    bus,
+    clock,
+    access: connectionGuard,
+    listeners: () => station.realtime.listenerTotal(),
+    onError: (error) => log.error({ err: error }, 'the live analytics feed failed to read'),
+    ...options.analytics,
+  });
   // A published or changed catalog track may bring new style features: the safety filter's reference is rebuilt when next needed.
   await bus.subscribe(TRACK_CHANGED_CHANNEL, () => station.safetyReference.invalidate());
-  const uploads = createUploads({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers });
+  const uploads = buildUploadsModule({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers, log });
+  const artists = buildArtistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock, accounts: auth });
+  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, sandboxPurchasesEntitle: config.storeSandboxLive });
+  const oauth = buildOAuthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;
   // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).
   const demoAccounts = config.demo ? new DemoAccounts(database.db, auth, jwtKey) : null;
   const http = await buildHttpServer(
     {
-      logger: loggerOptions(config, options.logger),
+      log: httpLog,
       auth,
       metrics: createMetricsRegistry(),
       metricsToken: config.metricsToken,
@@ -318,26 +324,26 @@ export async function createStation(config: Config, options: StationOptions = {}
       await app.register(totpRoutes(auth.totp));
       await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
       await app.register(catalogRoutes(catalog));
-      await app.register(uploads.routes);
-      await artistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock, accounts: auth }).register(app);
+      await uploads.routes(app);
+      await artists.routes(app);
       await app.register(mediaRoutes(blobs, signer));
-      await app.register(webhooks.routes);
+      await webhooks.routes(app);
       await app.register(store.routes);
-      await app.register(subscriptions.routes);
-      await listenersModule({ db: database.db, events: platformEvents, clock, sandboxPurchasesEntitle: config.storeSandboxLive }).register(app);
-      await oauthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl }).register(app);
-      await app.register(analytics.routes);
+      await subscriptions.routes(app);
+      await listeners.routes(app);
+      await oauth.routes(app);
+      await analytics.routes(app);
       if (demoAccounts) await app.register(demoAccountsRoutes(demoAccounts));
       await station.routes(app);
     },
   );
-  for (const warning of bootstrapWarnings) http.log.warn(warning);
+  for (const warning of bootstrapWarnings) log.warn(warning);
   await http.ready();
   await webhooks.start(); // webhooks: queue worker, bus subscription, pending attempts re-queued
   await analytics.start(); // the live feed's bus subscriptions
-  await uploads.start(http.log); // uploads: render worker, renders left processing re-queued
-  await station.start(http.log);
-  await demoAccounts?.seed(http.log);
+  await uploads.start(); // uploads: render worker, renders left processing re-queued
+  await station.start();
+  await demoAccounts?.seed(log);
   ready = true;
 
   return {

@@ -4,7 +4,7 @@
  * their routes through `registerModules`.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -30,7 +30,8 @@ import './types.js';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface HttpServerDeps {
-  logger: FastifyServerOptions['logger'];
+  /** The process's logger (src/http/logger.ts); null when logging is off. */
+  log: FastifyBaseLogger | null;
   auth: AuthService;
   metrics: Registry;
   /** When set, GET /metrics requires `Authorization: Bearer <token>` (METRICS_TOKEN). */
@@ -58,7 +59,7 @@ const IDLE_CONNECTION_MS = 120_000;
 
 export async function buildHttpServer(deps: HttpServerDeps, registerModules: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger,
+    ...(deps.log ? { loggerInstance: deps.log } : { logger: false }),
     bodyLimit: 1024 * 1024,
     // Slow bodies: Node's requestTimeout is one limit for every route, so it is the longest (uploads') as a
     // backstop; registerBodyDeadline holds each route to its own. connectionTimeout closes idle sockets.

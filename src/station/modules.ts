@@ -40,7 +40,7 @@ import { SafetyReviewRepository } from './registry/safety-review.repository.js';
 import { buildRegistryModule } from './registry/module.js';
 import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
-import { StationRealtime } from './realtime/realtime.js';
+import { buildListeners, StationRealtime } from './realtime/realtime.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { ListenerHistory } from './realtime/listener-history.js';
 import { systemTimers } from '../infra/clock/timers.js';
@@ -77,13 +77,15 @@ export interface StationInfra {
   playWindow: PlayWindow;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
+  log: FastifyBaseLogger;
 }
 
 export type StationModules = ReturnType<typeof buildStationModules>;
 
 export function buildStationModules(infra: StationInfra) {
-  const { database, bus, queue, blobs, signer, clock, engine, config, egress } = infra;
+  const { database, bus, queue, blobs, signer, clock, engine, config, egress, log } = infra;
   const db = database.db;
+  const startedAt = clock.now();
   const events = new StationEvents(bus, clock);
   const stationConfig = new ConfigRepository(db);
   const contexts = new ContextService(new ContextRepository(db), clock, config.contextRotationSec);
@@ -109,21 +111,8 @@ export function buildStationModules(infra: StationInfra) {
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
-  // ---- Module B (dataset manager); module C calls dataset.useTrainingRuns(...) and loadSnapshotDataset ----
+  // ---- Module B (dataset manager); module C reads snapshot items with loadSnapshotDataset ----
   const dataset = buildDatasetModule({ db, blobs, clock });
-  // ---- Modules A (station control) and D (context engine) ----
-  const startedAt = clock.now();
-  const statusRepo = new StatusRepository(db);
-  const admin = {
-    config: new StationConfigService(stationConfig, events, bus, clock),
-    /** Replace its ports with status.useRadioStatus(scheduler) / status.useTrainingStatus(training). */
-    status: new StationStatusService({ config: stationConfig, repo: statusRepo, models, engine, clock, startedAt }),
-    safetyTest: new SafetyTestService(engine, safetyReference, stationConfig, statusRepo),
-  };
-  /** Leader-only: the scheduler hands in its leadership with contextRotator.setLeaderCheck(...). */
-  const contextRotator = new ContextRotator({ contexts, repo: new ContextRepository(db), clock });
-  admin.config.onReportThresholdChange((threshold) => registryModule.reviews.applyThreshold(threshold));
-  // ---- end modules A and D ----
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
   const training = buildTrainingModule({
     db,
@@ -138,16 +127,9 @@ export function buildStationModules(infra: StationInfra) {
     egress,
     webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret),
   });
-  admin.status.useTrainingStatus(training.service);
-  // WebSocket channels (src/station/realtime): hub, listener counter, bus feeds.
-  const realtime = new StationRealtime({
-    bus,
-    clock,
-    listenerBroadcastSec: config.listenerBroadcastSec,
-    timers: infra.timers,
-    access: infra.access,
-    leases: infra.leases,
-  });
+  // ---- Who listens: counted by the radio's streams and the WebSocket channels alike ----
+  const listeners = buildListeners({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, leases: infra.leases, log });
+  const listenerTotal = async () => listeners.counter.total();
   // ---- The radio: scheduler (one leader), live stream, module H ----
   const radioModule = buildRadioModule({
     config,
@@ -167,15 +149,42 @@ export function buildStationModules(infra: StationInfra) {
     plays: registryModule.plays,
     reviews: registryModule.reviews,
     access: infra.access,
-    presence: realtime.presence,
+    presence: listeners.presence,
     verified: infra.verified,
+    listenerTotal,
+    log,
   });
-  admin.status.useRadioStatus(radioModule.scheduler);
-  realtime.useCurrentCard(() => radioModule.scheduler.nowPlaying());
-  contextRotator.setLeaderCheck(() => radioModule.leader.isLeader());
-  radioModule.useListenerTotal(async () => realtime.listenerTotal());
-  const listenerHistory = new ListenerHistory(db, clock, infra.timers ?? systemTimers, () => realtime.listenerTotal());
-  // ---- end radio ----
+  // WebSocket channels (src/station/realtime): hub, listener count broadcast, bus feeds.
+  const realtime = new StationRealtime({
+    bus,
+    clock,
+    listenerBroadcastSec: config.listenerBroadcastSec,
+    timers: infra.timers,
+    access: infra.access,
+    listeners,
+    currentCard: () => radioModule.scheduler.nowPlaying(),
+    log,
+  });
+  const listenerHistory = new ListenerHistory(db, clock, infra.timers ?? systemTimers, () => listeners.counter.total());
+  // ---- Modules A (station control) and D (context engine) ----
+  const statusRepo = new StatusRepository(db);
+  const admin = {
+    config: new StationConfigService(stationConfig, events, bus, clock),
+    status: new StationStatusService({
+      config: stationConfig,
+      repo: statusRepo,
+      models,
+      engine,
+      clock,
+      startedAt,
+      radio: radioModule.scheduler,
+      training: training.service,
+    }),
+    safetyTest: new SafetyTestService(engine, safetyReference, stationConfig, statusRepo),
+  };
+  /** Leader-only: rotates the live context on the scheduler's leader. */
+  const contextRotator = new ContextRotator({ contexts, repo: new ContextRepository(db), clock, isLeader: () => radioModule.leader.isLeader() });
+  admin.config.onReportThresholdChange((threshold) => registryModule.reviews.applyThreshold(threshold));
 
   let demo: DemoSeeder | null = null;
   let modelWaiter: ModelWaiter | null = null;
@@ -229,7 +238,7 @@ export function buildStationModules(infra: StationInfra) {
     },
 
     /** Starts the queue workers and picks up work a previous process left unfinished. */
-    start: async (log: FastifyBaseLogger) => {
+    start: async () => {
       const runner = new GenerationRunner({
         db,
         repo: generationRepo,
@@ -246,7 +255,7 @@ export function buildStationModules(infra: StationInfra) {
         clock,
         log,
       });
-      await realtime.start(log);
+      await realtime.start();
       listenerHistory.start(log);
       contextRotator.start(log);
       // Before this process takes jobs, so it never resets one it has just started; with Redis, jobs other
@@ -279,7 +288,7 @@ export function buildStationModules(infra: StationInfra) {
         await demo.start();
       }
       // A worker (STATION_ROLE=worker) serves no listeners and never leads the radio: the API instances do.
-      if (config.role !== 'worker') await radioModule.start(log);
+      if (config.role !== 'worker') await radioModule.start();
     },
 
     /** Stops background work before the infrastructure closes. */

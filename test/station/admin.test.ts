@@ -8,6 +8,8 @@ import { ManualClock } from '../../src/infra/clock/clock.js';
 import { safetyFlags, trackFeatures } from '../../src/infra/db/schema/index.js';
 import { RADIO_CONTROL_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { configViolations } from '../../src/station/admin/config.service.js';
+import { StationStatusService } from '../../src/station/admin/status.service.js';
+import { StatusRepository } from '../../src/station/admin/status.repository.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -277,16 +279,24 @@ describe('module A: station control', () => {
     });
 
     it('reads the radio and training through replaceable ports, and counts recent safety flags', async () => {
-      const { status } = station.station.admin;
-      status.useRadioStatus({
-        currentTrack: async () => ({ station_track_id: 'stn_test', track_origin: 'ai_generated', title: 'Test Tune', progress_pct: 42 }),
-        queueDepth: async () => 3,
-        listenerCount: async () => 17,
-        fallbackActive: async () => true,
+      // The ports are given at construction: a status service of this station's data with stand-in radio and training.
+      const status = new StationStatusService({
+        config: station.station.stationConfig,
+        repo: new StatusRepository(station.database.db),
+        models: station.station.models,
+        engine: station.engine,
+        clock,
+        startedAt: clock.now(),
+        radio: {
+          currentTrack: async () => ({ station_track_id: 'stn_test', track_origin: 'ai_generated', title: 'Test Tune', progress_pct: 42 }),
+          queueDepth: async () => 3,
+          listenerCount: async () => 17,
+          fallbackActive: async () => true,
+        },
+        training: { status: async () => 'running' },
       });
-      status.useTrainingStatus({ status: async () => 'running' });
       await station.database.db.insert(safetyFlags).values({ flagType: 'explicit_language', safetyScore: 0.2, detail: {}, createdAt: clock.date() });
-      const view = (await station.http.inject({ url: '/station/v1/admin/status', headers: admin })).json();
+      const view = await status.status();
       expect(view).toMatchObject({
         current_track: { station_track_id: 'stn_test', track_origin: 'ai_generated', title: 'Test Tune', progress_pct: 42 },
         queue_depth: 3,

@@ -1,4 +1,5 @@
 /** Analytics assembled for the composition root: reports, the live feed (started and stopped with the app) and routes. */
+import type { FastifyInstance } from 'fastify';
 import type { LiveAccess } from '../../auth/connection-guard.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { IntervalTimers } from '../../infra/clock/timers.js';
@@ -16,7 +17,7 @@ export interface AnalyticsOptions {
   timers?: IntervalTimers;
 }
 
-export interface AnalyticsDeps {
+export interface AnalyticsDeps extends AnalyticsOptions {
   db: Db;
   bus: EventBus;
   clock: Clock;
@@ -26,21 +27,23 @@ export interface AnalyticsDeps {
   onError: (error: unknown) => void;
 }
 
-export function createAnalytics(deps: AnalyticsDeps, options: AnalyticsOptions = {}) {
+export function buildAnalyticsModule(deps: AnalyticsDeps) {
   const service = new AnalyticsService(new AnalyticsRepository(deps.db), deps.clock);
   const feed = new LiveFeed({
     repo: new LiveFeedRepository(deps.db),
     bus: deps.bus,
     clock: deps.clock,
     listeners: deps.listeners,
-    heartbeatMs: options.heartbeatMs,
-    timers: options.timers,
+    heartbeatMs: deps.heartbeatMs,
+    timers: deps.timers,
     onError: deps.onError,
   });
   return {
     service,
     feed,
-    routes: analyticsRoutes(service, feed, deps.access),
+    routes: async (app: FastifyInstance) => {
+      await app.register(analyticsRoutes(service, feed, deps.access));
+    },
     start: () => feed.start(),
     stop: () => feed.stop(),
   };

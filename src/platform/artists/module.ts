@@ -16,7 +16,7 @@ import { ArtistsRepository } from './artists.repository.js';
 import { ArtistsService } from './artists.service.js';
 import { artistsRoutes } from './routes.js';
 
-export function artistsModule(deps: {
+export interface ArtistsModuleDeps {
   db: Db;
   catalogRepository: CatalogRepository;
   catalog: CatalogService;
@@ -24,11 +24,13 @@ export function artistsModule(deps: {
   events: PlatformEvents;
   clock: Clock;
   accounts: ArtistAccounts;
-}) {
+}
+
+export function buildArtistsModule(deps: ArtistsModuleDeps) {
   const artists = new ArtistsRepository(deps.db);
   const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer);
   return {
-    async register(app: FastifyInstance) {
+    async routes(app: FastifyInstance) {
       const service = new ArtistsService(artists, deps.catalog, albums);
       await app.register(artistsRoutes(service, new ArtistOnboardingService(artists, service, deps.accounts)));
       await app.register(albumsRoutes(albums));

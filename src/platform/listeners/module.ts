@@ -18,12 +18,19 @@ import { ListenersRepository } from './listeners.repository.js';
 import { ListenersService } from './listeners.service.js';
 import { listenersRoutes } from './routes.js';
 
-/** sandboxPurchasesEntitle: STATION_STORE_SANDBOX_LIVE, a demo store's sandbox purchases unlock live capsules. */
-export function listenersModule(deps: { db: Db; events: PlatformEvents; clock: Clock; sandboxPurchasesEntitle: boolean }) {
+export interface ListenersModuleDeps {
+  db: Db;
+  events: PlatformEvents;
+  clock: Clock;
+  /** STATION_STORE_SANDBOX_LIVE: a demo store's sandbox purchases unlock live capsules. */
+  sandboxPurchasesEntitle: boolean;
+}
+
+export function buildListenersModule(deps: ListenersModuleDeps) {
   const follows = new FollowsRepository(deps.db);
   const playlists = new PlaylistsRepository(deps.db);
   return {
-    async register(app: FastifyInstance) {
+    async routes(app: FastifyInstance) {
       await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db))));
       await app.register(playlistsRoutes(new PlaylistsService(playlists, deps.clock)));
       await app.register(listenersRoutes(new ListenersService(new UsersRepository(deps.db), new ListenersRepository(deps.db), playlists, follows)));

@@ -23,7 +23,7 @@ export interface OAuthDeps {
   issuer: string;
 }
 
-export function oauthModule(deps: OAuthDeps) {
+export function buildOAuthModule(deps: OAuthDeps) {
   const repo = new OAuthRepository(deps.db);
   const revokeSession = (sessionId: string, reason: string) => deps.auth.revokeSession(sessionId, reason);
   const apps = new OAuthAppsService(repo, revokeSession, deps.clock, new DeveloperAccountsRepository(deps.db));
@@ -31,7 +31,7 @@ export function oauthModule(deps: OAuthDeps) {
   const tokens = new OAuthTokenService(repo, new DelegatedSessions(deps.tokens, deps.csrf, deps.clock), revokeSession, deps.clock);
   return {
     apps,
-    async register(app: FastifyInstance) {
+    async routes(app: FastifyInstance) {
       await app.register(oauthRoutes({ apps, authorize, issuer: deps.issuer }));
       await app.register(oauthTokenRoutes(tokens));
     },

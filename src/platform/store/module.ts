@@ -34,7 +34,7 @@ export interface StoreDeps {
   subscriptions?: StripeSubscriptionHandler;
 }
 
-export function createStore(deps: StoreDeps) {
+export function buildStoreModule(deps: StoreDeps) {
   const { config, clock } = deps;
   const processors = deps.processors ?? createPaymentProcessors(config, clock, deps.stripeEndpoint);
   const repo = new StoreRepository(deps.database.db);

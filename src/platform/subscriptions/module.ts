@@ -1,4 +1,5 @@
 /** Pro subscriptions assembled for the composition root; the store's Stripe webhook hands it subscription sessions. */
+import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
@@ -7,7 +8,20 @@ import { subscriptionsRoutes } from './routes.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 
-export function createSubscriptions(deps: { db: Db; processors: PaymentProcessors; bus: EventBus; clock: Clock; publicBaseUrl: string }) {
+export interface SubscriptionsModuleDeps {
+  db: Db;
+  processors: PaymentProcessors;
+  bus: EventBus;
+  clock: Clock;
+  publicBaseUrl: string;
+}
+
+export function buildSubscriptionsModule(deps: SubscriptionsModuleDeps) {
   const service = new SubscriptionsService(new SubscriptionsRepository(deps.db), deps.processors, deps.bus, deps.clock, deps.publicBaseUrl);
-  return { service, routes: subscriptionsRoutes(service) };
+  return {
+    service,
+    routes: async (app: FastifyInstance) => {
+      await app.register(subscriptionsRoutes(service));
+    },
+  };
 }

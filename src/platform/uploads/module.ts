@@ -3,6 +3,7 @@
  * on their own engine worker threads), the re-queueing at start of uploads a previous process left
  * processing, and the hourly sweep of spooled files nobody removed (a crash mid-request).
  */
+import type { FastifyInstance } from 'fastify';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
@@ -34,6 +35,7 @@ export interface UploadsDeps {
   engine: Pick<Engine, 'extractFeatures'>;
   /** The spool sweep's timer (tests fire it by hand); real timers by default. */
   timers?: IntervalTimers;
+  log: FailureLog;
 }
 
 /** Renders run one at a time per instance, on a worker thread of their own; more wait on the queue. */
@@ -45,8 +47,8 @@ const UPLOADS_PER_INSTANCE = 8;
 const SPOOL_FILES_PER_USER = 2;
 const HOUR_MS = 3600 * 1000;
 
-export function createUploads(deps: UploadsDeps) {
-  const { config } = deps;
+export function buildUploadsModule(deps: UploadsDeps) {
+  const { config, log } = deps;
   const repo = new UploadsRepository(deps.db);
   const service = new UploadsService({
     repo,
@@ -71,8 +73,12 @@ export function createUploads(deps: UploadsDeps) {
   let sweep: unknown = null;
   return {
     service,
-    routes: uploadRoutes(service, { maxBytes: config.uploadMaxBytes, maxSec: config.uploadMaxSec, tempDir, bodyTimeoutMs: config.uploadTimeoutMs, admission }),
-    async start(log: FailureLog): Promise<void> {
+    routes: async (app: FastifyInstance) => {
+      await app.register(
+        uploadRoutes(service, { maxBytes: config.uploadMaxBytes, maxSec: config.uploadMaxSec, tempDir, bodyTimeoutMs: config.uploadTimeoutMs, admission }),
+      );
+    },
+    async start(): Promise<void> {
       renderer = new UploadRenderer({
         repo,
         blobs: deps.blobs,

@@ -7,6 +7,7 @@
  *                                              it (event-audience.ts), deduped by event id
  *     -> JobQueue 'webhooks' (job id = attempt) delivery.ts: claim, POST, record; retry = new row + delayed job
  */
+import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
@@ -31,7 +32,7 @@ export interface WebhookOptions {
   onError?: WebhookErrorReporter;
 }
 
-export interface WebhookDeps {
+export interface WebhookDeps extends WebhookOptions {
   db: Db;
   bus: EventBus;
   queue: JobQueue;
@@ -42,30 +43,32 @@ export interface WebhookDeps {
   secretKey: Buffer;
 }
 
-export function createWebhooks(deps: WebhookDeps, options: WebhookOptions = {}) {
-  const onError: WebhookErrorReporter = options.onError ?? ((message, error) => console.error(message, error));
+export function buildWebhooksModule(deps: WebhookDeps) {
+  const onError: WebhookErrorReporter = deps.onError ?? ((message, error) => console.error(message, error));
   const repo = new WebhookRepository(deps.db);
   const box = new SecretBox(deps.secretKey);
   const service = new WebhookService(repo, box, deps.egress);
-  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
   const worker = new WebhookDeliveryWorker(repo, box, deps.queue, deps.clock, {
     egress: deps.egress,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retry,
   });
   const dispatcher = new WebhookDispatcher(repo, box, deps.queue, deps.clock, {
-    sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
+    sweepIntervalMs: deps.sweepIntervalMs ?? 60_000,
     onError,
   });
 
   return {
     service,
     dispatcher,
-    routes: webhookRoutes(service),
+    routes: async (app: FastifyInstance) => {
+      await app.register(webhookRoutes(service));
+    },
     /** Starts the worker, subscribes to both event channels and re-queues attempts left pending. */
     async start(): Promise<void> {
       await processJobs(deps.queue, WEBHOOK_QUEUE, (job) => worker.deliver(job.data.deliveryId), {
-        concurrency: options.concurrency ?? 8,
+        concurrency: deps.concurrency ?? 8,
       });
       await dispatcher.start(deps.bus);
     },
@@ -77,4 +80,4 @@ export function createWebhooks(deps: WebhookDeps, options: WebhookOptions = {}) 
   };
 }
 
-export type Webhooks = ReturnType<typeof createWebhooks>;
+export type Webhooks = ReturnType<typeof buildWebhooksModule>;

@@ -1,10 +1,8 @@
 /**
- * What module A's status reads from modules that other parts of the station own. Each port has a
- * neutral default here, replaced at composition time (StationStatusService.useRadioStatus /
- * useTrainingStatus) once the owning module exists.
+ * What module A's status reads from modules that other parts of the station own: narrow ports declared
+ * here, on the consuming side, and given to StationStatusService at construction (modules.ts builds the
+ * scheduler and module C first).
  */
-import type { RadioStatus } from '../events/now-playing.js';
-
 export type TrainingStatus = 'idle' | 'running' | 'paused' | 'failed';
 
 /**
@@ -14,14 +12,3 @@ export type TrainingStatus = 'idle' | 'running' | 'paused' | 'failed';
 export interface TrainingStatusSource {
   status(): Promise<TrainingStatus>;
 }
-
-/** Until module C provides one: no training jobs, so idle. */
-export const idleTrainingStatus: TrainingStatusSource = { status: async () => 'idle' };
-
-/** Until the scheduler provides one: nothing on air, nothing buffered, nobody listening, no fallback. */
-export const offAirRadioStatus: RadioStatus = {
-  currentTrack: async () => null,
-  queueDepth: async () => 0,
-  listenerCount: async () => 0,
-  fallbackActive: async () => false,
-};

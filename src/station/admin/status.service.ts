@@ -4,7 +4,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { RadioStatus } from '../events/now-playing.js';
 import type { ConfigRepository } from './config.repository.js';
-import { idleTrainingStatus, offAirRadioStatus, type TrainingStatus, type TrainingStatusSource } from './status-ports.js';
+import type { TrainingStatus, TrainingStatusSource } from './status-ports.js';
 import type { StatusRepository } from './status.repository.js';
 
 const SAFETY_WINDOW_MS = 24 * 3600 * 1000;
@@ -36,33 +36,24 @@ export interface StatusDeps {
   clock: Clock;
   /** When this station process started (ms since the epoch): uptime counts from here. */
   startedAt: number;
+  /** The scheduler's view of the radio. */
+  radio: RadioStatus;
+  /** Module C's training jobs, summed up. */
+  training: TrainingStatusSource;
 }
 
 export class StationStatusService {
-  private radio: RadioStatus = offAirRadioStatus;
-  private training: TrainingStatusSource = idleTrainingStatus;
-
   constructor(private readonly deps: StatusDeps) {}
 
-  /** The scheduler plugs in its view of the radio here. */
-  useRadioStatus(radio: RadioStatus): void {
-    this.radio = radio;
-  }
-
-  /** Module C plugs in the training jobs' status here. */
-  useTrainingStatus(source: TrainingStatusSource): void {
-    this.training = source;
-  }
-
   async status(): Promise<StationStatus> {
-    const { config, repo, models, engine, clock, startedAt } = this.deps;
+    const { config, repo, models, engine, clock, startedAt, radio, training: trainingStatus } = this.deps;
     const [row, currentTrack, queueDepth, listeners, fallback, training, audioModel, lyricsModel, flags, health, generationQueue] = await Promise.all([
       config.get(),
-      this.radio.currentTrack(),
-      this.radio.queueDepth(),
-      this.radio.listenerCount(),
-      this.radio.fallbackActive(),
-      this.training.status(),
+      radio.currentTrack(),
+      radio.queueDepth(),
+      radio.listenerCount(),
+      radio.fallbackActive(),
+      trainingStatus.status(),
       models.production('audio'),
       models.production('lyrics'),
       repo.safetyFlagsSince(new Date(clock.now() - SAFETY_WINDOW_MS)),

@@ -28,7 +28,7 @@ const DEFAULT_INTERVAL_MS = 5_000;
 export class ContextRotator {
   private timer: unknown = null;
   private running: Promise<unknown> | null = null;
-  private isLeader: () => boolean | Promise<boolean>;
+  private readonly isLeader: () => boolean | Promise<boolean>;
   private log: ContextRotatorDeps['log'];
   private readonly timers: IntervalTimers;
 
@@ -36,11 +36,6 @@ export class ContextRotator {
     this.isLeader = deps.isLeader ?? (() => true);
     this.log = deps.log;
     this.timers = deps.timers ?? systemTimers;
-  }
-
-  /** The scheduler hands in its leadership check here. */
-  setLeaderCheck(isLeader: () => boolean | Promise<boolean>): void {
-    this.isLeader = isLeader;
   }
 
   /**

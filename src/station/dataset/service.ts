@@ -32,12 +32,10 @@ import {
 import { audioFingerprint, lyricFingerprint, snapshotContent, snapshotHash } from './snapshot-hash.js';
 import type { DatasetValidator, ValidationTarget } from './validation.js';
 
-/** Port: the training jobs (module C) that used each snapshot. Module C replaces the empty default. */
+/** Port: the training jobs (module C) that used each snapshot. */
 export interface TrainingRunsLookup {
   runsForSnapshots(snapshotIds: string[]): Promise<Map<string, TrainingRunView[]>>;
 }
-
-export const noTrainingRuns: TrainingRunsLookup = { runsForSnapshots: async () => new Map() };
 
 /** The configuration as frozen into a snapshot (and hashed): no timestamps, lists in canonical order. */
 export interface FrozenDatasetConfig {
@@ -99,18 +97,13 @@ function snapshotView(row: DatasetSnapshotRow, runs: TrainingRunView[]): Snapsho
 }
 
 export class DatasetService {
-  private trainingRuns: TrainingRunsLookup = noTrainingRuns;
-
   constructor(
     private readonly repo: DatasetRepository,
     private readonly validator: DatasetValidator,
     private readonly clock: Clock,
+    /** How to find the training jobs that used a snapshot. */
+    private readonly trainingRuns: TrainingRunsLookup,
   ) {}
-
-  /** Module C hands in how to find the training jobs of a snapshot. */
-  useTrainingRuns(lookup: TrainingRunsLookup): void {
-    this.trainingRuns = lookup;
-  }
 
   async getConfig(): Promise<DatasetConfigView> {
     return configView(await this.repo.config());

@@ -79,6 +79,9 @@ export interface RadioModuleDeps {
   presence: Pick<ListenerPresence, 'enter'>;
   /** Whether a reporter's e-mail address is verified (only such reports count toward withholding a track). */
   verified: EmailVerifiedCheck;
+  /** The station-wide listener total (every instance's streams and WebSockets), recorded with each play. */
+  listenerTotal: () => Promise<number>;
+  log: FastifyBaseLogger;
 }
 
 function chooseLeader(config: Config): LeaderElection {
@@ -88,13 +91,11 @@ function chooseLeader(config: Config): LeaderElection {
 }
 
 export function buildRadioModule(deps: RadioModuleDeps) {
-  const { config, db } = deps;
+  const { config, db, log } = deps;
   const leader = chooseLeader(config);
   const slots = new SlotsRepository(db);
   const cards = new CardBuilder(db, deps.registry, deps.signer);
   const catalog = new CatalogRepository(db);
-  let listeners: () => Promise<number> = async () => broadcaster.listenerCount();
-  let onLeaderCycle: () => Promise<void> = async () => undefined;
   let stopControl: (() => Promise<void> | void) | null = null;
 
   const scheduler = new RadioScheduler({
@@ -113,11 +114,10 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     engine: deps.engine,
     clock: deps.clock,
     leader,
-    log: undefined as unknown as FastifyBaseLogger, // set in start()
+    log,
     cycleSec: config.schedulerCycleSec,
-    listeners: () => listeners(),
+    listeners: deps.listenerTotal,
     analyses: new PlayoutAnalyses(db, deps.blobs),
-    onLeaderCycle: () => onLeaderCycle(),
     recordPlay: async (play) => {
       const common = { sessionId: play.sessionId, startedAt: play.startedAt, durationSec: play.durationSec, listenerCount: play.listenerCount };
       if (play.origin === 'ai_generated' && play.stationTrackId)
@@ -125,8 +125,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
       else if (play.origin === 'catalog' && play.trackId) await deps.plays.recordPlay({ ...common, origin: 'catalog', trackId: play.trackId });
     },
   });
-  let log: FastifyBaseLogger | null = null;
-  const onStreamError = (error: unknown, context: string) => log?.error({ err: error }, `stream: ${context}`);
+  const onStreamError = (error: unknown, context: string) => log.error({ err: error }, `stream: ${context}`);
   // With Redis, the leader hands followers its frames RELAY_AHEAD_MS before they are due: what carries their
   // listeners through a failover (the lease moves in 2-4 s, the new leader resumes in well under a second).
   const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128, onError: onStreamError, relayAheadMs: config.redisUrl ? RELAY_AHEAD_MS : 0 });
@@ -174,12 +173,12 @@ export function buildRadioModule(deps: RadioModuleDeps) {
         // The listening session: open until the stream closes, bounded by a ticket's lifetime meanwhile.
         const opened = deps.clock.date();
         const session = listening.record(listener, 'stream', opened, new Date(opened.getTime() + STREAM_TICKET_TTL_SEC * 1000));
-        session.catch((error) => log?.warn({ err: error }, 'listening session not recorded'));
+        session.catch((error) => log.warn({ err: error }, 'listening session not recorded'));
         return () => {
           unhold();
           leave();
           releaseSlot();
-          void session.then((id) => listening.end(id, deps.clock.date())).catch((error) => log?.warn({ err: error }, 'listening session not closed'));
+          void session.then((id) => listening.end(id, deps.clock.date())).catch((error) => log.warn({ err: error }, 'listening session not closed'));
         };
       },
     };
@@ -203,14 +202,6 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     stream,
     radio,
     leader,
-    /** The station-wide listener total (the realtime module supplies it once wired). */
-    useListenerTotal(total: () => Promise<number>) {
-      listeners = total;
-    },
-    /** Leader-only work each scheduler cycle (context rotation). */
-    useLeaderCycle(work: () => Promise<void>) {
-      onLeaderCycle = work;
-    },
     routes: async (app: FastifyInstance) => {
       await app.register(radioRoutes(radio, scheduler, deps.signer));
       await app.register(streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }));
@@ -224,9 +215,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
         }),
       );
     },
-    start: async (logger: FastifyBaseLogger) => {
-      log = logger;
-      scheduler.useLog(logger);
+    start: async () => {
       // Every instance's stream hears a switch-off: what is already on the stream's timeline (the track on
       // air, and one it may be crossfading into) completes, the one loaded ahead is dropped, and the leader
       // puts its slot back in the plan (again on switch-on, for a load that raced).
@@ -234,12 +223,12 @@ export function buildRadioModule(deps: RadioModuleDeps) {
         const type = (message as Partial<RadioControlMessage>).type;
         if (type === 'disable') broadcaster.dropUpcoming();
         if ((type === 'disable' || type === 'enable') && leader.isLeader()) {
-          void slots.returnCued().catch((error) => logger.error({ err: error }, 'could not return the cued slot to the plan'));
+          void slots.returnCued().catch((error) => log.error({ err: error }, 'could not return the cued slot to the plan'));
         }
       });
       await scheduler.start();
       // The first track may not exist yet (a fresh demo is still rendering): the stream plays silence and asks again.
-      void stream.start().catch((error) => logger.error({ err: error }, 'stream failed to start'));
+      void stream.start().catch((error) => log.error({ err: error }, 'stream failed to start'));
     },
     stop: async () => {
       await stopControl?.();

@@ -9,7 +9,7 @@
  *   TRAINING_PROGRESS_CHANNEL                  -> training-progress   (relayed as published)
  *
  * A new now-playing client gets the current card at once: the last card this instance saw on the bus, or,
- * before any (cold start), the one the `useCurrentCard` provider returns. A new listeners client gets the
+ * before any (cold start), the one the `currentCard` port returns (the scheduler's). A new listeners client gets the
  * current count at once rather than after up to one period.
  */
 import { randomUUID } from 'node:crypto';
@@ -30,6 +30,42 @@ import { ListenerPresence, listenerKeyOf } from './listener-presence.js';
 
 export type CurrentCardProvider = () => NowPlayingCard | null | Promise<NowPlayingCard | null>;
 
+export interface ListenersDeps {
+  bus: EventBus;
+  clock: Clock;
+  listenerBroadcastSec: number;
+  /** Where every instance keeps its listeners (ListenerPresence). */
+  leases: LeaseStore;
+  log: FastifyBaseLogger;
+  /** Period of this instance's count report on the bus (default: the broadcast period, at most 5 s). */
+  countPublishMs?: number;
+  instanceId?: string;
+}
+
+/** Who listens, on every instance, and how many they are. */
+export interface Listeners {
+  /** Distinct listeners of every instance: the channels' WebSocket clients and the radio's stream listeners. */
+  presence: ListenerPresence;
+  counter: ListenerCounter;
+}
+
+/**
+ * Built before the radio and the channels, which both count their listeners here (so neither needs the
+ * other to exist first).
+ */
+export function buildListeners(deps: ListenersDeps): Listeners {
+  const instanceId = deps.instanceId ?? randomUUID();
+  const presence = new ListenerPresence(deps.leases, instanceId, (error) => deps.log.warn({ err: error }, 'listener presence not updated'));
+  const counter = new ListenerCounter({
+    bus: deps.bus,
+    clock: deps.clock,
+    presence,
+    publishEveryMs: deps.countPublishMs ?? Math.min(5000, deps.listenerBroadcastSec * 1000),
+    instanceId,
+  });
+  return { presence, counter };
+}
+
 export interface RealtimeDeps {
   bus: EventBus;
   clock: Clock;
@@ -41,8 +77,10 @@ export interface RealtimeDeps {
    * and counts the credential's open WebSockets (`admit`, before the upgrade).
    */
   access: Pick<LiveAccess, 'hold' | 'admit'>;
-  /** Where every instance keeps its listeners (ListenerPresence). */
-  leases: LeaseStore;
+  listeners: Listeners;
+  /** The scheduler's current card, asked only while no card has come over the bus yet. */
+  currentCard: CurrentCardProvider;
+  log: FastifyBaseLogger;
 }
 
 /** Who opened a connection and the scope its channel needs. */
@@ -51,11 +89,7 @@ export interface ConnectionGrant {
   scope: Scope;
 }
 
-export interface RealtimeOptions extends ChannelHubOptions {
-  /** Period of this instance's count report on the bus (default: the broadcast period, at most 5 s). */
-  countPublishMs?: number;
-  instanceId?: string;
-}
+export type RealtimeOptions = ChannelHubOptions;
 
 function isCard(message: unknown): message is NowPlayingCard {
   return typeof message === 'object' && message !== null && typeof (message as NowPlayingCard).station_track_id === 'string';
@@ -70,11 +104,9 @@ export class StationRealtime {
   /** Distinct listeners of every instance: this module's WebSocket clients and the radio's stream listeners. */
   readonly presence: ListenerPresence;
   private lastCard: NowPlayingCard | null = null;
-  private cardProvider: CurrentCardProvider | null = null;
   private unsubscribes: Array<() => Promise<void>> = [];
   private readonly timers: IntervalTimers;
   private countTimer: unknown = null;
-  private log: FastifyBaseLogger | null = null;
 
   constructor(
     private readonly deps: RealtimeDeps,
@@ -84,24 +116,12 @@ export class StationRealtime {
     this.hub = new ChannelHub({
       ...options,
       onDrop: (channel, reason) => {
-        this.log?.warn({ channel, reason }, 'websocket client dropped');
+        deps.log.warn({ channel, reason }, 'websocket client dropped');
         options.onDrop?.(channel, reason);
       },
     });
-    const instanceId = options.instanceId ?? randomUUID();
-    this.presence = new ListenerPresence(deps.leases, instanceId, (error) => this.log?.warn({ err: error }, 'listener presence not updated'));
-    this.counter = new ListenerCounter({
-      bus: deps.bus,
-      clock: deps.clock,
-      presence: this.presence,
-      publishEveryMs: options.countPublishMs ?? Math.min(5000, deps.listenerBroadcastSec * 1000),
-      instanceId,
-    });
-  }
-
-  /** The scheduler's current card, asked only while no card has come over the bus yet. */
-  useCurrentCard(provider: CurrentCardProvider): void {
-    this.cardProvider = provider;
+    this.presence = deps.listeners.presence;
+    this.counter = deps.listeners.counter;
   }
 
   /** Takes one of the credential's WebSocket slots before the upgrade (429 when they are all taken). */
@@ -119,8 +139,7 @@ export class StationRealtime {
     return this.lastCard;
   }
 
-  async start(log?: FastifyBaseLogger): Promise<void> {
-    this.log = log ?? null;
+  async start(): Promise<void> {
     const { bus } = this.deps;
     this.unsubscribes.push(
       await bus.subscribe(NOW_PLAYING_CHANNEL, (message) => {
@@ -164,7 +183,7 @@ export class StationRealtime {
     if (channel === 'listeners') {
       this.hub.send(socket, this.countMessage());
     } else if (channel === 'now-playing') {
-      const card = this.lastCard ?? (await this.cardProvider?.()) ?? null;
+      const card = this.lastCard ?? (await this.deps.currentCard()) ?? null;
       if (card) this.hub.send(socket, this.nowPlayingMessage(this.withElapsed(card)));
     }
   }

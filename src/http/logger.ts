@@ -1,0 +1,25 @@
+/**
+ * The process's one logger, made before anything that logs: modules receive it at construction, and the
+ * HTTP server logs through it too (Fastify adds its request serializers on a child of it).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { pino, type DestinationStream, type LoggerOptions } from 'pino';
+
+export interface AppLogger {
+  /** What the modules log to. */
+  log: FastifyBaseLogger;
+  /** What the HTTP server logs to; null when logging is off (Fastify then skips per-request loggers). */
+  http: FastifyBaseLogger | null;
+}
+
+/** As Fastify's `logger` option: pino's options, with where to write (`stream` or `file`) beside them. */
+export type LoggerConfig = boolean | (LoggerOptions & { stream?: DestinationStream; file?: string });
+
+/** `false` turns logging off (the tests), `true` logs at info, an object is pino's options (as Fastify's `logger`). */
+export function createAppLogger(config: LoggerConfig): AppLogger {
+  if (config === false) return { log: pino({ enabled: false }), http: null };
+  const { stream, file, ...options } = config === true ? {} : config;
+  const destination = stream ?? (file ? pino.destination(file) : undefined);
+  const log = pino({ level: 'info', ...options }, destination);
+  return { log, http: log };
+}
