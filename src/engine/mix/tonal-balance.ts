@@ -230,7 +230,7 @@ const EQ_LIMIT_DB = 10;
  * At most this many bands: each is a biquad on both channels of every sample of the track (about 40 ms of
  * CPU for 180 s on this machine), against a budget of about 9 s for the whole track (bench/generation.ts).
  */
-const MAX_BANDS = 8;
+const MAX_BANDS = 9;
 /** Bands under this gain are left out. */
 const EQ_MIN_DB = 0.3;
 /** Points per third octave at which a band's effect is averaged (in power), so a narrow peak is not overrated. */
@@ -260,7 +260,7 @@ function bandEffect(filter: Biquad, sampleRate: number): number[] {
  * the spectrum level-normalised again. Stops when every band is within tolerance or at MAX_BANDS.
  * Deterministic: the same deviation gives the same bands.
  */
-export function correctiveEq(deviation: readonly number[], sampleRate: number, toleranceDb = 2): Band[] {
+export function correctiveEq(deviation: readonly number[], sampleRate: number, toleranceDb = 1.5): Band[] {
   const n = BAND_CENTRES.length;
   const bands: Band[] = [];
   const owned: number[][] = [];
