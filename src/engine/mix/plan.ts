@@ -124,8 +124,8 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     bassDb: 3,
   },
   rock: {
-    places: { drums: [0, 0, 0.12], bass: [0, 0, 0], chords: [-0.55, 1, 0.15], melody: [0.45, 0.5, 0.2], pad: [0.15, 1, 0.3] },
-    drumsSideScale: 2,
+    places: { drums: [0, 0.8, 0.12], bass: [0, 0, 0], chords: [-0.65, 1, 0.15], melody: [0.55, 0.6, 0.2], pad: [0.15, 1, 0.3] },
+    drumsSideScale: 2.4,
     reverb: { rt60: 1.3, preDelayMs: 20, dampingHz: 5000, returnGain: 0.3 },
     vocalDb: -1,
     vocalSend: 0.18,
@@ -133,8 +133,8 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     backingGainDb: 9,
   },
   electronic: {
-    places: { drums: [0, 0, 0.08], bass: [0, 0, 0], chords: [-0.35, 1, 0.3], melody: [0.35, 0.6, 0.35], pad: [0, 1, 0.45] },
-    drumsSideScale: 1.8,
+    places: { drums: [0, 0.8, 0.08], bass: [0, 0, 0], chords: [-0.45, 1, 0.3], melody: [0.45, 0.7, 0.35], pad: [0, 1, 0.45] },
+    drumsSideScale: 2.2,
     reverb: { rt60: 2.2, preDelayMs: 35, dampingHz: 7000, returnGain: 0.35 },
     vocalDb: -1.5,
     vocalSend: 0.3,
