@@ -84,8 +84,9 @@ export function composeCandidate(req: ComposeRequest, candidate: number, pooledO
 
   const barSec = (4 * 60) / bpm;
   const totalBars = Math.max(1, Math.floor(Math.max(barSec, req.maxDurationSec - RING_OUT_SEC) / barSec));
-  // Songs of a trained model (pooled orchestration) also draw their form (structure.ts VARIANTS).
-  const sections = planSections(totalBars, pooledOrchestration ? Rng.derive(seed, 'form') : undefined);
+  // Songs of a trained model (pooled orchestration) also draw their form and intro/outro lengths from the
+  // family's forms (structure.ts FAMILY_FORMS).
+  const sections = planSections(totalBars, pooledOrchestration ? Rng.derive(seed, 'form') : undefined, orchestration.family);
 
   // Harmonic rhythm learned as mean beats per chord; an empty model draws it uniformly.
   const harmonyRng = Rng.derive(seed, 'harmony');

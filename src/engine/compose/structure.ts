@@ -4,6 +4,7 @@
  */
 import type { Rng } from '../random.js';
 import type { Section, SectionName } from './score.js';
+import type { GenreFamily } from './style.js';
 
 type FormEntry = { name: SectionName; weight: number; intensity: number; priority: number };
 
@@ -57,12 +58,82 @@ const VARIANTS: FormEntry[][] = [
   ],
 ];
 
+/** No bridge: verse, chorus, verse, chorus, final chorus (loop-based genres often never leave the loop). */
+const NO_BRIDGE: FormEntry[] = [
+  { name: 'intro', weight: 4, intensity: 0.35, priority: 3 },
+  { name: 'verse', weight: 8, intensity: 0.6, priority: 1 },
+  { name: 'chorus', weight: 8, intensity: 0.9, priority: 0 },
+  { name: 'verse', weight: 8, intensity: 0.65, priority: 5 },
+  { name: 'chorus', weight: 8, intensity: 0.95, priority: 4 },
+  { name: 'chorus', weight: 8, intensity: 1, priority: 6 },
+  { name: 'outro', weight: 4, intensity: 0.4, priority: 2 },
+];
+
+/** Three verses, each answered by the chorus, no bridge: the strophic form of folk and singer-songwriter songs. */
+const STROPHIC: FormEntry[] = [
+  { name: 'intro', weight: 2, intensity: 0.35, priority: 3 },
+  { name: 'verse', weight: 8, intensity: 0.6, priority: 1 },
+  { name: 'chorus', weight: 6, intensity: 0.85, priority: 0 },
+  { name: 'verse', weight: 8, intensity: 0.65, priority: 5 },
+  { name: 'chorus', weight: 6, intensity: 0.9, priority: 4 },
+  { name: 'verse', weight: 8, intensity: 0.7, priority: 7 },
+  { name: 'chorus', weight: 6, intensity: 1, priority: 6 },
+  { name: 'outro', weight: 2, intensity: 0.4, priority: 2 },
+];
+
+/** A long build and a long release around one peak (ambient and electronic). */
+const LONG_ARC: FormEntry[] = [
+  { name: 'intro', weight: 8, intensity: 0.3, priority: 3 },
+  { name: 'verse', weight: 8, intensity: 0.55, priority: 1 },
+  { name: 'chorus', weight: 8, intensity: 0.9, priority: 0 },
+  { name: 'bridge', weight: 8, intensity: 0.65, priority: 5 },
+  { name: 'chorus', weight: 8, intensity: 1, priority: 4 },
+  { name: 'outro', weight: 8, intensity: 0.35, priority: 2 },
+];
+
+/**
+ * The forms each family draws from (VARIANTS are shared; the family adds the ones its listeners expect).
+ * Indices into VARIANTS come first, so a family's first four draws stay what they were.
+ */
+const FAMILY_FORMS: Record<GenreFamily, FormEntry[][]> = {
+  pop: [...VARIANTS],
+  rock: [...VARIANTS, NO_BRIDGE],
+  electronic: [...VARIANTS, NO_BRIDGE, LONG_ARC],
+  lofi: [...VARIANTS, NO_BRIDGE, NO_BRIDGE],
+  jazz: [...VARIANTS, STROPHIC],
+  folk: [...VARIANTS, STROPHIC, STROPHIC],
+  ambient: [VARIANTS[0], VARIANTS[2], LONG_ARC, LONG_ARC],
+};
+
+/** How much the intro and outro may be scaled per song: a one-bar pickup to a long fade-in. */
+const EDGE_SCALES = [0.5, 1, 1, 1.5, 2];
+
+/**
+ * The form a song takes: without `variant`, always FORM; with it, one of the family's forms (all VARIANTS
+ * when no family is given), with the intro's and the outro's weights scaled per song (EDGE_SCALES).
+ */
+export function chooseForm(variant?: Rng, family?: GenreFamily): FormEntry[] {
+  if (!variant) return FORM;
+  const form = variant.pick(family ? FAMILY_FORMS[family] : VARIANTS);
+  if (!family) return form;
+  const intro = variant.pick(EDGE_SCALES);
+  const outro = variant.pick(EDGE_SCALES);
+  return form.map((s, i) =>
+    i === 0 && s.name === 'intro'
+      ? { ...s, weight: Math.min(8, s.weight * intro) }
+      : i === form.length - 1 && s.name === 'outro'
+        ? { ...s, weight: Math.min(8, s.weight * outro) }
+        : s,
+  );
+}
+
 /**
  * Sections covering exactly `totalBars` bars; sections are 2-bar (4-bar) multiples when the length allows.
- * With `variant`, the form is drawn from VARIANTS; without, it is always FORM.
+ * With `variant`, the form is drawn (chooseForm: from VARIANTS, or from the family's forms with intro and
+ * outro lengths drawn too when `family` is given); without, it is always FORM.
  */
-export function planSections(totalBars: number, variant?: Rng): Section[] {
-  const form = variant ? variant.pick(VARIANTS) : FORM;
+export function planSections(totalBars: number, variant?: Rng, family?: GenreFamily): Section[] {
+  const form = chooseForm(variant, family);
   const bars = Math.max(1, Math.floor(totalBars));
   // Keep the most essential sections that can each get at least 2 bars (at least one section).
   const keepCount = Math.max(1, Math.min(form.length, Math.floor(bars / 2)));

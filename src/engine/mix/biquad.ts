@@ -58,6 +58,18 @@ export class Biquad {
     this.a2 = a2 / a0;
   }
 
+  /** Magnitude response at `hz` (dB), from the coefficients: what the filter does to a sine there. */
+  responseDb(hz: number, sampleRate: number): number {
+    const w = (2 * Math.PI * hz) / sampleRate;
+    const [c1, s1, c2, s2] = [Math.cos(w), Math.sin(w), Math.cos(2 * w), Math.sin(2 * w)];
+    // H(e^-jw) = (b0 + b1 e^-jw + b2 e^-2jw) / (1 + a1 e^-jw + a2 e^-2jw)
+    const nr = this.b0 + this.b1 * c1 + this.b2 * c2;
+    const ni = -(this.b1 * s1 + this.b2 * s2);
+    const dr = 1 + this.a1 * c1 + this.a2 * c2;
+    const di = -(this.a1 * s1 + this.a2 * s2);
+    return 10 * Math.log10((nr * nr + ni * ni) / (dr * dr + di * di));
+  }
+
   /** Filters a stereo block in place. */
   processStereo(left: Float32Array, right: Float32Array, length: number): void {
     const { b0, b1, b2, a1, a2 } = this;

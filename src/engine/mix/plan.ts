@@ -56,9 +56,11 @@ const BASE: Record<PartRole, Omit<BusSettings, 'placement' | 'send'>> = {
     gainDb: 0,
   },
   chords: {
+    // Keys and guitars carry most of the low mids; the cut sits where the renders stood 3-5 dB over the
+    // genre curves (bench/tonal-balance.ts: 400-630 Hz).
     eq: [
       { type: 'highpass', hz: 120 },
-      { type: 'peak', hz: 350, db: -2, q: 1 },
+      { type: 'peak', hz: 450, db: -3, q: 1 },
     ],
     compressor: { thresholdDb: -26, ratio: 2, attackMs: 20, releaseMs: 200, makeupDb: 1.5 },
     gainDb: 0,
@@ -72,9 +74,11 @@ const BASE: Record<PartRole, Omit<BusSettings, 'placement' | 'send'>> = {
     gainDb: 0,
   },
   pad: {
+    // A low-mid cut instead of the earlier -2 dB treble shelf: the pads (ambient above all) were 7-13 dB
+    // over the curve at 315-630 Hz and short of it above 4 kHz (bench/tonal-balance.ts).
     eq: [
       { type: 'highpass', hz: 160 },
-      { type: 'highshelf', hz: 7000, db: -2 },
+      { type: 'peak', hz: 500, db: -4, q: 0.9 },
     ],
     compressor: { thresholdDb: -30, ratio: 1.5, attackMs: 40, releaseMs: 300 },
     gainDb: 0,
@@ -103,6 +107,8 @@ interface FamilyMix {
   vocalSend: number;
   duckDb: number;
   backingGainDb: number;
+  /** Bass bus level (dB): the families whose curves carry the most low end sat 3-6 dB under it at 63-100 Hz. */
+  bassDb?: number;
 }
 
 // [pan, width, send] per part. Bass and kick stay central everywhere; width goes to harmony and pads.
@@ -115,10 +121,11 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     vocalSend: 0.22,
     duckDb: 2.5,
     backingGainDb: 9.5,
+    bassDb: 3,
   },
   rock: {
-    places: { drums: [0, 0, 0.12], bass: [0, 0, 0], chords: [-0.55, 1, 0.15], melody: [0.45, 0.5, 0.2], pad: [0.15, 1, 0.3] },
-    drumsSideScale: 2,
+    places: { drums: [0, 0.8, 0.12], bass: [0, 0, 0], chords: [-0.65, 1, 0.15], melody: [0.55, 0.6, 0.2], pad: [0.15, 1, 0.3] },
+    drumsSideScale: 2.4,
     reverb: { rt60: 1.3, preDelayMs: 20, dampingHz: 5000, returnGain: 0.3 },
     vocalDb: -1,
     vocalSend: 0.18,
@@ -126,13 +133,14 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     backingGainDb: 9,
   },
   electronic: {
-    places: { drums: [0, 0, 0.08], bass: [0, 0, 0], chords: [-0.35, 1, 0.3], melody: [0.35, 0.6, 0.35], pad: [0, 1, 0.45] },
-    drumsSideScale: 1.8,
+    places: { drums: [0, 0.8, 0.08], bass: [0, 0, 0], chords: [-0.45, 1, 0.3], melody: [0.45, 0.7, 0.35], pad: [0, 1, 0.45] },
+    drumsSideScale: 2.2,
     reverb: { rt60: 2.2, preDelayMs: 35, dampingHz: 7000, returnGain: 0.35 },
     vocalDb: -1.5,
     vocalSend: 0.3,
     duckDb: 3.5,
     backingGainDb: 8.3,
+    bassDb: 3,
   },
   jazz: {
     places: { drums: [0.05, 0.1, 0.2], bass: [0.15, 0, 0.05], chords: [-0.6, 0.7, 0.3], melody: [0.5, 0.45, 0.3], pad: [0, 1, 0.35] },
@@ -151,6 +159,7 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     vocalSend: 0.25,
     duckDb: 1,
     backingGainDb: 10.9,
+    bassDb: 3,
   },
   folk: {
     places: { drums: [0, 0, 0.2], bass: [0.1, 0, 0.05], chords: [-0.5, 0.9, 0.3], melody: [0.45, 0.5, 0.35], pad: [0.1, 1, 0.4] },
@@ -181,7 +190,8 @@ export function mixPlan(family: GenreFamily): MixPlan {
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
     const sideScale = role === 'drums' ? f.drumsSideScale : 1;
-    buses[role] = { ...BASE[role], placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
+    const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0);
+    buses[role] = { ...BASE[role], gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
   return { buses, vocal: { ...VOCAL, gainDb: f.vocalDb, send: f.vocalSend }, reverb: f.reverb, duckDb: f.duckDb, backingGainDb: f.backingGainDb };
 }

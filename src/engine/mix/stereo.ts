@@ -5,7 +5,8 @@
  * - width: a decorrelated side signal is added as +s on the left and -s on the right, s being the bus's
  *   mid delayed by a few tens of ms (a different delay per bus, so two wide parts do not fuse). The mono sum
  *   L+R is untouched (the side cancels), which is why this is used instead of a Haas pan.
- * - sideScale: scales what side the bus already has (the drum kit's own spread).
+ * - sideScale: scales what side the bus already has (the drum kit's own spread). The kit's added width is
+ *   high-passed at 300 Hz, so the kick stays in the centre.
  * - pan: a constant-power balance, unity at the centre.
  */
 
@@ -19,6 +20,9 @@ export interface Placement {
   widthDelayMs?: number;
 }
 
+/** The drum kit's added width starts above this (Hz): cymbals and snare spread, the kick does not. */
+const KIT_WIDTH_HZ = 300;
+
 export class StereoPlacer {
   private readonly delay: Float32Array;
   private index = 0;
@@ -26,8 +30,12 @@ export class StereoPlacer {
   private readonly gainR: number;
   private readonly width: number;
   private readonly sideScale: number;
+  /** One-pole high-pass on the kit's added width (coefficient, state): the kick stays centred. */
+  private readonly kitWidthPole: number;
+  private kitWidthLow = 0;
 
   constructor(p: Placement, sampleRate: number) {
+    this.kitWidthPole = Math.exp((-2 * Math.PI * KIT_WIDTH_HZ) / sampleRate);
     this.delay = new Float32Array(Math.max(1, Math.round(((p.widthDelayMs ?? 17) / 1000) * sampleRate)));
     const angle = ((p.pan + 1) * Math.PI) / 4;
     this.gainL = Math.cos(angle) * Math.SQRT2;
@@ -52,7 +60,8 @@ export class StereoPlacer {
       let side = (left[i] - right[i]) * 0.5 * sideScale;
       if (width > 0) {
         side += width * delay[this.index];
-        delay[this.index] = mid;
+        this.kitWidthLow = mid + this.kitWidthPole * (this.kitWidthLow - mid);
+        delay[this.index] = mid - this.kitWidthLow;
         if (++this.index >= delay.length) this.index = 0;
       }
       const l = mid + side;

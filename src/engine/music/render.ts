@@ -18,6 +18,7 @@ import { partFeel, type Humanise } from '../mix/humanise.js';
 import { masterBuffer } from '../mix/master.js';
 import { Mixer } from '../mix/mixer.js';
 import { mixPlan } from '../mix/plan.js';
+import { correctTonalBalance } from '../mix/tonal-balance.js';
 import { loadSoundBank } from './soundfont.js';
 
 export const SAMPLE_RATE = 44100;
@@ -49,6 +50,11 @@ export interface RenderOptions {
   targetLufs?: number;
   /** The vocal stem (mono, SAMPLE_RATE), mixed as the vocal bus; null or absent for an instrumental. */
   vocal?: Float32Array | null;
+  /**
+   * Bring the mix within tolerance of the family's reference curve before mastering (mix/tonal-balance.ts;
+   * default true). Off only for measuring what the correction does (bench/tonal-balance.ts).
+   */
+  tonalCorrection?: boolean;
   onBlock(left: Float32Array, right: Float32Array): void;
   onProgress?: ProgressFn;
 }
@@ -139,6 +145,8 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
     mixer.process(outputs, blockStart, length, mixL.subarray(blockStart, blockStart + length), mixR.subarray(blockStart, blockStart + length));
     progress(((blockStart + length) / totalSamples) * RENDER_SHARE);
   }
+
+  if (opts.tonalCorrection !== false) correctTonalBalance(mixL, mixR, opts.family, SAMPLE_RATE, BLOCK_SAMPLES);
 
   let emitted = 0;
   const mastered = masterBuffer(
