@@ -23,6 +23,8 @@ export interface FlacStreamOptions {
   bitsPerSample: 16 | 24;
   /** Samples per channel in a frame; 4096 is what the reference encoder uses at 44.1 kHz. */
   blockSize?: number;
+  /** Vorbis comments (`KEY=value`, e.g. the AI label), written as a VORBIS_COMMENT block after STREAMINFO. */
+  tags?: [string, string][];
 }
 
 export interface FlacStream {
@@ -63,7 +65,8 @@ export function createFlacStream(options: FlacStreamOptions): FlacStream {
   };
 
   return {
-    header: () => streamHeader({ blockSize, minFrame: 0, maxFrame: 0, sampleRate, channels, bps, totalSamples: 0, md5: new Uint8Array(16) }),
+    header: () =>
+      streamHeader({ blockSize, minFrame: 0, maxFrame: 0, sampleRate, channels, bps, totalSamples: 0, md5: new Uint8Array(16), tags: options.tags }),
     write(input) {
       if (input.length !== channels) throw new RangeError(`expected ${channels} channels`);
       const length = input[0].length;
@@ -94,6 +97,7 @@ export function createFlacStream(options: FlacStreamOptions): FlacStream {
         bps,
         totalSamples,
         md5: digest,
+        tags: options.tags,
       });
       return { frames: concat(out), header };
     },
@@ -130,10 +134,12 @@ function streamHeader(info: {
   bps: number;
   totalSamples: number;
   md5: Uint8Array;
+  tags?: [string, string][];
 }): Uint8Array {
-  const w = new BitWriter(64);
+  const comments = info.tags?.length ? vorbisComments(info.tags) : null;
+  const w = new BitWriter(64 + (comments?.length ?? 0));
   w.bytes([0x66, 0x4c, 0x61, 0x43]); // "fLaC"
-  w.bits(1, 1); // last metadata block
+  w.bits(comments ? 0 : 1, 1); // last metadata block?
   w.bits(0, 7); // STREAMINFO
   w.bits(34, 24);
   w.bits(info.blockSize, 16); // the minimum leaves out the last block, the only short one
@@ -147,7 +153,26 @@ function streamHeader(info: {
   w.bits(Math.floor(info.totalSamples / 2 ** 32), 4);
   w.bits(info.totalSamples >>> 0, 32);
   w.bytes(info.md5);
+  if (comments) {
+    w.bits(1, 1);
+    w.bits(4, 7); // VORBIS_COMMENT
+    w.bits(comments.length, 24);
+    w.bytes(comments);
+  }
   return w.take();
+}
+
+/** A VORBIS_COMMENT block body: little-endian lengths, a vendor string, then `KEY=value` pairs in UTF-8. */
+function vorbisComments(tags: [string, string][]): Buffer {
+  const entry = (text: string) => {
+    const bytes = Buffer.from(text, 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(bytes.length);
+    return [length, bytes];
+  };
+  const count = Buffer.alloc(4);
+  count.writeUInt32LE(tags.length);
+  return Buffer.concat([...entry('Station FLAC encoder'), count, ...tags.flatMap(([key, value]) => entry(`${key.toUpperCase()}=${value}`))]);
 }
 
 /** MD5 of the samples interleaved, little-endian, in whole bytes (the STREAMINFO definition). */
