@@ -94,7 +94,18 @@ export function buildStationModules(infra: StationInfra) {
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
   const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock, availability);
   const generationRepo = new GenerationRepository(db);
-  const generations = new GenerationService(generationRepo, contexts, stationConfig, models, queue, signer, engine, clock, availability, events);
+  const generations = new GenerationService({
+    repo: generationRepo,
+    contexts,
+    config: stationConfig,
+    models,
+    queue,
+    signer,
+    engine,
+    clock,
+    availability,
+    events,
+  });
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });

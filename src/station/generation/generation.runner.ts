@@ -12,8 +12,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_RENDER_HOLE_SEC, longestHoleSec } from '../../engine/audio/track-analysis.js';
 import { firstOriginalAttempt } from '../../engine/music/originality.js';
-import type { Engine, SafetyVerdict } from '../../engine/engine.js';
-import type { MusicContext } from '../../engine/types.js';
+import type { ArtifactRef, Engine, SafetyVerdict, TrackResult } from '../../engine/engine.js';
+import type { AudioFeatures, MusicContext, ProgressFn } from '../../engine/types.js';
 import { publicFailure, type PublicFailure } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
@@ -21,10 +21,11 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { artists, safetyFlags, tracks } from '../../infra/db/schema/index.js';
 import type { Job } from '../../infra/queue/job-queue.js';
-import type { ConfigRepository } from '../admin/config.repository.js';
+import type { ConfigRepository, StationConfigRow } from '../admin/config.repository.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { LyricsService } from '../lyrics/lyrics.service.js';
 import { artifactRefOf } from '../models/blob-artifact-source.js';
+import type { ModelVersionRow } from '../models/models.repository.js';
 import type { ModelStore } from '../models/model-store.js';
 import { newStationTrackId, type RegistryService } from '../registry/registry.service.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
@@ -72,6 +73,28 @@ export interface GenerationRunnerDeps {
   log: FastifyBaseLogger;
 }
 
+/** What the steps of one run share, read once before the first step. */
+interface RunState {
+  row: GenerationRow;
+  context: MusicContext;
+  config: StationConfigRow;
+  audioModel: ModelVersionRow;
+  stationTrackId: string;
+  onProgress: ProgressFn;
+}
+type TrackLyric = Awaited<ReturnType<LyricsService['generateForTrack']>>;
+interface SafetyOutcome {
+  lyricsVerdict: SafetyVerdict | null;
+  safetyScore: number;
+  blocked: boolean;
+}
+interface BlobKeys {
+  audio: string;
+  waveform: string;
+  cover: string;
+  vocalStem: string | null;
+}
+
 export class GenerationRunner {
   constructor(private readonly deps: GenerationRunnerDeps) {}
 
@@ -93,68 +116,134 @@ export class GenerationRunner {
     }
   }
 
+  /**
+   * The steps of the header's diagram, in its order (the claim is handle's). Each step is one method below,
+   * named step<N><what>; the render, hole check, features and audio check are retried together with derived
+   * seeds until the audio is original.
+   */
   private async run(row: GenerationRow): Promise<void> {
-    const { engine, models, events, clock } = this.deps;
-    // generations.context is jsonb Record<string, unknown> (see GenerationService.create); it holds the resolved MusicContext.
-    const context = row.context as unknown as MusicContext;
-    const config = await this.deps.config.get();
-    const audioModel = await models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs
-    const stationTrackId = newStationTrackId();
-
-    const lyric =
-      row.includeLyrics && row.lyricsModelVersion
-        ? await this.deps.lyrics.generateForTrack({
-            generationId: row.id,
-            sessionId: row.sessionId,
-            modelVersion: row.lyricsModelVersion,
-            mood: context.mood,
-            theme: THEME_BY_LIFESTYLE[context.lifestyle] ?? context.genre,
-            language: 'en',
-            seed: row.seed,
-          })
-        : null;
-
+    const job = await this.prepare(row);
+    const lyric = await this.step1Lyrics(job);
     const reference = await this.deps.safetyReference.ref();
-    let lastWrite = 0;
     // The audio filter may still find a copy the composer's own novelty check missed: try again with seeds
     // derived from the generation's seed (same request and seed => same attempts => same result).
     const { result: attempt } = await firstOriginalAttempt(row.seed, async (seed) => {
-      const track = await engine.generateTrack(
-        {
-          context,
-          seed,
-          maxDurationSec: row.maxDurationSec,
-          quality: row.quality as '128kbps' | '192kbps' | '320kbps',
-          audioModel: artifactRefOf(audioModel),
-          stationName: STATION_NAME,
-          stationTrackId,
-          titleWords: lyric?.title ? lyric.title.split(/\s+/) : undefined,
-          lyrics: lyric ? lyric.sung : null,
-        },
-        (pct, eta) => {
-          void events.generationProgress(row.id, pct, eta).catch(() => undefined);
-          const now = Date.now();
-          if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
-            lastWrite = now;
-            void this.deps.repo.progress(row.id, Math.min(99, Math.round(pct)), Math.round(eta)).catch(() => undefined);
-          }
-        },
-      );
-
-      // A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio.
-      const holeSec = await longestHoleSec(track.mp3, 'mp3');
-      if (holeSec > MAX_RENDER_HOLE_SEC) throw new Error(`render rejected: a ${holeSec.toFixed(2)} s hole under -50 dBFS`);
-
-      const features = await engine.extractFeatures(track.mp3, 'mp3');
-      const audioVerdict = await engine.checkAudio(reference, features);
+      const track = await this.step2Render(job, lyric, seed);
+      await this.step3HoleCheck(track);
+      const features = await this.step4Features(track);
+      const audioVerdict = await this.step5AudioSafety(reference, features);
       return { result: { track, features, audioVerdict }, passed: audioVerdict.playable };
     });
     const { track, features, audioVerdict } = attempt;
+    const safety = this.step5SafetyVerdict(job, audioVerdict, lyric);
+    const influencedBy = await this.step6Influences(reference, features);
+    const keys = await this.step7StoreBlobs(job, track);
+    await this.step8Register(job, lyric, track, keys, influencedBy, safety.safetyScore);
+    await this.step9Complete(job, lyric, track, keys, audioVerdict, safety);
+  }
+
+  /** What every step reads: the frozen context, the configuration, the bound model, the new track's id. */
+  private async prepare(row: GenerationRow): Promise<RunState> {
+    // generations.context is jsonb Record<string, unknown> (see GenerationService.create); it holds the resolved MusicContext.
+    const context = row.context as unknown as MusicContext;
+    const config = await this.deps.config.get();
+    const audioModel = await this.deps.models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs
+    const stationTrackId = newStationTrackId();
+    return { row, context, config, audioModel, stationTrackId, onProgress: this.progressReporter(row.id) };
+  }
+
+  /** Progress goes to listeners at once and to the database at most every PROGRESS_WRITE_INTERVAL_MS (over all attempts). */
+  private progressReporter(generationId: string): ProgressFn {
+    let lastWrite = 0;
+    return (pct, eta) => {
+      void this.deps.events.generationProgress(generationId, pct, eta).catch(() => undefined);
+      const now = Date.now();
+      if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
+        lastWrite = now;
+        void this.deps.repo.progress(generationId, Math.min(99, Math.round(pct)), Math.round(eta)).catch(() => undefined);
+      }
+    };
+  }
+
+  private async step1Lyrics({ row, context }: RunState): Promise<TrackLyric | null> {
+    if (!row.includeLyrics || !row.lyricsModelVersion) return null;
+    return this.deps.lyrics.generateForTrack({
+      generationId: row.id,
+      sessionId: row.sessionId,
+      modelVersion: row.lyricsModelVersion,
+      mood: context.mood,
+      theme: THEME_BY_LIFESTYLE[context.lifestyle] ?? context.genre,
+      language: 'en',
+      seed: row.seed,
+    });
+  }
+
+  /** Compose, render and encode (the engine, on a worker thread). */
+  private step2Render({ row, context, audioModel, stationTrackId, onProgress }: RunState, lyric: TrackLyric | null, seed: number): Promise<TrackResult> {
+    return this.deps.engine.generateTrack(
+      {
+        context,
+        seed,
+        maxDurationSec: row.maxDurationSec,
+        quality: row.quality as '128kbps' | '192kbps' | '320kbps',
+        audioModel: artifactRefOf(audioModel),
+        stationName: STATION_NAME,
+        stationTrackId,
+        titleWords: lyric?.title ? lyric.title.split(/\s+/) : undefined,
+        lyrics: lyric ? lyric.sung : null,
+      },
+      onProgress,
+    );
+  }
+
+  /** A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio. */
+  private async step3HoleCheck(track: TrackResult): Promise<void> {
+    const holeSec = await longestHoleSec(track.mp3, 'mp3');
+    if (holeSec > MAX_RENDER_HOLE_SEC) throw new Error(`render rejected: a ${holeSec.toFixed(2)} s hole under -50 dBFS`);
+  }
+
+  private step4Features(track: TrackResult): Promise<AudioFeatures> {
+    return this.deps.engine.extractFeatures(track.mp3, 'mp3');
+  }
+
+  /** The audio half of the safety step, inside the retry: a copy of the catalog is tried again with another seed. */
+  private step5AudioSafety(reference: ArtifactRef, features: AudioFeatures): Promise<SafetyVerdict> {
+    return this.deps.engine.checkAudio(reference, features);
+  }
+
+  /** Both verdicts together: the track's safety score and whether it is withheld. */
+  private step5SafetyVerdict({ config }: RunState, audioVerdict: SafetyVerdict, lyric: TrackLyric | null): SafetyOutcome {
     const lyricsVerdict: SafetyVerdict | null = lyric ? lyric.verdict : null;
     const safetyScore = Math.min(audioVerdict.safety_score, lyricsVerdict?.safety_score ?? 1);
-    const influencedBy = await this.influences(reference, features);
+    const blocked =
+      !audioVerdict.playable || (lyricsVerdict !== null && !lyricsVerdict.playable) || (lyricsVerdict?.explicit_detected && !config.explicitAllowed);
+    return { lyricsVerdict, safetyScore, blocked: Boolean(blocked) };
+  }
 
-    const keys = {
+  /** The platform-owned catalog tracks whose style is nearest (transparency: "influenced by"). */
+  private async step6Influences(reference: ArtifactRef, features: AudioFeatures) {
+    const style = await this.deps.models.production('style_embedding');
+    if (!style) return [];
+    const nearest = await this.deps.engine.influences(artifactRefOf(style), reference, features, INFLUENCES_LISTED);
+    if (nearest.length === 0) return [];
+    const rows = await this.deps.db
+      .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(
+        inArray(
+          tracks.id,
+          nearest.map((n) => n.id),
+        ),
+      );
+    const byId = new Map(rows.filter((r) => r.platformOwned).map((r) => [r.id, r]));
+    return nearest
+      .filter((n) => byId.has(n.id))
+      .map((n) => ({ track_id: n.id, title: byId.get(n.id)!.title, artist: byId.get(n.id)!.artist, similarity: Math.round(n.similarity * 1000) / 1000 }));
+  }
+
+  private async step7StoreBlobs({ stationTrackId }: RunState, track: TrackResult): Promise<BlobKeys> {
+    const keys: BlobKeys = {
       audio: `ai/${stationTrackId}.mp3`,
       waveform: `ai/${stationTrackId}.waveform.json`,
       cover: `ai/${stationTrackId}.png`,
@@ -166,8 +255,18 @@ export class GenerationRunner {
       this.deps.blobs.put(keys.cover, track.coverPng),
       ...(track.vocals && keys.vocalStem ? [this.deps.blobs.put(keys.vocalStem, track.vocals.stemMp3)] : []),
     ]);
+    return keys;
+  }
 
-    const generatedAt = clock.date();
+  /** Module G keeps the track's provenance, whether it is played or withheld. */
+  private async step8Register(
+    { row, context, audioModel, stationTrackId }: RunState,
+    lyric: TrackLyric | null,
+    track: TrackResult,
+    keys: BlobKeys,
+    influencedBy: Awaited<ReturnType<GenerationRunner['step6Influences']>>,
+    safetyScore: number,
+  ): Promise<void> {
     await this.deps.registry.register({
       stationTrackId,
       generationId: row.id,
@@ -189,11 +288,19 @@ export class GenerationRunner {
       lyricId: lyric?.id ?? null,
       influencedBy,
       safetyScore,
-      generatedAt,
+      generatedAt: this.deps.clock.date(),
     });
+  }
 
-    const blocked =
-      !audioVerdict.playable || (lyricsVerdict !== null && !lyricsVerdict.playable) || (lyricsVerdict?.explicit_detected && !config.explicitAllowed);
+  /** Complete and announce it, or (safety block) withhold it and start a replacement. */
+  private async step9Complete(
+    { row, audioModel, stationTrackId }: RunState,
+    lyric: TrackLyric | null,
+    track: TrackResult,
+    keys: BlobKeys,
+    audioVerdict: SafetyVerdict,
+    safety: SafetyOutcome,
+  ): Promise<void> {
     const fields = {
       stationTrackId,
       title: track.title,
@@ -206,14 +313,14 @@ export class GenerationRunner {
       vocalStemBlobKey: keys.vocalStem,
       lyricId: lyric?.id ?? null,
       timings: track.timings,
-      completedAt: clock.date(),
+      completedAt: this.deps.clock.date(),
     };
-    if (blocked) {
-      await this.withhold(row, stationTrackId, safetyScore, audioVerdict, lyricsVerdict, fields);
+    if (safety.blocked) {
+      await this.withhold(row, stationTrackId, safety.safetyScore, audioVerdict, safety.lyricsVerdict, fields);
       return;
     }
     await this.deps.repo.complete(row.id, fields);
-    await events.emit('station.track.generation_complete', {
+    await this.deps.events.emit('station.track.generation_complete', {
       generation_id: row.id,
       station_track_id: stationTrackId,
       stream_url: this.deps.signer.sign(keys.audio, STREAM_LINK_TTL_SEC).url,
@@ -261,27 +368,5 @@ export class GenerationRunner {
       depth += 1;
     }
     return depth;
-  }
-
-  /** The platform-owned catalog tracks whose style is nearest (transparency: "influenced by"). */
-  private async influences(reference: Awaited<ReturnType<SafetyReferenceStore['ref']>>, features: Parameters<Engine['checkAudio']>[1]) {
-    const style = await this.deps.models.production('style_embedding');
-    if (!style) return [];
-    const nearest = await this.deps.engine.influences(artifactRefOf(style), reference, features, INFLUENCES_LISTED);
-    if (nearest.length === 0) return [];
-    const rows = await this.deps.db
-      .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(
-        inArray(
-          tracks.id,
-          nearest.map((n) => n.id),
-        ),
-      );
-    const byId = new Map(rows.filter((r) => r.platformOwned).map((r) => [r.id, r]));
-    return nearest
-      .filter((n) => byId.has(n.id))
-      .map((n) => ({ track_id: n.id, title: byId.get(n.id)!.title, artist: byId.get(n.id)!.artist, similarity: Math.round(n.similarity * 1000) / 1000 }));
   }
 }

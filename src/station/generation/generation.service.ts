@@ -44,34 +44,37 @@ export interface GenerationRequest {
   session_id?: string | null;
 }
 
+/** What the service uses, passed once at construction (src/README.md, the module contract). */
+export interface GenerationServiceDeps {
+  repo: GenerationRepository;
+  contexts: ContextService;
+  config: ConfigRepository;
+  models: ModelStore;
+  queue: JobQueue;
+  signer: UrlSigner;
+  engine: Engine;
+  clock: Clock;
+  availability: ModelAvailability;
+  events: StationEvents;
+}
+
 export class GenerationService {
-  constructor(
-    private readonly repo: GenerationRepository,
-    private readonly contexts: ContextService,
-    private readonly config: ConfigRepository,
-    private readonly models: ModelStore,
-    private readonly queue: JobQueue,
-    private readonly signer: UrlSigner,
-    private readonly engine: Engine,
-    private readonly clock: Clock,
-    private readonly availability: ModelAvailability,
-    private readonly events: StationEvents,
-  ) {}
+  constructor(private readonly deps: GenerationServiceDeps) {}
 
   async create(request: GenerationRequest, requestedBy: string | null, regeneratedFrom: string | null = null) {
-    const config = await this.config.get();
+    const config = await this.deps.config.get();
     if (request.max_duration_sec > config.maxTrackLengthSec) {
       throw Errors.validation(`max_duration_sec ${request.max_duration_sec} exceeds max_track_length_sec ${config.maxTrackLengthSec}`);
     }
-    const { contextId, context } = await this.contexts.resolveForGeneration(request.context_id ?? null, request.context_override ?? null);
+    const { contextId, context } = await this.deps.contexts.resolveForGeneration(request.context_id ?? null, request.context_override ?? null);
     // An explicit version must exist. Without one: the production model; or, while the first one is being
     // trained or seeded, no model yet (the job waits, pending, and is bound when one is deployed); or 409.
     let modelVersion: string | null;
     let etaSeconds: number | null = null;
     if (request.model_version) {
-      modelVersion = (await this.models.requireVersion('audio', request.model_version)).version;
+      modelVersion = (await this.deps.models.requireVersion('audio', request.model_version)).version;
     } else {
-      const availability = await this.availability.of('audio');
+      const availability = await this.deps.availability.of('audio');
       if (availability.state === 'none') throw Errors.conflict(noModelMessage('audio', availability));
       modelVersion = availability.state === 'production' ? availability.model.version : null;
       if (availability.state === 'coming') {
@@ -83,7 +86,7 @@ export class GenerationService {
     let lyricsModelVersion: string | null = null;
     if (includeLyrics) {
       if (!config.lyricsGeneration) throw Errors.conflict(LYRICS_DISABLED_MESSAGE);
-      const lyrics = await this.availability.of('lyrics');
+      const lyrics = await this.deps.availability.of('lyrics');
       if (lyrics.state === 'none') throw Errors.conflict(noModelMessage('lyrics', lyrics));
       if (lyrics.state === 'production') lyricsModelVersion = lyrics.model.version;
       else {
@@ -94,7 +97,7 @@ export class GenerationService {
       }
     }
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
-    const row = await this.repo.admit(
+    const row = await this.deps.repo.admit(
       {
         // generations.request/context are jsonb Record<string, unknown>: typing the column .$type<GenerationRequest>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
         request: request as unknown as Record<string, unknown>,
@@ -110,7 +113,7 @@ export class GenerationService {
         etaSeconds,
         regeneratedFrom,
         requestedBy,
-        createdAt: this.clock.date(),
+        createdAt: this.deps.clock.date(),
       },
       MAX_CONCURRENT_GENERATIONS,
     );
@@ -124,8 +127,8 @@ export class GenerationService {
         retryAfter,
       );
     }
-    if (row.modelVersion) await addJob(this.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
-    return generationView(row, this.signer);
+    if (row.modelVersion) await addJob(this.deps.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
+    return generationView(row, this.deps.signer);
   }
 
   /**
@@ -135,12 +138,12 @@ export class GenerationService {
    * cancelled, the seed stopped, lyrics were switched off).
    */
   async wakeWaiting(): Promise<number> {
-    const waiting = await this.repo.waitingForModel();
+    const waiting = await this.deps.repo.waitingForModel();
     if (waiting.length === 0) return 0;
-    const audio = await this.availability.of('audio');
+    const audio = await this.deps.availability.of('audio');
     const sings = waiting.some((row) => row.includeLyrics);
-    const config = sings ? await this.config.get() : null;
-    const lyrics = sings && config?.lyricsGeneration ? await this.availability.of('lyrics') : null;
+    const config = sings ? await this.deps.config.get() : null;
+    const lyrics = sings && config?.lyricsGeneration ? await this.deps.availability.of('lyrics') : null;
     let started = 0;
     for (const row of waiting) {
       const needs: Array<{ type: 'audio' | 'lyrics'; availability: Availability | null }> = [];
@@ -151,12 +154,12 @@ export class GenerationService {
         const message = stopped.availability?.state === 'none' ? noModelMessage(stopped.type, stopped.availability) : LYRICS_DISABLED_MESSAGE;
         // A trained model waiting only for an admin's deploy keeps the work waiting, without a promised ETA.
         if (stopped.availability?.state === 'none' && stopped.availability.awaitingDeploy) {
-          await this.repo.setWaitingEta([row.id], null);
+          await this.deps.repo.setWaitingEta([row.id], null);
           continue;
         }
-        const failed = await this.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.clock.date());
+        const failed = await this.deps.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.deps.clock.date());
         // Only the instance whose update won reports it, so subscribers hear of each failure once.
-        if (failed) await this.events.emit('station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message });
+        if (failed) await this.deps.events.emit('station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message });
         continue;
       }
       const render = await this.renderSeconds(row.maxDurationSec);
@@ -165,22 +168,22 @@ export class GenerationService {
         const asked = row.request.model_version;
         const audioVersion = typeof asked === 'string' ? asked : deployed(audio)!.version;
         const lyricsVersion = row.includeLyrics ? deployed(lyrics)!.version : null;
-        const bound = await this.repo.bindModel(row.id, audioVersion, lyricsVersion, render);
+        const bound = await this.deps.repo.bindModel(row.id, audioVersion, lyricsVersion, render);
         if (!bound) continue;
-        await addJob(this.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
+        await addJob(this.deps.queue, GENERATION_QUEUE, 'generate', { generationId: row.id }, { jobId: row.id });
         started += 1;
         continue;
       }
       const waits = needs.map((need) => (need.availability?.state === 'coming' ? need.availability.etaSeconds : 0));
       const known = waits.filter((wait): wait is number => wait !== null);
-      await this.repo.setWaitingEta([row.id], known.length < waits.length ? null : Math.max(...known) + render);
+      await this.deps.repo.setWaitingEta([row.id], known.length < waits.length ? null : Math.max(...known) + render);
     }
     return started;
   }
 
   /** Whether a production lyrics model is deployed now (a generation that sings would not wait). */
   async lyricsDeployed(): Promise<boolean> {
-    return (await this.models.production('lyrics')) !== null;
+    return (await this.deps.models.production('lyrics')) !== null;
   }
 
   /** Estimated wall seconds to render a track of this length (measured real-time factor). */
@@ -189,17 +192,17 @@ export class GenerationService {
   }
 
   async get(id: string) {
-    return generationView(await this.require(id), this.signer);
+    return generationView(await this.require(id), this.deps.signer);
   }
 
   /** Only a pending job can be cancelled; an in-progress one answers 409. */
   async cancel(id: string) {
     const row = await this.require(id);
-    const cancelled = await this.repo.cancel(id, this.clock.date());
+    const cancelled = await this.deps.repo.cancel(id, this.deps.clock.date());
     if (!cancelled) {
       throw Errors.conflict(`Generation is ${row.status === 'pending' ? 'starting' : row.status}; only a pending generation can be cancelled`);
     }
-    return generationView(cancelled, this.signer);
+    return generationView(cancelled, this.deps.signer);
   }
 
   /** Same context (frozen at the original request), a different seed. */
@@ -215,7 +218,7 @@ export class GenerationService {
 
   /** Pending jobs with estimated waits from measured render times, and the load of the machine doing the work. */
   async queueView() {
-    const [rows, health, secondsPerAudioSecond] = await Promise.all([this.repo.inFlight(), this.engine.health(), this.measuredCostPerSecond()]);
+    const [rows, health, secondsPerAudioSecond] = await Promise.all([this.deps.repo.inFlight(), this.deps.engine.health(), this.measuredCostPerSecond()]);
     const workers = Math.max(1, health.workers.size);
     let aheadSeconds = 0;
     const data = rows.map((row, position) => {
@@ -240,7 +243,7 @@ export class GenerationService {
       max_concurrent: MAX_CONCURRENT_GENERATIONS,
       render_seconds_per_audio_second: Math.round(secondsPerAudioSecond * 1000) / 1000,
       workers: health.workers,
-      engine: { kind: this.engine.kind, status: health.status },
+      engine: { kind: this.deps.engine.kind, status: health.status },
       gpu_available: false,
       gpu_load_pct: null,
       cpu_load_pct: Math.round((loadavg()[0] / availableParallelism()) * 100),
@@ -248,14 +251,14 @@ export class GenerationService {
   }
 
   private async require(id: string): Promise<GenerationRow> {
-    const row = await this.repo.find(id);
+    const row = await this.deps.repo.find(id);
     if (!row) throw Errors.notFound('Generation', id);
     return row;
   }
 
   /** Wall seconds per second of audio over recent generations (the engine's real-time factor, inverted). */
   private async measuredCostPerSecond(): Promise<number> {
-    const stats = (await this.repo.recentRenderStats()).filter((s) => s.durationSec > 0);
+    const stats = (await this.deps.repo.recentRenderStats()).filter((s) => s.durationSec > 0);
     if (stats.length === 0) return 1 / DEFAULT_REALTIME_FACTOR;
     const wall = stats.reduce((sum, s) => sum + s.wallMs / 1000, 0);
     const audio = stats.reduce((sum, s) => sum + s.durationSec, 0);
@@ -263,7 +266,7 @@ export class GenerationService {
   }
 
   private async estimatedFreeSlotSeconds(): Promise<number> {
-    const [rows, cost] = await Promise.all([this.repo.inFlight(), this.measuredCostPerSecond()]);
+    const [rows, cost] = await Promise.all([this.deps.repo.inFlight(), this.measuredCostPerSecond()]);
     const shortest = Math.min(...rows.map((r) => r.maxDurationSec * cost * (1 - r.progressPct / 100)));
     return Math.max(1, Math.ceil(Number.isFinite(shortest) ? shortest : 5));
   }

@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { query, type Page } from '../shared/api';
 import { ShownOnce } from '../shared/AreaShell';
+import { ScopePicker } from './ScopePicker';
 import { api } from '../shared/platform-session';
 import { Alert, Field, useAction, useLoad, when } from '../shared/ui';
 import type { AppInput, CreatedApp, Me, OAuthApp } from './types';
@@ -125,19 +126,7 @@ function NewApp({ me, onCreated }: { me: Me; onCreated: (app: CreatedApp) => voi
           secret)
         </label>
       </fieldset>
-      <fieldset>
-        <legend>Scopes</legend>
-        {held.map((scope) => (
-          <label key={scope} className="check">
-            <input
-              type="checkbox"
-              checked={scopes.includes(scope)}
-              onChange={(e) => setScopes((list) => (e.target.checked ? [...list, scope] : list.filter((s) => s !== scope)))}
-            />
-            <code>{scope}</code>
-          </label>
-        ))}
-      </fieldset>
+      <ScopePicker held={held} scopes={scopes} setScopes={setScopes} />
       <Alert>{error}</Alert>
       <button className="primary" type="submit" disabled={busy || scopes.length === 0}>
         Register app

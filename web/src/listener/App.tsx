@@ -16,7 +16,7 @@ import { Player } from './Player';
 import { Page } from './pages/Page';
 import { Link, match, navigate, useLocation } from './router';
 import { isStaff } from './roles';
-import { api, session } from './session';
+import { api, logout, session } from './session';
 import { TransparencyPanel } from './Transparency';
 import { useLoad } from '../shared/ui';
 import type { CurrentUser, HistoryItem, ListenerCountMessage, NowPlayingCard, NowPlayingMessage, QueueItem, StreamInfo } from './types';
@@ -177,11 +177,6 @@ class PageBoundary extends Component<{ children: ReactNode }, { failed: string |
       </p>
     );
   }
-}
-
-async function logout() {
-  await api.post('/v1/auth/revoke').catch(() => undefined);
-  session.set(null);
 }
 
 /** The radio page; it waits for the account (the e-mail notice at its top) so nothing below it moves when that arrives. */

@@ -91,13 +91,3 @@ export interface CurrentUser {
   email_verified: boolean;
   display_name: string;
 }
-
-export interface SessionAnswer {
-  token: string;
-  /** Sent to API clients; the page ignores it and renews with the HttpOnly cookie set beside it. */
-  refresh_token?: string;
-  role: string;
-  csrf_token: string;
-  expires_in: number;
-  user: ListenerUser;
-}

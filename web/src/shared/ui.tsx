@@ -70,6 +70,26 @@ export function Field({
   );
 }
 
+/** A new password (sign-up, reset, change): at least 8 characters, as the platform requires. */
+export function NewPasswordField({ label = 'Password', value, onChange }: { label?: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <Field label={label} hint="At least 8 characters">
+      {(id, describedBy) => (
+        <input
+          id={id}
+          type="password"
+          required
+          minLength={8}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          autoComplete="new-password"
+          aria-describedby={describedBy}
+        />
+      )}
+    </Field>
+  );
+}
+
 export function OriginBadge({ ai, onClick }: { ai: boolean; onClick?: () => void }) {
   if (!ai) return <span className="badge badge-catalog">Catalog</span>;
   if (!onClick) return <span className="badge badge-ai">AI-generated</span>;

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, errorText } from '../../shared/api';
-import { Alert, Field, useAction, useLoad, when } from '../../shared/ui';
+import { Alert, Field, NewPasswordField, useAction, useLoad, when } from '../../shared/ui';
 import { EmailStatus } from '../Account';
 import type { ConnectedApp, Me, ProfileChange, TotpEnrolment } from '../api-types';
 import { api, session } from '../session';
@@ -169,20 +169,7 @@ function Password({ email }: { email: string }) {
         <Field label="Current password">
           {(id) => <input id={id} type="password" required value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />}
         </Field>
-        <Field label="New password" hint="At least 8 characters">
-          {(id, describedBy) => (
-            <input
-              id={id}
-              type="password"
-              required
-              minLength={8}
-              value={next}
-              onChange={(e) => setNext(e.target.value)}
-              autoComplete="new-password"
-              aria-describedby={describedBy}
-            />
-          )}
-        </Field>
+        <NewPasswordField label="New password" value={next} onChange={setNext} />
       </div>
       <Alert>{error}</Alert>
       <Alert tone="ok">
