@@ -37,6 +37,7 @@ export interface FlacStream {
 }
 
 const DEFAULT_BLOCK = 4096;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const MAX_PARTITION_ORDER = 5;
 const MAX_RICE_4 = 14; // 15 is the escape code of 4-bit Rice parameters
 const MAX_RICE_5 = 30;
@@ -177,12 +178,22 @@ function vorbisComments(tags: [string, string][]): Buffer {
 
 /** MD5 of the samples interleaved, little-endian, in whole bytes (the STREAMINFO definition). */
 function hashSamples(md5: Hash, block: Int32Array[], n: number, bps: number): void {
+  const channels = block.length;
+  if (bps === 16 && LITTLE_ENDIAN) {
+    const samples = new Int16Array(n * channels);
+    for (let c = 0; c < channels; c++) {
+      const channel = block[c];
+      for (let i = 0, at = c; i < n; i++, at += channels) samples[at] = channel[i];
+    }
+    md5.update(new Uint8Array(samples.buffer));
+    return;
+  }
   const bytesPer = bps / 8;
-  const buffer = new Uint8Array(n * block.length * bytesPer);
+  const buffer = new Uint8Array(n * channels * bytesPer);
   let at = 0;
   for (let i = 0; i < n; i++) {
-    for (const channel of block) {
-      const v = channel[i];
+    for (let c = 0; c < channels; c++) {
+      const v = block[c][i];
       buffer[at++] = v & 0xff;
       buffer[at++] = (v >> 8) & 0xff;
       if (bytesPer === 3) buffer[at++] = (v >> 16) & 0xff;
@@ -319,29 +330,40 @@ function bestFixed(x: Int32Array, width: number): FixedChoice {
   const parts = 1 << maxOrder;
   // Zigzag sums of every order's residual over the smallest partitions, in one pass.
   const sums = new Float64Array(5 * parts);
-  for (let i = 0; i < n; i++) {
-    const p = (i >> (31 - Math.clz32(n >> maxOrder))) * 5;
-    const a = x[i];
-    if (i >= 4) {
+  const size = n >> maxOrder;
+  for (let i = 0; i < Math.min(4, n); i++) {
+    for (let order = 0; order <= Math.min(i, orders); order++) {
+      const r = residual(x, order, i);
+      sums[order] += r >= 0 ? 2 * r : -2 * r - 1;
+    }
+  }
+  for (let part = 0; part < parts; part++) {
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let s4 = 0;
+    for (let i = Math.max(4, part * size); i < (part + 1) * size; i++) {
+      const a = x[i];
       const b = x[i - 1];
       const c = x[i - 2];
       const d = x[i - 3];
-      const e = x[i - 4];
       const r1 = a - b;
-      const r2 = a - 2 * b + c;
-      const r3 = a - 3 * b + 3 * c - d;
-      const r4 = a - 4 * b + 6 * c - 4 * d + e;
-      sums[p] += a >= 0 ? 2 * a : -2 * a - 1;
-      sums[p + 1] += r1 >= 0 ? 2 * r1 : -2 * r1 - 1;
-      sums[p + 2] += r2 >= 0 ? 2 * r2 : -2 * r2 - 1;
-      sums[p + 3] += r3 >= 0 ? 2 * r3 : -2 * r3 - 1;
-      sums[p + 4] += r4 >= 0 ? 2 * r4 : -2 * r4 - 1;
-    } else {
-      for (let order = 0; order <= Math.min(i, orders); order++) {
-        const r = residual(x, order, i);
-        sums[p + order] += r >= 0 ? 2 * r : -2 * r - 1;
-      }
+      const r2 = r1 - b + c;
+      const r3 = r2 - b + 2 * c - d;
+      const r4 = r3 - b + 3 * c - 3 * d + x[i - 4];
+      s0 += a >= 0 ? 2 * a : -2 * a - 1;
+      s1 += r1 >= 0 ? 2 * r1 : -2 * r1 - 1;
+      s2 += r2 >= 0 ? 2 * r2 : -2 * r2 - 1;
+      s3 += r3 >= 0 ? 2 * r3 : -2 * r3 - 1;
+      s4 += r4 >= 0 ? 2 * r4 : -2 * r4 - 1;
     }
+    const at = part * 5;
+    sums[at] += s0;
+    sums[at + 1] += s1;
+    sums[at + 2] += s2;
+    sums[at + 3] += s3;
+    sums[at + 4] += s4;
   }
   for (let order = 0; order <= orders; order++) {
     for (let po = maxOrder; po >= 0; po--) {
@@ -436,7 +458,7 @@ class BitWriter {
 
   /** A zigzagged residual: the quotient in unary (zeros, then a one), then the low k bits. */
   rice(u: number, k: number): void {
-    let q = Math.floor(u / 2 ** k);
+    let q = u < 0x80000000 ? u >>> k : Math.floor(u / POW2[k]);
     while (q >= 24) {
       this.bits(0, 24);
       q -= 24;
