@@ -4,7 +4,8 @@
  * - before: the master kept as a 128 kbps MP3, decoded by the playout and encoded again for the stream;
  * - after: the master kept as FLAC, decoded by the playout (bit-exact) and encoded once for the stream.
  *
- * Also the FLAC master's size and encoding speed. Usage: npx tsx bench/generational-loss.ts [seconds] [seed] [families, default 3]
+ * Also the FLAC master's size and encoding speed (CPU time). Target: after at least 2 dB deeper than before
+ * (exit 1 otherwise). Usage: npx tsx bench/generational-loss.ts [seconds] [seed] [families, default 3]
  */
 import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { createMp3Stream } from '../src/engine/audio/encode.js';
@@ -53,6 +54,7 @@ const both = (original: [Float32Array, Float32Array], copy: [Float32Array, Float
   return { db: (l.db + r.db) / 2, lag: l.lag };
 };
 
+let missed = false;
 console.log(`generational loss, ${durationSec} s tracks, seed ${seed}; null depth of what airs against the master (lower is closer)`);
 console.log('family      | stream | before (MP3 master) | after (FLAC master) | FLAC size  | FLAC encode');
 for (const [family, context] of FAMILY_CONTEXTS.slice(0, familyCount)) {
@@ -70,9 +72,15 @@ for (const [family, context] of FAMILY_CONTEXTS.slice(0, familyCount)) {
   for (const quality of ['128kbps', '192kbps'] as const) {
     const before = both(master, await streamEncode(mp3Master, quality));
     const after = both(master, await streamEncode(master, quality));
+    // Target: what airs from the FLAC master nulls at least 2 dB deeper than what aired from an MP3 master.
+    if (after.db > before.db - 2) missed = true;
     const ratio = track.master.length / (durationSec * 44100 * 4);
     console.log(
       `${family.padEnd(11)} | ${quality.padEnd(6)} | ${before.db.toFixed(1).padStart(8)} dB          | ${after.db.toFixed(1).padStart(8)} dB          | ${(ratio * 100).toFixed(0)}% of PCM | ${flacRt.toFixed(0)}x real time`,
     );
   }
+}
+if (missed) {
+  console.log('target missed: the FLAC master should air at least 2 dB closer to the master than an MP3 master');
+  process.exit(1);
 }
