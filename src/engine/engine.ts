@@ -41,6 +41,12 @@ export interface TrackVocals {
 }
 
 export interface TrackResult {
+  /**
+   * The lossless master (FLAC); every rendition and the radio's stream are encoded from it. Null only from
+   * an engine that predates lossless masters (a remote ML service not yet updated): then `mp3` is the master.
+   */
+  master: Buffer | null;
+  /** The MP3 at the requested quality, encoded once from the master. */
   mp3: Buffer;
   durationSec: number;
   bpm: number;

@@ -48,7 +48,7 @@ export class LocalEngine implements Engine {
     const result = await this.pool.run('generateTrack', job, { onProgress });
     // Structured clone turns Buffers into Uint8Arrays; give callers Buffers back.
     const vocals = result.vocals ? { ...result.vocals, stemMp3: toBuffer(result.vocals.stemMp3) } : null;
-    return { ...result, mp3: toBuffer(result.mp3), coverPng: toBuffer(result.coverPng), vocals };
+    return { ...result, master: result.master && toBuffer(result.master), mp3: toBuffer(result.mp3), coverPng: toBuffer(result.coverPng), vocals };
   }
 
   generateLyrics(job: LyricsJob): Promise<LyricsResult> {

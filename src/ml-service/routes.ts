@@ -254,7 +254,7 @@ export function mlRoutes(deps: MlRouteDeps) {
 
 function encodeTrack(track: TrackResult): WireTrackResult {
   const vocals = track.vocals ? { ...track.vocals, stemMp3: track.vocals.stemMp3.toString('base64') } : null;
-  return { ...track, mp3: track.mp3.toString('base64'), coverPng: track.coverPng.toString('base64'), vocals };
+  return { ...track, master: track.master?.toString('base64'), mp3: track.mp3.toString('base64'), coverPng: track.coverPng.toString('base64'), vocals };
 }
 
 async function fetchAudio(url: string, limits: { timeoutMs: number; maxBytes: number }): Promise<Buffer> {

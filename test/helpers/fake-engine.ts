@@ -28,6 +28,7 @@ import type {
 import type { AudioFeatures, AudioQuality, Mode, ProgressFn } from '../../src/engine/types.js';
 import { parseMp3 } from '../../src/engine/audio/mp3-frames.js';
 import { createMp3Stream } from '../../src/engine/audio/encode.js';
+import { createFlacStream, dequantise, quantise } from '../../src/engine/audio/flac-encode.js';
 import { generateCoverPng } from '../../src/engine/music/cover.js';
 import { WaveformBuilder } from '../../src/engine/music/waveform.js';
 
@@ -53,14 +54,19 @@ export type FakeEngineCalls = Record<
   number
 >;
 
-/** A tone of `seconds` as a stereo CBR MP3 with its waveform peaks (memoised: suites render the same few often). */
-const tones = new Map<string, Promise<{ mp3: Buffer; waveform: unknown }>>();
-function tone(seconds: number, hz: number, quality: AudioQuality): Promise<{ mp3: Buffer; waveform: unknown }> {
+/**
+ * A tone of `seconds` as a FLAC master and a stereo CBR MP3 encoded from the master's samples, with its
+ * waveform peaks (memoised: suites render the same few often).
+ */
+const tones = new Map<string, Promise<{ master: Buffer; mp3: Buffer; waveform: unknown }>>();
+function tone(seconds: number, hz: number, quality: AudioQuality): Promise<{ master: Buffer; mp3: Buffer; waveform: unknown }> {
   const key = `${seconds}:${hz}:${quality}`;
   let entry = tones.get(key);
   if (!entry) {
     entry = (async () => {
       const stream = await createMp3Stream(quality, SAMPLE_RATE);
+      const flac = createFlacStream({ sampleRate: SAMPLE_RATE, channels: 2, bitsPerSample: 16 });
+      const masterParts: Uint8Array[] = [flac.header()];
       const waveform = new WaveformBuilder(SAMPLE_RATE, 512);
       const total = Math.round(seconds * SAMPLE_RATE);
       const chunks: Uint8Array[] = [];
@@ -70,10 +76,16 @@ function tone(seconds: number, hz: number, quality: AudioQuality): Promise<{ mp3
         const left = new Float32Array(length);
         for (let i = 0; i < length; i++) left[i] = 0.25 * Math.sin((2 * Math.PI * hz * (start + i)) / SAMPLE_RATE);
         waveform.add(left, left);
-        chunks.push(stream.write(left, left));
+        const pcm = quantise(left, 16);
+        masterParts.push(flac.write([pcm, pcm]));
+        const decoded = dequantise(pcm, 16);
+        chunks.push(stream.write(decoded, decoded));
       }
       chunks.push(stream.finish());
-      return { mp3: Buffer.concat(chunks), waveform: waveform.finish() };
+      const end = flac.finish();
+      const master = Buffer.concat([...masterParts, end.frames]);
+      master.set(end.header, 0);
+      return { master, mp3: Buffer.concat(chunks), waveform: waveform.finish() };
     })();
     tones.set(key, entry);
   }
@@ -112,11 +124,12 @@ export class FakeEngine implements Engine {
     // Pitch from the seed (220..440 Hz in whole hertz), so another seed gives other bytes.
     const hz = 220 + (job.seed % 221);
     onProgress?.(50, 0);
-    const { mp3, waveform } = await tone(seconds, hz, job.quality);
+    const { master, mp3, waveform } = await tone(seconds, hz, job.quality);
     onProgress?.(100, 0);
     const [low, high] = job.context.tempo_range;
     const mode: Mode = job.context.key_preference === 'minor' ? 'minor' : 'major';
     return {
+      master,
       mp3,
       durationSec: parseMp3(mp3).durationMs / 1000,
       bpm: Math.round((low + high) / 2),

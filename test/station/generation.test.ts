@@ -13,7 +13,8 @@ import { trainDemoModels } from '../../src/demo/seed-models.js';
 import { buildTestStation } from '../helpers/station.js';
 import { DEMO_SEED_GRACE_MS } from '../../src/station/models/model-availability.js';
 import { parseMp3Frames } from '../engine/music/helpers.js';
-import { encodeMp3, tonePcm } from './playout-support.js';
+import { encodeFlac, encodeMp3, tonePcm } from './playout-support.js';
+import { decodePcm } from '../../src/engine/audio/pcm.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 
@@ -95,7 +96,15 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     expect(record).toMatchObject({ generationId: done.generation_id, modelVersion: done.model_version, sessionId: 'session-e2e', radioOnly: true });
     expect(record.lyricsModelVersion).toBe(done.lyrics_model_version);
     expect(record.trainingDatasetHash).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(record.audioSha256).toBe(createHash('sha256').update(mp3).digest('hex'));
+    // The track's audio is the lossless master; the stream_url's MP3 was encoded once from it, beside it.
+    expect(record.audioBlobKey).toBe(`ai/${done.station_track_id}.flac`);
+    const master = await station.blobs.get(record.audioBlobKey);
+    expect(master.subarray(0, 4).toString('latin1')).toBe('fLaC');
+    expect(record.audioSha256).toBe(createHash('sha256').update(master).digest('hex'));
+    expect(done.stream_url).toContain(`ai/${done.station_track_id}.192k.mp3`);
+    let masterFrames = 0;
+    for await (const chunk of decodePcm(master, 'flac')) masterFrames += chunk.frames;
+    expect(masterFrames).toBe(10 * 44100);
 
     const complete = events.find((e) => e.event === 'station.track.generation_complete' && e.data.generation_id === done.generation_id);
     expect(complete?.data).toMatchObject({ station_track_id: done.station_track_id, duration_sec: 10, model_version: done.model_version });
@@ -257,7 +266,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     const real = station.engine.generateTrack.bind(station.engine);
     const tone = (seconds: number) => tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds });
     const holed = Float32Array.from([...tone(2), ...new Float32Array(Math.round(1.5 * 44100)), ...tone(2)]);
-    station.engine.generateTrack = async (job, onProgress) => ({ ...(await real(job, onProgress)), mp3: await encodeMp3(holed) });
+    station.engine.generateTrack = async (job, onProgress) => ({ ...(await real(job, onProgress)), master: encodeFlac(holed), mp3: await encodeMp3(holed) });
     try {
       const failed = await waitFor((await generate({ max_duration_sec: 10, seed: 13 })).json().generation_id, ['failed']);
       expect(failed.error.code).toBe('STATION_GENERATION_FAILED');

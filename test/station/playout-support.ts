@@ -2,6 +2,7 @@
  * Playout test support: tone masters with known levels and shapes, a listener's capture decoded back to PCM,
  * and the measurements the playout tests make on it (tone levels by Goertzel, loudness, silence, jumps).
  */
+import { createFlacStream, quantise } from '../../src/engine/audio/flac-encode.js';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { createMp3Encoder } from 'wasm-media-encoders';
 import { KWeightingFilter } from '../../src/engine/audio/k-weighting.js';
@@ -45,6 +46,17 @@ export async function encodeMp3(left: Float32Array, right = left, kbps: 128 | 19
   const encoder = await createMp3Encoder();
   encoder.configure({ sampleRate: RATE, channels: 2, bitrate: kbps });
   return Buffer.concat([encoder.encode([left, right]).slice(), encoder.finalize().slice()]);
+}
+
+/** A 16-bit FLAC of the samples, as the station's masters are stored. */
+export function encodeFlac(left: Float32Array, right = left): Buffer {
+  const stream = createFlacStream({ sampleRate: RATE, channels: 2, bitsPerSample: 16 });
+  const head = stream.header();
+  const frames = stream.write([quantise(left, 16), quantise(right, 16)]);
+  const end = stream.finish();
+  const bytes = Buffer.concat([head, frames, end.frames]);
+  bytes.set(end.header, 0);
+  return bytes;
 }
 
 export async function toneMaster(spec: ToneSpec): Promise<Buffer> {

@@ -52,6 +52,22 @@ export function buildId3Tag(label: AiLabel): Buffer {
   return Buffer.concat([Buffer.from('ID3', 'latin1'), Buffer.from([4, 0, 0]), synchsafe(body.length), body]);
 }
 
+/** The same label as Vorbis comments, for the FLAC master (flac-encode.ts). */
+export function vorbisLabel(label: AiLabel): [string, string][] {
+  return [
+    ['TITLE', label.title],
+    ['ARTIST', label.stationName],
+    ...(label.genre ? [['GENRE', label.genre] as [string, string]] : []),
+    ...(label.bpm ? [['BPM', String(Math.round(label.bpm))] as [string, string]] : []),
+    ...(label.key ? [['KEY', label.key] as [string, string]] : []),
+    ['STATION', label.stationName],
+    ['MODEL_VERSION', label.modelVersion],
+    ...(label.stationTrackId ? [['STATION_TRACK_ID', label.stationTrackId] as [string, string]] : []),
+    ['TRACK_ORIGIN', 'ai_generated'],
+    ['DIGITAL_SOURCE_TYPE', TRAINED_ALGORITHMIC_MEDIA],
+  ];
+}
+
 /** Size of a leading ID3v2 tag (header, body and optional footer), 0 when there is none. */
 export function id3TagLength(file: Uint8Array): number {
   if (file.length < 10 || file[0] !== 0x49 || file[1] !== 0x44 || file[2] !== 0x33) return 0;

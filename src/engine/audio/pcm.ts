@@ -1,18 +1,21 @@
 /**
  * Compressed or PCM bytes -> Float32 PCM, one array per channel, chunk by chunk at the file's own rate:
  * MP3 through mpg123 compiled to WebAssembly (mpg123-decoder, the decoder the feature extractor and the
- * radio's transcoder already use), WAV through the RIFF reader of the feature extractor. Nothing is
+ * radio's transcoder already use), FLAC (the station's own masters, flac-encode.ts) through
+ * @wasm-audio-decoders/flac (libFLAC-derived, from the same family as mpg123-decoder), WAV through the RIFF
+ * reader of the feature extractor. Nothing is
  * resampled or downmixed here: loudness needs the channels as they are.
  *
  * The generator yields to the event loop after every chunk, so decoding a long upload inside the API
  * process never holds other requests for more than a few milliseconds at a time.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { FLACDecoder } from '@wasm-audio-decoders/flac';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { AudioDecodeError } from '../features/errors.js';
 import { readWavLayout, wavChannelChunks } from '../features/decode-wav.js';
 
-export type PcmFormat = 'mp3' | 'wav';
+export type PcmFormat = 'mp3' | 'wav' | 'flac';
 
 export interface PcmChunk {
   channels: Float32Array[];
@@ -28,10 +31,13 @@ export interface DecodeStats {
 
 const MP3_BYTES_PER_CHUNK = 64 * 1024;
 const WAV_FRAMES_PER_CHUNK = 32 * 1024;
+const FLAC_BYTES_PER_CHUNK = 256 * 1024;
 
 export interface DecodeOptions {
   /** MP3 bytes decoded between two yields (64 KB: about 4 s at 128 kbps); the live stream takes smaller bites. */
   mp3ChunkBytes?: number;
+  /** FLAC bytes decoded between two yields (a 16-bit stereo master holds about 1 s in 100 KB). */
+  flacChunkBytes?: number;
   /** WAV frames per chunk. */
   wavChunkFrames?: number;
 }
@@ -44,6 +50,7 @@ export async function* decodePcm(
 ): AsyncGenerator<PcmChunk> {
   if (format === 'wav') yield* decodeWavPcm(bytes, options.wavChunkFrames ?? WAV_FRAMES_PER_CHUNK);
   else if (format === 'mp3') yield* decodeMp3Pcm(bytes, stats, options.mp3ChunkBytes ?? MP3_BYTES_PER_CHUNK);
+  else if (format === 'flac') yield* decodeFlacPcm(bytes, stats, options.flacChunkBytes ?? FLAC_BYTES_PER_CHUNK);
   else throw new AudioDecodeError(String(format), 'unknown format');
 }
 
@@ -74,5 +81,62 @@ async function* decodeMp3Pcm(bytes: Uint8Array, stats: DecodeStats, chunkBytes: 
     }
   } finally {
     decoder.free();
+  }
+}
+
+async function* decodeFlacPcm(bytes: Uint8Array, stats: DecodeStats, chunkBytes: number): AsyncGenerator<PcmChunk> {
+  const layout = flacLayout(bytes);
+  const decoder = new FLACDecoder();
+  await decoder.ready;
+  try {
+    let sampleRate: number | null = null;
+    let remaining = layout.totalSamples > 0 ? layout.totalSamples : Number.POSITIVE_INFINITY;
+    // The decoder's frame parser hands out a frame once it has seen the next frame's header, and its flush()
+    // drops a last frame shorter than 14 bytes (a constant or tiny final block). So after the stream it is
+    // fed a copy of the first frame's header as a guard, which ends the last frame and is itself never
+    // decoded (nothing follows it and there is no flush); STREAMINFO's length caps what is handed out.
+    const guard = bytes.subarray(layout.firstFrame, Math.min(bytes.length, layout.firstFrame + 32));
+    for (let offset = 0; offset <= bytes.length && remaining > 0; offset += chunkBytes) {
+      const last = offset + chunkBytes >= bytes.length;
+      const parts = [await decoder.decode(bytes.subarray(offset, offset + chunkBytes))];
+      if (last) parts.push(await decoder.decode(guard.slice()));
+      for (const part of parts) {
+        stats.decodeErrors += part.errors.length;
+        const frames = Math.min(part.samplesDecoded, remaining);
+        if (frames <= 0) continue;
+        remaining -= frames;
+        sampleRate ??= part.sampleRate;
+        if (part.sampleRate !== sampleRate) throw new AudioDecodeError('flac', `the sample rate changes mid-file (${sampleRate} -> ${part.sampleRate} Hz)`);
+        // The decoder divides by 2^(bits-1) - 1; every other reader here (and the encoder) by 2^(bits-1).
+        const full = 2 ** (part.bitDepth - 1);
+        const rescale = (full - 1) / full;
+        const channels = part.channelData.map((channel) => {
+          const out = channel.slice(0, frames);
+          for (let i = 0; i < out.length; i++) out[i] *= rescale;
+          return out;
+        });
+        yield { channels, frames, sampleRate };
+      }
+      await nextTurn();
+      if (last) break;
+    }
+  } finally {
+    decoder.free();
+  }
+}
+
+/** Where a native FLAC stream's first frame starts (after its metadata blocks) and its length from STREAMINFO. */
+function flacLayout(bytes: Uint8Array): { firstFrame: number; totalSamples: number } {
+  const tag = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  if (bytes.length < 42 || tag !== 'fLaC') throw new AudioDecodeError('flac', 'not a FLAC stream');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // STREAMINFO is always the first block: 36 bits of length start at its byte 13 (low 4 bits) and 14.
+  const totalSamples = (view.getUint8(8 + 13) & 0x0f) * 2 ** 32 + view.getUint32(8 + 14);
+  let offset = 4;
+  for (;;) {
+    if (offset + 4 > bytes.length) throw new AudioDecodeError('flac', 'truncated metadata');
+    const head = view.getUint32(offset);
+    offset += 4 + (head & 0xffffff);
+    if (head >>> 31) return { firstFrame: offset, totalSamples };
   }
 }

@@ -2,7 +2,14 @@
  * generateTrack: compose -> render + mix + master (render.ts, src/engine/mix) -> encode (blocks) -> label,
  * plus title, waveform and cover. The mix is held as one float buffer (63 MB for 180 s) so the master can
  * be measured and brought to -14 LUFS before encoding; the mastered blocks are encoded and dropped one by
- * one. Same request => byte-identical MP3.
+ * one. Same request => byte-identical master and MP3.
+ *
+ * The master is kept lossless: each mastered block is rounded to 16-bit PCM once and written to a FLAC
+ * master (44.1 kHz stereo, the AI label as Vorbis comments), and the MP3 at the requested quality is
+ * encoded from those same 16-bit samples, so it is exactly one lossy encode away from the master; the
+ * radio decodes the master and encodes its stream from it (issue 18: an MP3 master re-encoded for the
+ * stream lost -21 to -39 dB to the second encode). No dither: at -14 LUFS the rounding error sits near
+ * -101 dBFS, far under anything an MP3 encode keeps.
  *
  * With lyrics, the vocal (src/engine/voice) is composed and sung before rendering, held as one mono stem
  * (4 bytes a sample), mixed as the vocal bus (mix/mixer.ts) and also returned, as a mono MP3, beside the
@@ -16,7 +23,8 @@ import type { Score, Section } from '../compose/score.js';
 import { genreFamily, orchestrationFor } from '../compose/style.js';
 import { generateCoverPng } from './cover.js';
 import { createMp3Stream, encodeMonoMp3 } from '../audio/encode.js';
-import { buildId3Tag } from '../audio/id3.js';
+import { createFlacStream, dequantise, quantise } from '../audio/flac-encode.js';
+import { buildId3Tag, vorbisLabel, type AiLabel } from '../audio/id3.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from './render.js';
 import { generateTitle } from './title.js';
 import { WaveformBuilder, type WaveformPeaks } from './waveform.js';
@@ -47,6 +55,9 @@ export interface GeneratedVocals {
 }
 
 export interface GeneratedTrack {
+  /** The lossless master: FLAC, 44.1 kHz stereo, 16-bit, labelled. */
+  master: Buffer;
+  /** The MP3 at the requested quality, encoded once from the master's samples. */
   mp3: Buffer | null; // null when written to outputPath
   mp3Path: string | null;
   mp3Bytes: number;
@@ -63,6 +74,8 @@ export interface GeneratedTrack {
 }
 
 export const DEFAULT_STATION_NAME = 'Station';
+/** Bits per sample of the FLAC master: CD resolution, about 60% of the size of 24-bit for the same audio. */
+const MASTER_BITS = 16;
 const WAVEFORM_SAMPLES_PER_PIXEL = 1024;
 const COMPOSE_SHARE = 2;
 /**
@@ -85,7 +98,7 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   const score = vocals ? vocals.score : composed;
   onProgress?.(COMPOSE_SHARE, 0);
 
-  const tag = buildId3Tag({
+  const label: AiLabel = {
     title,
     stationName: req.label?.stationName ?? DEFAULT_STATION_NAME,
     modelVersion: req.modelVersion,
@@ -93,9 +106,11 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
     genre: req.context.genre,
     bpm: score.bpm,
     key: `${score.key}${score.mode === 'minor' ? 'm' : ''}`,
-  });
+  };
   const sink = createSink(req.outputPath);
-  sink.write(tag);
+  sink.write(buildId3Tag(label));
+  const flac = createFlacStream({ sampleRate: SAMPLE_RATE, channels: 2, bitsPerSample: MASTER_BITS, tags: vorbisLabel(label) });
+  const masterParts: Uint8Array[] = [flac.header()];
 
   const mp3 = await createMp3Stream(req.quality);
   const waveform = new WaveformBuilder(SAMPLE_RATE, WAVEFORM_SAMPLES_PER_PIXEL);
@@ -110,13 +125,19 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
     onBlock(left, right) {
       const encodeStarted = performance.now();
       waveform.add(left, right);
-      sink.write(mp3.write(left, right));
+      const pcm = [quantise(left, MASTER_BITS), quantise(right, MASTER_BITS)];
+      masterParts.push(flac.write(pcm));
+      sink.write(mp3.write(dequantise(pcm[0], MASTER_BITS), dequantise(pcm[1], MASTER_BITS)));
       encodeMs += performance.now() - encodeStarted;
     },
     onProgress: onProgress && ((pct, eta) => onProgress(COMPOSE_SHARE + (pct * (100 - COMPOSE_SHARE)) / 100, eta)),
   });
   const finishStarted = performance.now();
   sink.write(mp3.finish());
+  const flacEnd = flac.finish();
+  masterParts.push(flacEnd.frames);
+  const master = Buffer.concat(masterParts);
+  master.set(flacEnd.header, 0); // the header again, now with the length and the MD5
   encodeMs += performance.now() - finishStarted;
   const renderMs = performance.now() - renderStarted - encodeMs;
   const written = sink.close();
@@ -125,6 +146,7 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   encodeMs += performance.now() - stemStarted;
 
   return {
+    master,
     ...written,
     durationSec: req.maxDurationSec,
     bpm: score.bpm,

@@ -139,6 +139,7 @@ const WireTrackVocals = Type.Object(
 export const WireTrackResult = Type.Object(
   {
     mp3: Base64,
+    master: Type.Optional(Base64),
     coverPng: Base64,
     durationSec: Type.Number(),
     bpm: Type.Number(),

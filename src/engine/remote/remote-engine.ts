@@ -254,7 +254,8 @@ export class RemoteEngine implements Engine {
 
 function decodeTrack(wire: WireTrackResult): TrackResult {
   const vocals = wire.vocals ? { ...wire.vocals, stemMp3: Buffer.from(wire.vocals.stemMp3, 'base64') } : null;
-  return { ...wire, mp3: Buffer.from(wire.mp3, 'base64'), coverPng: Buffer.from(wire.coverPng, 'base64'), vocals } as TrackResult;
+  const master = wire.master ? Buffer.from(wire.master, 'base64') : null;
+  return { ...wire, master, mp3: Buffer.from(wire.mp3, 'base64'), coverPng: Buffer.from(wire.coverPng, 'base64'), vocals } as TrackResult;
 }
 
 function streamEnded(stage: string): EngineError {

@@ -33,9 +33,11 @@ export const TASK_HANDLERS: TaskHandlers = {
     );
     const mp3 = track.mp3!;
     ctx.transfer(mp3);
+    ctx.transfer(track.master);
     ctx.transfer(track.coverPng);
     if (track.vocals) ctx.transfer(track.vocals.stemMp3);
     return {
+      master: track.master,
       mp3,
       durationSec: track.durationSec,
       bpm: track.bpm,

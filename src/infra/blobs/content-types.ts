@@ -4,6 +4,7 @@
  */
 const CONTENT_TYPES: Record<string, string> = {
   mp3: 'audio/mpeg',
+  flac: 'audio/flac',
   m3u8: 'application/vnd.apple.mpegurl',
   ogg: 'audio/ogg',
   wav: 'audio/wav',

@@ -32,6 +32,7 @@ import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { GenerationRepository, GenerationRow } from './generation.repository.js';
 import { GENERATION_STALE_MS, type GenerationService } from './generation.service.js';
 import { STREAM_LINK_TTL_SEC } from './generation.view.js';
+import { aiStreamKey, masterKeyOf } from './generation-keys.js';
 import { STATION_NAME } from '../../kernel/station-name.js';
 import type { JobPayloads } from '../../infra/queue/jobs.js';
 
@@ -89,7 +90,10 @@ interface SafetyOutcome {
   blocked: boolean;
 }
 interface BlobKeys {
+  /** The master: FLAC (generation-keys.ts), or the MP3 from an engine that makes no lossless master. */
   audio: string;
+  /** The MP3 at the generation's quality beside a FLAC master (the stream_url); null when `audio` is it. */
+  stream: string | null;
   waveform: string;
   cover: string;
   vocalStem: string | null;
@@ -196,9 +200,9 @@ export class GenerationRunner {
     );
   }
 
-  /** A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio. */
+  /** A render with a hole (over a second under -50 dBFS after its first sound) never reaches the radio; measured on the master, which is what airs. */
   private async step3HoleCheck(track: TrackResult): Promise<void> {
-    const holeSec = await longestHoleSec(track.mp3, 'mp3');
+    const holeSec = await longestHoleSec(track.master ?? track.mp3, track.master ? 'flac' : 'mp3');
     if (holeSec > MAX_RENDER_HOLE_SEC) throw new Error(`render rejected: a ${holeSec.toFixed(2)} s hole under -50 dBFS`);
   }
 
@@ -242,15 +246,18 @@ export class GenerationRunner {
       .map((n) => ({ track_id: n.id, title: byId.get(n.id)!.title, artist: byId.get(n.id)!.artist, similarity: Math.round(n.similarity * 1000) / 1000 }));
   }
 
-  private async step7StoreBlobs({ stationTrackId }: RunState, track: TrackResult): Promise<BlobKeys> {
+  private async step7StoreBlobs({ row, stationTrackId }: RunState, track: TrackResult): Promise<BlobKeys> {
+    const master = track.master ? masterKeyOf(stationTrackId) : null;
     const keys: BlobKeys = {
-      audio: `ai/${stationTrackId}.mp3`,
+      audio: master ?? `ai/${stationTrackId}.mp3`,
+      stream: master ? aiStreamKey(master, row.quality) : null,
       waveform: `ai/${stationTrackId}.waveform.json`,
       cover: `ai/${stationTrackId}.png`,
       vocalStem: track.vocals ? `ai/${stationTrackId}.vocals.mp3` : null,
     };
     await Promise.all([
-      this.deps.blobs.put(keys.audio, track.mp3),
+      this.deps.blobs.put(keys.audio, track.master ?? track.mp3),
+      ...(keys.stream ? [this.deps.blobs.put(keys.stream, track.mp3)] : []),
       this.deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(track.waveform))),
       this.deps.blobs.put(keys.cover, track.coverPng),
       ...(track.vocals && keys.vocalStem ? [this.deps.blobs.put(keys.vocalStem, track.vocals.stemMp3)] : []),
@@ -282,7 +289,9 @@ export class GenerationRunner {
       bpm: track.bpm,
       durationSec: Math.round(track.durationSec),
       audioBlobKey: keys.audio,
-      audioSha256: createHash('sha256').update(track.mp3).digest('hex'),
+      audioSha256: createHash('sha256')
+        .update(track.master ?? track.mp3)
+        .digest('hex'),
       waveformBlobKey: keys.waveform,
       coverBlobKey: keys.cover,
       lyricId: lyric?.id ?? null,
@@ -323,7 +332,7 @@ export class GenerationRunner {
     await this.deps.events.emit('station.track.generation_complete', {
       generation_id: row.id,
       station_track_id: stationTrackId,
-      stream_url: this.deps.signer.sign(keys.audio, STREAM_LINK_TTL_SEC).url,
+      stream_url: this.deps.signer.sign(keys.stream ?? keys.audio, STREAM_LINK_TTL_SEC).url,
       duration_sec: Math.round(track.durationSec),
       model_version: audioModel.version,
     });

@@ -1,6 +1,7 @@
 /** How a generation job looks in the API (GET /generate/track/{id}). */
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { GenerationRow } from './generation.repository.js';
+import { aiStreamKey } from './generation-keys.js';
 
 /** stream_url is a temporary CDN link with a 24 hour time to live (spec limits). */
 export const STREAM_LINK_TTL_SEC = 24 * 3600;
@@ -28,7 +29,7 @@ export function generationView(row: GenerationRow, signer: UrlSigner) {
     error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
   };
   if (row.status !== 'complete' || !row.audioBlobKey) return base;
-  const stream = signer.sign(row.audioBlobKey, STREAM_LINK_TTL_SEC);
+  const stream = signer.sign(aiStreamKey(row.audioBlobKey, row.quality), STREAM_LINK_TTL_SEC);
   return {
     ...base,
     duration_ms: row.startedAt && row.completedAt ? row.completedAt.getTime() - row.startedAt.getTime() : null,

@@ -13,11 +13,17 @@ import { StreamingResampler } from '../../engine/features/resample.js';
 export const TIMELINE_RATE = 44100;
 /** About 0.5 s of 128 kbps MP3 per bite: a few milliseconds of decoding between two yields. */
 const MP3_BITE_BYTES = 8 * 1024;
+/** About 0.5 s of a 16-bit stereo FLAC master per bite. */
+const FLAC_BITE_BYTES = 64 * 1024;
 const WAV_BITE_FRAMES = 16 * 1024;
 
-/** What the bytes are: RIFF/WAVE, or else MP3 (the station's own masters and most uploads). */
+/**
+ * What the bytes are: FLAC (the station's own masters since they are kept lossless), RIFF/WAVE, or else MP3
+ * (older station masters, the renditions and most uploads).
+ */
 export function sniffFormat(bytes: Uint8Array): PcmFormat {
   const tag = (at: number) => String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+  if (bytes.length >= 4 && tag(0) === 'fLaC') return 'flac';
   return bytes.length >= 12 && tag(0) === 'RIFF' && tag(8) === 'WAVE' ? 'wav' : 'mp3';
 }
 
@@ -39,7 +45,7 @@ export class TrackReader {
   ) {
     this.toSkip = Math.max(0, startSample);
     this.toDeliver = Math.max(0, length);
-    this.decoded = decodePcm(bytes, format, undefined, { mp3ChunkBytes: MP3_BITE_BYTES, wavChunkFrames: WAV_BITE_FRAMES });
+    this.decoded = decodePcm(bytes, format, undefined, { mp3ChunkBytes: MP3_BITE_BYTES, flacChunkBytes: FLAC_BITE_BYTES, wavChunkFrames: WAV_BITE_FRAMES });
   }
 
   /** Samples decoded and not yet taken. */
