@@ -6,19 +6,23 @@
  * As a fresh demo start with STATION_DEMO_TRACK_SEC=8 does it:
  *   1. every demo catalog master rendered at --track-sec (untrained model, the track's own metadata, 128 kbps,
  *      src/demo/seed-audio.ts), features extracted from the MP3;
- *   2. the audio model trained on those features (default hyperparameters);
+ *   2. the audio model trained on those features (default hyperparameters), each with its master's symbols
+ *      (the score the demo seed composed it from: lead melody and chord n-grams, sections; compose/novelty.ts);
  *   3. --generations generations of --gen-sec (the demo's max_track_length_sec is max(10, track-sec)), seeds
  *      --seed + 7919·i, each checked by the station's safety filter against the catalog. The first attempt
  *      alone, then with the seeded retry (src/engine/music/originality.ts) up to --attempts attempts;
  *   4. the calibration's near-duplicate copies (re-encoded 192/320 kbps, gain ±1 dB, first second trimmed,
  *      re-rendered from the same seed) of every fifth master: every one must be flagged.
- * Exits 1 when fewer than 95% of generations pass or any copy passes.
+ *   Each first attempt's score is also checked note for note against the masters' symbols (symbolic copies).
+ * Exits 1 when fewer than 95% of generations pass, a first attempt is a symbolic copy, or any copy passes.
  */
 import { demoTracks } from '../src/demo/content/tracks.js';
 import { demoMasterRequest } from '../src/demo/seed-audio.js';
 import { decodeAudio } from '../src/engine/features/decode.js';
 import { extractFeatures, extractFeaturesFromFile } from '../src/engine/features/extract.js';
-import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
+import { emptyAudioModel, type SymbolicFingerprint } from '../src/engine/compose/audio-model.js';
+import { composeScore } from '../src/engine/compose/index.js';
+import { symbolicCopy, symbolicFingerprint } from '../src/engine/compose/novelty.js';
 import { trainAudioModel } from '../src/engine/music/audio-model-training.js';
 import { MAX_ORIGINALITY_ATTEMPTS, attemptSeed } from '../src/engine/music/originality.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
@@ -81,14 +85,16 @@ const cpuSec = () => process.cpuUsage().user / 1e6 + process.cpuUsage().system /
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const catalog: { slug: string; genre: string; mood: string[]; features: AudioFeatures; mp3: Buffer }[] = [];
+  const catalog: { slug: string; genre: string; mood: string[]; features: AudioFeatures; mp3: Buffer; symbols: SymbolicFingerprint }[] = [];
   for (const track of demoTracks) {
     const mp3 = await renderMaster(track);
-    catalog.push({ slug: track.slug, genre: track.genre, mood: track.mood, features: await extractFeaturesFromFile(mp3, 'mp3'), mp3 });
+    // The score the master was rendered from (the untrained composer's first candidate, as generateTrack drew it).
+    const symbols = symbolicFingerprint(composeScore({ ...demoMasterRequest(track), maxDurationSec: trackSec, model: emptyAudioModel() }));
+    catalog.push({ slug: track.slug, genre: track.genre, mood: track.mood, features: await extractFeaturesFromFile(mp3, 'mp3'), mp3, symbols });
   }
   console.log(`catalog: ${catalog.length} masters of ${trackSec} s rendered in ${Math.round((performance.now() - started) / 1000)} s`);
   const { model } = await trainAudioModel(
-    catalog.map((c) => ({ genre: c.genre, mood: c.mood, features: c.features })),
+    catalog.map((c) => ({ genre: c.genre, mood: c.mood, features: c.features, symbols: c.symbols })),
     DEFAULT_HYPERPARAMS.audio,
     { seed: 1 },
   );
@@ -96,6 +102,7 @@ async function main(): Promise<void> {
 
   // Generations: first attempt, then the seeded retry.
   let firstPass = 0;
+  let symbolicCopies = 0;
   let retryPass = 0;
   let attemptsUsed = 0;
   let renderCpu = 0;
@@ -119,6 +126,8 @@ async function main(): Promise<void> {
       const verdict = filter.checkAudio(await extractFeaturesFromFile(track.mp3!, 'mp3'));
       passed = verdict.playable;
       if (attempt === 0) {
+        const score = composeScore({ context, seed: attemptSeed(seed, attempt), maxDurationSec: genSec, model });
+        if (symbolicCopy(symbolicFingerprint(score), model.references ?? []).copy) symbolicCopies++;
         firstScores.push(verdict.safety_score);
         if (passed) firstPass++;
       }
@@ -132,6 +141,7 @@ async function main(): Promise<void> {
   console.log(
     `generations: ${generations} of ${genSec} s (${contextsArg}); first attempt passes ${firstPass}/${generations} (${((100 * firstPass) / generations).toFixed(0)}%), median score ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}, min ${sorted[0].toFixed(3)}`,
   );
+  console.log(`first attempts copying a master's melody, or its loops in its form (symbolic check): ${symbolicCopies}/${generations}`);
   console.log(
     `with the seeded retry (<= ${maxAttempts} attempts): ${retryPass}/${generations} (${((100 * retryPass) / generations).toFixed(0)}%), ${attemptsUsed} attempts; ${((attemptsUsed * genSec) / renderCpu).toFixed(1)}x real time (CPU, compose+render+encode)`,
   );
@@ -171,7 +181,7 @@ async function main(): Promise<void> {
   }
   console.log(`near-duplicate copies flagged: ${caught}/${copies}`);
   console.log(`total ${Math.round((performance.now() - started) / 1000)} s`);
-  const ok = retryPass >= Math.ceil(0.95 * generations) && caught === copies;
+  const ok = retryPass >= Math.ceil(0.95 * generations) && caught === copies && symbolicCopies === 0;
   process.exitCode = ok ? 0 : 1;
 }
 

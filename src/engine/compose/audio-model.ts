@@ -29,6 +29,18 @@ export interface NoveltyReference {
   onsetRate: number;
   /** The feature extractor's chord per beat (absolute labels). */
   beatChords: string[];
+  /** The track's symbolic material when it is known (a master the engine composed): compose/novelty.ts. */
+  symbols?: SymbolicFingerprint;
+}
+
+/** Symbolic n-grams of one track (compose/novelty.ts symbolicFingerprint): hashed, never the notes themselves. */
+export interface SymbolicFingerprint {
+  /** Lead melody n-grams: interval and duration of consecutive notes, transposition- and tempo-free. */
+  melodyGrams: string[];
+  /** Key-relative chord n-grams over chord changes. */
+  chordGrams: string[];
+  /** Section names in order ("intro", "verse", ...). */
+  sections: string[];
 }
 
 export const TEMPO_MIN_BPM = 40;
@@ -44,6 +56,8 @@ export interface TrainingItem {
   genre: string;
   mood: string[];
   features: AudioFeatures;
+  /** The track's symbolic material, when known: kept in its novelty reference. */
+  symbols?: SymbolicFingerprint;
 }
 
 /** Raw sums over the tracks of one subset (global, a genre, a genre+mood pair). */

@@ -22,7 +22,7 @@ import {
 } from './harmony.js';
 import { planSections } from './structure.js';
 import { arrangeBySection } from './arrangement.js';
-import { MAX_NOVELTY_CANDIDATES, NOVELTY_BOUND, fingerprintScore, noveltyAgainst } from './novelty.js';
+import { MAX_NOVELTY_CANDIDATES, NOVELTY_BOUND, fingerprintScore, noveltyAgainst, symbolicCopy, symbolicFingerprint } from './novelty.js';
 import { orchestrationFor } from './style.js';
 import type { Part, Score, Section, SectionName } from './score.js';
 import type { ChordSpan, PartContext } from './timeline.js';
@@ -55,15 +55,18 @@ export const RING_OUT_SEC = 2;
 export function composeScore(req: ComposeRequest): Score {
   const references = req.model.references ?? [];
   if (references.length === 0) return composeCandidate(req, 0);
-  let best: { score: Score; similarity: number } | null = null;
+  let best: { score: Score; similarity: number; copy: boolean } | null = null;
+  const symbolic = references.some((r) => r.symbols);
   for (let k = 0; k < MAX_NOVELTY_CANDIDATES; k++) {
     // A model that learned from references draws every song's instruments from the pools: the family's
     // default sound is what its training tracks share most (bench/originality.ts: the default-orchestra
     // candidate scored lowest against the catalog in every seed measured).
     const score = composeCandidate(req, k, true);
     const { similarity } = noveltyAgainst(fingerprintScore(score), references);
-    if (best === null || similarity < best.similarity) best = { score, similarity };
-    if (similarity <= NOVELTY_BOUND) break;
+    // A candidate that copies a training melody, or its loops in its form, loses to any that does not.
+    const copy = symbolic && symbolicCopy(symbolicFingerprint(score), references).copy;
+    if (best === null || (best.copy && !copy) || (best.copy === copy && similarity < best.similarity)) best = { score, similarity, copy };
+    if (similarity <= NOVELTY_BOUND && !copy) break;
   }
   return best!.score;
 }

@@ -15,6 +15,17 @@
  *   - section sequence: only as far as audio features tell it (none: references carry no form), so it is
  *     varied, not compared (see compose/index.ts).
  *
+ * When a training track's symbols are known (`NoveltyReference.symbols`: a master the engine composed, whose
+ * score the trainer was handed), the candidate is also checked note for note (`symbolicCopy`):
+ *
+ *   - melodic n-grams: runs of MELODY_GRAM notes of the lead melody as (interval in semitones, duration in
+ *     sixteenths) pairs, so a copy moved to another key or tempo still matches; a copy when at least
+ *     MELODY_COPY_SHARE of the candidate's distinct n-grams are in one reference's;
+ *   - chord n-grams and sections: key-relative 4-grams over chord changes; the same loops (at least
+ *     CHORD_COPY_SHARE of the candidate's 4-grams) in the same sequence of sections is a copy of the form.
+ *
+ * A symbolic copy is never kept while another candidate is not one.
+ *
  * The predicted similarity mirrors the safety filter's shape (src/engine/safety/audio-duplicate.ts):
  * sound(pitch, rhythm; timbre and level assumed as close as a same-genre neighbour's) x chord agreement.
  * The composer resamples (derived random streams, so still deterministic) while the nearest reference's
@@ -24,9 +35,18 @@ import { sequenceAgreement } from '../safety/audio-duplicate.js';
 import type { AudioFeatures, Mode } from '../types.js';
 import { chordChanges } from './chord-vocabulary.js';
 import type { Score } from './score.js';
-import type { NoveltyReference } from './audio-model.js';
+import type { NoveltyReference, SymbolicFingerprint } from './audio-model.js';
 
-export type { NoveltyReference };
+export type { NoveltyReference, SymbolicFingerprint };
+
+/** Notes per melodic n-gram: four intervals, long enough that shared scale runs rarely match by chance. */
+export const MELODY_GRAM = 5;
+/** Chord changes per chord n-gram. */
+export const CHORD_GRAM = 4;
+/** Share of a candidate's melodic n-grams found in one reference over which the melody is a copy. */
+export const MELODY_COPY_SHARE = 0.5;
+/** Share of a candidate's chord n-grams found in one reference over which, with the same form, it is a copy. */
+export const CHORD_COPY_SHARE = 0.9;
 
 /** Predicted similarity over which a candidate counts as drifting into a copy (the filter blocks at 0.447). */
 export const NOVELTY_BOUND = 0.3;
@@ -51,9 +71,10 @@ const ASSUMED_TIMBRE_AND_LEVEL = 1.5;
  */
 const CHROMA_FROM_NOTES = 0.18;
 
-export function noveltyReference(genre: string, features: AudioFeatures): NoveltyReference {
+export function noveltyReference(genre: string, features: AudioFeatures, symbols?: SymbolicFingerprint): NoveltyReference {
   const round = (x: number) => Math.round(x * 1000) / 1000;
   return {
+    ...(symbols ? { symbols } : {}),
     genre,
     tempoBpm: round(features.tempoBpm),
     key: features.key,
@@ -137,4 +158,80 @@ export function chordTrigrams(beatChords: readonly string[], key: string): strin
   const grams: string[] = [];
   for (let i = 0; i + 2 < indices.length; i++) grams.push(`${indices[i]},${indices[i + 1]},${indices[i + 2]}`);
   return grams;
+}
+
+/** Lead melody n-grams: "interval:sixteenths" pairs of MELODY_GRAM consecutive notes (the first note's interval omitted). */
+export function melodyGrams(score: Score): string[] {
+  const lead = score.parts.find((p) => p.role === 'melody');
+  if (!lead) return [];
+  // One line: at each onset the top note (a melody part may double a note at the octave).
+  const byStart = new Map<number, { midi: number; durationBeats: number }>();
+  for (const n of lead.notes) {
+    const at = byStart.get(n.startBeat);
+    if (!at || n.midi > at.midi) byStart.set(n.startBeat, n);
+  }
+  const notes = [...byStart.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  const steps = notes.map((n, i) => `${i === 0 ? 0 : n.midi - notes[i - 1].midi}:${Math.max(1, Math.round(n.durationBeats * 4))}`);
+  const grams = new Set<string>();
+  for (let i = 1; i + MELODY_GRAM - 1 <= steps.length; i++) {
+    // The first note of a gram keeps only its duration: the interval into it belongs to the gram before.
+    const first = steps[i - 1].split(':')[1];
+    grams.add([first, ...steps.slice(i, i + MELODY_GRAM - 1)].join(' '));
+  }
+  return [...grams];
+}
+
+/** Key-relative chord n-grams over chord changes. */
+export function chordGrams(beatChords: readonly string[], key: string, n = CHORD_GRAM): string[] {
+  const { indices } = chordChanges(beatChords, key);
+  const grams = new Set<string>();
+  for (let i = 0; i + n <= indices.length; i++) grams.add(indices.slice(i, i + n).join(','));
+  return [...grams];
+}
+
+/** What the novelty check keeps of a score it may later have to avoid copying. */
+export function symbolicFingerprint(score: Score): SymbolicFingerprint {
+  return {
+    melodyGrams: melodyGrams(score),
+    chordGrams: chordGrams(fingerprintScore(score).beatChords, score.key),
+    sections: score.sections.map((s) => s.name),
+  };
+}
+
+export interface SymbolicVerdict {
+  /** Whether the candidate copies a reference's melody, or its chord loops in the same form. */
+  copy: boolean;
+  /** Highest share of the candidate's melodic n-grams found in one reference. */
+  melodyOverlap: number;
+  /** Highest share of its chord n-grams found in one reference whose sections run as its own. */
+  formOverlap: number;
+  /** The reference it copies, -1 when none. */
+  nearest: number;
+}
+
+const shareIn = (own: readonly string[], theirs: readonly string[]) => {
+  if (own.length === 0) return 0;
+  const set = new Set(theirs);
+  return own.filter((g) => set.has(g)).length / own.length;
+};
+
+/** Checks a candidate's symbols against every reference that carries symbols. */
+export function symbolicCopy(candidate: SymbolicFingerprint, references: readonly NoveltyReference[]): SymbolicVerdict {
+  const verdict: SymbolicVerdict = { copy: false, melodyOverlap: 0, formOverlap: 0, nearest: -1 };
+  const form = candidate.sections.join('-');
+  references.forEach((ref, i) => {
+    const theirs = ref.symbols;
+    if (!theirs) return;
+    const melody = shareIn(candidate.melodyGrams, theirs.melodyGrams);
+    const sameForm = theirs.sections.join('-') === form;
+    const chords = sameForm ? shareIn(candidate.chordGrams, theirs.chordGrams) : 0;
+    verdict.melodyOverlap = Math.max(verdict.melodyOverlap, melody);
+    verdict.formOverlap = Math.max(verdict.formOverlap, chords);
+    const copies = melody >= MELODY_COPY_SHARE || (sameForm && candidate.chordGrams.length > 0 && chords >= CHORD_COPY_SHARE);
+    if (copies && !verdict.copy) {
+      verdict.copy = true;
+      verdict.nearest = i;
+    }
+  });
+  return verdict;
 }

@@ -112,6 +112,7 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
     const plan = SECTION_PLANS[kind];
     const lines: WrittenLine[] = [];
     const keyOfLetter = new Map<string, string>();
+    const endWordOfLetter = new Map<string, string>();
     let hook: WrittenLine | undefined;
     for (const letter of plan.scheme) {
       if (letter === 'H' && hook) {
@@ -121,12 +122,26 @@ export function generateLyrics(model: LyricsModel, req: GenerateLyricsRequest): 
       }
       const rhymeWith = letter === 'H' ? null : (keyOfLetter.get(letter) ?? null);
       const targetSyllables = lines[0]?.syllables;
-      const line = writer.write({ history, syllables: plan.syllables, rhymeWith, usedEndWords, usedLines, wordUses, usedTemplates, targetSyllables });
+      const rhymePartner = rhymeWith === null ? undefined : endWordOfLetter.get(letter);
+      const line = writer.write({
+        history,
+        syllables: plan.syllables,
+        rhymeWith,
+        rhymePartner,
+        usedEndWords,
+        usedLines,
+        wordUses,
+        usedTemplates,
+        targetSyllables,
+      });
       if (!line) throw new LyricsGenerationError(`could not write an original line for section "${key}"`);
       if (rhymeWith !== null) {
         rhymePairsAsked++;
         if (line.rhymed) rhymedPairs++;
-      } else if (letter !== 'H') keyOfLetter.set(letter, line.rhymeKey);
+      } else if (letter !== 'H') {
+        keyOfLetter.set(letter, line.rhymeKey);
+        endWordOfLetter.set(letter, vocab.token(line.ids[line.ids.length - 1]));
+      }
       if (letter === 'H') hook = line;
       lines.push(line);
       usedLines.add(normaliseForMatching(line.text));

@@ -15,8 +15,8 @@ import type { Vocabulary } from './vocabulary.js';
 export interface GrammarJson {
   /** Template ("i #VB the #NN") -> number of corpus lines with that shape. */
   templates: Array<[string, number]>;
-  /** Word -> the slot tags it may fill. */
-  words: Record<string, SlotTag[]>;
+  /** Word -> the slot tags it may fill (SlotTag in English, grammar-es.ts tags in Spanish). */
+  words: Record<string, string[]>;
 }
 
 /** Penn Treebank tag -> slot; anything else (DT, PRP, IN, CC, MD, TO ...) stays a literal word. */

@@ -7,14 +7,18 @@
  * come from a real line's structure; the LineWriter then filters and reranks the candidates.
  */
 import type { Rng } from '../random.js';
-import { fixArticles, parseTemplate, type SlotTag, type TaggedWord } from './grammar.js';
+import { fixArticles, parseTemplate } from './grammar.js';
+import { isAdjectiveTag, isNounTag, parseSpanishTemplate } from './grammar-es.js';
 import type { GrammarJson } from './grammar-train.js';
 import { countWordSyllables } from './syllables.js';
 import type { Vocabulary } from './vocabulary.js';
 
+/** A slot tag: English "NN", "VBZ" ...; Spanish "N.f.s", "V.3p" ... (grammar-es.ts). */
+type Tag = string;
+
 export interface LoadedTemplate {
   id: number;
-  items: TaggedWord[];
+  items: Array<{ word: string; tag: Tag | null }>;
   /** Literal word ids (slots -1). */
   literalIds: number[];
   weight: number;
@@ -24,22 +28,25 @@ export interface LoadedTemplate {
 
 export interface LoadedGrammar {
   templates: LoadedTemplate[];
-  idsByTag: Map<SlotTag, number[]>;
-  tagsById: Map<number, SlotTag[]>;
+  idsByTag: Map<Tag, number[]>;
+  tagsById: Map<number, Tag[]>;
+  language: string;
 }
 
 export interface GrammarCandidate {
   ids: number[];
   template: number;
-  tags: Array<SlotTag | null>;
+  tags: Array<Tag | null>;
 }
 
-const SYLLABLES_PER_SLOT = 1.5;
+/** A filled slot's syllables, roughly: English content words are shorter than Spanish ones. */
+const SYLLABLES_PER_SLOT: Record<string, number> = { en: 1.5, es: 2.2 };
 const TEMPERATURE = 0.5;
 
-export function loadGrammar(json: GrammarJson, vocab: Vocabulary): LoadedGrammar {
-  const idsByTag = new Map<SlotTag, number[]>();
-  const tagsById = new Map<number, SlotTag[]>();
+export function loadGrammar(json: GrammarJson, vocab: Vocabulary, language = 'en'): LoadedGrammar {
+  const idsByTag = new Map<Tag, number[]>();
+  const tagsById = new Map<number, Tag[]>();
+  const perSlot = SYLLABLES_PER_SLOT[language] ?? 1.5;
   for (const [word, tags] of Object.entries(json.words)) {
     const id = vocab.idOrUndefined(word);
     if (id === undefined) continue;
@@ -52,10 +59,10 @@ export function loadGrammar(json: GrammarJson, vocab: Vocabulary): LoadedGrammar
   }
   const templates: LoadedTemplate[] = [];
   for (const [template, count] of json.templates) {
-    const items = parseTemplate(template);
+    const items: LoadedTemplate['items'] = language === 'es' ? parseSpanishTemplate(template) : parseTemplate(template);
     // Every slot needs words to fill it and every literal must be in the vocabulary.
     if (items.some((it) => (it.tag ? !idsByTag.has(it.tag) : vocab.idOrUndefined(it.word) === undefined))) continue;
-    const estimatedSyllables = items.reduce((s, it) => s + (it.tag ? SYLLABLES_PER_SLOT : countWordSyllables(it.word, 'en')), 0);
+    const estimatedSyllables = items.reduce((s, it) => s + (it.tag ? perSlot : countWordSyllables(it.word, language)), 0);
     templates.push({
       id: templates.length,
       items,
@@ -64,7 +71,7 @@ export function loadGrammar(json: GrammarJson, vocab: Vocabulary): LoadedGrammar
       estimatedSyllables,
     });
   }
-  return { templates, idsByTag, tagsById };
+  return { templates, idsByTag, tagsById, language };
 }
 
 export interface GrammarSampleRequest {
@@ -75,6 +82,8 @@ export interface GrammarSampleRequest {
   rhymeWords: ReadonlyArray<{ id: number; weight: number }>;
   usedTemplates: ReadonlySet<number>;
   count: number;
+  /** When every template is used, draw from them all again (instead of returning nothing). */
+  reuseWhenExhausted?: boolean;
 }
 
 export class GrammarSampler {
@@ -92,6 +101,9 @@ export class GrammarSampler {
     const [min, max] = req.syllables;
     let pool = this.grammar.templates.filter((t) => !req.usedTemplates.has(t.id) && t.estimatedSyllables >= min - 2 && t.estimatedSyllables <= max + 2);
     if (pool.length === 0) pool = this.grammar.templates.filter((t) => !req.usedTemplates.has(t.id));
+    // A small grammar (the Spanish corpus gives a few dozen shapes) runs out of unused shapes within a song:
+    // a shape may then come back with other words, rather than leaving the line to the n-gram sampler.
+    if (pool.length === 0 && req.reuseWhenExhausted) pool = this.grammar.templates;
     if (pool.length === 0) return [];
     const weights = pool.map((t) => t.weight);
     const out: GrammarCandidate[] = [];
@@ -135,13 +147,15 @@ export class GrammarSampler {
   }
 
   /** A line-final noun is not also an adjective: "on my cold" reads as a noun phrase without its noun. */
-  private endsNounPhrase(id: number, tag: SlotTag): boolean {
+  private endsNounPhrase(id: number, tag: Tag): boolean {
     if (!this.canEnd(id)) return false;
-    return tag !== 'NN' && tag !== 'NNS' ? true : !this.grammar.tagsById.get(id)?.includes('JJ');
+    const noun = tag === 'NN' || tag === 'NNS' || isNounTag(tag);
+    return !noun || !this.grammar.tagsById.get(id)?.some((t) => t === 'JJ' || isAdjectiveTag(t));
   }
 
   /** "a" and "an" agree with the sound of the word after them. */
   private withArticles(ids: number[]): number[] {
+    if (this.grammar.language !== 'en') return ids;
     const fixed = fixArticles(ids.map((id) => this.vocab.token(id)));
     return fixed.map((w, i) => this.vocab.idOrUndefined(w) ?? ids[i]);
   }

@@ -93,7 +93,7 @@ const OPPOSITE_SCALE = 1;
  */
 const LOW_ENERGY_WORDS: Record<string, readonly string[]> = {
   en: ['slow', 'slowly', 'slower', 'sleep', 'sleeps', 'sleeping', 'sleepy', 'asleep', 'quiet', 'quietly', 'tired', 'drowsy', 'lullaby', 'hush', 'yawn'],
-  es: ['lento', 'lenta', 'despacio', 'dormir', 'duerme', 'sueño', 'cansado', 'cansada', 'silencio', 'calma'],
+  es: ['lento', 'lenta', 'despacio', 'dormir', 'duerme', 'duermen', 'dormido', 'dormida', 'sueño', 'cansado', 'cansada', 'silencio', 'calma', 'bajito'],
 };
 const UPBEAT_MOODS = new Set(['energetic', 'euphoric', 'joyful', 'defiant', 'determined']);
 /** Weight of a word the request rules out: the line writer never uses it (see FORBIDDEN_WEIGHT). */

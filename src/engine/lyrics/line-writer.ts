@@ -1,7 +1,7 @@
 /**
- * Writes one line under constraints by sample-and-select. With a learned grammar (English), candidates are
+ * Writes one line under constraints by sample-and-select. With a learned grammar (English, Spanish), candidates are
  * drawn inside it (grammar-writer.ts: a songwriter's line shape, slots filled by the LM, the last slot a
- * rhyme word when the line must rhyme). Without one (Spanish, older models), draw candidates forwards from the song so far
+ * rhyme word when the line must rhyme). Without one (older models), draw candidates forwards from the song so far
  * (sampling the Kneser-Ney + neural mixture at a temperature below 1) and, when the line must rhyme,
  * backwards from rhyme words (the line-reversed model), drop candidates that break a hard rule (syllable
  * range, corpus copy, repeated line or word, an end word that rarely ends a corpus line), drop word salad
@@ -9,25 +9,29 @@
  *
  *   score = mean log P_mix(line + <nl> | song so far)      P_mix = 0.5 * P_KN + 0.5 * P_neural
  *         + 0.2 * log P_mix of its least likely token
- *         + 0.4 * mean lexicon weight of its words (mood/theme)  + 3 if it rhymes as asked
+ *         + 0.4 * mean lexicon weight of its words (mood/theme)  + 3 if it rhymes as asked (+0.5 Spanish consonant rhyme)
  *         + 0.4 * log P(a line ends on its last word)  [+0.25 per rhyme partner of a free line's end word, max 0.75; -2 if none]
  *         - 0.3 per earlier use in the song of each of its content words
  *         - 0.3 per syllable away from the section's first line (the melody's phrase repeats)
  *
+ * Candidates within two syllables of the section's first line are kept over the others when there are any
+ * (among the candidates that rhyme as asked, when some do).
+ *
  * Hard rules besides: no content word more than MAX_WORD_USES times in the song (a chorus counted once), no
  * line the caller asked to avoid (lines of the session's earlier songs), and a grammar line must pass
- * `grammarFaults`; a rhyme line that finds no grammar candidate falls back to the n-gram candidates.
+ * `grammarFaults` (Spanish: `spanishGrammarFaults`); a rhyme line that finds no grammar candidate falls back to the n-gram candidates.
  *
  * P_KN is the global model, or with style artists 0.5 * global + 0.5 * mean(artist models); without a
  * neural model P_mix is P_KN.
  */
 import type { Rng } from '../random.js';
-import { grammarFaults, isContentWord } from './grammar.js';
+import { grammarFaults, isContentWord, type TaggedWord } from './grammar.js';
+import { spanishGrammarFaults, tagSpanishLine } from './grammar-es.js';
 import { GrammarSampler } from './grammar-writer.js';
 import type { KneserNeyModel } from './kneser-ney.js';
 import { FORBIDDEN_WEIGHT } from './lexicon.js';
 import type { LoadedLanguage } from './model.js';
-import { rhymeKey } from './rhyme.js';
+import { rhymeKey, spanishConsonantKey } from './rhyme.js';
 import { countLineSyllables } from './syllables.js';
 import { isSpecialToken, normaliseForMatching } from './tokenizer.js';
 import { Vocabulary } from './vocabulary.js';
@@ -37,6 +41,8 @@ export interface LineRequest {
   syllables: [number, number];
   /** Rhyme key the line must end on, or null for a free line. */
   rhymeWith: string | null;
+  /** The end word of the line it rhymes with: a Spanish line that rhymes in consonance with it scores more. */
+  rhymePartner?: string;
   /** End words already used in this song (rhyming a word with itself is not a rhyme). */
   usedEndWords: ReadonlySet<string>;
   /** Normalised lines already in this song, and lines the caller asked to avoid. */
@@ -84,6 +90,13 @@ export const MAX_WORD_USES = 3;
 const GRAMMAR_CANDIDATES = 32;
 const REUSE_PENALTY = 0.3;
 const SYLLABLE_PENALTY = 0.3;
+const CONSONANT_RHYME_BONUS = 0.5;
+/** Rounds a line that must rhyme gets to find a rhyming candidate before it settles for another. */
+const RHYME_ROUNDS = 5;
+/** Syllables a line may differ from its section's first line and still fit the same melodic phrase. */
+const MAX_SYLLABLE_DRIFT = 2;
+/** Whether a song may reuse a grammar template once it has used them all (see GrammarSampleRequest). */
+const REUSE_TEMPLATES = false;
 
 interface Candidate {
   ids: number[];
@@ -96,6 +109,8 @@ interface Candidate {
   worst: number;
   score: number;
   template: number | null;
+  /** An n-gram line the language's rule check finds faults in (Spanish: tagged by grammar-es.ts rules). */
+  faulty: boolean;
 }
 
 interface RawCandidate {
@@ -152,10 +167,12 @@ export class LineWriter {
       const useGrammar = this.grammar !== null && (round < 4 || pool.length > 0);
       pool.push(...this.candidates(req, range, pool, useGrammar));
       // A line that must rhyme gets a few more rounds to find a rhyming candidate before settling.
-      const satisfied = req.rhymeWith === null ? pool.length > 0 : pool.some((c) => this.rhymes(c, req));
-      if (satisfied || (round >= 2 && pool.length > 0)) return this.pick(pool, req);
+      // Lines the rule check faults (Spanish n-gram lines) count only when nothing else is found.
+      const usable = pool.filter((c) => !c.faulty);
+      const satisfied = req.rhymeWith === null ? usable.length > 0 : usable.some((c) => this.rhymes(c, req));
+      if (satisfied || (round >= RHYME_ROUNDS - 1 && usable.length > 0)) return this.pick(pool, req);
     }
-    return null;
+    return pool.length > 0 ? this.pick(pool, req) : null;
   }
 
   /** -2 when nothing in the vocabulary could rhyme with this line's end, up to +0.75 with several partners. */
@@ -165,6 +182,13 @@ export class LineWriter {
       (id) => id !== last && this.canEndLine(id) && !req.usedEndWords.has(this.lang.vocabulary.token(id)),
     ).length;
     return partners === 0 ? -2 : Math.min(3, partners) * 0.25;
+  }
+
+  /** Spanish: +0.5 when the rhyme is consonant ("luna"/"ninguna"), not only assonant ("luna"/"cuna" both are; "luna"/"bruma" is assonant). */
+  private consonance(c: Candidate, req: LineRequest): number {
+    if (this.lang.language !== 'es' || !req.rhymePartner) return 0;
+    const own = spanishConsonantKey(this.lang.vocabulary.token(c.ids[c.ids.length - 1]));
+    return own !== '' && own === spanishConsonantKey(req.rhymePartner) ? CONSONANT_RHYME_BONUS : 0;
   }
 
   private canEndLine(id: number): boolean {
@@ -179,22 +203,43 @@ export class LineWriter {
     const raw: RawCandidate[] = [];
     if (useGrammar && this.grammar) {
       const sample = (rhymeWords: Array<{ id: number; weight: number }>, count: number) =>
-        this.grammar!.sample({ history: req.history, syllables: range, rhymeWords, usedTemplates: req.usedTemplates, count }).map((c) => ({
+        this.grammar!.sample({
+          history: req.history,
+          syllables: range,
+          rhymeWords,
+          usedTemplates: req.usedTemplates,
+          count,
+          reuseWhenExhausted: REUSE_TEMPLATES,
+        }).map((c) => ({
           ids: c.ids,
           template: c.template,
           tags: c.tags,
         }));
       if (req.rhymeWith !== null) raw.push(...sample(this.rhymeWords(req.rhymeWith, req.usedEndWords), GRAMMAR_CANDIDATES));
       raw.push(...sample([], req.rhymeWith === null ? GRAMMAR_CANDIDATES : GRAMMAR_CANDIDATES / 4));
+      // A small grammar has few words per slot to rhyme with: Spanish also draws lines backwards from the
+      // rhyme words, which compete only when the rule check finds no fault in them (see `faulty`).
+      if (req.rhymeWith !== null && this.lang.language === 'es') raw.push(...this.backwardCandidates(req.rhymeWith, req.usedEndWords));
       return raw;
     }
     for (let i = 0; i < FORWARD_CANDIDATES; i++) raw.push({ ids: this.sampleForward(req.history), template: null, tags: null });
-    if (req.rhymeWith !== null) {
-      for (const word of this.pickRhymeWords(req.rhymeWith, req.usedEndWords)) {
-        for (let i = 0; i < BACKWARD_PER_WORD; i++) raw.push({ ids: this.sampleBackward(word), template: null, tags: null });
-      }
+    if (req.rhymeWith !== null) raw.push(...this.backwardCandidates(req.rhymeWith, req.usedEndWords));
+    return raw;
+  }
+
+  private backwardCandidates(rhymeWith: string, usedEndWords: ReadonlySet<string>): RawCandidate[] {
+    const raw: RawCandidate[] = [];
+    for (const word of this.pickRhymeWords(rhymeWith, usedEndWords)) {
+      for (let i = 0; i < BACKWARD_PER_WORD; i++) raw.push({ ids: this.sampleBackward(word), template: null, tags: null });
     }
     return raw;
+  }
+
+  /** The language's grammar rule check on a filled line (grammar.ts, grammar-es.ts). */
+  private faults(words: readonly string[], tags: ReadonlyArray<string | null>) {
+    if (this.lang.language === 'es') return spanishGrammarFaults(words.map((word, i) => ({ word, tag: tags[i] })));
+    // The English sampler fills only English slot tags (grammar-train.ts SLOT_OF).
+    return grammarFaults(words.map((word, i) => ({ word, tag: tags[i] as TaggedWord['tag'] })));
   }
 
   /** Over the limit when a content word of the line would be used more than MAX_WORD_USES times in the song. */
@@ -218,7 +263,7 @@ export class LineWriter {
       if (useGrammar && req.usedEndWords.has(this.lang.vocabulary.token(ids[ids.length - 1]))) continue;
       const words = ids.map((id) => this.lang.vocabulary.token(id));
       if (this.overusesWords(words, req)) continue;
-      if (tags && grammarFaults(words.map((word, i) => ({ word, tag: tags[i] as never }))).length > 0) continue;
+      if (tags && this.faults(words, tags).length > 0) continue;
       const text = words.join(' ');
       const normalised = normaliseForMatching(text);
       if (seen.has(normalised) || req.usedLines.has(normalised)) continue;
@@ -230,14 +275,24 @@ export class LineWriter {
         continue;
       }
       const last = words[words.length - 1];
-      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), ...this.lineLogProbs(req.history, ids), score: 0, template });
+      // An n-gram line in Spanish is tagged by the grammar's rules, so a grammatical one wins over salad.
+      const faulty = tags === null && this.lang.language === 'es' && spanishGrammarFaults(tagSpanishLine(text) ?? []).length > 0;
+      out.push({ ids, text, syllables, key: rhymeKey(last, this.lang.language), ...this.lineLogProbs(req.history, ids), score: 0, template, faulty });
     }
     return out;
   }
 
   private pick(pool: Candidate[], req: LineRequest): WrittenLine {
-    const fluent = pool.filter((c) => c.fluency >= FLUENCY_FLOOR);
-    const candidates = fluent.length > 0 ? fluent : pool;
+    const sound = pool.filter((c) => !c.faulty);
+    const fluent = (sound.length > 0 ? sound : pool).filter((c) => c.fluency >= FLUENCY_FLOOR);
+    const settled = fluent.length > 0 ? fluent : sound.length > 0 ? sound : pool;
+    // The melody repeats its phrase: a line within MAX_SYLLABLE_DRIFT of the section's first line wins
+    // whenever one was found (the penalty below then orders those by closeness); among the lines that rhyme
+    // as asked when there are any, the rhyme being the stronger ask (it scores +3 below anyway).
+    const rhyming = settled.filter((c) => this.rhymes(c, req));
+    const group = rhyming.length > 0 ? rhyming : settled;
+    const fitting = req.targetSyllables === undefined ? [] : group.filter((c) => Math.abs(c.syllables - req.targetSyllables!) <= MAX_SYLLABLE_DRIFT);
+    const candidates = fitting.length > 0 ? fitting : group;
     for (const c of candidates) {
       const lexical = c.ids.reduce((s, id) => s + (this.biasWeights.get(id) ?? 0), 0) / c.ids.length;
       // A free line ending on a word with rhyme partners gives the next line something to rhyme with.
@@ -250,7 +305,7 @@ export class LineWriter {
         c.fluency +
         WORST_TOKEN_WEIGHT * c.worst +
         0.4 * lexical +
-        (this.rhymes(c, req) ? 3 : 0) +
+        (this.rhymes(c, req) ? 3 + this.consonance(c, req) : 0) +
         partners +
         ending -
         REUSE_PENALTY * reuse -

@@ -122,7 +122,7 @@ export function loadLanguage(model: LyricsModel, language: string): LoadedLangua
       rhymeIndex: new Map(Object.entries(json.rhymeIndex).map(([key, words]) => [key, words.map((w) => vocabulary.id(w))])),
       lineEndRate: lineEndRates(reverse, vocabulary.size),
       copyGuard: CopyGuard.fromJSON(json.copyGuard),
-      grammar: json.grammar ? loadGrammar(json.grammar, vocabulary) : null,
+      grammar: json.grammar ? loadGrammar(json.grammar, vocabulary, language) : null,
     };
     perModel.set(language, loaded);
   }

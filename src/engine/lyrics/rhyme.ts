@@ -5,7 +5,8 @@
  * ("night" and "bright" -> "ai|t", "time" and "rhyme" -> "ai|m", "me" and "free" -> "ee|"). Spelling is
  * ambiguous ("down"/"known"), so a few word lists settle the common cases.
  * Spanish: assonance, the vowels from the stressed one to the end of the word ("corazón"/"amor" -> "o",
- * "luna"/"ninguna" -> "ua"), with stress from the written accent or the penultimate/last-syllable rule.
+ * "luna"/"ninguna" -> "ua"), with stress from the written accent or the penultimate/last-syllable rule;
+ * `spanishConsonantKey` adds the consonants ("luna"/"ninguna" -> "una": consonant rhyme, the stronger one).
  */
 import { foldDiacritics } from './tokenizer.js';
 import { spanishNuclei } from './syllables.js';
@@ -195,11 +196,43 @@ function normaliseCoda(coda: string): string {
 
 const ACCENTED = /[áéíóú]/;
 
+function stressedNucleus(w: string, nuclei: readonly string[]): number {
+  const stressed = nuclei.findIndex((n) => ACCENTED.test(n));
+  if (stressed >= 0) return stressed;
+  return /[aeiouns]$/.test(w) && nuclei.length > 1 ? nuclei.length - 2 : nuclei.length - 1;
+}
+
+/**
+ * Spanish consonant rhyme: every sound from the stressed vowel to the end ("canción"/"corazón" -> "on",
+ * "luna"/"ninguna" -> "una"), spelt as heard: accents off, silent h dropped, b/v, c/z/s before e/i, ll/y,
+ * g/j before e/i merged. Two words with equal keys rhyme in consonance; equal `rhymeKey`s only in assonance.
+ */
+export function spanishConsonantKey(word: string): string {
+  const w = word.toLowerCase().replace(/[^a-záéíóúüñ]/g, '');
+  const nuclei = spanishNuclei(w);
+  if (nuclei.length === 0) return '';
+  const stressed = stressedNucleus(w, nuclei);
+  // The stressed nucleus's vowel letters are found from the end, past the nuclei after it.
+  let at = w.length;
+  for (let i = nuclei.length - 1; i >= stressed; i--) at = w.lastIndexOf(nuclei[i], at - 1);
+  const tail = w.slice(at + Math.max(0, nuclei[stressed].length - 1));
+  return foldDiacritics(tail)
+    .replace(/ch/g, 'ʧ')
+    .replace(/h/g, '')
+    .replace(/v/g, 'b')
+    .replace(/z/g, 's')
+    .replace(/c(?=[ei])/g, 's')
+    .replace(/ll/g, 'y')
+    .replace(/g(?=[ei])/g, 'j')
+    .replace(/qu/g, 'k')
+    .replace(/c/g, 'k')
+    .replace(/ʧ/g, 'ch');
+}
+
 function spanishRhymeKey(w: string): string {
   const nuclei = spanishNuclei(w.replace(/[^a-záéíóúüñ]/g, ''));
   if (nuclei.length === 0) return '';
-  let stressed = nuclei.findIndex((n) => ACCENTED.test(n));
-  if (stressed < 0) stressed = /[aeiouns]$/.test(w) && nuclei.length > 1 ? nuclei.length - 2 : nuclei.length - 1;
+  const stressed = stressedNucleus(w, nuclei);
   return nuclei
     .slice(stressed)
     .map((n, i) => nucleusVowel(n, i === 0))

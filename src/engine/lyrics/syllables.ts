@@ -77,6 +77,7 @@ function endsWithVowel(word: string): boolean {
   return /[aeiouáéíóúy]$/.test(word);
 }
 
+/** A vowel sound at the start: a vowel or silent h + vowel, or the conjunctions "y", "o", "u", "e" ("luna y sol" is lu-nay-sol). */
 function startsWithVowel(word: string): boolean {
-  return /^h?[aeiouáéíóú]/.test(word);
+  return /^h?[aeiouáéíóú]/.test(word) || word === 'y';
 }

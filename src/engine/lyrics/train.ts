@@ -4,7 +4,7 @@
  *   corpus -> split by language, hold out ~10% of songs (hash of id)
  *          -> vocabulary (train split, words seen twice; or the base model's when fine-tuning)
  *          -> Kneser-Ney forward / line-reversed / per-artist counts, lexicon, rhyme index, copy guard,
- *             English line grammar (templates and word tags from the tagged corpus lines)
+ *             line grammar, English and Spanish (templates and word tags from the tagged corpus lines)
  *          -> neural LM epochs (mini-batches, warmup, held-out loss each epoch, checkpoint each epoch)
  *          -> held-out perplexities (Kneser-Ney, neural, mixture) against the unigram baseline
  *
@@ -26,6 +26,7 @@ import {
 import { ModelFormatError } from './errors.js';
 import { KneserNeyModel } from './kneser-ney.js';
 import { learnGrammar } from './grammar-train.js';
+import { learnSpanishGrammar } from './grammar-es.js';
 import { learnLexicon } from './lexicon.js';
 import type { EpochMetrics, LanguageModelJson, LyricsModel } from './model.js';
 import {
@@ -243,7 +244,11 @@ function finishLanguage(run: LanguageRun, order: number, withNeural: boolean): L
     lexicon: learnLexicon(corpus.all, corpus.language),
     rhymeIndex: buildRhymeIndex(vocabulary, corpus.language),
     copyGuard: CopyGuard.fromLines(corpusLines(corpus.all)).toJSON(),
-    ...(corpus.language === 'en' ? { grammar: learnGrammar(corpus.all, vocabulary) } : {}),
+    ...(corpus.language === 'en'
+      ? { grammar: learnGrammar(corpus.all, vocabulary) }
+      : corpus.language === 'es'
+        ? { grammar: learnSpanishGrammar(corpus.all, vocabulary) }
+        : {}),
     metrics: {
       trainDocs: corpus.train.length,
       heldOutDocs: corpus.heldOut.length,

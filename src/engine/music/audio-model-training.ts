@@ -321,7 +321,7 @@ function buildModel(items: readonly TrainingItem[], state: State, base?: AudioMo
     else if (block.startsWith('genre:')) model.transitions.genreOffsets[block.slice(6)] = array;
     else model.transitions.moodOffsets[block.slice(5)] = array;
   }
-  model.references = [...(base?.references ?? []), ...items.map((item) => noveltyReference(normaliseLabel(item.genre), item.features))].slice(
+  model.references = [...(base?.references ?? []), ...items.map((item) => noveltyReference(normaliseLabel(item.genre), item.features, item.symbols))].slice(
     -MAX_NOVELTY_REFERENCES,
   );
   const last = state.lossCurve[state.lossCurve.length - 1];

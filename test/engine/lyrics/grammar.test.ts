@@ -151,7 +151,7 @@ describe('GrammarSampler', () => {
       c.tags.forEach((tag, i) => {
         if (tag) expect(grammar.tagsById.get(c.ids[i]), `${words.join(' ')}: ${words[i]}`).toContain(tag);
       });
-      expect(grammarFaults(words.map((word, i) => ({ word, tag: c.tags[i] })))).toEqual([]);
+      expect(grammarFaults(words.map((word, i) => ({ word, tag: c.tags[i] as SlotTag | null })))).toEqual([]);
     }
   });
 
