@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { ManualTimers } from '../../src/infra/clock/timers.js';
-import { generations, stationContexts } from '../../src/infra/db/schema/index.js';
+import { generations, stationContexts, type StoredGenerationRequest } from '../../src/infra/db/schema/index.js';
+import type { MusicContext } from '../../src/engine/types.js';
 import { ContextRepository } from '../../src/station/context/context.repository.js';
 import { ContextRotator } from '../../src/station/context/context-rotator.js';
 import { DEMO_PRESETS, seedDemoPresets } from '../../src/station/context/presets-seed.js';
@@ -227,8 +228,9 @@ describe('module D: context engine endpoints', () => {
     const contextsNow = await db.select().from(stationContexts);
     const older = contextsNow.find((c) => c.contextId !== live.context_id)!;
     const generation = (contextId: string | null, sessionId: string | null, minutes: number) => ({
-      request: {},
-      context: {},
+      // A partial row: only its context id, session and time are read.
+      request: {} as StoredGenerationRequest,
+      context: {} as MusicContext,
       contextId,
       sessionId,
       seed: 1,

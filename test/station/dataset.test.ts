@@ -25,6 +25,7 @@ import {
   tracks,
   trainingJobs,
 } from '../../src/infra/db/schema/index.js';
+import type { TrainingHyperparams } from '../../src/engine/engine.js';
 import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { computeEligibility, type DatasetSettings } from '../../src/station/dataset/eligibility.js';
 import { loadSnapshotDataset } from '../../src/station/dataset/snapshot-dataset.js';
@@ -507,7 +508,7 @@ describe('module B: dataset manager', () => {
           status: 'completed',
           snapshotId: snap.snapshot_id,
           datasetHash: snap.dataset_hash,
-          hyperparams: { epochs: 1 },
+          hyperparams: { epochs: 1 } as TrainingHyperparams, // a partial row: only the snapshot link is read
           seed: 1,
           totalEpochs: 1,
         })

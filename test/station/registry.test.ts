@@ -5,7 +5,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { generations, lyricGenerations, registryTracks, safetyFlags, stationPlays } from '../../src/infra/db/schema/index.js';
+import { generations, lyricGenerations, registryTracks, safetyFlags, stationPlays, type StoredGenerationRequest } from '../../src/infra/db/schema/index.js';
+import type { MusicContext } from '../../src/engine/types.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
@@ -133,8 +134,9 @@ describe('module G: registry', () => {
         .insert(generations)
         .values({
           status: 'complete',
-          request: { max_duration_sec: 30 },
-          context: { genre: 'lofi', mood: ['calm'], lifestyle: 'chill', tempo_range: [70, 90] },
+          // A partial row: the test reads only what it sets.
+          request: { max_duration_sec: 30 } as StoredGenerationRequest,
+          context: { genre: 'lofi', mood: ['calm'], lifestyle: 'chill', tempo_range: [70, 90] } as MusicContext,
           contextId: 'ctx_gen',
           seed: 42,
           quality: '128kbps',
@@ -524,8 +526,9 @@ describe('module G: registry', () => {
       await plays.recordPlay({ origin: 'catalog', trackId: randomUUID(), sessionId: 'agg-1', startedAt: at('10:40:00'), durationSec: 900, listenerCount: 8 });
       const generation = (status: 'complete' | 'failed' | 'pending', sessionId: string) => ({
         status,
-        request: {},
-        context: {},
+        // A partial row: only its status and session are read.
+        request: {} as StoredGenerationRequest,
+        context: {} as MusicContext,
         seed: 1,
         quality: '128kbps',
         maxDurationSec: 30,

@@ -8,7 +8,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { generations, listenerFeedback, radioSlots, registryTracks, safetyFlags, safetyReports, safetyReviews } from '../../src/infra/db/schema/index.js';
+import {
+  generations,
+  listenerFeedback,
+  radioSlots,
+  registryTracks,
+  safetyFlags,
+  safetyReports,
+  safetyReviews,
+  type StoredGenerationRequest,
+} from '../../src/infra/db/schema/index.js';
+import type { MusicContext } from '../../src/engine/types.js';
 import { MIGRATIONS_FOLDER } from '../../src/infra/db/client.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { newStationTrackId, type RegisterInput } from '../../src/station/registry/registry.service.js';
@@ -323,19 +333,22 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
   it('an AI slot whose finished track is withheld falls back with that reason, not as a failed generation', async () => {
     const input = recordInput();
     const id = (await station.station.registry.register(input)).stationTrackId;
-    await db().insert(generations).values({
-      id: input.generationId,
-      status: 'complete',
-      request: {},
-      context: {},
-      seed: 1,
-      quality: '128kbps',
-      maxDurationSec: 150,
-      modelVersion: input.modelVersion,
-      stationTrackId: id,
-      audioBlobKey: input.audioBlobKey,
-      completedAt: new Date(),
-    });
+    await db()
+      .insert(generations)
+      .values({
+        id: input.generationId,
+        status: 'complete',
+        // A partial row: the slot reads only its status and track.
+        request: {} as StoredGenerationRequest,
+        context: {} as MusicContext,
+        seed: 1,
+        quality: '128kbps',
+        maxDurationSec: 150,
+        modelVersion: input.modelVersion,
+        stationTrackId: id,
+        audioBlobKey: input.audioBlobKey,
+        completedAt: new Date(),
+      });
     expect((await patch(id, { flag_for_review: true })).statusCode).toBe(200);
     expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
     const slots = new SlotsRepository(db());

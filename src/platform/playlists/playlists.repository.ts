@@ -17,6 +17,9 @@ export type PlaylistEntryRow = TrackRefRow & { position: number; addedAt: Date }
 /** The most tracks a playlist holds. */
 export const MAX_PLAYLIST_TRACKS = 1000;
 
+/** What PlaylistsService uses: this repository on the database, or an in-memory one in its unit tests. */
+export type PlaylistsStore = Pick<PlaylistsRepository, 'create' | 'find' | 'entries' | 'update' | 'delete' | 'editTracks' | 'findPublishedTrack'>;
+
 const trackCount = sql<number>`(select count(*)::int from ${playlistTracks} where ${playlistTracks.playlistId} = ${playlists.id})`;
 
 export class PlaylistsRepository {

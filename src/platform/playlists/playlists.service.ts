@@ -9,7 +9,7 @@ import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
-import { MAX_PLAYLIST_TRACKS, type PlaylistRow, type PlaylistsRepository, type PlaylistWithOwner } from './playlists.repository.js';
+import { MAX_PLAYLIST_TRACKS, type PlaylistRow, type PlaylistsStore, type PlaylistWithOwner } from './playlists.repository.js';
 
 export function playlistSummary(row: PlaylistRow) {
   return {
@@ -26,7 +26,7 @@ export function playlistSummary(row: PlaylistRow) {
 
 export class PlaylistsService {
   constructor(
-    private readonly repo: PlaylistsRepository,
+    private readonly repo: PlaylistsStore,
     private readonly clock: Clock,
   ) {}
 

@@ -212,7 +212,7 @@ export class DatasetService {
       if (missing.length > 0) throw Errors.conflict('The catalog changed while the snapshot was taken; try again', `items gone: ${missing.join(', ')}`);
       const frozen = frozenConfig(config, overrides);
       const content = snapshotContent(
-        // dataset_snapshots.config is jsonb Record<string, unknown>: typing the column .$type<FrozenDatasetConfig>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
+        // dataset_snapshots.config stays Record<string, unknown>: FrozenDatasetConfig is built from this module's route schemas, which the db schema may not import.
         frozen as unknown as Record<string, unknown>,
         eligibility.audioTrackIds.map((id) => audioFingerprint(id, features.get(id)!)),
         eligibility.lyricIds.map((id) => lyricFingerprint(id, documents.get(id)!)),

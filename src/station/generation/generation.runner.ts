@@ -148,8 +148,7 @@ export class GenerationRunner {
 
   /** What every step reads: the frozen context, the configuration, the bound model, the new track's id. */
   private async prepare(row: GenerationRow): Promise<RunState> {
-    // generations.context is jsonb Record<string, unknown> (see GenerationService.create); it holds the resolved MusicContext.
-    const context = row.context as unknown as MusicContext;
+    const context = row.context;
     const config = await this.deps.config.get();
     const audioModel = await this.deps.models.requireVersion('audio', row.modelVersion!); // claim() only takes bound jobs
     const stationTrackId = newStationTrackId();

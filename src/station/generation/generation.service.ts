@@ -9,9 +9,9 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { DomainError, Errors } from '../../errors.js';
-import type { AudioQuality } from '../../engine/types.js';
 import type { Engine } from '../../engine/engine.js';
-import type { ContextOverride, ContextService } from '../context/context.service.js';
+import type { ContextService } from '../context/context.service.js';
+import type { StoredGenerationRequest } from '../../infra/db/schema/index.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { ModelStore } from '../models/model-store.js';
 import { noModelMessage, type Availability, type ModelAvailability } from '../models/model-availability.js';
@@ -33,16 +33,8 @@ export const LYRICS_DISABLED_MESSAGE =
 /** Assumed until real render times have been measured. */
 const DEFAULT_REALTIME_FACTOR = 8;
 
-export interface GenerationRequest {
-  context_id?: string | null;
-  context_override?: ContextOverride | null;
-  model_version?: string | null;
-  max_duration_sec: number;
-  seed?: number | null;
-  quality: AudioQuality;
-  include_lyrics?: boolean;
-  session_id?: string | null;
-}
+/** What POST /station/v1/generate asks for; stored as it was asked in generations.request. */
+export type GenerationRequest = StoredGenerationRequest;
 
 /** What the service uses, passed once at construction (src/README.md, the module contract). */
 export interface GenerationServiceDeps {
@@ -99,9 +91,8 @@ export class GenerationService {
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
     const row = await this.deps.repo.admit(
       {
-        // generations.request/context are jsonb Record<string, unknown>: typing the column .$type<GenerationRequest>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
-        request: request as unknown as Record<string, unknown>,
-        context: context as unknown as Record<string, unknown>,
+        request,
+        context,
         contextId,
         seed,
         quality: request.quality,
@@ -208,9 +199,7 @@ export class GenerationService {
   /** Same context (frozen at the original request), a different seed. */
   async regenerate(id: string, requestedBy: string | null) {
     const original = await this.require(id);
-    // Written by create() above from a GenerationRequest and the resolved context (see admit's comment there).
-    const request = original.request as unknown as GenerationRequest;
-    const context = original.context as unknown as ContextOverride;
+    const { request, context } = original;
     let seed = randomInt(0, 2 ** 31 - 1);
     if (seed === original.seed) seed = (seed + 1) % (2 ** 31 - 1);
     return this.create({ ...request, context_id: null, context_override: context, model_version: original.modelVersion, seed }, requestedBy, original.id);

@@ -78,7 +78,7 @@ export class LyricsService {
       generationId: request.generation_id ?? null,
       explicitAllowed: config.explicitAllowed,
       requestedBy,
-      // lyric_generations.request is jsonb Record<string, unknown>: typing the column .$type<LyricsRequest>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
+      // lyric_generations.request holds two shapes (this API request, and generateForTrack's input for a track), so the column stays Record<string, unknown>.
       request: { ...request, style_artist_slugs: known.map((a) => a.slug) } as unknown as Record<string, unknown>,
     };
     if (!input.modelVersion) {
@@ -132,7 +132,7 @@ export class LyricsService {
     const config = await this.config.get();
     let done = 0;
     for (const row of waiting) {
-      // Written by the request above (jsonb Record<string, unknown>, see there).
+      // Waiting rows are written only by create() above, from an API request (a track's lyrics never wait for a model).
       const request = row.request as unknown as LyricsRequest & { style_artist_slugs?: string[] };
       try {
         const fields = await this.generateFields(availability.model, {

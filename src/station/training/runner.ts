@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ArtifactRef, Engine, TrainableModel, TrainingEpoch, TrainingHyperparams } from '../../engine/engine.js';
+import type { ArtifactRef, Engine, TrainableModel, TrainingEpoch } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
@@ -198,8 +198,7 @@ export class TrainingRunner {
     // else the process does meanwhile). A remote engine trains in another process, which is not measured here.
     const cpuMeter = engine.kind === 'local' ? new CpuMeter() : null;
     let lastEpoch = row.checkpointEpoch;
-    // Written from TrainingHyperparams by TrainingService (jsonb Record<string, number>, see there).
-    const hyperparams = row.hyperparams as unknown as TrainingHyperparams;
+    const hyperparams = row.hyperparams;
 
     const onEpoch = async (e: TrainingEpoch) => {
       const now = clock.now();

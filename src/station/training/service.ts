@@ -79,8 +79,7 @@ export class TrainingService implements TrainingStatusSource {
       snapshotId: snapshot.id,
       datasetHash: snapshot.datasetHash,
       baseModelId: baseId,
-      // training_jobs.hyperparams is jsonb Record<string, unknown>: typing the column .$type<TrainingHyperparams>() would stop test fixtures that insert partial rows from compiling, and issue 19's refactor leaves tests unchanged.
-      hyperparams: hyperparams as unknown as Record<string, number>,
+      hyperparams,
       seed: request.seed ?? randomInt(0, 2 ** 31 - 1),
       notifyWebhook,
       totalEpochs: hyperparams.epochs,

@@ -1,11 +1,12 @@
 /** The API shapes of training jobs and model versions, from their rows. */
+import type { TrainingHyperparams } from '../../engine/engine.js';
 import type { ModelVersionRow } from '../models/models.repository.js';
 import type { TrainingJobRow } from './repository.js';
 import type { DatasetSnapshotRow } from './snapshots.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function hyperparamsView(h: Record<string, number>) {
+export function hyperparamsView(h: TrainingHyperparams) {
   return {
     epochs: h.epochs,
     learning_rate: h.learningRate,

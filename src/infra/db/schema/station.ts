@@ -17,6 +17,22 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
+import type { AudioQuality, MusicContext } from '../../../engine/types.js';
+
+/**
+ * A generation as it was asked for (POST /station/v1/generate), kept in generations.request: module E's
+ * GenerationRequest. Declared here, beside its column, because the schema may not import a module.
+ */
+export interface StoredGenerationRequest {
+  context_id?: string | null;
+  context_override?: Partial<MusicContext> | null;
+  model_version?: string | null;
+  max_duration_sec: number;
+  seed?: number | null;
+  quality: AudioQuality;
+  include_lyrics?: boolean;
+  session_id?: string | null;
+}
 
 export const generationStatus = pgEnum('generation_status', ['pending', 'in_progress', 'complete', 'failed', 'cancelled']);
 export const modelType = pgEnum('model_type', ['audio', 'lyrics', 'style_embedding']);
@@ -53,8 +69,9 @@ export const generations = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     status: generationStatus('status').notNull().default('pending'),
-    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
-    context: jsonb('context').$type<Record<string, unknown>>().notNull(),
+    request: jsonb('request').$type<StoredGenerationRequest>().notNull(),
+    /** The context resolved when the generation was accepted (the override applied): what it renders. */
+    context: jsonb('context').$type<MusicContext>().notNull(),
     contextId: text('context_id'),
     seed: bigint('seed', { mode: 'number' }).notNull(),
     quality: text('quality').notNull(),

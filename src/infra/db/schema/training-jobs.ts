@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { TrainingHyperparams } from '../../../engine/engine.js';
 import { modelType, modelVersions } from './station.js';
 import { datasetSnapshots } from './training.js';
 
@@ -34,7 +35,7 @@ export const trainingJobs = pgTable(
     datasetHash: text('dataset_hash').notNull(),
     baseModelId: uuid('base_model_id').references(() => modelVersions.id),
     /** Engine form: { epochs, learningRate, batchSize, warmupSteps, dropout? }. */
-    hyperparams: jsonb('hyperparams').$type<Record<string, number>>().notNull(),
+    hyperparams: jsonb('hyperparams').$type<TrainingHyperparams>().notNull(),
     seed: integer('seed').notNull(),
     notifyWebhook: text('notify_webhook'),
     totalEpochs: integer('total_epochs').notNull(),
