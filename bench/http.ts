@@ -19,7 +19,7 @@
  * (one indexed query per request) >= 0.15. Exits 1 below either.
  */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { createStation } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { artists, tracks } from '../src/infra/db/schema/index.js';
+import { apiKeys, artists, tracks } from '../src/infra/db/schema/index.js';
 import { scratchDatabase } from './support/scratch-database.js';
 
 const TARGET_RATIO = 0.35;
@@ -173,7 +173,6 @@ async function stationCases(): Promise<{ read: Result; uncached: Result; keyed: 
     STATION_DEMO: 'false',
     LOG_LEVEL: 'silent',
     PORT: '0',
-    STATION_SERVICE_API_KEY: serviceKey,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const station = await createStation(config, { logger: false });
@@ -184,6 +183,15 @@ async function stationCases(): Promise<{ read: Result; uncached: Result; keyed: 
     await station.database.db
       .insert(tracks)
       .values({ id: trackId, slug: 'bench-track', title: 'Bench Track', artistId, genre: 'Ambient', durationSec: 150, bpm: 90, isrc: 'QZBEN2600001' });
+    // An ownerless key (as the bootstrap service key, so no quota) that may read the catalog.
+    await station.database.db.insert(apiKeys).values({
+      name: 'bench key',
+      keyHash: createHash('sha256').update(serviceKey).digest('hex'),
+      keyPrefix: serviceKey.slice(0, 4),
+      scopes: ['tracks:read'],
+      environment: 'live',
+      ownerUserId: null,
+    });
     const signup = await station.http.inject({
       method: 'POST',
       url: '/v1/auth/signup',
