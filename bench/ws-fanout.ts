@@ -57,7 +57,7 @@ type FromInstance =
   | { type: 'tokens'; tokens: string[] }
   | { type: 'memory'; rss: number; heapUsed: number; external: number; held: number }
   | { type: 'published'; t0: number }
-  | { type: 'loops'; wallMs: number[]; cpuMs: number[]; held: number; droppedSlow: number; droppedNoPong: number };
+  | { type: 'loops'; wallMs: number[]; cpuMs: number[]; delayMs: number; held: number; droppedSlow: number; droppedNoPong: number };
 
 // ------------------------------------------------------------------ clients (child process) ----------
 
@@ -245,8 +245,13 @@ async function runInstance(): Promise<void> {
   // Wall and CPU time of each broadcast, from its start until its last batch is written (`hub.idle()`).
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
+  // The longest the event loop was held from a broadcast's start until the coordinator asks (after delivery).
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const broadcast = hub.broadcast.bind(hub);
   hub.broadcast = (channel, message) => {
+    loopDelay.reset();
     const start = performance.now();
     const cpu = process.cpuUsage();
     const sent = broadcast(channel, message);
@@ -283,7 +288,15 @@ async function runInstance(): Promise<void> {
       send({ type: 'published', t0 });
     } else if (message.type === 'loops') {
       const { droppedSlow, droppedNoPong } = hub.stats;
-      send({ type: 'loops', wallMs: wallMs.splice(0), cpuMs: cpuMs.splice(0), held: hub.size('now-playing'), droppedSlow, droppedNoPong });
+      send({
+        type: 'loops',
+        wallMs: wallMs.splice(0),
+        cpuMs: cpuMs.splice(0),
+        delayMs: loopDelay.max / 1e6,
+        held: hub.size('now-playing'),
+        droppedSlow,
+        droppedNoPong,
+      });
     } else {
       await station.close();
       process.exit(0);
@@ -423,6 +436,7 @@ async function runServer(): Promise<void> {
     const serverCpu: number[] = [];
     const serverWall: number[] = [];
     const clientCpu: number[] = [];
+    const loopDelays: number[] = [];
     let incomplete = 0;
     const coldLatency: number[] = [];
     for (let change = -warmup; change < changes; change++) {
@@ -465,9 +479,10 @@ async function runServer(): Promise<void> {
       const loops = await Promise.all(instances.map((instance) => (instance.send({ type: 'loops' }), instance.take('loops'))));
       const wall = Math.max(...loops.map((l) => l.wallMs.reduce((a, b) => a + b, 0)));
       const loopCpu = loops.reduce((sum, l) => sum + l.cpuMs.reduce((a, b) => a + b, 0), 0);
+      const delay = Math.max(...loops.map((l) => l.delayMs));
       const label = change < 0 ? `warm-up ${change + warmup + 1}` : `change ${change + 1}`;
       console.log(
-        `${label}: ${received}/${held} clients, last after ${(last - t0).toFixed(1)} ms; servers: broadcast ${wall.toFixed(1)} ms wall (slowest), CPU ${loopCpu.toFixed(1)} ms (all); clients CPU ${cpu.toFixed(1)} ms`,
+        `${label}: ${received}/${held} clients, last after ${(last - t0).toFixed(1)} ms; servers: broadcast ${wall.toFixed(1)} ms wall (slowest), CPU ${loopCpu.toFixed(1)} ms (all), event loop held up to ${delay.toFixed(0)} ms; clients CPU ${cpu.toFixed(1)} ms`,
       );
       if (change < 0) coldLatency.push(last - t0);
       else {
@@ -475,6 +490,7 @@ async function runServer(): Promise<void> {
         for (const time of times) everyClient.push(time - t0);
         serverCpu.push(loopCpu);
         serverWall.push(wall);
+        loopDelays.push(delay);
         clientCpu.push(cpu);
       }
       await new Promise((resolve) => setTimeout(resolve, gapMs));
@@ -501,6 +517,9 @@ async function runServer(): Promise<void> {
     console.log(`per-client latency:      p50 ${fmt(percentile(sortedAll, 50))}  p99 ${fmt(percentile(sortedAll, 99))}  (${sortedAll.length} deliveries)`);
     console.log(
       `server broadcast:        wall p50 ${fmt(percentile(sorted(serverWall), 50))} (slowest instance); CPU p50 ${fmt(percentile(sorted(serverCpu), 50))} all instances, ${((percentile(sorted(serverCpu), 50) / Math.max(1, held)) * 1000).toFixed(2)} µs per client`,
+    );
+    console.log(
+      `event loop held:         p50 ${fmt(percentile(sorted(loopDelays), 50))}  max ${fmt(sorted(loopDelays).at(-1)!)} (longest stall while a change went out)`,
     );
     console.log(`client CPU per change:   p50 ${fmt(percentile(sorted(clientCpu), 50))} (${procs} processes; they share the machine with the servers)`);
     console.log(
