@@ -245,13 +245,13 @@ async function runInstance(): Promise<void> {
   // Wall and CPU time of each broadcast, from its start until its last batch is written (`hub.idle()`).
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
-  // The longest the event loop was held from a broadcast's start until the coordinator asks (after delivery).
+  // The longest the event loop was held between two `loops` reports (one change each: its broadcast, the
+  // delivery wait, the gap). Reset there, never inside the broadcast: a reset in a busy turn loses that turn.
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const broadcast = hub.broadcast.bind(hub);
   hub.broadcast = (channel, message) => {
-    loopDelay.reset();
     const start = performance.now();
     const cpu = process.cpuUsage();
     const sent = broadcast(channel, message);
@@ -288,11 +288,13 @@ async function runInstance(): Promise<void> {
       send({ type: 'published', t0 });
     } else if (message.type === 'loops') {
       const { droppedSlow, droppedNoPong } = hub.stats;
+      const delayMs = loopDelay.max / 1e6;
+      loopDelay.reset();
       send({
         type: 'loops',
         wallMs: wallMs.splice(0),
         cpuMs: cpuMs.splice(0),
-        delayMs: loopDelay.max / 1e6,
+        delayMs,
         held: hub.size('now-playing'),
         droppedSlow,
         droppedNoPong,
@@ -519,7 +521,7 @@ async function runServer(): Promise<void> {
       `server broadcast:        wall p50 ${fmt(percentile(sorted(serverWall), 50))} (slowest instance); CPU p50 ${fmt(percentile(sorted(serverCpu), 50))} all instances, ${((percentile(sorted(serverCpu), 50) / Math.max(1, held)) * 1000).toFixed(2)} µs per client`,
     );
     console.log(
-      `event loop held:         p50 ${fmt(percentile(sorted(loopDelays), 50))}  max ${fmt(sorted(loopDelays).at(-1)!)} (longest stall while a change went out)`,
+      `event loop held:         p50 ${fmt(percentile(sorted(loopDelays), 50))}  max ${fmt(sorted(loopDelays).at(-1)!)} (longest stall per change window: broadcast, delivery, gap)`,
     );
     console.log(`client CPU per change:   p50 ${fmt(percentile(sorted(clientCpu), 50))} (${procs} processes; they share the machine with the servers)`);
     console.log(
