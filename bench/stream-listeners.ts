@@ -1,6 +1,10 @@
 /**
  * The live stream: CPU of the server process with many listeners on one broadcaster, crossfades on.
- *   npx tsx bench/stream-listeners.ts [listeners=1000] [seconds=20] [kbps=128] [tickMs=400]
+ *   npx tsx bench/stream-listeners.ts [listeners=1000] [seconds=20] [kbps=128] [tickMs=400] [stream|hls]
+ * `hls`: the same timeline cut into 4 s HLS segments by the station's segmenter (written to a filesystem blob
+ * store, as DATA_DIR/blobs) and served by the station's HLS routes; each listener reloads the playlist every
+ * 2 s, as a player does, and fetches every segment it has not had yet. A listener is then in pace when it got
+ * every segment published during the window and never a failed request.
  * The broadcaster (playout: decode, normalise, crossfade, limit, encode once; fan-out) and the Fastify route
  * run here; the tracks are 10 s tones at alternating levels, crossfaded by 3 s, so the playout spends 60 % of
  * the time mixing two decoders. The listeners (plain http.get clients on loopback) run in a child process, so
@@ -19,12 +23,16 @@ import { createMp3Encoder } from 'wasm-media-encoders';
 import { analyseTrack } from '../src/engine/audio/track-analysis.js';
 import { DEFAULT_TICK_MS, StreamBroadcaster, type SourceTrack, type StreamTimers } from '../src/station/stream/broadcaster.js';
 import { streamRoute } from '../src/station/stream/stream-route.js';
+import { HlsSegmenter } from '../src/station/stream/hls-segmenter.js';
+import { hlsRoutes } from '../src/station/stream/hls-route.js';
+import { FileBlobStore } from '../src/infra/blobs/blob-store.js';
 
 const listeners = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 20);
 const kbps = Number(process.argv[4] ?? 128) as 128 | 192 | 320;
 const tickMs = Number(process.argv[5] ?? DEFAULT_TICK_MS);
-const PATH = '/radio/stream';
+const hls = process.argv[6] === 'hls';
+const PATH = hls ? '/radio/hls/live.m3u8' : '/radio/stream';
 
 async function tone(frequencyHz: number, durationSec: number, amplitude: number): Promise<Buffer> {
   const encoder = await createMp3Encoder();
@@ -77,6 +85,67 @@ for (const l of all) l.request.destroy();
 setTimeout(() => process.exit(0), 200);
 `;
 
+const HLS_CLIENT = `
+import http from 'node:http';
+const [port, count, seconds, path] = process.argv.slice(1).map((v, i) => (i === 3 ? v : Number(v)));
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const get = (url) => new Promise((resolve, reject) => {
+  http.get({ host: '127.0.0.1', port, path: url, agent }, (response) => {
+    const chunks = [];
+    response.on('data', (chunk) => chunks.push(chunk));
+    response.on('end', () => resolve({ status: response.statusCode, body: Buffer.concat(chunks) }));
+  }).on('error', reject);
+});
+const base = path.slice(0, path.lastIndexOf('/') + 1);
+let measuring = false;
+const all = Array.from({ length: count }, () => ({ seen: new Set(), segments: 0, failures: 0, requests: 0 }));
+const published = new Set();
+let stop = false;
+// Each listener reloads the playlist every 2 s (players reload about once per target duration), staggered.
+const loop = async (l, i) => {
+  await new Promise((r) => setTimeout(r, (i / count) * 2000));
+  while (!stop) {
+    const next = new Promise((r) => setTimeout(r, 2000));
+    try {
+      const playlist = await get(path);
+      l.requests++;
+      if (playlist.status !== 200) { if (measuring) l.failures++; }
+      else {
+        const names = playlist.body.toString().split('\\n').filter((line) => line && !line.startsWith('#'));
+        // On the first load a player starts near the live edge: only the newest segment.
+        const wanted = l.seen.size === 0 ? names.slice(-1) : names.filter((name) => !l.seen.has(name));
+        for (const name of wanted) {
+          l.seen.add(name);
+          const segment = await get(base + name);
+          l.requests++;
+          if (segment.status !== 200 || segment.body.length === 0) { if (measuring) l.failures++; continue; }
+          if (measuring) { l.segments++; published.add(name.split('?')[0]); }
+        }
+      }
+    } catch { if (measuring) l.failures++; }
+    await next;
+  }
+};
+const loops = all.map(loop);
+await new Promise((r) => setTimeout(r, 10000));
+const start = performance.now();
+measuring = true;
+const cpuStart = process.cpuUsage();
+process.send({ type: 'measuring' });
+await new Promise((r) => setTimeout(r, seconds * 1000));
+measuring = false;
+const windowSec = (performance.now() - start) / 1000;
+const cpu = process.cpuUsage(cpuStart);
+stop = true;
+// Segments fetched during the window, against those anyone saw published: a listener may miss at most the one at each edge.
+const expected = published.size;
+const inPace = all.filter((l) => l.failures === 0 && l.segments >= expected - 2).length;
+process.send({ type: 'report', connected: all.filter((l) => l.requests > 0).length, inPace, segmentsPublished: expected,
+  minSegments: Math.min(...all.map((l) => l.segments)), failures: all.reduce((s, l) => s + l.failures, 0),
+  requests: all.reduce((s, l) => s + l.requests, 0), windowSec, clientCpuPercent: ((cpu.user + cpu.system) / 1000 / (windowSec * 1000)) * 100 });
+setTimeout(() => process.exit(0), 200);
+`;
+
 const tracks = await Promise.all([220, 330, 440].map((frequency, i) => tone(frequency, 10, i % 2 ? 0.1 : 0.3)));
 // Measured once, as the station caches them (playout_analyses): the run measures playing, not analysing.
 const analyses = await Promise.all(tracks.map((file) => analyseTrack(file, 'mp3')));
@@ -107,7 +176,16 @@ const broadcaster = new StreamBroadcaster(
 let crossfades = 0;
 broadcaster.onTrackStart(() => crossfades++);
 const app = Fastify();
-await app.register(streamRoute(broadcaster, { path: PATH, name: 'bench' }));
+const { mkdtempSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
+const blobDir = mkdtempSync(join(tmpdir(), 'stream-listeners-'));
+if (hls) {
+  const blobs = new FileBlobStore(blobDir);
+  const segmenter = new HlsSegmenter({ blobs, prefix: 'hls/live', leadMs: broadcaster.leadMs, onError: (error) => console.error(error) });
+  broadcaster.onChunk((chunk) => void segmenter.push(chunk));
+  await app.register(hlsRoutes(blobs, { basePath: '/radio/hls', prefix: 'hls/live', authorize: async () => undefined }));
+} else await app.register(streamRoute(broadcaster, { path: PATH, name: 'bench' }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 await broadcaster.start();
 // The playout alone, no listener: what rendering and encoding the timeline costs.
@@ -128,7 +206,7 @@ const child = spawn(
   [
     '--input-type=module',
     '-e',
-    CLIENT,
+    hls ? HLS_CLIENT : CLIENT,
     String(port),
     String(listeners),
     String(seconds),
@@ -167,6 +245,7 @@ console.log(
   JSON.stringify(
     {
       listeners,
+      mode: hls ? 'hls' : 'stream',
       kbps,
       tickMs,
       measuredSec: Number((wallMs / 1000).toFixed(1)),
@@ -180,11 +259,23 @@ console.log(
       peakListeners,
       clientsConnected: report.connected,
       clientsInPace: report.inPace,
-      rateVsBitrate: [Number(report.minRate.toFixed(3)), Number(report.maxRate.toFixed(3))],
-      clientMinBufferAheadSec: Number(report.minAheadSec.toFixed(2)),
-      clientMaxBufferAheadSec: Number(report.maxAheadSec.toFixed(2)),
-      leadSec: broadcaster.leadMs / 1000,
-      clientMaxGapMs: Math.round(report.maxGapMs),
+      ...(hls
+        ? {
+            segmentsPublished: report.segmentsPublished,
+            minSegmentsPerListener: report.minSegments,
+            failedRequests: report.failures,
+            requests: report.requests,
+          }
+        : {}),
+      ...(hls
+        ? {}
+        : {
+            rateVsBitrate: [Number(report.minRate.toFixed(3)), Number(report.maxRate.toFixed(3))],
+            clientMinBufferAheadSec: Number(report.minAheadSec.toFixed(2)),
+            clientMaxBufferAheadSec: Number(report.maxAheadSec.toFixed(2)),
+            leadSec: broadcaster.leadMs / 1000,
+            clientMaxGapMs: Math.round(report.maxGapMs),
+          }),
       serverMaxTickGapMs: Math.round(maxTickGapMs),
       clientProcessCpuPercent: Number(report.clientCpuPercent.toFixed(1)),
       rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
@@ -196,6 +287,7 @@ console.log(
 );
 broadcaster.stop();
 await app.close();
+rmSync(blobDir, { recursive: true, force: true });
 const missed = [
   ...(cpuPercent >= 10 ? [`server CPU ${cpuPercent.toFixed(1)} % of one core`] : []),
   ...(report.inPace < listeners ? [`${listeners - report.inPace} of ${listeners} listeners out of pace`] : []),

@@ -1,7 +1,7 @@
 /** Data access for users, login sessions, refresh tokens and API keys. */
 import { and, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
-import { idEq } from '../infra/db/ids.js';
+import { idEq, isUuid } from '../infra/db/ids.js';
 import {
   apiKeys,
   authSessions,
@@ -20,11 +20,72 @@ import { isUniqueViolation } from '../infra/db/errors.js';
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
-/** An API key with its owner's status and role: a banned owner's keys stop working with the rest of their access. */
-export type ApiKeyWithOwner = ApiKeyRow & { ownerStatus: UserStatus | null; ownerRole: Role | null; ownerDeveloperAccount: boolean };
+/**
+ * An API key as authentication needs it, with its owner's status and role: a banned owner's keys stop working
+ * with the rest of their access. Only the columns a request's principal is built from (a narrower row for
+ * the lookup every API-key request runs); listings read whole rows.
+ */
+export type ApiKeyWithOwner = Pick<ApiKeyRow, 'id' | 'keyHash' | 'scopes' | 'environment' | 'ownerUserId' | 'revokedAt'> & {
+  ownerStatus: UserStatus | null;
+  ownerRole: Role | null;
+  ownerDeveloperAccount: boolean;
+};
+
+/** The auth lookups that run per request (API keys) or per session-cache miss, built once per repository. */
+function authLookups(db: DbOrTx) {
+  const keyColumns = {
+    id: apiKeys.id,
+    keyHash: apiKeys.keyHash,
+    scopes: apiKeys.scopes,
+    environment: apiKeys.environment,
+    ownerUserId: apiKeys.ownerUserId,
+    revokedAt: apiKeys.revokedAt,
+    ownerStatus: users.status,
+    ownerRole: users.role,
+    ownerDeveloperAccount: developerAccounts.userId,
+  };
+  const keyQuery = (condition: SQL) =>
+    db
+      .select(keyColumns)
+      .from(apiKeys)
+      .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
+      .leftJoin(developerAccounts, eq(developerAccounts.userId, apiKeys.ownerUserId))
+      .where(condition)
+      .limit(1);
+  return {
+    // Named statements: on node-postgres each connection parses and plans them once, not on every request.
+    apiKeyByHash: keyQuery(eq(apiKeys.keyHash, sql.placeholder('keyHash'))).prepare('auth_api_key_by_hash'),
+    apiKeyById: keyQuery(eq(apiKeys.id, sql.placeholder('id'))).prepare('auth_api_key_by_id'),
+    sessionState: db
+      .select({
+        revokedAt: authSessions.revokedAt,
+        expiresAt: authSessions.expiresAt,
+        secondFactor: authSessions.secondFactor,
+        oauthClientId: authSessions.oauthClientId,
+        scopes: authSessions.scopes,
+        userId: users.id,
+        userStatus: users.status,
+        role: users.role,
+        developerAccount: developerAccounts.userId,
+      })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .leftJoin(developerAccounts, eq(developerAccounts.userId, authSessions.userId))
+      .where(eq(authSessions.id, sql.placeholder('sessionId')))
+      .limit(1)
+      .prepare('auth_session_state'),
+  };
+}
 
 export class AuthRepository {
+  private lookups: ReturnType<typeof authLookups> | null = null;
+
   constructor(readonly db: DbOrTx) {}
+
+  /** Built on first use: a repository made for one transaction (`with`) usually never needs them. */
+  private get prepared(): ReturnType<typeof authLookups> {
+    return (this.lookups ??= authLookups(this.db));
+  }
 
   with(tx: DbOrTx): AuthRepository {
     return new AuthRepository(tx);
@@ -254,23 +315,9 @@ export class AuthRepository {
 
   /** The session and its user as they are now; null when no such session exists. */
   async sessionState(sessionId: string, nowMs: number): Promise<SessionState | null> {
-    const [row] = await this.db
-      .select({
-        revokedAt: authSessions.revokedAt,
-        expiresAt: authSessions.expiresAt,
-        secondFactor: authSessions.secondFactor,
-        oauthClientId: authSessions.oauthClientId,
-        scopes: authSessions.scopes,
-        userId: users.id,
-        userStatus: users.status,
-        role: users.role,
-        developerAccount: developerAccounts.userId,
-      })
-      .from(authSessions)
-      .innerJoin(users, eq(users.id, authSessions.userId))
-      .leftJoin(developerAccounts, eq(developerAccounts.userId, authSessions.userId))
-      .where(idEq(authSessions.id, sessionId))
-      .limit(1);
+    // Text that is not a uuid names no session (idEq's rule; the placeholder is typed uuid by the column).
+    if (!isUuid(sessionId)) return null;
+    const [row] = await this.prepared.sessionState.execute({ sessionId });
     if (!row) return null;
     return {
       userId: row.userId,
@@ -366,22 +413,14 @@ export class AuthRepository {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyWithOwner | null> {
-    return this.findApiKey(eq(apiKeys.keyHash, keyHash));
+    const [row] = await this.prepared.apiKeyByHash.execute({ keyHash });
+    return row ? withOwner(row) : null;
   }
 
   async findApiKeyById(id: string): Promise<ApiKeyWithOwner | null> {
-    return this.findApiKey(idEq(apiKeys.id, id));
-  }
-
-  private async findApiKey(condition: SQL): Promise<ApiKeyWithOwner | null> {
-    const [row] = await this.db
-      .select({ key: apiKeys, ownerStatus: users.status, ownerRole: users.role, ownerDeveloperAccount: developerAccounts.userId })
-      .from(apiKeys)
-      .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
-      .leftJoin(developerAccounts, eq(developerAccounts.userId, apiKeys.ownerUserId))
-      .where(condition)
-      .limit(1);
-    return row ? { ...row.key, ownerStatus: row.ownerStatus, ownerRole: row.ownerRole, ownerDeveloperAccount: row.ownerDeveloperAccount !== null } : null;
+    if (!isUuid(id)) return null;
+    const [row] = await this.prepared.apiKeyById.execute({ id });
+    return row ? withOwner(row) : null;
   }
 
   /** A user's keys that are not revoked, newest first. */
@@ -403,4 +442,8 @@ export class AuthRepository {
       .returning({ id: apiKeys.id });
     return rows.length === 1;
   }
+}
+
+function withOwner<T extends { ownerDeveloperAccount: string | null }>(row: T): Omit<T, 'ownerDeveloperAccount'> & { ownerDeveloperAccount: boolean } {
+  return { ...row, ownerDeveloperAccount: row.ownerDeveloperAccount !== null };
 }
