@@ -92,8 +92,9 @@ const LONG_ARC: FormEntry[] = [
 ];
 
 /**
- * The forms each family draws from (VARIANTS are shared; the family adds the ones its listeners expect).
- * Indices into VARIANTS come first, so a family's first four draws stay what they were.
+ * The forms each family draws from (VARIANTS are shared; the family adds the ones its listeners expect, a
+ * form listed twice being drawn twice as often). Ambient leaves out the chorus-first and double-chorus pop
+ * forms.
  */
 const FAMILY_FORMS: Record<GenreFamily, FormEntry[][]> = {
   pop: [...VARIANTS],
