@@ -64,7 +64,7 @@ export function writeWav16(path: string, samples: Float32Array, sampleRate: numb
 }
 
 function decode(wavPath: string, model: string[]): string[] {
-  const out = execFileSync('nice', ['-n', '10', 'pocketsphinx_continuous', '-infile', wavPath, '-hmm', HMM, '-dict', DICT, ...model, '-logfn', '/dev/null'], {
+  const out = execFileSync('pocketsphinx_continuous', ['-infile', wavPath, '-hmm', HMM, '-dict', DICT, ...model, '-logfn', '/dev/null'], {
     encoding: 'utf8',
     maxBuffer: 1 << 24,
   });
