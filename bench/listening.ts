@@ -18,7 +18,8 @@
  * last note, joined with 0.3 s of silence, the same spans for the stem and the mix. Exits 1 when a target
  * is missed.
  *
- *   npx tsx bench/listening.ts [durationSec=90] [--keep]     (--keep leaves the WAV files in artifacts/listening)
+ *   npx tsx bench/listening.ts [durationSec=90] [--keep] [--only pop-311,rock-412]
+ *   (--keep leaves the WAV files in artifacts/listening; --only runs those songs)
  *
  * Needs: apt-get install pocketsphinx pocketsphinx-en-us espeak-ng
  */
@@ -33,7 +34,9 @@ import { RECOGNISER_RATE, recogniseClosed, recogniseOpen, recogniserAvailable, s
 
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
-const durationSec = Number(args.find((a) => !a.startsWith('--')) ?? 90);
+const durationSec = Number(args.find((a) => !a.startsWith('--') && !a.includes('-')) ?? 90);
+/** `--only pop-311,folk-816`: just those songs (their closed-set distractors stay the next song in the full list). */
+const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 const TARGET_RECALL_RATIO = 0.8;
 const TARGET_CLOSED_STEM = 0.9;
 const TARGET_CLOSED_MIX = 0.8;
@@ -149,8 +152,9 @@ interface SongResult {
   heard: { stem: string; mix: string; espeak: string };
 }
 
+/** Median of the finite values (a song where espeak's recall is 0 has no ratio). */
 const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : ' n/a');
@@ -159,6 +163,7 @@ const results: SongResult[] = [];
 console.log(`${LISTENING_SONGS.length} songs, ${durationSec} s each; PocketSphinx en-us on the sung lines`);
 console.log('song              voice     lines cwords | recall stem  mix espeak | ratio stem  mix | closed stem  mix espeak chance | 3-7k dB stem espeak');
 for (const [index, song] of LISTENING_SONGS.entries()) {
+  if (only && !only.has(song.name)) continue;
   const track = await generateTrack({
     context: song.context,
     seed: song.seed,

@@ -64,7 +64,7 @@ export function writeWav16(path: string, samples: Float32Array, sampleRate: numb
 }
 
 function decode(wavPath: string, model: string[]): string[] {
-  const out = execFileSync('nice', ['-n', '10', 'pocketsphinx_continuous', '-infile', wavPath, '-hmm', HMM, '-dict', DICT, ...model, '-logfn', '/dev/null'], {
+  const out = execFileSync('pocketsphinx_continuous', ['-infile', wavPath, '-hmm', HMM, '-dict', DICT, ...model, '-logfn', '/dev/null'], {
     encoding: 'utf8',
     maxBuffer: 1 << 24,
   });
@@ -87,7 +87,8 @@ export function recogniseClosed(wavPath: string, vocabulary: Iterable<string>, g
 export function speak(lines: readonly string[], wavPath: string): void {
   const raw = `${wavPath}.espeak.wav`;
   execFileSync('espeak-ng', ['-v', 'en-us', '-w', raw, lines.join('.\n') + '.']);
-  execFileSync('sox', [raw, '-r', String(RECOGNISER_RATE), '-c', '1', '-b', '16', wavPath]);
+  // -D: no dither, so the same text gives the same file (dither noise moved the recogniser's figures between runs).
+  execFileSync('sox', [raw, '-D', '-r', String(RECOGNISER_RATE), '-c', '1', '-b', '16', wavPath]);
   rmSync(raw);
 }
 
