@@ -88,9 +88,11 @@ export function relayedFrames(message: unknown): { message: RelayMessage; frames
 
 /**
  * Frames a follower keeps after sending them: a new leader hands its HLS segmenter the timeline from the
- * start of the segment the last leader had not written yet (two segments' worth, about 8 s).
+ * start of the segment the last leader had not written yet. That segment began up to one segment before the
+ * leader died, and followers go on sending for the 2-4 s the lease takes to move: four segments (~16 s, about
+ * 250 KB at 128 kbps) cover both with room for a late write.
  */
-export const RECENT_FRAMES = 2 * FRAMES_PER_SEGMENT;
+export const RECENT_FRAMES = 4 * FRAMES_PER_SEGMENT;
 
 /**
  * What a follower holds of the leader's timeline: frames by stream index, sent when due. A frame lost on the
