@@ -9,6 +9,9 @@ import http from 'node:http';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { join } from 'node:path';
+import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
+import { parseMediaPlaylist } from '../../src/station/stream/hls-segmenter.js';
 import { DATABASE_URL, FaultStation, REDIS_URL, getJson, sleep, until, type Instance } from './support.js';
 
 interface Card {
@@ -132,6 +135,29 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, Post
       `leader-kill: max byte gap ${gapMs} ms on the follower; next track ${((nextAt - killedAt) / 1000).toFixed(1)} s after the kill, ` +
         `${lateMs} ms against its due time; cards on the survivors ${cardSkewMs} ms apart\n`,
     );
+
+    // HLS: the new leader continued the dead one's playlist (one timeline, numbers consecutive), with segments
+    // from both sides of the kill in it. Frames are consecutive too, except where the new leader joined the
+    // station less than a segment before the kill (here a few seconds): it never had the start of the segment
+    // the dead leader had not written, so that one is cut short and marked as a discontinuity, never overlapping.
+    const blobs = new FileBlobStore(join(station.dataDir, 'blobs'));
+    const listed = await until(
+      'the HLS playlist has a segment heard after the takeover',
+      async () => parseMediaPlaylist((await blobs.get('hls/live/playlist.m3u8')).toString('utf8')).segments,
+      (segments) => segments.some((segment) => segment.heardAt > killedAt + 6000),
+      30_000,
+    );
+    expect(listed.some((segment) => segment.heardAt < killedAt)).toBe(true);
+    expect(listed.filter((segment) => segment.discontinuity).length).toBeLessThanOrEqual(1);
+    expect(new Set(listed.map((segment) => segment.timeline)).size).toBe(1);
+    listed.slice(1).forEach((segment, i) => {
+      const end = listed[i].firstFrame + listed[i].frameCount;
+      expect(segment.sequence).toBe(listed[i].sequence + 1);
+      if (segment.discontinuity) expect(segment.firstFrame).toBeGreaterThan(end);
+      else expect(segment.firstFrame).toBe(end);
+    });
+    const joins = listed.filter((segment) => segment.discontinuity).length;
+    process.stdout.write(`leader-kill: HLS playlist ${listed[0].sequence}-${listed.at(-1)!.sequence} across the kill, ${joins} discontinuity\n`);
 
     // The running order: every started slot started once and in order, none planned before it was skipped.
     const db = new pg.Client({ connectionString: station.database.url! });

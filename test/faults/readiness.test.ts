@@ -4,29 +4,9 @@
  * private redis-server started (and killed) by the test; PostgreSQL is the shared server behind a TCP proxy
  * that the test partitions. The shared Redis and PostgreSQL are never touched.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
-import { DATABASE_URL, FaultStation, REDIS_URL, freePort, until } from './support.js';
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  await until(
-    'the private redis-server answers',
-    () =>
-      client
-        .connect()
-        .then(() => client.ping())
-        .catch(() => null),
-    (pong) => pong === 'PONG',
-    10_000,
-  );
-  client.disconnect();
-  return child;
-}
+import { DATABASE_URL, FaultStation, REDIS_URL, freePort, startRedis, until } from './support.js';
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('/readyz while Redis or PostgreSQL is unreachable', () => {
   const station = new FaultStation();

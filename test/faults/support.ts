@@ -189,3 +189,22 @@ export async function getJson<T>(url: string, headers: Record<string, string> = 
   const response = await fetch(url, { headers });
   return { status: response.status, body: (await response.json().catch(() => null)) as T };
 }
+
+/** A private redis-server on `port` (never the shared one), answering PING; kill it with SIGKILL to cut Redis. */
+export async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  await until(
+    'the private redis-server answers',
+    () =>
+      client
+        .connect()
+        .then(() => client.ping())
+        .catch(() => null),
+    (pong) => pong === 'PONG',
+    10_000,
+  );
+  client.disconnect();
+  return child;
+}

@@ -157,9 +157,10 @@ describe('fallback and restart', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // KNOWN FAILURE on PostgreSQL and Redis (STATION_SUITE=services), reproducible alone since the failover
-  // merge: the restarted station never starts two new catalog tracks. It still runs on the embedded suite,
-  // where it passes. Skipped there until the takeover path (RadioScheduler.resume) is fixed: see the stop's note.
+  // KNOWN INTERMITTENT FAILURE on PostgreSQL and Redis (STATION_SUITE=services): now and then the restarted
+  // station never starts two new catalog tracks (1 run in 3 on one day, 1 in 23 on another, on a quiet machine
+  // both times; not reproduced with the stream's state logged). It still runs on the embedded suite, where it
+  // passes. Skipped there until the cause is found (the stop's note lists what was ruled out).
   it.skipIf(process.env.STATION_SUITE === 'services')(
     'keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart',
     async () => {

@@ -79,6 +79,8 @@ export interface StreamPosition {
 /** Frames as the relay publishes them: consecutive frames of the timeline, from frame index `first`. */
 export interface StreamChunk {
   run: string;
+  /** The timeline: one id from a fresh start on, across takeovers (the HLS playlist continues it). */
+  timeline: string;
   /** Stream index of the first frame (frames count from the stream's start, across takeovers). */
   first: number;
   /** Wall time (ms since the epoch) at which frame 0 is sent: frame i is sent at epoch + i x FRAME_MS. */
@@ -106,6 +108,13 @@ export interface StreamResume {
   backlog: HeldFrame[];
   /** The last leader's latest markers: the track on air after the backlog is continued mid-way. */
   markers: ResumePoint[];
+  /** The last leader's timeline id (a new one when unknown). */
+  timeline?: string;
+  /**
+   * Frames already sent before `nextFrame` (consecutive, ending at nextFrame - 1): not sent again, only handed
+   * to `onChunk` with the backlog, so the HLS segmenter can finish the segment the last leader had not written.
+   */
+  history?: HeldFrame[];
 }
 
 /** Stream sample (as heard) of the first sample encoded into frame `frame` by a fresh encoder. */
@@ -158,6 +167,7 @@ export class StreamBroadcaster {
   private handle: unknown = null;
   private playout: Playout | null = null;
   private run = '';
+  private timeline = '';
   private epoch = 0; // wall time at which stream time 0 is sent
   private sentFrames = 0;
   /** Frames handed to onChunk so far (ahead of sentFrames by up to relayAheadMs). */
@@ -205,6 +215,7 @@ export class StreamBroadcaster {
     const playout = this.newPlayout(0);
     this.playout = playout;
     this.run = randomUUID();
+    this.timeline = randomUUID();
     this.sentFrames = 0;
     this.publishedFrames = 0;
     this.backlog = [];
@@ -232,11 +243,27 @@ export class StreamBroadcaster {
     const playout = this.newPlayout(firstFrame);
     this.playout = playout;
     this.run = randomUUID();
+    this.timeline = resume.timeline ?? randomUUID();
     this.epoch = resume.epoch;
     this.sentFrames = resume.nextFrame;
     this.publishedFrames = firstFrame;
     this.backlog = resume.backlog.slice();
     this.resuming = true;
+    // What this instance took over, for onChunk (the HLS segmenter; followers hold these frames already).
+    const taken = [...(resume.history ?? []), ...resume.backlog];
+    if (taken.length > 0) {
+      const last = taken[taken.length - 1];
+      this.emitChunk({
+        run: this.run,
+        timeline: this.timeline,
+        first: resume.nextFrame - (resume.history?.length ?? 0),
+        epoch: this.epoch,
+        frames: taken.map((held) => held.frame),
+        bitrateKbps: last.bitrateKbps,
+        title: last.title,
+        markers: resume.markers,
+      });
+    }
     this.handle = this.timers.setInterval(() => this.tick(), this.tickMs);
     this.tick();
     try {
@@ -268,8 +295,8 @@ export class StreamBroadcaster {
   }
 
   /** The stream's clock as a follower carries it on: frame index of the next frame to send, and frame 0's send time. */
-  get clock(): { nextFrame: number; epoch: number } {
-    return { nextFrame: this.sentFrames, epoch: this.epoch };
+  get clock(): { nextFrame: number; epoch: number; timeline: string } {
+    return { nextFrame: this.sentFrames, epoch: this.epoch, timeline: this.timeline };
   }
 
   /**
@@ -357,7 +384,7 @@ export class StreamBroadcaster {
     this.publishedFrames = first + frames.length;
     const title = this.titleAt((this.publishedFrames - 1) * SAMPLES_PER_FRAME);
     const markers = playout.markers.slice(-3).map(({ id, startSample, changeSample }) => ({ id, startSample, changeSample }));
-    this.emitChunk({ run: this.run, first, epoch: this.epoch, frames, bitrateKbps: playout.bitrateKbps, title, markers });
+    this.emitChunk({ run: this.run, timeline: this.timeline, first, epoch: this.epoch, frames, bitrateKbps: playout.bitrateKbps, title, markers });
   }
 
   /** Resolves once the playout renders and loads nothing (tests step the clock with it). */

@@ -15,6 +15,12 @@
  *   continuous stream (send time + the lead), so both outputs tell the same time.
  * - The playlist lists the last `window` segments; a segment is deleted `keep` segments after it left it
  *   (a player that just read the playlist may still fetch it).
+ * - Takeover: a new leader's segmenter (any new run) first reads the stored playlist and continues it: the
+ *   media sequence goes on, the segments listed stay listed. Each segment carries its timeline and first
+ *   frame in a comment line (`#STATION-FRAMES:`, ignored by players): on the same timeline the new leader's
+ *   frames (from the segment the last leader had not written yet, which followers kept) join on without a
+ *   mark; where the timeline restarts (a fresh start, or frames lost) the next segment gets
+ *   #EXT-X-DISCONTINUITY. A playlist older than its own window is not continued (only numbered on).
  */
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import { SAMPLES_PER_FRAME } from './encoder.js';
@@ -31,6 +37,8 @@ const TIMESTAMP_WRAP = 2n ** 33n;
 export interface TimelineChunk {
   /** The broadcaster's run: frame indices count from its start (a new run may count from 0 again). */
   run?: string;
+  /** The timeline (kept across takeovers): segments of one timeline join without a discontinuity. */
+  timeline?: string;
   first: number;
   epoch: number;
   frames: Buffer[];
@@ -38,7 +46,7 @@ export interface TimelineChunk {
 }
 
 export interface HlsSegmenterOptions {
-  blobs: Pick<BlobStore, 'put' | 'delete'>;
+  blobs: Pick<BlobStore, 'put' | 'delete' | 'get'>;
   /** Blob key prefix of this rendition, e.g. `hls/live`. */
   prefix: string;
   framesPerSegment?: number;
@@ -62,6 +70,8 @@ export interface HlsSegment {
   /** Wall time (ms) its first frame is heard. */
   heardAt: number;
   discontinuity: boolean;
+  /** The timeline it belongs to, when known. */
+  timeline?: string;
 }
 
 /** Duration of `frames` frames, seconds. */
@@ -92,12 +102,49 @@ export function segmentId3(timestamp: bigint, title: string | null): Buffer {
   return Buffer.concat([Buffer.from('ID3', 'latin1'), Buffer.from([4, 0, 0]), synchsafe(body.length), body]);
 }
 
+const FRAMES_COMMENT = '#STATION-FRAMES:';
+
+const KEPT_COMMENT = '#STATION-KEPT:';
+
+/**
+ * The segments of a playlist mediaPlaylist wrote (those without the frames comment are left out), and the
+ * sequence numbers of segments that left it but are not deleted yet.
+ */
+export function parseMediaPlaylist(text: string): { segments: HlsSegment[]; kept: number[] } {
+  const segments: HlsSegment[] = [];
+  let kept: number[] = [];
+  let discontinuity = false;
+  let heardAt = Number.NaN;
+  let frames: { timeline?: string; firstFrame: number; frameCount: number } | null = null;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(KEPT_COMMENT)) kept = line.slice(KEPT_COMMENT.length).split(',').map(Number).filter(Number.isSafeInteger);
+    else if (line === '#EXT-X-DISCONTINUITY') discontinuity = true;
+    else if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) heardAt = Date.parse(line.slice('#EXT-X-PROGRAM-DATE-TIME:'.length));
+    else if (line.startsWith(FRAMES_COMMENT)) {
+      const [timeline, first, count] = line.slice(FRAMES_COMMENT.length).split(',');
+      const firstFrame = Number(first);
+      const frameCount = Number(count);
+      frames = Number.isSafeInteger(firstFrame) && Number.isSafeInteger(frameCount) ? { timeline: timeline || undefined, firstFrame, frameCount } : null;
+    } else if (/^[0-9]{1,15}\.mp3$/.test(line)) {
+      if (frames && Number.isFinite(heardAt)) segments.push({ sequence: Number(line.slice(0, -4)), heardAt, discontinuity, ...frames });
+      discontinuity = false;
+      heardAt = Number.NaN;
+      frames = null;
+    }
+  }
+  return { segments, kept };
+}
+
 /** The media playlist text for `segments` (oldest first), segment URIs `<sequence>.mp3`. */
-export function mediaPlaylist(segments: readonly HlsSegment[], framesPerSegment: number): string {
+export function mediaPlaylist(segments: readonly HlsSegment[], framesPerSegment: number, kept: readonly number[] = []): string {
   const target = Math.max(1, Math.ceil(segmentSeconds(framesPerSegment) - 0.5));
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${segments[0]?.sequence ?? 0}`];
+  // Segments that left the playlist and are deleted a little later: whoever leads then deletes them.
+  if (kept.length > 0) lines.push(`${KEPT_COMMENT}${kept.join(',')}`);
   for (const segment of segments) {
     if (segment.discontinuity) lines.push('#EXT-X-DISCONTINUITY');
+    // A comment (not a tag: players ignore it): what a new leader needs to continue the playlist.
+    lines.push(`${FRAMES_COMMENT}${segment.timeline ?? ''},${segment.firstFrame},${segment.frameCount}`);
     lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.heardAt).toISOString()}`);
     lines.push(`#EXTINF:${segmentSeconds(segment.frameCount).toFixed(3)},`);
     lines.push(`${segment.sequence}.mp3`);
@@ -113,6 +160,7 @@ interface Building {
   epoch: number;
   title: string | null;
   discontinuity: boolean;
+  timeline?: string;
 }
 
 export class HlsSegmenter {
@@ -135,6 +183,9 @@ export class HlsSegmenter {
   private readonly stale: HlsSegment[] = [];
   private nextSequence: number | null;
   private writing: Promise<void> = Promise.resolve();
+  private pushing: Promise<void> = Promise.resolve();
+  /** The last sequence number of a stored playlist that was not continued: numbering goes on past it. */
+  private storedSequence = -1;
 
   constructor(private readonly options: HlsSegmenterOptions) {
     this.framesPerSegment = options.framesPerSegment ?? FRAMES_PER_SEGMENT;
@@ -150,14 +201,46 @@ export class HlsSegmenter {
     return this.written.slice(-this.window);
   }
 
-  /** Takes a chunk of consecutive frames; writes the segments that completed and came due. */
+  /** Takes a chunk of consecutive frames; writes the segments that completed and came due. Chunks are taken in order. */
   push(chunk: TimelineChunk): Promise<void> {
+    this.pushing = this.pushing.then(() => this.take(chunk)).catch((error: unknown) => this.options.onError?.(error, 'taking HLS frames'));
+    return this.pushing;
+  }
+
+  private async take(chunk: TimelineChunk): Promise<void> {
     if (chunk.run !== undefined && chunk.run !== this.run) {
       if (this.run !== undefined) this.reset();
       this.run = chunk.run;
+      await this.continueStored(chunk);
     }
     chunk.frames.forEach((frame, i) => this.addFrame(chunk.first + i, frame, chunk));
-    return this.flush();
+    await this.flush();
+  }
+
+  /**
+   * A new run (this instance leads now): the playlist in the store, written by the last leader (or by this one
+   * before it stepped down), is continued when it is recent: its segments stay listed and the numbering goes
+   * on; on the same timeline the frames join on where its last segment ends, otherwise a discontinuity
+   * starts the first new segment. An unreadable or old playlist is only numbered on.
+   */
+  private async continueStored(chunk: TimelineChunk): Promise<void> {
+    const text = await this.options.blobs.get(`${this.options.prefix}/${PLAYLIST_NAME}`).catch(() => null);
+    const { segments: stored, kept } = text ? parseMediaPlaylist(text.toString('utf8')) : { segments: [], kept: [] };
+    const last = stored[stored.length - 1];
+    if (!last) return;
+    const endsHeardAt = last.heardAt + last.frameCount * FRAME_MS;
+    if (this.now() - endsHeardAt > this.window * this.framesPerSegment * FRAME_MS) {
+      this.storedSequence = last.sequence;
+      return;
+    }
+    this.nextSequence = Math.max(this.nextSequence ?? 0, last.sequence + 1);
+    const listed = new Set([...kept, ...stored.map((segment) => segment.sequence)]);
+    // Kept segments go first, as if written here: they are deleted as the window rolls on.
+    this.written.push(...kept.map((sequence) => ({ sequence, firstFrame: 0, frameCount: 0, heardAt: 0, discontinuity: false })), ...stored);
+    // Listed again: never deleted as this instance's stale run (they leave with the rolling window instead).
+    for (let i = this.stale.length - 1; i >= 0; i--) if (listed.has(this.stale[i].sequence)) this.stale.splice(i, 1);
+    if (chunk.timeline !== undefined && last.timeline === chunk.timeline) this.lastFrame = last.firstFrame + last.frameCount - 1;
+    else this.pendingDiscontinuity = true;
   }
 
   /** Writes every complete segment whose end the send edge has passed (in order, one write at a time). */
@@ -207,6 +290,7 @@ export class HlsSegmenter {
         epoch: chunk.epoch,
         title: chunk.title,
         discontinuity: this.pendingDiscontinuity,
+        timeline: chunk.timeline,
       };
       this.pendingDiscontinuity = false;
       this.building = building;
@@ -223,7 +307,7 @@ export class HlsSegmenter {
   private async write(building: Building): Promise<void> {
     if (building.generation !== this.generation) return; // queued before a reset: its run is over
     const { blobs, prefix } = this.options;
-    const last = Math.max(-1, ...this.written.map((s) => s.sequence), ...this.stale.map((s) => s.sequence));
+    const last = Math.max(this.storedSequence, ...this.written.map((s) => s.sequence), ...this.stale.map((s) => s.sequence));
     const sequence = this.nextSequence ?? Math.max(last + 1, Math.floor(this.now() / (FRAME_MS * this.framesPerSegment)));
     this.nextSequence = sequence + 1;
     const segment: HlsSegment = {
@@ -232,12 +316,14 @@ export class HlsSegmenter {
       frameCount: building.frames.length,
       heardAt: Math.round(building.epoch + building.firstFrame * FRAME_MS + this.leadMs),
       discontinuity: building.discontinuity,
+      timeline: building.timeline,
     };
     const bytes = Buffer.concat([segmentId3(frameTimestamp90k(building.firstFrame), building.title), ...building.frames]);
     await blobs.put(`${prefix}/${sequence}.mp3`, bytes);
     this.written.push(segment);
-    await blobs.put(`${prefix}/${PLAYLIST_NAME}`, Buffer.from(mediaPlaylist(this.playlistSegments, this.framesPerSegment), 'utf8'));
     const old = this.written.length > this.window + this.keep ? this.written.splice(0, this.written.length - this.window - this.keep) : [];
+    const kept = this.written.slice(0, Math.max(0, this.written.length - this.window)).map((s) => s.sequence);
+    await blobs.put(`${prefix}/${PLAYLIST_NAME}`, Buffer.from(mediaPlaylist(this.playlistSegments, this.framesPerSegment, kept), 'utf8'));
     if (this.written.length >= this.window) old.push(...this.stale.splice(0));
     for (const segment of old) await blobs.delete(`${prefix}/${segment.sequence}.mp3`);
   }

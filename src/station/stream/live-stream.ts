@@ -16,10 +16,13 @@
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { HeldFrame, ResumePoint, StreamBroadcaster, StreamChunk, StreamResume } from './broadcaster.js';
 import { FRAME_MS } from './fanout.js';
+import { FRAMES_PER_SEGMENT } from './hls-segmenter.js';
 
 /** Frames of the leader's stream on the bus. */
 export interface RelayMessage {
   run: string;
+  /** The timeline the frames belong to: kept across takeovers, new when a stream starts afresh. */
+  timeline?: string;
   /** Stream index of the first frame; frame i is due at epoch + i x FRAME_MS. */
   first: number;
   epoch: number;
@@ -49,6 +52,7 @@ export interface LiveStreamOptions {
 export function relayMessage(chunk: StreamChunk): RelayMessage {
   return {
     run: chunk.run,
+    timeline: chunk.timeline,
     first: chunk.first,
     epoch: chunk.epoch,
     kbps: chunk.bitrateKbps,
@@ -67,6 +71,7 @@ function isResumePoint(value: unknown): value is ResumePoint {
 /** The frames of a relay message; null when it is not one. */
 export function relayedFrames(message: unknown): { message: RelayMessage; frames: Buffer[] } | null {
   const m = message as Partial<RelayMessage> | null;
+  if (m?.timeline !== undefined && typeof m.timeline !== 'string') return null;
   if (!m || typeof m.run !== 'string' || typeof m.data !== 'string' || !Array.isArray(m.sizes) || typeof m.kbps !== 'number') return null;
   if (!Number.isSafeInteger(m.first) || m.first! < 0 || !Number.isFinite(m.epoch)) return null;
   if (!Array.isArray(m.markers) || !m.markers.every(isResumePoint)) return null;
@@ -82,6 +87,14 @@ export function relayedFrames(message: unknown): { message: RelayMessage; frames
 }
 
 /**
+ * Frames a follower keeps after sending them: a new leader hands its HLS segmenter the timeline from the
+ * start of the segment the last leader had not written yet. That segment began up to one segment before the
+ * leader died, and followers go on sending for the 2-4 s the lease takes to move: four segments (~16 s, about
+ * 250 KB at 128 kbps) cover both with room for a late write.
+ */
+export const RECENT_FRAMES = 4 * FRAMES_PER_SEGMENT;
+
+/**
  * What a follower holds of the leader's timeline: frames by stream index, sent when due. A frame lost on the
  * bus (pub/sub delivers at most once) is skipped when the next one is due; a frame already held, or already
  * sent, is never taken twice (a new leader republishes from where the last one's frames ended).
@@ -89,13 +102,18 @@ export function relayedFrames(message: unknown): { message: RelayMessage; frames
 export class RelayHold {
   epoch = 0;
   markers: ResumePoint[] = [];
+  timeline: string | undefined;
+  /** The last RECENT_FRAMES frames sent, by stream index. */
+  private readonly recent: { index: number; held: HeldFrame }[] = [];
   /** Index of the next frame to send; null until the first frames arrive. */
   next: number | null = null;
   private readonly frames = new Map<number, HeldFrame>();
 
   add(message: RelayMessage, frames: Buffer[]): void {
     this.epoch = message.epoch;
-    this.markers = message.markers;
+    // A new leader republishes the frames it took over before its playout has marked a track: keep the last ones.
+    if (message.markers.length > 0) this.markers = message.markers;
+    if (message.timeline !== undefined) this.timeline = message.timeline;
     frames.forEach((frame, i) => {
       const index = message.first + i;
       if ((this.next === null || index >= this.next) && !this.frames.has(index))
@@ -112,6 +130,8 @@ export class RelayHold {
       if (held) {
         this.frames.delete(this.next);
         out.push(held);
+        this.recent.push({ index: this.next, held });
+        if (this.recent.length > RECENT_FRAMES) this.recent.shift();
         this.next++;
         continue;
       }
@@ -130,12 +150,21 @@ export class RelayHold {
     return out;
   }
 
+  /** The frames sent just before `next`, consecutive and ending at next - 1 (what a new leader's HLS starts from). */
+  history(): HeldFrame[] {
+    const out: HeldFrame[] = [];
+    if (this.next === null) return out;
+    for (let i = this.recent.length - 1, index = this.next - 1; i >= 0 && this.recent[i].index === index; i--, index--) out.unshift(this.recent[i].held);
+    return out;
+  }
+
   /**
    * Forgets every frame; the next to send is `next`, and `carried` are the frames from there on that this
    * instance already has (a leader that steps down goes on from its own clock and its own published frames).
    */
   reset(next: number | null, epoch: number, carried: HeldFrame[] = []): void {
     this.frames.clear();
+    this.recent.length = 0;
     this.next = next;
     this.epoch = epoch;
     if (next !== null) carried.forEach((held, i) => this.frames.set(next + i, held));
@@ -224,7 +253,14 @@ export class LiveStream {
     this.stopSending();
     const { broadcaster } = this.options;
     if (!wasFollowing || this.hold.next === null) return broadcaster.start();
-    const resume: StreamResume = { epoch: this.hold.epoch, nextFrame: this.hold.next, backlog: this.hold.contiguous(), markers: this.hold.markers };
+    const resume: StreamResume = {
+      epoch: this.hold.epoch,
+      nextFrame: this.hold.next,
+      backlog: this.hold.contiguous(),
+      markers: this.hold.markers,
+      timeline: this.hold.timeline,
+      history: this.hold.history(),
+    };
     this.hold.reset(null, 0);
     this.resumed++;
     await broadcaster.start(resume);
@@ -238,6 +274,7 @@ export class LiveStream {
     this.role = 'follower';
     broadcaster.halt();
     this.hold.reset(clock?.nextFrame ?? null, clock?.epoch ?? 0, carried);
+    if (clock) this.hold.timeline = clock.timeline;
     const tickMs = this.options.tickMs ?? broadcaster.tickMs;
     this.sendTimer = setInterval(() => this.sendDue(), tickMs);
     this.sendTimer.unref();

@@ -94,12 +94,16 @@ describe('HlsSegmenter', () => {
         '#EXT-X-VERSION:3',
         '#EXT-X-TARGETDURATION:1',
         '#EXT-X-MEDIA-SEQUENCE:104',
+        '#STATION-KEPT:103',
+        '#STATION-FRAMES:,40,10',
         `#EXT-X-PROGRAM-DATE-TIME:${at(40)}`,
         '#EXTINF:0.261,',
         '104.mp3',
+        '#STATION-FRAMES:,50,10',
         `#EXT-X-PROGRAM-DATE-TIME:${at(50)}`,
         '#EXTINF:0.261,',
         '105.mp3',
+        '#STATION-FRAMES:,60,10',
         `#EXT-X-PROGRAM-DATE-TIME:${at(60)}`,
         '#EXTINF:0.261,',
         '106.mp3',
@@ -141,7 +145,9 @@ describe('HlsSegmenter', () => {
       [3, 30, 10, false],
     ]);
     const playlist = (await blobs.get('hls/gap/playlist.m3u8')).toString('utf8');
-    expect(playlist).toMatch(/#EXTINF:0\.261,\n1\.mp3\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:[^\n]+\n#EXTINF:0\.183,\n2\.mp3\n/);
+    expect(playlist).toMatch(
+      /#EXTINF:0\.261,\n1\.mp3\n#EXT-X-DISCONTINUITY\n#STATION-FRAMES:,23,7\n#EXT-X-PROGRAM-DATE-TIME:[^\n]+\n#EXTINF:0\.183,\n2\.mp3\n/,
+    );
   });
 });
 
@@ -177,5 +183,55 @@ describe('HlsSegmenter across runs', () => {
     await segmenter.flush();
     for (const sequence of before) expect(await blobs.stat(`hls/runs/${sequence}.mp3`)).toBeNull();
     expect(segmenter.playlistSegments.map((s) => s.sequence)).toEqual([fresh[0].sequence, fresh[0].sequence + 1]);
+  });
+});
+
+describe('HlsSegmenter after a takeover', () => {
+  it("continues the last leader's playlist: the sequence goes on, a discontinuity only where the timeline restarts", async () => {
+    let now = EPOCH;
+    const options = { blobs, prefix: 'hls/takeover', framesPerSegment: 10, window: 4, keep: 1, leadMs: LEAD_MS, now: () => now };
+    const old = new HlsSegmenter({ ...options, firstSequence: 200 });
+    await old.push({ run: 'a', timeline: 'T', first: 0, epoch: EPOCH, frames: frames.slice(0, 40), title: null });
+    now = EPOCH + 35 * FRAME_MS;
+    await old.flush();
+    expect(old.playlistSegments.map((s) => s.sequence)).toEqual([200, 201, 202]);
+
+    // The old leader dies with [30, 40) unwritten. The new one (another instance, no state of its own) starts
+    // from what its follower kept: frames 25.. (some already in the playlist), same timeline, same clock.
+    now = EPOCH + 50 * FRAME_MS;
+    const next = new HlsSegmenter(options);
+    await next.push({ run: 'b', timeline: 'T', first: 25, epoch: EPOCH, frames: frames.slice(25, 50), title: null });
+    expect(next.playlistSegments.map((s) => [s.sequence, s.firstFrame, s.frameCount, s.discontinuity])).toEqual(
+      [
+        [200, 0, 10, false],
+        [201, 10, 10, false],
+        [202, 20, 10, false],
+        [203, 30, 10, false],
+        [204, 40, 10, false],
+      ].slice(-4),
+    );
+    const playlist = (await blobs.get('hls/takeover/playlist.m3u8')).toString('utf8');
+    expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:201\n');
+    expect(playlist).not.toContain('#EXT-X-DISCONTINUITY');
+    // The segment the old leader never wrote is whole: frames 30..39, continuous with 202.
+    const joined = await blobs.get('hls/takeover/203.mp3');
+    expect(readId3(joined).timestamp).toBe(frameTimestamp90k(30));
+    expect(joined.subarray(readId3(joined).size).equals(Buffer.concat(frames.slice(30, 40)))).toBe(true);
+
+    // Everything restarted: a fresh timeline, counted from 0 on a new clock. Numbered on, marked as a discontinuity.
+    const restart = now;
+    const fresh = new HlsSegmenter(options);
+    await fresh.push({ run: 'c', timeline: 'U', first: 0, epoch: restart, frames: frames.slice(0, 10), title: null });
+    now = restart + 10 * FRAME_MS;
+    await fresh.flush();
+    expect(fresh.playlistSegments.map((s) => [s.sequence, s.firstFrame, s.discontinuity])).toEqual([
+      [202, 20, false],
+      [203, 30, false],
+      [204, 40, false],
+      [205, 0, true],
+    ]);
+    expect((await blobs.get('hls/takeover/playlist.m3u8')).toString('utf8')).toMatch(/204\.mp3\n#EXT-X-DISCONTINUITY\n/);
+    // The first leader's oldest segment left the window and its grace: deleted by whoever leads now.
+    expect(await blobs.stat('hls/takeover/200.mp3')).toBeNull();
   });
 });

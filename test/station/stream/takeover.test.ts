@@ -78,6 +78,15 @@ describe('a follower taking over the stream', () => {
     const b = make('b', new ResumableSource(tracks));
     const starts: { id: string; at: number }[] = [];
     for (const { broadcaster } of [a, b]) broadcaster.onTrackStart((id, at) => starts.push({ id, at }));
+    // What each hands its HLS segmenter while it leads: one timeline, no frame missing across the takeover.
+    const chunks: { by: 'a' | 'b'; timeline: string; first: number; count: number }[] = [];
+    for (const [name, { broadcaster }] of [
+      ['a', a],
+      ['b', b],
+    ] as const)
+      broadcaster.onChunk((chunk) => {
+        if (leading === name) chunks.push({ by: name, timeline: chunk.timeline, first: chunk.first, count: chunk.frames.length });
+      });
     await a.stream.start();
     await b.stream.start();
     const listener = new TimedSink();
@@ -121,6 +130,11 @@ describe('a follower taking over the stream', () => {
     const joinAt = Math.round(((diedAt - listener.at[0]) / 1000 + 2.5) * 44100); // roughly where the held frames ran out
     expect(longestSilence(left, right, 4410, joinAt + 2 * 44100, 0.01)).toBeLessThan(0.05 * 44100);
     expect(toneAmplitude(left, 330, joinAt + 22050, 8192)).toBeGreaterThan(0.05);
+    expect(new Set(chunks.map((c) => c.timeline)).size).toBe(1);
+    const covered = new Set(chunks.flatMap((c) => Array.from({ length: c.count }, (_, i) => c.first + i)));
+    const lastFrame = Math.max(...covered);
+    expect(chunks.some((c) => c.by === 'b')).toBe(true);
+    expect(Array.from({ length: lastFrame + 1 }, (_, i) => i).filter((i) => !covered.has(i))).toEqual([]);
 
     // The lead goes back (the first instance, alive again, had been following): the one stepping down still
     // sends its listener the frames it had published ahead, then the new leader's, with no gap either.
