@@ -163,6 +163,9 @@ function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
 /** The jobs `npm run worker` runs (and STATION_ROLE=api instances leave to it): the engine's and webhook delivery. */
 export const WORKER_QUEUES = [QUEUES.generation, QUEUES.training, QUEUES.webhooks] as const;
 
+/** The longest a request waits on one Redis command (src/infra/outage.ts turns the timeout into a 503). */
+const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
 export async function createStation(config: Config, options: StationOptions = {}): Promise<Station> {
   const clock = options.clock ?? systemClock;
   // First, so that every part below is given it when it is built.
@@ -170,7 +173,11 @@ export async function createStation(config: Config, options: StationOptions = {}
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl, dataDir: config.dataDir }));
   await database.migrate();
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null;
+  // Commands wait through a reconnect (no retry limit) but never longer than REDIS_COMMAND_TIMEOUT_MS: during
+  // an outage a request that needs Redis (rate limits, login throttling) answers 503 at once instead of hanging.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
+    : null;
   const bus: EventBus = config.redisUrl ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix) : new InProcessEventBus();
   const jobs: JobQueue = config.redisUrl
     ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue`, lockDurationMs: config.jobLockMs })

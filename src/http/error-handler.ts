@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { DomainError, INTERNAL_FAILURE, type ErrorKind } from '../errors.js';
+import { isServiceUnavailable } from '../infra/outage.js';
 import { HttpError } from './errors.js';
 import { apiFamilyOf } from './types.js';
 
@@ -47,6 +48,9 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
+/** Retry-After of a 503 for a backing service: about one reconnect of the Redis and database clients. */
+const SERVICE_RETRY_SEC = 5;
+
 function response(status: number, code: string, message: string, detail = '', retryAfter: number | null = null): ErrorResponse {
   return { status, code, message, detail, retryAfter };
 }
@@ -79,6 +83,8 @@ export function toErrorResponse(error: FastifyError | Error): ErrorResponse {
     const ownMessage = typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_');
     return response(status, 'VALIDATION_FAILED', 'The request could not be processed', ownMessage ? fastifyError.message : '');
   }
+  // PostgreSQL or Redis down or restarting: the request was fine and a retry soon may work.
+  if (isServiceUnavailable(error)) return response(503, 'SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly', '', SERVICE_RETRY_SEC);
   // Anything else is ours and unexpected: its text (SQL, paths, addresses, stack) stays in the log.
   return response(500, INTERNAL_FAILURE.code, 'Internal server error', 'the failure was logged with this request_id');
 }

@@ -34,6 +34,9 @@ export interface Database {
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 
+/** How long a request waits for a new PostgreSQL connection before it is answered 503. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
 /** Any fixed number: the key of the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 7_246_001;
 
@@ -119,7 +122,9 @@ async function migrateAsOwner(migrationUrl: string, app: pg.Pool): Promise<void>
 }
 
 async function openPostgres(url: string, poolSize: number, migrationUrl: string | null): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A new connection that does not open within CONNECT_TIMEOUT_MS fails (a 503, src/infra/outage.ts) rather than
+  // queueing the request until the server returns; keep-alive finds a silently dropped server connection.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // An idle client whose server connection ends (a restart, or the database dropped at shutdown) emits
   // 'error' on the pool; without a listener that would crash the process. The pool replaces the client.
   pool.on('error', () => undefined);
