@@ -59,7 +59,8 @@ function unstressFunctionWord(word: PronouncedWord): PronouncedWord {
 
 /** The lyrics engine's rule (src/engine/lyrics/syllables.ts), so both count a line alike. */
 function synalepha(previous: string, next: string): boolean {
-  return /[aeiouáéíóúy]$/.test(previous) && /^h?[aeiouáéíóú]/.test(next);
+  // The conjunction "y" is a vowel too: "luna y sol" is sung lu-nay-sol.
+  return /[aeiouáéíóúy]$/i.test(previous) && (/^h?[aeiouáéíóú]/i.test(next) || next.toLowerCase() === 'y');
 }
 
 function glideToVowel(c: string): 'i' | 'u' {
