@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { Alert, Field, useAction } from '../shared/ui';
+import { CodeField, Alert, Field, useAction } from '../shared/ui';
 import { api } from './session';
 
 interface Enrolment {
@@ -87,21 +87,7 @@ export function EnrolForm({ onDone }: { onDone: () => void }) {
           <p>
             Key: <code data-testid="totp-secret">{enrolment.secret}</code>
           </p>
-          <Field label="Authenticator code" hint="6 digits from your authenticator app">
-            {(id, describedBy) => (
-              <input
-                id={id}
-                inputMode="numeric"
-                pattern="[0-9]{6}"
-                maxLength={6}
-                required
-                value={code}
-                onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-                autoComplete="one-time-code"
-                aria-describedby={describedBy}
-              />
-            )}
-          </Field>
+          <CodeField label="Authenticator code" hint="6 digits from your authenticator app" value={code} onChange={setCode} />
           <Alert>{error}</Alert>
           <button className="primary" type="submit" disabled={busy}>
             Confirm

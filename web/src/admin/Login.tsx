@@ -1,6 +1,6 @@
 /** Staff login: work e-mail, password and the 6-digit TOTP code (POST /api/auth/admin/login). */
 import { useState, type FormEvent } from 'react';
-import { Alert, Field, useAction } from '../shared/ui';
+import { CodeField, Alert, Field, useAction } from '../shared/ui';
 import { EnrolForm } from './Enrol';
 import { api, rememberUser, session, toLogin, type LoginAnswer } from './session';
 
@@ -42,21 +42,7 @@ export function LoginForm() {
         <Field label="Password">
           {(id) => <input id={id} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />}
         </Field>
-        <Field label="Authenticator code" hint="6 digits from your authenticator app">
-          {(id, describedBy) => (
-            <input
-              id={id}
-              inputMode="numeric"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-              autoComplete="one-time-code"
-              aria-describedby={describedBy}
-            />
-          )}
-        </Field>
+        <CodeField label="Authenticator code" hint="6 digits from your authenticator app" value={code} onChange={setCode} />
         <Alert>{error}</Alert>
         <button className="primary" type="submit" disabled={busy}>
           Log in

@@ -6,7 +6,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { Api } from './api';
 import type { SessionAnswer } from './platform-session';
-import { Alert, Field, NewPasswordField, useAction } from './ui';
+import { CodeField, Alert, Field, NewPasswordField, useAction } from './ui';
 
 export type SignInMode = 'signup' | 'login' | 'reset';
 
@@ -113,20 +113,7 @@ function LoginForm<U>({ api, onSignedIn, demoRoles }: FormProps<U> & { demoRoles
           </Field>
         </>
       ) : (
-        <Field label="Authenticator code" hint="The 6-digit code of your authenticator app">
-          {(id, describedBy) => (
-            <input
-              id={id}
-              inputMode="numeric"
-              pattern="[0-9]{6}"
-              required
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              autoComplete="one-time-code"
-              aria-describedby={describedBy}
-            />
-          )}
-        </Field>
+        <CodeField label="Authenticator code" hint="The 6-digit code of your authenticator app" value={code} onChange={setCode} />
       )}
       <Alert>{error}</Alert>
       <button className="primary" type="submit" disabled={busy}>

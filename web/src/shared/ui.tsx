@@ -90,6 +90,39 @@ export function NewPasswordField({ label = 'Password', value, onChange }: { labe
   );
 }
 
+/** A 6-digit authenticator (TOTP) code: digits only, offered to the password manager as a one-time code. */
+export function CodeField({
+  label,
+  hint,
+  value,
+  onChange,
+  required = true,
+}: {
+  label: string;
+  hint?: string;
+  value: string;
+  onChange: (value: string) => void;
+  required?: boolean;
+}) {
+  return (
+    <Field label={label} hint={hint}>
+      {(id, describedBy) => (
+        <input
+          id={id}
+          inputMode="numeric"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          required={required}
+          value={value}
+          onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+          autoComplete="one-time-code"
+          aria-describedby={describedBy}
+        />
+      )}
+    </Field>
+  );
+}
+
 export function OriginBadge({ ai, onClick }: { ai: boolean; onClick?: () => void }) {
   if (!ai) return <span className="badge badge-catalog">Catalog</span>;
   if (!onClick) return <span className="badge badge-ai">AI-generated</span>;

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, errorText } from '../../shared/api';
-import { Alert, Field, NewPasswordField, useAction, useLoad, when } from '../../shared/ui';
+import { CodeField, Alert, Field, NewPasswordField, useAction, useLoad, when } from '../../shared/ui';
 import { EmailStatus } from '../Account';
 import type { ConnectedApp, Me, ProfileChange, TotpEnrolment } from '../api-types';
 import { api, session } from '../session';
@@ -232,19 +232,13 @@ function TwoFactor() {
       {!enrolment ? (
         <>
           {needsCurrent && (
-            <Field label="Code from your current authenticator" hint="Your account already has one: a code from it lets you replace it">
-              {(id, describedBy) => (
-                <input
-                  id={id}
-                  inputMode="numeric"
-                  pattern="[0-9]{6}"
-                  value={currentCode}
-                  onChange={(e) => setCurrentCode(e.target.value)}
-                  autoComplete="one-time-code"
-                  aria-describedby={describedBy}
-                />
-              )}
-            </Field>
+            <CodeField
+              label="Code from your current authenticator"
+              hint="Your account already has one: a code from it lets you replace it"
+              value={currentCode}
+              onChange={setCurrentCode}
+              required={false}
+            />
           )}
           <button type="button" onClick={() => void start()} disabled={busy}>
             Set up an authenticator
@@ -259,19 +253,7 @@ function TwoFactor() {
           <p>
             Key: <code data-testid="totp-secret">{enrolment.secret}</code>
           </p>
-          <Field label="6-digit code from the app">
-            {(id) => (
-              <input
-                id={id}
-                inputMode="numeric"
-                pattern="[0-9]{6}"
-                required
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                autoComplete="one-time-code"
-              />
-            )}
-          </Field>
+          <CodeField label="6-digit code from the app" value={code} onChange={setCode} />
           <button type="submit" className="primary" disabled={busy}>
             Turn on two-factor
           </button>
