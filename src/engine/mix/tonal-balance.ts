@@ -20,6 +20,7 @@
  */
 import type { GenreFamily } from '../compose/style.js';
 import { type Band, Biquad } from './biquad.js';
+import { Rng } from '../random.js';
 import { GENRE_EQ } from './genre-eq.js';
 
 /** ISO third-octave centres from 63 Hz to 12.5 kHz: the bands the balance is measured and held in. */
@@ -344,13 +345,37 @@ export function correctTonalBalance(left: Float32Array, right: Float32Array, fam
   return bands;
 }
 
+/** Largest gain of each of a song's own colour bands (dB): inside the +-3 dB a song may sit off its curve. */
+export const SONG_COLOUR_DB = 3;
+
 /**
- * The family's master EQ (genre-eq.ts, fitted to the family's mean deviation from its curve) run over the
- * mix in place (music/render.ts, before the master chain). The same bands for every song of the family:
- * the family's average spectrum is brought onto the curve, and the songs keep their differences.
+ * A song's own colour, drawn from its seed: a low shelf at 160 Hz, a high shelf at 4 kHz and an
+ * octave-wide peak between 300 Hz and 3 kHz, each uniform in +-SONG_COLOUR_DB (a mix engineer's broad
+ * strokes: warmer or leaner, darker or brighter, a scooped or forward middle). Zero mean over songs, so
+ * the family's mean stays where its master EQ puts it, while songs of one family differ in more than
+ * their instruments (issue 18's timbre spread; reference recordings 6-13 dB apart).
  */
-export function applyGenreEq(left: Float32Array, right: Float32Array, family: GenreFamily, sampleRate: number, blockSamples = 8192): readonly Band[] {
-  const bands = GENRE_EQ[family];
+export function songColour(seed: number): Band[] {
+  const rng = Rng.derive(seed, 'song-colour');
+  const gain = () => Math.round((rng.next() * 2 - 1) * SONG_COLOUR_DB * 100) / 100;
+  const low = gain();
+  const high = gain();
+  const midHz = Math.round(300 * 10 ** rng.next());
+  return [
+    { type: 'lowshelf', hz: 160, db: low },
+    { type: 'highshelf', hz: 4000, db: high },
+    { type: 'peak', hz: midHz, q: BROAD_Q, db: gain() },
+  ];
+}
+
+/**
+ * The master EQ (music/render.ts, before the master chain), run over the mix in place: the family's bands
+ * (genre-eq.ts, fitted to the family's mean deviation from its curve: the same for every song, so the
+ * family's average spectrum is brought onto the curve and the songs keep their differences), then the
+ * song's own colour (songColour). Returns the bands applied.
+ */
+export function applyGenreEq(left: Float32Array, right: Float32Array, family: GenreFamily, seed: number, sampleRate: number, blockSamples = 8192): Band[] {
+  const bands = [...GENRE_EQ[family], ...songColour(seed)];
   const filters = bands.map((b) => new Biquad(b, sampleRate));
   for (let at = 0; at < left.length; at += blockSamples) {
     const l = left.subarray(at, at + blockSamples);

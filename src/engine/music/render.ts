@@ -146,7 +146,7 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
     progress(((blockStart + length) / totalSamples) * RENDER_SHARE);
   }
 
-  if (opts.tonalCorrection !== false) applyGenreEq(mixL, mixR, opts.family, SAMPLE_RATE, BLOCK_SAMPLES);
+  if (opts.tonalCorrection !== false) applyGenreEq(mixL, mixR, opts.family, opts.seed, SAMPLE_RATE, BLOCK_SAMPLES);
 
   let emitted = 0;
   const mastered = masterBuffer(
