@@ -2,7 +2,7 @@
  * Tonal balance against the genre reference curves (issue 18: "a tonal balance per genre within +-3 dB of
  * a published reference curve").
  *   npx tsx bench/tonal-balance.ts [--seeds 3] [--song-sec 45] [--families pop,rock,...] [--uncorrected]
- *   npx tsx bench/tonal-balance.ts --derive [--seeds 8] [--song-sec 30] > src/engine/mix/genre-eq.ts
+ *   npx tsx bench/tonal-balance.ts --derive [--seeds 12] [--song-sec 30] > src/engine/mix/genre-eq.ts
  *
  * For each genre family (bench/support/mix-fixtures.ts), --seeds songs from an untrained model: the first
  * with the family's own orchestration (what the demo catalog airs), the others with instruments, kit and
@@ -35,7 +35,7 @@ const arg = (name: string, fallback: string) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const derive = args.includes('--derive');
-const seeds = Number(arg('seeds', derive ? '8' : '3'));
+const seeds = Number(arg('seeds', derive ? '12' : '3'));
 const songSec = Number(arg('song-sec', derive ? '30' : '45'));
 const families = arg('families', FAMILY_CONTEXTS.map(([f]) => f).join(',')).split(',');
 const uncorrected = derive || args.includes('--uncorrected');
