@@ -2,6 +2,7 @@
  * Tonal balance against the genre reference curves (issue 18: "a tonal balance per genre within +-3 dB of
  * a published reference curve").
  *   npx tsx bench/tonal-balance.ts [--seeds 3] [--song-sec 45] [--families pop,rock,...] [--uncorrected]
+ *   npx tsx bench/tonal-balance.ts --derive [--seeds 12] [--song-sec 30] > src/engine/mix/genre-eq.ts
  *
  * For each genre family (bench/support/mix-fixtures.ts), --seeds songs from an untrained model: the first
  * with the family's own orchestration (what the demo catalog airs), the others with instruments, kit and
@@ -9,14 +10,23 @@
  * (-14 LUFS, the same chain as generateTrack, no vocal), and its long-term spectrum in third octaves
  * 63 Hz-12.5 kHz (src/engine/mix/tonal-balance.ts) is compared with the family's reference curve, both
  * level-normalised. Printed per song: the largest and the RMS deviation over the 24 bands; per family: the
- * mean deviation per band (where the family sits high or low). With --uncorrected the render skips the
- * master's corrective EQ (the per-bus EQ stays), for a before/after in one code base.
+ * deviation of its mean spectrum (the mean over its songs of the level-normalised dB spectra) per band and
+ * its largest |value| (issue 18's "tonal balance per genre"; the target is +-3 dB). With --uncorrected the
+ * render skips the family's master EQ (the per-bus EQ stays), for a before/after in one code base.
+ *
+ * --derive renders --seeds songs per family (seeds 5 + 301 k, not the check's 11 + 101 k, so the check is
+ * on songs the fit did not see; the first with the family's orchestration, the others from its pools)
+ * without the master EQ, fits `correctiveEq` (broad bands only) to each family's mean deviation (to within
+ * DERIVE_TOLERANCE_DB)
+ * and prints src/engine/mix/genre-eq.ts.
  */
+import { readFileSync } from 'node:fs';
+import type { Band } from '../src/engine/mix/biquad.js';
 import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { composeCandidate } from '../src/engine/compose/index.js';
 import { genreFamily } from '../src/engine/compose/style.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../src/engine/music/render.js';
-import { BAND_CENTRES, balanceAgainst, longTermSpectrum } from '../src/engine/mix/tonal-balance.js';
+import { BAND_CENTRES, balanceAgainst, correctiveEq, longTermSpectrum } from '../src/engine/mix/tonal-balance.js';
 import { FAMILY_CONTEXTS } from './support/mix-fixtures.js';
 
 const args = process.argv.slice(2);
@@ -24,10 +34,14 @@ const arg = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const seeds = Number(arg('seeds', '3'));
-const songSec = Number(arg('song-sec', '45'));
+const derive = args.includes('--derive');
+const seeds = Number(arg('seeds', derive ? '12' : '3'));
+const songSec = Number(arg('song-sec', derive ? '30' : '45'));
 const families = arg('families', FAMILY_CONTEXTS.map(([f]) => f).join(',')).split(',');
-const uncorrected = args.includes('--uncorrected');
+const uncorrected = derive || args.includes('--uncorrected');
+/** The family mean is fitted this close: well inside the +-3 dB target, so songs the fit did not see land in it too. */
+const DERIVE_TOLERANCE_DB = 1;
+const seedOf = (s: number) => (derive ? 5 + 301 * s : 11 + 101 * s);
 
 async function render(familyName: string, seed: number, pooled: boolean): Promise<{ left: Float32Array; right: Float32Array }> {
   const context = FAMILY_CONTEXTS.find(([name]) => name === familyName)![1];
@@ -52,16 +66,20 @@ async function render(familyName: string, seed: number, pooled: boolean): Promis
 }
 
 const f1 = (x: number) => x.toFixed(1).padStart(5);
-console.log(`tonal balance, ${seeds} songs per family of ${songSec} s, ${uncorrected ? 'without' : 'with'} the corrective master EQ`);
+// With --derive stdout is the generated module: the progress goes to stderr.
+const log = derive ? (line: string) => console.error(line) : (line: string) => console.log(line);
+log(`tonal balance, ${seeds} songs per family of ${songSec} s, ${uncorrected ? 'without' : 'with'} the family master EQ`);
 const allMax: number[] = [];
 const allRms: number[] = [];
+const familyMax: number[] = [];
+const fitted: Record<string, ReturnType<typeof correctiveEq>> = {};
 for (const family of families) {
   const sum = new Array<number>(BAND_CENTRES.length).fill(0);
   const rows: string[] = [];
+  const context = FAMILY_CONTEXTS.find(([name]) => name === family)![1];
   for (let s = 0; s < seeds; s++) {
-    const seed = 11 + 101 * s;
+    const seed = seedOf(s);
     const { left, right } = await render(family, seed, s > 0);
-    const context = FAMILY_CONTEXTS.find(([name]) => name === family)![1];
     const b = balanceAgainst(longTermSpectrum(left, right, SAMPLE_RATE), genreFamily(context));
     b.deviation.forEach((d, i) => (sum[i] += d / seeds));
     allMax.push(b.maxDb);
@@ -69,12 +87,25 @@ for (const family of families) {
     const worst = b.deviation.reduce((w, d, i) => (Math.abs(d) > Math.abs(b.deviation[w]) ? i : w), 0);
     rows.push(`seed ${seed}${s > 0 ? ' (pools)' : '        '}: max ${f1(b.maxDb)} dB (at ${BAND_CENTRES[worst]} Hz) rms ${f1(b.rmsDb)} dB`);
   }
-  console.log(`\n${family}`);
-  for (const r of rows) console.log(`  ${r}`);
-  console.log(`  mean deviation per band (dB): ${BAND_CENTRES.map((hz, i) => `${hz >= 1000 ? `${hz / 1000}k` : hz} ${sum[i].toFixed(1)}`).join(', ')}`);
+  // Level normalisation is linear in dB, so the mean of the songs' deviations is the deviation of their mean spectrum.
+  const worst = sum.reduce((w, d, i) => (Math.abs(d) > Math.abs(sum[w]) ? i : w), 0);
+  familyMax.push(Math.abs(sum[worst]));
+  log(`\n${family}`);
+  for (const r of rows) log(`  ${r}`);
+  log(
+    `  mean spectrum: max ${f1(Math.abs(sum[worst]))} dB (at ${BAND_CENTRES[worst]} Hz); deviation per band (dB): ${BAND_CENTRES.map((hz, i) => `${hz >= 1000 ? `${hz / 1000}k` : hz} ${sum[i].toFixed(1)}`).join(', ')}`,
+  );
+  if (derive) fitted[family] = correctiveEq(sum, SAMPLE_RATE, DERIVE_TOLERANCE_DB, { broadOnly: true });
 }
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[Math.floor(x.length / 2)];
-console.log(
-  `\nall ${allMax.length} songs: max deviation median ${median(allMax).toFixed(1)} dB, worst ${Math.max(...allMax).toFixed(1)} dB; ` +
+log(
+  `\nfamily means: worst band ${Math.max(...familyMax).toFixed(1)} dB; families within +-3 dB: ${familyMax.filter((m) => m <= 3).length}/${familyMax.length}` +
+    `\nall ${allMax.length} songs: max deviation median ${median(allMax).toFixed(1)} dB, worst ${Math.max(...allMax).toFixed(1)} dB; ` +
     `rms median ${median(allRms).toFixed(1)} dB, worst ${Math.max(...allRms).toFixed(1)} dB; within +-3 dB: ${allMax.filter((m) => m <= 3).length}/${allMax.length}`,
 );
+if (derive) {
+  const header = readFileSync(new URL('../src/engine/mix/genre-eq.ts', import.meta.url), 'utf8').split('export const GENRE_EQ')[0];
+  const band = (b: Band) => `{ type: '${b.type}', hz: ${b.hz}${b.q !== undefined ? `, q: ${b.q}` : ''}, db: ${b.db} }`;
+  const body = FAMILY_CONTEXTS.map(([name]) => `  ${name}: [${(fitted[name] ?? []).map(band).join(', ')}],`).join('\n');
+  process.stdout.write(`${header}export const GENRE_EQ: Record<GenreFamily, readonly Band[]> = {\n${body}\n};\n`);
+}

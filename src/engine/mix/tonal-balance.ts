@@ -20,6 +20,8 @@
  */
 import type { GenreFamily } from '../compose/style.js';
 import { type Band, Biquad } from './biquad.js';
+import { Rng } from '../random.js';
+import { GENRE_EQ } from './genre-eq.js';
 
 /** ISO third-octave centres from 63 Hz to 12.5 kHz: the bands the balance is measured and held in. */
 export const BAND_CENTRES: readonly number[] = [
@@ -221,6 +223,11 @@ export function balanceAgainst(spectrum: readonly number[], family: GenreFamily)
   };
 }
 
+export interface CorrectiveEqOptions {
+  /** Only broad peaks and shelves, no third-octave peaks (default false). */
+  broadOnly?: boolean;
+}
+
 /** Q of a broad band (about an octave wide) and of a narrow one (a third of an octave). */
 const BROAD_Q = 1.4;
 const NARROW_Q = 4.3;
@@ -258,9 +265,11 @@ function bandEffect(filter: Biquad, sampleRate: number): number[] {
  * octaves, a boomy note or a hole between two, which no octave-wide band can follow); after each addition
  * every gain is refitted by rounds of relaxation on the chain's response averaged over each band, with
  * the spectrum level-normalised again. Stops when every band is within tolerance or at MAX_BANDS.
- * Deterministic: the same deviation gives the same bands.
+ * Deterministic: the same deviation gives the same bands. With `broadOnly` a lone band gets a broad peak
+ * (or a shelf at either end) too: for a family's mean deviation (genre-eq.ts), whose narrow features are
+ * the few songs' keys and instruments, not the genre's.
  */
-export function correctiveEq(deviation: readonly number[], sampleRate: number, toleranceDb = 1.5): Band[] {
+export function correctiveEq(deviation: readonly number[], sampleRate: number, toleranceDb = 1.5, opts: CorrectiveEqOptions = {}): Band[] {
   const n = BAND_CENTRES.length;
   const bands: Band[] = [];
   const owned: number[][] = [];
@@ -286,9 +295,10 @@ export function correctiveEq(deviation: readonly number[], sampleRate: number, t
     while (hi < n - 1 && Math.sign(excess[hi + 1]) === sign) hi++;
     let band: Band;
     let own: number[];
-    if (hi - lo >= 2 && hi === n - 1) [band, own] = [{ type: 'highshelf', hz: BAND_CENTRES[Math.max(lo, n - 4)], db: 0 }, range(Math.max(lo, n - 4), hi)];
-    else if (hi - lo >= 2 && lo === 0) [band, own] = [{ type: 'lowshelf', hz: BAND_CENTRES[Math.min(hi, 3)], db: 0 }, range(0, Math.min(hi, 3))];
-    else if (hi - lo >= 2) {
+    const broad = hi - lo >= 2 || opts.broadOnly === true;
+    if (broad && hi === n - 1) [band, own] = [{ type: 'highshelf', hz: BAND_CENTRES[Math.max(lo, n - 4)], db: 0 }, range(Math.max(lo, n - 4), hi)];
+    else if (broad && lo === 0) [band, own] = [{ type: 'lowshelf', hz: BAND_CENTRES[Math.min(hi, 3)], db: 0 }, range(0, Math.min(hi, 3))];
+    else if (broad) {
       const centre = Math.round((lo + hi) / 2);
       [band, own] = [{ type: 'peak', hz: BAND_CENTRES[centre], q: BROAD_Q, db: 0 }, range(Math.max(lo, centre - 1), Math.min(hi, centre + 1))];
     } else [band, own] = [{ type: 'peak', hz: BAND_CENTRES[worst], q: NARROW_Q, db: 0 }, [worst]];
@@ -326,6 +336,46 @@ export function correctTonalBalance(left: Float32Array, right: Float32Array, fam
   const spectrum = longTermSpectrum(left, right, sampleRate, { stride });
   if (spectrum.every((db) => db < -250)) return [];
   const bands = correctiveEq(balanceAgainst(spectrum, family).deviation, sampleRate);
+  const filters = bands.map((b) => new Biquad(b, sampleRate));
+  for (let at = 0; at < left.length; at += blockSamples) {
+    const l = left.subarray(at, at + blockSamples);
+    const r = right.subarray(at, at + blockSamples);
+    for (const f of filters) f.processStereo(l, r, l.length);
+  }
+  return bands;
+}
+
+/** Largest gain of each of a song's own colour bands (dB): inside the +-3 dB a song may sit off its curve. */
+export const SONG_COLOUR_DB = 3;
+
+/**
+ * A song's own colour, drawn from its seed: a low shelf at 160 Hz, a high shelf at 4 kHz and an
+ * octave-wide peak between 300 Hz and 3 kHz, each uniform in +-SONG_COLOUR_DB (a mix engineer's broad
+ * strokes: warmer or leaner, darker or brighter, a scooped or forward middle). Zero mean over songs, so
+ * the family's mean stays where its master EQ puts it, while songs of one family differ in more than
+ * their instruments (issue 18's timbre spread; reference recordings 6-13 dB apart).
+ */
+export function songColour(seed: number): Band[] {
+  const rng = Rng.derive(seed, 'song-colour');
+  const gain = () => Math.round((rng.next() * 2 - 1) * SONG_COLOUR_DB * 100) / 100;
+  const low = gain();
+  const high = gain();
+  const midHz = Math.round(300 * 10 ** rng.next());
+  return [
+    { type: 'lowshelf', hz: 160, db: low },
+    { type: 'highshelf', hz: 4000, db: high },
+    { type: 'peak', hz: midHz, q: BROAD_Q, db: gain() },
+  ];
+}
+
+/**
+ * The master EQ (music/render.ts, before the master chain), run over the mix in place: the family's bands
+ * (genre-eq.ts, fitted to the family's mean deviation from its curve: the same for every song, so the
+ * family's average spectrum is brought onto the curve and the songs keep their differences), then the
+ * song's own colour (songColour). Returns the bands applied.
+ */
+export function applyGenreEq(left: Float32Array, right: Float32Array, family: GenreFamily, seed: number, sampleRate: number, blockSamples = 8192): Band[] {
+  const bands = [...GENRE_EQ[family], ...songColour(seed)];
   const filters = bands.map((b) => new Biquad(b, sampleRate));
   for (let at = 0; at < left.length; at += blockSamples) {
     const l = left.subarray(at, at + blockSamples);

@@ -18,7 +18,7 @@ import { partFeel, type Humanise } from '../mix/humanise.js';
 import { masterBuffer } from '../mix/master.js';
 import { Mixer } from '../mix/mixer.js';
 import { mixPlan } from '../mix/plan.js';
-import { correctTonalBalance } from '../mix/tonal-balance.js';
+import { applyGenreEq } from '../mix/tonal-balance.js';
 import { loadSoundBank } from './soundfont.js';
 
 export const SAMPLE_RATE = 44100;
@@ -146,7 +146,7 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
     progress(((blockStart + length) / totalSamples) * RENDER_SHARE);
   }
 
-  if (opts.tonalCorrection !== false) correctTonalBalance(mixL, mixR, opts.family, SAMPLE_RATE, BLOCK_SAMPLES);
+  if (opts.tonalCorrection !== false) applyGenreEq(mixL, mixR, opts.family, opts.seed, SAMPLE_RATE, BLOCK_SAMPLES);
 
   let emitted = 0;
   const mastered = masterBuffer(

@@ -7,13 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { Biquad, type Band } from '../../../src/engine/mix/biquad.js';
 import {
   BAND_CENTRES,
+  SONG_COLOUR_DB,
+  applyGenreEq,
   balanceAgainst,
   chainResponseDb,
   correctTonalBalance,
   correctiveEq,
   longTermSpectrum,
   referenceCurve,
+  songColour,
 } from '../../../src/engine/mix/tonal-balance.js';
+import { GENRE_EQ } from '../../../src/engine/mix/genre-eq.js';
 import { Rng } from '../../../src/engine/random.js';
 
 const SR = 44100;
@@ -146,5 +150,58 @@ describe('corrective EQ', () => {
   it('passes silence through', () => {
     const silent = new Float32Array(SR * 2);
     expect(correctTonalBalance(silent, silent.slice(), 'pop', SR)).toEqual([]);
+  });
+});
+
+describe('master EQ per family and song colour', () => {
+  it('fits broad bands only to a mean deviation when asked, to within the tolerance where broad bands can', () => {
+    const fault = BAND_CENTRES.map((hz) => (hz >= 315 && hz <= 630 ? 6 : hz >= 8000 ? -7 : 0));
+    const bands = correctiveEq(fault, SR, 1, { broadOnly: true });
+    expect(bands.every((b) => b.type !== 'peak' || b.q! < 2)).toBe(true);
+    const shaped = normalised(fault.map((d, i) => d + chainResponseDb(bands, BAND_CENTRES[i], SR)));
+    for (const d of shaped) expect(Math.abs(d)).toBeLessThan(2.5);
+  });
+
+  it('bakes broad bands of at most 10 dB for every family', () => {
+    for (const bands of Object.values(GENRE_EQ)) {
+      expect(bands.length).toBeLessThanOrEqual(9);
+      for (const b of bands) {
+        expect(Math.abs(b.db!)).toBeLessThanOrEqual(10);
+        if (b.type === 'peak') expect(b.q).toBeLessThan(2);
+      }
+    }
+  });
+
+  it('draws a song colour from the seed: deterministic, within +-SONG_COLOUR_DB, centred over songs', () => {
+    expect(songColour(42)).toEqual(songColour(42));
+    expect(songColour(42)).not.toEqual(songColour(43));
+    const sums = [0, 0, 0];
+    for (let seed = 0; seed < 400; seed++) {
+      const bands = songColour(seed);
+      bands.forEach((b, k) => {
+        expect(Math.abs(b.db!)).toBeLessThanOrEqual(SONG_COLOUR_DB);
+        sums[k] += b.db! / 400;
+      });
+    }
+    for (const mean of sums) expect(Math.abs(mean)).toBeLessThan(0.4);
+  });
+
+  it('moves two songs of one family by the same EQ but their own colour, and passes silence through', () => {
+    const [aL, aR, bL, bR] = [pinkNoise(6, 1), pinkNoise(6, 2), pinkNoise(6, 3), pinkNoise(6, 4)];
+    const before = [longTermSpectrum(aL, aR, SR), longTermSpectrum(bL, bR, SR)];
+    const bandsA = applyGenreEq(aL, aR, 'lofi', 11, SR);
+    const bandsB = applyGenreEq(bL, bR, 'lofi', 12, SR);
+    expect(bandsA.slice(0, GENRE_EQ.lofi.length)).toEqual(GENRE_EQ.lofi);
+    expect(bandsB.slice(0, GENRE_EQ.lofi.length)).toEqual(GENRE_EQ.lofi);
+    const after = [longTermSpectrum(aL, aR, SR), longTermSpectrum(bL, bR, SR)];
+    // What each song's EQ did per band is the chain's response (within the measure's averaging over a band).
+    BAND_CENTRES.forEach((hz, i) => {
+      expect(Math.abs(after[0][i] - before[0][i] - chainResponseDb(bandsA, hz, SR))).toBeLessThan(1);
+      expect(Math.abs(after[1][i] - before[1][i] - chainResponseDb(bandsB, hz, SR))).toBeLessThan(1);
+    });
+    const silent = new Float32Array(SR);
+    const silentR = silent.slice();
+    applyGenreEq(silent, silentR, 'pop', 11, SR);
+    expect(silent.every((x) => x === 0) && silentR.every((x) => x === 0)).toBe(true);
   });
 });
