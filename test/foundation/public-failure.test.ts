@@ -14,7 +14,8 @@ import { loggableUrl } from '../../src/platform/webhooks/delivery.js';
 import { internalTrainingFailure, trainingFailureOf } from '../../src/station/training/errors.js';
 
 const SECRET_TEXT = 'connect ECONNREFUSED 10.0.0.5:5432 reading /var/lib/station/keys/jwt.key (password=hunter2)';
-const LEAKS = /ECONNREFUSED|10\.0\.0\.5|5432|\/var\/lib|jwt\.key|hunter2/;
+// The port with its colon: a bare "5432" can turn up by chance inside a random uuid.
+const LEAKS = /ECONNREFUSED|10\.0\.0\.5|:5432|\/var\/lib|jwt\.key|hunter2/;
 
 function recordingLog() {
   const lines: { level: string; object: Record<string, unknown>; message: string }[] = [];
