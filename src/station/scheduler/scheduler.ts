@@ -9,7 +9,6 @@
  *   stream asks for the next track -> resolve the head slot (AI ready? else catalog) -> cue it
  *   listeners hear it (the stream's audible change) -> mark on air, count the play, publish the card
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { isDomainError } from '../../errors.js';
 import { TRACK_CHANGED_CHANNEL } from '../../platform/catalog/catalog.service.js';
 import { isUuid } from '../../infra/db/ids.js';
@@ -47,10 +46,6 @@ export class RadioScheduler implements RadioStatus, TrackSource {
 
   constructor(private readonly deps: SchedulerDeps) {
     this.slotResolver = new SlotResolver(deps);
-  }
-
-  useLog(log: FastifyBaseLogger): void {
-    this.deps.log = log;
   }
 
   async start(): Promise<void> {
