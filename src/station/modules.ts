@@ -33,6 +33,7 @@ import { LyricsService } from './lyrics/lyrics.service.js';
 import { ModelStore } from './models/model-store.js';
 import { ModelsRepository } from './models/models.repository.js';
 import { ModelAvailability } from './models/model-availability.js';
+import { demoSeedOutlook } from './models/demo-seed-outlook.js';
 import { ModelWaiter } from './generation/model-waiter.js';
 import { RegistryRepository } from './registry/registry.repository.js';
 import { RegistryService } from './registry/registry.service.js';
@@ -91,7 +92,23 @@ export function buildStationModules(infra: StationInfra) {
   const contexts = new ContextService(new ContextRepository(db), clock, config.contextRotationSec);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
-  const availability = new ModelAvailability(db, modelsRepo, clock);
+  // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
+  const training = buildTrainingModule({
+    db,
+    blobs,
+    queue,
+    bus,
+    engine,
+    events,
+    models,
+    modelsRepo,
+    clock,
+    egress,
+    webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret),
+  });
+  // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
+  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns });
+  const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
   const safetyReference = new SafetyReferenceStore(db, blobs);
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
   const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock, availability);
@@ -111,22 +128,6 @@ export function buildStationModules(infra: StationInfra) {
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
-  // ---- Module B (dataset manager); module C reads snapshot items with loadSnapshotDataset ----
-  const dataset = buildDatasetModule({ db, blobs, clock });
-  // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
-  const training = buildTrainingModule({
-    db,
-    blobs,
-    queue,
-    bus,
-    engine,
-    events,
-    models,
-    modelsRepo,
-    clock,
-    egress,
-    webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret),
-  });
   // ---- Who listens: counted by the radio's streams and the WebSocket channels alike ----
   const listeners = buildListeners({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, leases: infra.leases, log });
   const listenerTotal = async () => listeners.counter.total();

@@ -1,5 +1,5 @@
 /** Module B's queries: the configuration record, per-artist statuses and their audit trail, catalog rows, snapshots. */
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { isUuid } from '../../infra/db/ids.js';
@@ -15,7 +15,6 @@ import {
   trackFeatures,
   tracks,
   trackUploads,
-  trainingJobs,
 } from '../../infra/db/schema/index.js';
 import type { ArtistOverride, CatalogArtist, CatalogLyric, CatalogSnapshot, CatalogTrack } from './eligibility.js';
 import type { ArtistStatus } from './schemas.js';
@@ -312,21 +311,6 @@ export class DatasetRepository {
       this.db.select({ total: count() }).from(datasetSnapshots),
     ]);
     return { rows, total };
-  }
-
-  /** Module C's training jobs per snapshot, oldest first (a cancelled job is on its way out and not listed). */
-  async trainingRuns(snapshotIds: string[]): Promise<Map<string, { job_id: string; model_type: string; status: string }[]>> {
-    const out = new Map<string, { job_id: string; model_type: string; status: string }[]>();
-    for (const part of chunks(snapshotIds.filter(isUuid))) {
-      const rows = await this.db
-        .select({ jobId: trainingJobs.id, snapshotId: trainingJobs.snapshotId, modelType: trainingJobs.modelType, status: trainingJobs.status })
-        .from(trainingJobs)
-        .where(and(inArray(trainingJobs.snapshotId, part), ne(trainingJobs.status, 'cancelled')))
-        .orderBy(asc(trainingJobs.createdAt), asc(trainingJobs.id));
-      for (const row of rows)
-        out.set(row.snapshotId, [...(out.get(row.snapshotId) ?? []), { job_id: row.jobId, model_type: row.modelType, status: row.status }]);
-    }
-    return out;
   }
 
   async snapshot(id: string): Promise<DatasetSnapshotRow | null> {

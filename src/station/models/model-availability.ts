@@ -8,11 +8,25 @@
  *   none         nothing is deployed and nothing is being made; `awaitingDeploy` names a trained version
  *                that only needs deploying, if there is one
  */
-import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { Db } from '../../infra/db/client.js';
-import { demoSeed, modelVersions, trainingJobs } from '../../infra/db/schema/index.js';
 import type { ModelsRepository, ModelType, ModelVersionRow } from './models.repository.js';
+
+/** Port (module C serves it: `jobsInFlight`): the queued, running or paused training job of a type, if any. */
+export interface TrainingJobsInFlight {
+  activeOfType(type: ModelType): Promise<{
+    status: 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+    etaSeconds: number | null;
+    epochSeconds: number | null;
+    totalEpochs: number;
+    currentEpoch: number;
+  } | null>;
+}
+
+/** Port onto the demo seed's state: the types it still expects to deploy (ISO time or null: unknown), while it counts as coming. */
+export interface DemoSeedOutlook {
+  /** null when the seed is finished, or no instance has held its lease since `leaseAliveAfter`. */
+  expected(leaseAliveAfter: Date): Promise<Record<string, string | null> | null>;
+}
 
 export type Availability =
   | { state: 'production'; model: ModelVersionRow }
@@ -36,8 +50,9 @@ export function noModelMessage(type: ModelType, availability: Extract<Availabili
 
 export class ModelAvailability {
   constructor(
-    private readonly db: Db,
     private readonly repo: ModelsRepository,
+    private readonly training: TrainingJobsInFlight,
+    private readonly demoSeed: DemoSeedOutlook,
     private readonly clock: Clock,
   ) {}
 
@@ -46,28 +61,12 @@ export class ModelAvailability {
     if (model) return { state: 'production', model };
     const coming = (await this.fromTraining(type)) ?? (await this.fromDemoSeed(type));
     if (coming) return coming;
-    const [awaitingDeploy] = await this.db
-      .select()
-      .from(modelVersions)
-      .where(and(eq(modelVersions.modelType, type), eq(modelVersions.status, 'ready')))
-      .orderBy(desc(modelVersions.createdAt))
-      .limit(1);
-    return { state: 'none', awaitingDeploy: awaitingDeploy ?? null };
+    return { state: 'none', awaitingDeploy: await this.repo.latestReady(type) };
   }
 
   /** A queued, running or paused training job of the type; its measured ETA when it is running. */
   private async fromTraining(type: ModelType): Promise<Availability | null> {
-    const [job] = await this.db
-      .select({
-        status: trainingJobs.status,
-        etaSeconds: trainingJobs.etaSeconds,
-        epochSeconds: trainingJobs.epochSeconds,
-        totalEpochs: trainingJobs.totalEpochs,
-        currentEpoch: trainingJobs.currentEpoch,
-      })
-      .from(trainingJobs)
-      .where(and(eq(trainingJobs.modelType, type), inArray(trainingJobs.status, ['queued', 'running', 'paused'])))
-      .limit(1);
+    const job = await this.training.activeOfType(type);
     if (!job) return null;
     let etaSeconds: number | null = null;
     if (job.status !== 'paused') {
@@ -85,13 +84,9 @@ export class ModelAvailability {
   private async fromDemoSeed(type: ModelType): Promise<Availability | null> {
     const now = this.clock.date();
     const graceStart = new Date(now.getTime() - DEMO_SEED_GRACE_MS);
-    const [seed] = await this.db
-      .select({ expected: demoSeed.expected })
-      .from(demoSeed)
-      .where(and(eq(demoSeed.id, 1), isNull(demoSeed.completedAt), gt(demoSeed.leaseExpiresAt, graceStart)))
-      .limit(1);
-    if (!seed || !(type in seed.expected)) return null;
-    const at = seed.expected[type];
+    const expected = await this.demoSeed.expected(graceStart);
+    if (!expected || !(type in expected)) return null;
+    const at = expected[type];
     const etaSeconds = at ? Math.max(1, Math.round((Date.parse(at) - now.getTime()) / 1000)) : null;
     return { state: 'coming', source: 'demo_seed', etaSeconds };
   }

@@ -34,6 +34,17 @@ export class ModelsRepository {
     return row ?? null;
   }
 
+  /** The newest trained version of a type that is not deployed (status ready), if any. */
+  async latestReady(type: ModelType): Promise<ModelVersionRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(modelVersions)
+      .where(and(eq(modelVersions.modelType, type), eq(modelVersions.status, 'ready')))
+      .orderBy(desc(modelVersions.createdAt))
+      .limit(1);
+    return row ?? null;
+  }
+
   async list(filter: { type?: ModelType }, limit: number, offset: number) {
     const where: SQL | undefined = filter.type ? eq(modelVersions.modelType, filter.type) : undefined;
     const [rows, [{ total }]] = await Promise.all([

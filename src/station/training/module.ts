@@ -10,7 +10,7 @@ import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { ModelsRepository } from '../models/models.repository.js';
-import { TrainingJobsRepository } from './repository.js';
+import { TrainingJobsRepository, type JobModelType } from './repository.js';
 import { trainingRoutes } from './routes.js';
 import { TrainingRunner } from './runner.js';
 import { TRAINING_CONCURRENCY, TRAINING_QUEUE, TrainingService } from './service.js';
@@ -50,6 +50,10 @@ export function buildTrainingModule(deps: TrainingModuleDeps) {
   return {
     service,
     repo,
+    /** Read port for module B's snapshot list: the jobs that used each snapshot. */
+    snapshotRuns: { runsForSnapshots: (snapshotIds: string[]) => repo.runsForSnapshots(snapshotIds) },
+    /** Read port for the models' availability: the job of a type that will produce a model, if any. */
+    jobsInFlight: { activeOfType: (type: JobModelType) => repo.activeOfType(type) },
     routes: (app: FastifyInstance) => app.register(trainingRoutes(service)),
     /** Registers the queue worker and re-queues jobs a previous process left behind. */
     start: async (log: FastifyBaseLogger) => {

@@ -7,10 +7,10 @@
  * the audit trail (what ran, on which snapshot, how far, why it failed), and the model versions earlier
  * jobs produced keep their lineage.
  */
-import { and, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { trainingJobs, type LossCurvePoint } from '../../infra/db/schema/index.js';
-import { idEq } from '../../infra/db/ids.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 
 export type TrainingJobRow = typeof trainingJobs.$inferSelect;
@@ -19,6 +19,16 @@ export type TrainingJobStatus = TrainingJobRow['status'];
 export type JobModelType = TrainingJobRow['modelType'];
 
 const ACTIVE: TrainingJobStatus[] = ['queued', 'running', 'paused'];
+
+/** Ids per IN list when many snapshots are asked about at once. */
+const SNAPSHOT_CHUNK = 500;
+
+/** A job as module B's snapshot list shows it. */
+export interface SnapshotRun {
+  job_id: string;
+  model_type: string;
+  status: string;
+}
 
 export interface EpochUpdate {
   point: LossCurvePoint;
@@ -284,6 +294,22 @@ export class TrainingJobsRepository {
       .where(and(eq(t.id, id), eq(t.workerId, workerId), eq(t.status, 'cancelled')))
       .returning();
     return row ?? null;
+  }
+
+  /** The jobs that used each snapshot, oldest first (a cancelled job is on its way out and not listed). */
+  async runsForSnapshots(snapshotIds: string[]): Promise<Map<string, SnapshotRun[]>> {
+    const out = new Map<string, SnapshotRun[]>();
+    const ids = snapshotIds.filter(isUuid);
+    for (let i = 0; i < ids.length; i += SNAPSHOT_CHUNK) {
+      const rows = await this.db
+        .select({ jobId: trainingJobs.id, snapshotId: trainingJobs.snapshotId, modelType: trainingJobs.modelType, status: trainingJobs.status })
+        .from(trainingJobs)
+        .where(and(inArray(trainingJobs.snapshotId, ids.slice(i, i + SNAPSHOT_CHUNK)), ne(trainingJobs.status, 'cancelled')))
+        .orderBy(asc(trainingJobs.createdAt), asc(trainingJobs.id));
+      for (const row of rows)
+        out.set(row.snapshotId, [...(out.get(row.snapshotId) ?? []), { job_id: row.jobId, model_type: row.modelType, status: row.status }]);
+    }
+    return out;
   }
 
   /** running (or queued) > paused > failed (if the latest finished job failed) > idle. */
