@@ -52,23 +52,15 @@ import { EgressPolicy, type HostResolver } from './infra/egress/egress-policy.js
 import { CatalogRepository } from './platform/catalog/catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
 import { catalogRoutes } from './platform/catalog/routes.js';
-import { mediaRoutes } from './platform/media/routes.js';
-import { platformAuthRoutes } from './platform/auth/routes.js';
-import { DeveloperAccountsRepository, DeveloperAccountsService } from './platform/developer/developer-accounts.js';
-import { developerRoutes } from './platform/developer/routes.js';
-import { usersRoutes } from './platform/users/routes.js';
-import { totpRoutes } from './platform/users/totp.routes.js';
-import { adminRoutes } from './platform/admin/routes.js';
-import { AdminUsersService } from './platform/admin/admin-users.service.js';
-import { AdminUsersRepository } from './platform/admin/admin-users.repository.js';
-import { UsersService } from './platform/users/users.service.js';
-import { UsersRepository } from './platform/users/users.repository.js';
+import { buildMediaModule } from './platform/media/module.js';
+import { buildPlatformAuthModule } from './platform/auth/module.js';
+import { DeveloperAccountsRepository } from './platform/developer/developer-accounts.js';
+import { buildDeveloperModule } from './platform/developer/module.js';
+import { buildUsersModule } from './platform/users/module.js';
+import { buildPlatformAdminModule } from './platform/admin/module.js';
 import { buildListenersModule } from './platform/listeners/module.js';
 import { buildArtistsModule } from './platform/artists/module.js';
-import { songwritersRoutes } from './platform/admin/songwriters.routes.js';
-import { SongwritersService } from './platform/admin/songwriters.service.js';
-import { SongwritersRepository } from './platform/admin/songwriters.repository.js';
-import { staffAuthRoutes } from './station/auth/routes.js';
+import { buildStaffAuthModule } from './station/auth/module.js';
 import { buildWebhooksModule, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
 import { buildStationModules, type StationModules } from './station/modules.js';
@@ -225,6 +217,13 @@ export async function createStation(config: Config, options: StationOptions = {}
     },
   });
   const bootstrapWarnings = await auth.bootstrap(config.admin, config.serviceApiKey);
+  // ---- The HTTP-only groups around auth: sign-in, developer accounts, a user's own profile, administration ----
+  const secureCookies = config.publicBaseUrl.startsWith('https:');
+  const staffAuth = buildStaffAuthModule({ auth, secureCookies });
+  const platformAuth = buildPlatformAuthModule({ auth, secureCookies });
+  const developer = buildDeveloperModule({ auth, accounts: developerAccounts, publicBaseUrl: config.publicBaseUrl });
+  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp });
+  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
@@ -239,6 +238,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   // One counted play per listener and track within the track's length, on every instance.
   const playWindow = new PlayWindow(redis ? new RedisCounterStore(redis, `${config.redisPrefix}:plays`) : new InProcessCounterStore(clock), clock);
   const catalog = new CatalogService(catalogRepository, signer, blobs, playRecorded, playWindow);
+  const media = buildMediaModule({ blobs, signer });
   await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
@@ -257,7 +257,16 @@ export async function createStation(config: Config, options: StationOptions = {}
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
   const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
-  const store = buildStoreModule({ config, database, bus, signer, blobs, clock, processors, subscriptions: subscriptions.service });
+  const store = buildStoreModule({
+    db: database.db,
+    bus,
+    signer,
+    blobs,
+    clock,
+    processors,
+    publicBaseUrl: config.publicBaseUrl,
+    subscriptions: subscriptions.service,
+  });
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
   const engine =
     options.engine ??
@@ -323,19 +332,17 @@ export async function createStation(config: Config, options: StationOptions = {}
       },
     },
     async (app) => {
-      await app.register(staffAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(platformAuthRoutes(auth, config.publicBaseUrl.startsWith('https:')));
-      await app.register(developerRoutes(auth, new DeveloperAccountsService(developerAccounts, auth, config.publicBaseUrl, auth)));
-      await app.register(usersRoutes(new UsersService(new UsersRepository(database.db), clock, developerAccounts)));
-      await app.register(adminRoutes(new AdminUsersService(new AdminUsersRepository(database.db), auth.users, auth.totp)));
-      await app.register(totpRoutes(auth.totp));
-      await app.register(songwritersRoutes(new SongwritersService(new SongwritersRepository(database.db))));
+      await staffAuth.routes(app);
+      await platformAuth.routes(app);
+      await developer.routes(app);
+      await users.routes(app);
+      await platformAdmin.routes(app);
       await app.register(catalogRoutes(catalog));
       await uploads.routes(app);
       await artists.routes(app);
-      await app.register(mediaRoutes(blobs, signer));
+      await media.routes(app);
       await webhooks.routes(app);
-      await app.register(store.routes);
+      await store.routes(app);
       await subscriptions.routes(app);
       await listeners.routes(app);
       await oauth.routes(app);

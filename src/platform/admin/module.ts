@@ -1,0 +1,30 @@
+/** The platform's administration group for the composition root: user administration and the songwriters register. */
+import type { FastifyInstance } from 'fastify';
+import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
+import type { UserAdministration } from '../../auth/user-admin.service.js';
+import type { Db } from '../../infra/db/client.js';
+import { AdminUsersRepository } from './admin-users.repository.js';
+import { AdminUsersService } from './admin-users.service.js';
+import { adminRoutes } from './routes.js';
+import { songwritersRoutes } from './songwriters.routes.js';
+import { SongwritersRepository } from './songwriters.repository.js';
+import { SongwritersService } from './songwriters.service.js';
+
+export interface PlatformAdminModuleDeps {
+  db: Db;
+  /** Role and status changes, made by auth (which owns the users and their sessions). */
+  users: Pick<UserAdministration, 'setUserRole' | 'setUserStatus'>;
+  /** The super_admin's reset of a user's two-step sign-in. */
+  totp: Pick<TotpEnrolment, 'reset'>;
+}
+
+export function buildPlatformAdminModule({ db, users, totp }: PlatformAdminModuleDeps) {
+  const adminUsers = new AdminUsersService(new AdminUsersRepository(db), users, totp);
+  const songwriters = new SongwritersService(new SongwritersRepository(db));
+  return {
+    routes: async (app: FastifyInstance) => {
+      await app.register(adminRoutes(adminUsers));
+      await app.register(songwritersRoutes(songwriters));
+    },
+  };
+}

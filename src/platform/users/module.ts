@@ -1,0 +1,30 @@
+/** The users group for the composition root: a user's own profile (GET/PATCH /v1/users/me) and two-step sign-in enrolment. */
+import type { FastifyInstance } from 'fastify';
+import type { DeveloperAccountCheck } from '../../auth/developer-keys.js';
+import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import { usersRoutes } from './routes.js';
+import { totpRoutes } from './totp.routes.js';
+import { UsersRepository } from './users.repository.js';
+import { UsersService } from './users.service.js';
+
+export interface UsersModuleDeps {
+  db: Db;
+  clock: Clock;
+  /** developer_account of GET /v1/users/me, read through the developer module's port. */
+  developerAccounts: DeveloperAccountCheck;
+  /** Auth's TOTP enrolment, behind POST /v1/users/me/totp(/confirm). */
+  totp: TotpEnrolment;
+}
+
+export function buildUsersModule({ db, clock, developerAccounts, totp }: UsersModuleDeps) {
+  const service = new UsersService(new UsersRepository(db), clock, developerAccounts);
+  return {
+    service,
+    routes: async (app: FastifyInstance) => {
+      await app.register(usersRoutes(service));
+      await app.register(totpRoutes(totp));
+    },
+  };
+}
