@@ -14,20 +14,13 @@ import type { Database } from '../infra/db/client.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
-import { ContextRepository } from './context/context.repository.js';
-import { ContextService } from './context/context.service.js';
+import { buildStationAdminModule } from './admin/module.js';
+import { buildContextModule } from './context/module.js';
 import { ContextRotator } from './context/context-rotator.js';
-import { contextRoutes } from './context/routes.js';
-import { StationConfigService } from './admin/config.service.js';
-import { StationStatusService } from './admin/status.service.js';
-import { StatusRepository } from './admin/status.repository.js';
-import { SafetyTestService } from './admin/safety-test.service.js';
-import { adminRoutes } from './admin/routes.js';
+import { buildGenerationModule } from './generation/module.js';
+import { buildListeners } from './realtime/realtime.js';
+import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
-import { GenerationRepository } from './generation/generation.repository.js';
-import { GenerationRunner } from './generation/generation.runner.js';
-import { GENERATION_QUEUE, GenerationService, MAX_CONCURRENT_GENERATIONS } from './generation/generation.service.js';
-import { generationRoutes } from './generation/routes.js';
 import { LyricsRepository } from './lyrics/lyrics.repository.js';
 import { LyricsService } from './lyrics/lyrics.service.js';
 import { ModelStore } from './models/model-store.js';
@@ -41,11 +34,6 @@ import { SafetyReviewRepository } from './registry/safety-review.repository.js';
 import { buildRegistryModule } from './registry/module.js';
 import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
-import { buildListeners, StationRealtime } from './realtime/realtime.js';
-import { realtimeRoutes } from './realtime/routes.js';
-import { ListenerHistory } from './realtime/listener-history.js';
-import { systemTimers } from '../infra/clock/timers.js';
-import { listenerHistoryRoutes } from './realtime/listener-history.routes.js';
 import { DemoSeeder } from '../demo/seeder.js';
 import { buildRadioModule } from './radio/module.js';
 import { buildDatasetModule } from './dataset/module.js';
@@ -55,7 +43,6 @@ import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
 import type { EmailVerifiedCheck } from '../auth/email-verification.js';
-import { addJob, processJobs } from '../infra/queue/jobs.js';
 
 export interface StationInfra {
   config: Config;
@@ -87,11 +74,15 @@ export function buildStationModules(infra: StationInfra) {
   const { database, bus, queue, blobs, signer, clock, engine, config, egress, log } = infra;
   const db = database.db;
   const startedAt = clock.now();
+  // ---- What most modules read: the bus's station events, the configuration, the model versions ----
   const events = new StationEvents(bus, clock);
   const stationConfig = new ConfigRepository(db);
-  const contexts = new ContextService(new ContextRepository(db), clock, config.contextRotationSec);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
+  const safetyReference = new SafetyReferenceStore(db, blobs);
+  // ---- Module D (context engine); its rotation starts below, on the radio's leader ----
+  const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec });
+  const contexts = context.service;
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
   const training = buildTrainingModule({
     db,
@@ -105,26 +96,34 @@ export function buildStationModules(infra: StationInfra) {
     clock,
     egress,
     webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret),
+    log,
   });
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
   const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
-  const safetyReference = new SafetyReferenceStore(db, blobs);
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
+  // ---- Modules F (lyrics) and E (generation) ----
   const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock, availability);
-  const generationRepo = new GenerationRepository(db);
-  const generations = new GenerationService({
-    repo: generationRepo,
-    contexts,
-    config: stationConfig,
-    models,
+  const generation = buildGenerationModule({
+    db,
     queue,
+    blobs,
     signer,
     engine,
     clock,
-    availability,
     events,
+    config: stationConfig,
+    contexts,
+    models,
+    availability,
+    lyrics,
+    safetyReference,
+    registry,
+    log,
+    resetRunning: !config.redisUrl,
   });
+  const generations = generation.service;
+  const generationRepo = generation.repo;
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
   const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
   const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
@@ -155,8 +154,9 @@ export function buildStationModules(infra: StationInfra) {
     listenerTotal,
     log,
   });
-  // WebSocket channels (src/station/realtime): hub, listener count broadcast, bus feeds.
-  const realtime = new StationRealtime({
+  // ---- WebSocket channels (hub, listener count broadcast, bus feeds) and the listener-count history ----
+  const realtimeModule = buildRealtimeModule({
+    db,
     bus,
     clock,
     listenerBroadcastSec: config.listenerBroadcastSec,
@@ -166,26 +166,24 @@ export function buildStationModules(infra: StationInfra) {
     currentCard: () => radioModule.scheduler.nowPlaying(),
     log,
   });
-  const listenerHistory = new ListenerHistory(db, clock, infra.timers ?? systemTimers, () => listeners.counter.total());
-  // ---- Modules A (station control) and D (context engine) ----
-  const statusRepo = new StatusRepository(db);
-  const admin = {
-    config: new StationConfigService(stationConfig, events, bus, clock),
-    status: new StationStatusService({
-      config: stationConfig,
-      repo: statusRepo,
-      models,
-      engine,
-      clock,
-      startedAt,
-      radio: radioModule.scheduler,
-      training: training.service,
-    }),
-    safetyTest: new SafetyTestService(engine, safetyReference, stationConfig, statusRepo),
-  };
+  const realtime = realtimeModule.realtime;
+  // ---- Module A (station control): its status reads the radio and module C ----
+  const admin = buildStationAdminModule({
+    db,
+    bus,
+    clock,
+    engine,
+    events,
+    stationConfig,
+    models,
+    safetyReference,
+    startedAt,
+    radio: radioModule.scheduler,
+    training: training.service,
+    reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
+  });
   /** Leader-only: rotates the live context on the scheduler's leader. */
-  const contextRotator = new ContextRotator({ contexts, repo: new ContextRepository(db), clock, isLeader: () => radioModule.leader.isLeader() });
-  admin.config.onReportThresholdChange((threshold) => registryModule.reviews.applyThreshold(threshold));
+  const contextRotator = new ContextRotator({ contexts, repo: context.repo, clock, isLeader: () => radioModule.leader.isLeader() });
 
   let demo: DemoSeeder | null = null;
   let modelWaiter: ModelWaiter | null = null;
@@ -212,7 +210,7 @@ export function buildStationModules(infra: StationInfra) {
     transparencyModule,
     generations,
     realtime,
-    listenerHistory,
+    listenerHistory: realtimeModule.history,
     radio: radioModule,
     admin,
     dataset,
@@ -226,46 +224,23 @@ export function buildStationModules(infra: StationInfra) {
         radioModule.broadcaster.stop();
         realtime.hub.closeAll();
       });
-      await app.register(generationRoutes(generations, lyrics));
+      await generation.routes(app);
       await registryModule.routes(app);
       await transparencyModule.routes(app);
-      await app.register(adminRoutes(admin));
+      await admin.routes(app);
       await dataset.routes(app);
-      await app.register(contextRoutes(contexts));
+      await context.routes(app);
       await training.routes(app);
-      await app.register(realtimeRoutes(realtime));
-      await app.register(listenerHistoryRoutes(listenerHistory));
+      await realtimeModule.routes(app);
       await radioModule.routes(app);
     },
 
     /** Starts the queue workers and picks up work a previous process left unfinished. */
     start: async () => {
-      const runner = new GenerationRunner({
-        db,
-        repo: generationRepo,
-        engine,
-        models,
-        blobs,
-        signer,
-        lyrics,
-        safetyReference,
-        registry,
-        events,
-        config: stationConfig,
-        generations,
-        clock,
-        log,
-      });
-      await realtime.start();
-      listenerHistory.start(log);
+      await realtimeModule.start();
       contextRotator.start(log);
-      // Before this process takes jobs, so it never resets one it has just started; with Redis, jobs other
-      // instances run stay theirs (a dead worker's job is redelivered by BullMQ and taken over).
-      for (const generationId of await generationRepo.requeueInterrupted(!config.redisUrl)) {
-        await addJob(queue, GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
-      }
-      await processJobs(queue, GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
-      await training.start(log);
+      await generation.start();
+      await training.start();
       // Generations and lyrics accepted while the first model of their type was on its way start when it is deployed.
       modelWaiter = new ModelWaiter(generations, lyrics, log, infra.timers);
       modelWaiter.start();
@@ -299,8 +274,7 @@ export function buildStationModules(infra: StationInfra) {
       if (config.role !== 'worker') await radioModule.stop();
       await contextRotator.stop();
       await demo?.stop();
-      listenerHistory.stop();
-      await realtime.stop();
+      await realtimeModule.stop();
     },
   };
 }

@@ -115,19 +115,14 @@ export interface RadioSwitchResult {
 }
 
 export class StationConfigService {
-  private reportThresholdListener: (threshold: number) => Promise<unknown> = async () => undefined;
-
   constructor(
     private readonly repo: ConfigRepository,
     private readonly events: StationEvents,
     private readonly bus: EventBus,
     private readonly clock: Clock,
+    /** Module G applies a changed report_threshold to the tracks already in its review queue. */
+    private readonly reportThresholdChanged: (threshold: number) => Promise<unknown>,
   ) {}
-
-  /** Module G applies a changed report_threshold to the tracks already in its review queue. */
-  onReportThresholdChange(listener: (threshold: number) => Promise<unknown>): void {
-    this.reportThresholdListener = listener;
-  }
 
   async get(): Promise<StationConfigView> {
     return configView(await this.repo.get());
@@ -148,7 +143,7 @@ export class StationConfigService {
       return changedFields.length > 0 ? toPatch(change) : {};
     });
     if (changedFields.length > 0) await this.control({ type: 'config_changed', fields: changedFields });
-    if (changedFields.includes('report_threshold')) await this.reportThresholdListener(after.reportThreshold);
+    if (changedFields.includes('report_threshold')) await this.reportThresholdChanged(after.reportThreshold);
     return configView(after);
   }
 

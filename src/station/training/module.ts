@@ -30,6 +30,7 @@ export interface TrainingModuleDeps {
   webhookSecret: Buffer;
   /** Where notify_webhook may be delivered: screened at job creation, checked again when sent. */
   egress: EgressPolicy;
+  log: FastifyBaseLogger;
 }
 
 export function buildTrainingModule(deps: TrainingModuleDeps) {
@@ -56,8 +57,8 @@ export function buildTrainingModule(deps: TrainingModuleDeps) {
     jobsInFlight: { activeOfType: (type: JobModelType) => repo.activeOfType(type) },
     routes: (app: FastifyInstance) => app.register(trainingRoutes(service)),
     /** Registers the queue worker and re-queues jobs a previous process left behind. */
-    start: async (log: FastifyBaseLogger) => {
-      runner = new TrainingRunner({ ...deps, repo, snapshots, log });
+    start: async () => {
+      runner = new TrainingRunner({ ...deps, repo, snapshots });
       await processJobs(deps.queue, TRAINING_QUEUE, (job) => runner!.handle(job), { concurrency: TRAINING_CONCURRENCY });
       await runner.start();
     },

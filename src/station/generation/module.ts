@@ -1,0 +1,97 @@
+/**
+ * Module E (generation) for the composition root: the service behind POST /station/v1/generate (and module F's
+ * lyrics endpoints, which share its routes), and the queue worker that runs each generation's pipeline
+ * (generation.runner.ts). Its repository is also the registry's GenerationLookup.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine/engine.js';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { UrlSigner } from '../../infra/blobs/url-signer.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { JobQueue } from '../../infra/queue/job-queue.js';
+import { addJob, processJobs } from '../../infra/queue/jobs.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { ContextService } from '../context/context.service.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { LyricsService } from '../lyrics/lyrics.service.js';
+import type { ModelAvailability } from '../models/model-availability.js';
+import type { ModelStore } from '../models/model-store.js';
+import type { RegistryService } from '../registry/registry.service.js';
+import type { SafetyReferenceStore } from '../safety/safety-reference.js';
+import { GenerationRepository } from './generation.repository.js';
+import { GenerationRunner } from './generation.runner.js';
+import { GENERATION_QUEUE, GenerationService, MAX_CONCURRENT_GENERATIONS } from './generation.service.js';
+import { generationRoutes } from './routes.js';
+
+export interface GenerationModuleDeps {
+  db: Db;
+  queue: JobQueue;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  engine: Engine;
+  clock: Clock;
+  events: StationEvents;
+  config: ConfigRepository;
+  contexts: ContextService;
+  models: ModelStore;
+  availability: ModelAvailability;
+  lyrics: LyricsService;
+  safetyReference: SafetyReferenceStore;
+  registry: RegistryService;
+  log: FastifyBaseLogger;
+  /**
+   * At start, put generations left in progress back to pending (one process, an in-process queue), or leave
+   * them (with Redis, jobs other instances run stay theirs: BullMQ redelivers a dead worker's job).
+   */
+  resetRunning: boolean;
+}
+
+export function buildGenerationModule(deps: GenerationModuleDeps) {
+  const repo = new GenerationRepository(deps.db);
+  const service = new GenerationService({
+    repo,
+    contexts: deps.contexts,
+    config: deps.config,
+    models: deps.models,
+    queue: deps.queue,
+    signer: deps.signer,
+    engine: deps.engine,
+    clock: deps.clock,
+    availability: deps.availability,
+    events: deps.events,
+  });
+  return {
+    repo,
+    service,
+    routes: async (app: FastifyInstance) => {
+      await app.register(generationRoutes(service, deps.lyrics));
+    },
+    /** Picks up generations a previous process left unfinished, then takes jobs. */
+    start: async () => {
+      const runner = new GenerationRunner({
+        db: deps.db,
+        repo,
+        engine: deps.engine,
+        models: deps.models,
+        blobs: deps.blobs,
+        signer: deps.signer,
+        lyrics: deps.lyrics,
+        safetyReference: deps.safetyReference,
+        registry: deps.registry,
+        events: deps.events,
+        config: deps.config,
+        generations: service,
+        clock: deps.clock,
+        log: deps.log,
+      });
+      // Before this process takes jobs, so it never resets one it has just started.
+      for (const generationId of await repo.requeueInterrupted(deps.resetRunning)) {
+        await addJob(deps.queue, GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
+      }
+      await processJobs(deps.queue, GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
+    },
+  };
+}
+
+export type GenerationModule = ReturnType<typeof buildGenerationModule>;
