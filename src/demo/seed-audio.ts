@@ -1,6 +1,8 @@
 /**
  * Step 2 of the demo seed: each catalog track's master, composed and rendered by the engine from the
- * track's own metadata (genre, mood, tempo, mode, energy), then its style features extracted and stored.
+ * track's own metadata (genre, mood, tempo, mode, energy), kept lossless (FLAC, `catalog/<id>.flac`, which the
+ * radio airs) with its 128 kbps MP3 encoded once from it (`catalog/<id>.mp3`, the catalog's stream audio),
+ * then its style features extracted and stored.
  * Nothing has been learned yet at this point, so the engine runs with an untrained (uniform) audio model.
  * Resumable: only tracks without a master are rendered.
  */
@@ -142,7 +144,11 @@ async function renderMaster(
     stationName: artistName,
   });
   const base = `catalog/${track.id}${keySuffix}`;
-  const keys = { audio: `${base}.mp3`, waveform: `${base}.waveform.json`, cover: `${base}.png` };
+  // The lossless master is kept beside the MP3 (encoded once from it): the radio airs the master and encodes
+  // its stream from it, so what airs is one lossy encode away from the render (issue 18). An engine that keeps
+  // no master (a remote one from before) leaves the MP3 as the only audio.
+  const keys = { audio: `${base}.mp3`, master: result.master ? `${base}.flac` : null, waveform: `${base}.waveform.json`, cover: `${base}.png` };
+  if (keys.master && result.master) await deps.blobs.put(keys.master, result.master);
   await deps.blobs.put(keys.audio, result.mp3);
   await deps.blobs.put(keys.waveform, Buffer.from(JSON.stringify(result.waveform)));
   await deps.blobs.put(keys.cover, result.coverPng);
@@ -156,6 +162,7 @@ async function renderMaster(
       musicalKey: result.key,
       mode: result.mode,
       audioBlobKey: keys.audio,
+      masterBlobKey: keys.master,
       audioFormat: 'mp3',
       audioBitrateKbps: Number.parseInt(MASTER_QUALITY, 10),
       audioSizeBytes: result.mp3.length,

@@ -37,10 +37,10 @@ export async function seedSandboxCatalog(db: DbOrTx, content: DemoContent = demo
       on conflict (environment, slug) do nothing`);
     const inserted = await tx.execute(sql`
       insert into tracks (environment, slug, title, artist_id, genre, subgenre, mood, lifestyle, bpm, musical_key, mode, energy,
-                          duration_sec, isrc, explicit, release_year, audio_blob_key, audio_format, audio_bitrate_kbps,
+                          duration_sec, isrc, explicit, release_year, audio_blob_key, master_blob_key, audio_format, audio_bitrate_kbps,
                           audio_size_bytes, cover_blob_key, waveform_blob_key, loudness_lufs, status)
       select 'test', t.slug, t.title, sa.id, t.genre, t.subgenre, t.mood, t.lifestyle, t.bpm, t.musical_key, t.mode, t.energy,
-             t.duration_sec, t.isrc, t.explicit, t.release_year, t.audio_blob_key, t.audio_format, t.audio_bitrate_kbps,
+             t.duration_sec, t.isrc, t.explicit, t.release_year, t.audio_blob_key, t.master_blob_key, t.audio_format, t.audio_bitrate_kbps,
              t.audio_size_bytes, t.cover_blob_key, t.waveform_blob_key, t.loudness_lufs, t.status
       from tracks t
       join artists la on la.id = t.artist_id
@@ -106,7 +106,7 @@ export async function mirrorSandboxMedia(db: DbOrTx, slug?: string, content: Dem
   const changed = await db.execute(sql`
     update tracks s
     set duration_sec = l.duration_sec, bpm = l.bpm, musical_key = l.musical_key, mode = l.mode,
-        audio_blob_key = l.audio_blob_key, audio_format = l.audio_format, audio_bitrate_kbps = l.audio_bitrate_kbps,
+        audio_blob_key = l.audio_blob_key, master_blob_key = l.master_blob_key, audio_format = l.audio_format, audio_bitrate_kbps = l.audio_bitrate_kbps,
         audio_size_bytes = l.audio_size_bytes, cover_blob_key = l.cover_blob_key, waveform_blob_key = l.waveform_blob_key,
         loudness_lufs = l.loudness_lufs
     from tracks l

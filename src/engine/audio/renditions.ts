@@ -4,10 +4,17 @@
  * lossy copy. It runs on an engine worker thread (task `renderRenditions`), never on the API's, and hands
  * its bytes on as it goes, so no rendition is ever held whole. LAME's MPEG-1 Layer III takes 32, 44.1 or
  * 48 kHz; a master at another rate is resampled to 44.1 kHz. Mono masters play on both channels; surround masters are folded down to stereo (ITU-R BS.775).
+ *
+ * A WAV master can also be kept as FLAC in the same pass (`losslessMaster`, issue 18): at its own rate, its
+ * samples as they are (8- and 16-bit as 16-bit, 24- and 32-bit integer as 24-bit; float as 24-bit, 144 dB
+ * down), mono as mono, surround folded to stereo (24-bit) as the radio would fold it. The radio airs that FLAC and
+ * encodes its stream from it, so what airs is one lossy encode from the upload.
  */
 import type { AudioQuality } from '../types.js';
+import { readWavLayout } from '../features/decode-wav.js';
 import { StreamingResampler } from '../features/resample.js';
 import { createMp3Stream, type Mp3Stream } from './encode.js';
+import { createFlacStream, quantise, type FlacStream } from './flac-encode.js';
 import { decodePcm, type PcmFormat } from './pcm.js';
 
 export const RENDITION_BITRATES = [128, 192, 320] as const;
@@ -33,6 +40,14 @@ export interface RenderOptions {
   shouldStop?: () => boolean;
   /** Input frames per slice (tests use small ones). */
   sliceFrames?: number;
+  /** Also encode the (WAV) master as FLAC in the same decode pass; returned whole as `losslessMaster`. */
+  losslessMaster?: boolean;
+}
+
+/** The FLAC sample size that holds a WAV's samples: exactly for 8-24-bit integer PCM, 24-bit otherwise. */
+export function flacBitsFor(master: Uint8Array): 16 | 24 {
+  const { bitsPerSample, isFloat } = readWavLayout(master);
+  return !isFloat && bitsPerSample <= 16 ? 16 : 24;
 }
 
 /**
@@ -47,8 +62,12 @@ export async function streamMp3Renditions(
   bitrates: readonly RenditionBitrate[],
   sink: RenditionSink,
   options: RenderOptions = {},
-): Promise<{ frames: number }> {
+): Promise<{ frames: number; losslessMaster?: Uint8Array }> {
   const sliceFrames = options.sliceFrames ?? SLICE_FRAMES;
+  if (options.losslessMaster && format !== 'wav') throw new Error(`a lossless master is made from a WAV master, not ${format}`);
+  const flacBits = options.losslessMaster ? flacBitsFor(master) : null;
+  let flac: FlacStream | null = null;
+  const flacParts: Uint8Array[] = [];
   const pending = new Map<RenditionBitrate, Uint8Array[]>(bitrates.map((kbps) => [kbps, []]));
   const pendingBytes = new Map<RenditionBitrate, number>(bitrates.map((kbps) => [kbps, 0]));
   let encoders: Map<RenditionBitrate, Mp3Stream> | null = null;
@@ -82,6 +101,14 @@ export async function streamMp3Renditions(
       for (const kbps of bitrates) encoders.set(kbps, await createMp3Stream(qualityOf(kbps), rate));
     }
     const [left, right] = toStereo(chunk.channels);
+    if (flacBits !== null) {
+      const mono = chunk.channels.length === 1;
+      // A fold-down makes new values (sums scaled by -3 dB): 24-bit keeps them to 144 dB.
+      const bits = chunk.channels.length > 2 ? 24 : flacBits;
+      flac ??= createFlacStream({ sampleRate: chunk.sampleRate, channels: mono ? 1 : 2, bitsPerSample: bits });
+      if (flacParts.length === 0) flacParts.push(flac.header());
+      flacParts.push(flac.write((mono ? [left] : [left, right]).map((c) => quantise(c, bits))));
+    }
     for (let start = 0; start < chunk.frames; start += sliceFrames) {
       if (options.shouldStop?.()) throw new Error('the render was stopped');
       const end = Math.min(chunk.frames, start + sliceFrames);
@@ -96,7 +123,15 @@ export async function streamMp3Renditions(
   if (resamplers) await encode(resamplers[0].flush(), resamplers[1].flush());
   for (const [kbps, encoder] of encoders) add(kbps, encoder.finish());
   await flush(true);
-  return { frames };
+  if (!flac) return { frames };
+  const end = flac.finish();
+  flacParts.push(end.frames);
+  const losslessMaster = concat(
+    flacParts,
+    flacParts.reduce((n, p) => n + p.length, 0),
+  );
+  losslessMaster.set(end.header, 0); // the header again, now with the length and the MD5
+  return { frames, losslessMaster };
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {

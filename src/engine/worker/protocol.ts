@@ -37,8 +37,9 @@ export interface EngineTasks {
   train: { input: TrainingSpec; output: TrainingResult };
   /** An upload's MP3 renditions; the bytes arrive as `renditions` events, in order (streamed to storage). */
   renderRenditions: {
-    input: { master: Uint8Array; format: 'mp3' | 'wav'; bitrates: RenditionBitrate[]; sliceFrames?: number };
-    output: { frames: number; threadId: number };
+    input: { master: Uint8Array; format: 'mp3' | 'wav'; bitrates: RenditionBitrate[]; sliceFrames?: number; losslessMaster?: boolean };
+    /** `losslessMaster`: the WAV master as FLAC, when asked (renditions.ts). */
+    output: { frames: number; threadId: number; losslessMaster?: Uint8Array };
   };
 }
 

@@ -33,17 +33,21 @@ export class RenditionPool {
     this.pool = new EngineWorkerPool({ artifacts: NO_ARTIFACTS, size: options.size, taskTimeoutMs: options.timeoutMs ?? 3600_000 });
   }
 
-  /** Renders `bitrates` from the master; `onChunks` gets the bytes in order. Resolves with the worker's thread id. */
+  /**
+   * Renders `bitrates` from the master; `onChunks` gets the bytes in order. Resolves with the worker's thread
+   * id, and with `losslessMaster` (a WAV master as FLAC, made in the same pass) when asked.
+   */
   render(
     master: Uint8Array,
     format: 'mp3' | 'wav',
     bitrates: readonly RenditionBitrate[],
     onChunks: (chunks: RenditionChunks) => Promise<void>,
     shouldStop?: () => boolean,
-  ): Promise<{ frames: number; threadId: number }> {
+    options: { losslessMaster?: boolean } = {},
+  ): Promise<{ frames: number; threadId: number; losslessMaster?: Uint8Array }> {
     return this.pool.run(
       'renderRenditions',
-      { master, format, bitrates: [...bitrates], sliceFrames: this.options.sliceFrames },
+      { master, format, bitrates: [...bitrates], sliceFrames: this.options.sliceFrames, losslessMaster: options.losslessMaster },
       {
         shouldStop,
         onEvent: async (event) => {

@@ -95,12 +95,14 @@ export const TASK_HANDLERS: TaskHandlers = {
 
   train: (spec, ctx) => runTraining(spec, ctx),
 
-  async renderRenditions({ master, format, bitrates, sliceFrames }, ctx) {
-    const { frames } = await streamMp3Renditions(master, format, bitrates, (chunks) => ctx.emit({ kind: 'renditions', chunks }), {
+  async renderRenditions({ master, format, bitrates, sliceFrames, losslessMaster }, ctx) {
+    const rendered = await streamMp3Renditions(master, format, bitrates, (chunks) => ctx.emit({ kind: 'renditions', chunks }), {
       shouldStop: ctx.shouldStop,
       sliceFrames,
+      losslessMaster,
     });
-    return { frames, threadId };
+    if (rendered.losslessMaster) ctx.transfer(rendered.losslessMaster);
+    return { ...rendered, threadId };
   },
 };
 

@@ -6,7 +6,15 @@ import { artists, tracks } from '../../infra/db/schema/index.js';
 const { searchVector: _searchVector, ...trackFields } = getTableColumns(tracks);
 export type TrackFields = Omit<typeof tracks.$inferSelect, 'searchVector'>;
 
-export type TrackRow = TrackFields & { artistName: string; artistSlug: string; artistVerified: boolean };
+/**
+ * `playoutAudioKey`: what the radio airs, the best source the platform keeps: the lossless master (or an MP3
+ * upload's original) when there is one, else the stream audio. The radio encodes its stream from it, so what
+ * airs is one lossy encode from the master (issue 18).
+ */
+export type TrackRow = TrackFields & { artistName: string; artistSlug: string; artistVerified: boolean; playoutAudioKey: string | null };
+
+/** The blob the radio airs for a track (TrackRow.playoutAudioKey). */
+export const playoutAudioKey = (track: Pick<TrackFields, 'masterBlobKey' | 'audioBlobKey'>): string | null => track.masterBlobKey ?? track.audioBlobKey;
 
 /** What a list answer shows of a track (catalog.service.ts, trackSummary): a search reads only these. */
 export type TrackSummaryRow = Pick<
@@ -54,5 +62,10 @@ export const trackSummaryJson: SQL = sql.raw(`json_build_object(
 
 /** A track row with its artist's name and slug (Object.assign: a spread with new keys is slow in V8, see catalog.service.ts). */
 export function withArtist(row: { track: TrackFields; artistName: string; artistSlug: string; artistVerified: boolean }): TrackRow {
-  return Object.assign(row.track, { artistName: row.artistName, artistSlug: row.artistSlug, artistVerified: row.artistVerified });
+  return Object.assign(row.track, {
+    artistName: row.artistName,
+    artistSlug: row.artistSlug,
+    artistVerified: row.artistVerified,
+    playoutAudioKey: playoutAudioKey(row.track),
+  });
 }

@@ -86,7 +86,7 @@ export function buildUploadsModule(deps: UploadsDeps) {
         events: deps.events,
         clock: deps.clock,
         extractFeatures: (mp3) => deps.engine.extractFeatures(mp3, 'mp3'),
-        renderRenditions: (master, format, bitrates, onChunks, shouldStop) => pool.render(master, format, bitrates, onChunks, shouldStop),
+        renderRenditions: (master, format, bitrates, onChunks, shouldStop, options) => pool.render(master, format, bitrates, onChunks, shouldStop, options),
         log,
       });
       const worker = renderer;

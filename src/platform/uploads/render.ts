@@ -1,6 +1,8 @@
 /**
  * The queued half of an upload: renders the 128, 192 and 320 kbps MP3 renditions from the master on an
- * engine worker thread (never on the API's), streaming each into the blob store as its bytes arrive, extracts
+ * engine worker thread (never on the API's), streaming each into the blob store as its bytes arrive, keeps
+ * the master the radio airs (a WAV's samples as FLAC, made in the same decode pass; an MP3's original file:
+ * `tracks.master_blob_key`, issue 18), extracts
  * the style features (module B's eligibility gate and the safety filter's reference need them), then
  * publishes the track and emits `track.published`. A track taken down meanwhile is left as it is. The job
  * carries only the track id and reloads everything, so a retry (or a re-queue at start) is safe; after the
@@ -20,7 +22,7 @@ import { TRACK_CHANGED_CHANNEL } from '../catalog/catalog.service.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import type { UploadsRepository } from './uploads.repository.js';
 import { RENDER_ATTEMPTS } from './uploads.service.js';
-import { RENDITION_KBPS, renditionKeys, STREAM_KBPS, streamKeyOf } from './view.js';
+import { losslessMasterKeyOf, RENDITION_KBPS, renditionKeys, STREAM_KBPS, streamKeyOf } from './view.js';
 import type { JobPayloads } from '../../infra/queue/jobs.js';
 
 export interface RenderDeps {
@@ -38,7 +40,8 @@ export interface RenderDeps {
     bitrates: readonly RenditionBitrate[],
     onChunks: (chunks: RenditionChunks) => Promise<void>,
     shouldStop: () => boolean,
-  ) => Promise<unknown>;
+    options: { losslessMaster?: boolean },
+  ) => Promise<{ losslessMaster?: Uint8Array }>;
   log: FailureLog;
 }
 
@@ -75,12 +78,18 @@ export class UploadRenderer {
     if (!managed?.upload || managed.track.status !== 'processing') return; // published already, taken down, or gone
     const master = await this.deps.blobs.get(managed.upload.masterBlobKey);
     const format = managed.upload.masterFormat === 'wav' ? 'wav' : 'mp3';
-    const sizes = await this.renderToBlobs(trackId, master, format);
+    const { sizes, losslessMaster } = await this.renderToBlobs(trackId, master, format);
+    // What the radio airs: the WAV's samples as FLAC (smaller, same samples), an MP3's original itself (one
+    // lossy generation fewer than its 320 kbps rendition).
+    let masterBlobKey = managed.upload.masterBlobKey;
+    if (losslessMaster) {
+      masterBlobKey = losslessMasterKeyOf(trackId);
+      await this.deps.blobs.put(masterBlobKey, Buffer.from(losslessMaster.buffer, losslessMaster.byteOffset, losslessMaster.byteLength));
+    }
     const keys = new Map(renditionKeys(trackId));
     await this.storeFeatures(trackId, await this.deps.blobs.get(keys.get(128)!));
-    const published = await this.deps.repo.transaction((repo) =>
-      repo.publish(trackId, { blobKey: streamKeyOf(trackId), bitrateKbps: STREAM_KBPS, sizeBytes: sizes.get(STREAM_KBPS)!.size }, this.deps.clock.date()),
-    );
+    const audio = { blobKey: streamKeyOf(trackId), masterBlobKey, bitrateKbps: STREAM_KBPS, sizeBytes: sizes.get(STREAM_KBPS)!.size };
+    const published = await this.deps.repo.transaction((repo) => repo.publish(trackId, audio, this.deps.clock.date()));
     if (!published) return;
     await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, trackId);
     // Title and genre as they are now: the owner may have changed them while the track was processing.
@@ -95,7 +104,11 @@ export class UploadRenderer {
    * store has room for it, so memory stays a few batches whatever the length. A failure on either side
    * ends every write; a write that failed leaves no blob under its key (the blob store writes then renames).
    */
-  private async renderToBlobs(trackId: string, master: Uint8Array, format: 'mp3' | 'wav'): Promise<Map<number, BlobInfo>> {
+  private async renderToBlobs(
+    trackId: string,
+    master: Uint8Array,
+    format: 'mp3' | 'wav',
+  ): Promise<{ sizes: Map<number, BlobInfo>; losslessMaster?: Uint8Array }> {
     const streams = new Map<number, PassThrough>(RENDITION_KBPS.map((kbps) => [kbps, new PassThrough()]));
     // A stream destroyed before its write began piping would throw its error unheard; put() reports it instead.
     for (const stream of streams.values()) stream.on('error', () => undefined);
@@ -103,7 +116,7 @@ export class UploadRenderer {
     const stored = Promise.all(writes);
     stored.catch(() => undefined); // observed below; a write failing early must not be an unhandled rejection
     try {
-      await this.deps.renderRenditions(
+      const rendered = await this.deps.renderRenditions(
         master,
         format,
         RENDITION_KBPS,
@@ -114,9 +127,10 @@ export class UploadRenderer {
           }
         },
         () => this.stopping.signal.aborted,
+        { losslessMaster: format === 'wav' },
       );
       for (const stream of streams.values()) stream.end();
-      return new Map(await stored);
+      return { sizes: new Map(await stored), losslessMaster: rendered.losslessMaster };
     } catch (error) {
       for (const stream of streams.values()) stream.destroy(error instanceof Error ? error : new Error(String(error)));
       await stored.catch(() => undefined);

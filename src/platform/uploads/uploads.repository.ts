@@ -113,13 +113,20 @@ export class UploadsRepository {
   }
 
   /**
-   * Publishes a processing track with its stream audio. Conditional on the status, so a takedown that came
-   * first wins; true when this call published it.
+   * Publishes a processing track with its stream audio and the master the radio airs. Conditional on the
+   * status, so a takedown that came first wins; true when this call published it.
    */
-  async publish(id: string, audio: { blobKey: string; bitrateKbps: number; sizeBytes: number }, at: Date): Promise<boolean> {
+  async publish(id: string, audio: { blobKey: string; masterBlobKey: string; bitrateKbps: number; sizeBytes: number }, at: Date): Promise<boolean> {
     const rows = await this.db
       .update(tracks)
-      .set({ status: 'published', audioBlobKey: audio.blobKey, audioFormat: 'mp3', audioBitrateKbps: audio.bitrateKbps, audioSizeBytes: audio.sizeBytes })
+      .set({
+        status: 'published',
+        audioBlobKey: audio.blobKey,
+        masterBlobKey: audio.masterBlobKey,
+        audioFormat: 'mp3',
+        audioBitrateKbps: audio.bitrateKbps,
+        audioSizeBytes: audio.sizeBytes,
+      })
       .where(and(eq(tracks.id, id), eq(tracks.status, 'processing')))
       .returning({ id: tracks.id });
     if (rows.length === 0) return false;

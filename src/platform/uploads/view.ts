@@ -7,6 +7,8 @@ export const STREAM_KBPS = 320;
 export const RENDITION_KBPS = [128, 192, 320] as const;
 
 export const streamKeyOf = (trackId: string) => `tracks/${trackId}/stream.mp3`;
+/** A WAV upload's samples as FLAC: what the radio airs (the upload itself stays as `master.wav`, for the store). */
+export const losslessMasterKeyOf = (trackId: string) => `tracks/${trackId}/master.flac`;
 
 /** Blob key of each rendition of an uploaded track, by bitrate. */
 export function renditionKeys(trackId: string): [number, string][] {

@@ -127,13 +127,13 @@ export class SlotResolver {
 
   private async cueCatalog(slot: SlotRow, trackId: string | null, config: StationConfigRow): Promise<SourceTrack | null> {
     const track = trackId ? await this.deps.catalog.findTrack(trackId, 'live') : null;
-    if (!track?.audioBlobKey) {
+    if (!track?.playoutAudioKey) {
       const other = await this.pick(config, await this.neighbours(slot.id));
       if (!other || other.id === trackId) return null;
       return this.cueCatalog(slot, other.id, config);
     }
     const cued = await this.deps.slots.cue(slot.id, { origin: 'catalog', trackId: track.id, durationSec: track.durationSec });
-    return cued ? this.source(cued, track.audioBlobKey, track.title, config) : null;
+    return cued ? this.source(cued, track.playoutAudioKey, track.title, config) : null;
   }
 
   source(slot: SlotRow, blobKey: string, title: string, config: StationConfigRow): SourceTrack {

@@ -46,7 +46,7 @@ export async function warmAnalyses(
 ): Promise<void> {
   for (const slot of (await deps.slots.planned()).slice(0, 2)) {
     let blobKey: string | null = null;
-    if (slot.origin === 'catalog' && slot.trackId) blobKey = (await deps.catalog.findTrack(slot.trackId, 'live'))?.audioBlobKey ?? null;
+    if (slot.origin === 'catalog' && slot.trackId) blobKey = (await deps.catalog.findTrack(slot.trackId, 'live'))?.playoutAudioKey ?? null;
     if (slot.origin === 'ai_generated' && slot.generationId) {
       const generation = await deps.generationRepo.find(slot.generationId);
       if (generation?.status === 'complete') blobKey = generation.audioBlobKey;

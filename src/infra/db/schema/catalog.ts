@@ -138,7 +138,13 @@ export const tracks = pgTable(
     isrc: text('isrc'),
     explicit: boolean('explicit').notNull().default(false),
     releaseYear: integer('release_year'),
+    /** The stream audio a listener's player fetches (an MP3 rendition; `audio` in the API). */
     audioBlobKey: text('audio_blob_key'),
+    /**
+     * The lossless master (FLAC), or an MP3 upload's original file, when the platform keeps one: the radio airs
+     * it and every rendition is encoded from it (issue 18). Null for rows from before masters were kept.
+     */
+    masterBlobKey: text('master_blob_key'),
     audioFormat: text('audio_format'),
     audioBitrateKbps: integer('audio_bitrate_kbps'),
     audioSizeBytes: bigint('audio_size_bytes', { mode: 'number' }),

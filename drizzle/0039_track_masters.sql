@@ -1,0 +1,1 @@
+ALTER TABLE "tracks" ADD COLUMN "master_blob_key" text;
