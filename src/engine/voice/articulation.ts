@@ -16,7 +16,7 @@ import type { Segment, VocalTimeline } from './timing.js';
 import type { VoiceSpec } from './voices.js';
 
 /** Tract track columns. */
-export const T = { F1: 0, F2: 1, F3: 2, B1: 3, B2: 4, B3: 5, FNZ: 6 } as const;
+export const T = { F1: 0, F2: 1, F3: 2, B1: 3, B2: 4, B3: 5, FNZ: 6, F1_RAISE: 7 } as const;
 /** Source track columns: voicing, aspiration, frication amplitudes, two noise bands, bypass. */
 export const S = { AV: 0, AH: 1, AF: 2, N1F: 3, N1B: 4, N1G: 5, N2F: 6, N2B: 7, N2G: 8, BYP: 9 } as const;
 
@@ -26,6 +26,14 @@ const LOCUS_PULL = 0.3; // how far a consonant's F2/F3 locus leans towards its v
 const VELAR_PULL = 0.65;
 const VELARS = new Set(['K', 'G', 'NG', 'X']);
 const RELEASE_SEC = 0.06;
+/**
+ * A vowel reaches its target this long after its start, and leaves it this long before its end, whatever
+ * the note's length: the formant transitions into and out of consonants last about as long as in speech
+ * (40-60 ms after a stop's release, Kewley-Port 1982; longer after glides), and they carry most of the
+ * cue to the consonant's place (the F2 locus, Delattre et al. 1955). A held note adds steady vowel in the
+ * middle, not a slower transition.
+ */
+export const TRANSITION_SEC = 0.05;
 
 export interface ControlTracks {
   tract: ParameterTrack;
@@ -33,7 +41,7 @@ export interface ControlTracks {
 }
 
 export function buildTracks(timeline: VocalTimeline, voice: VoiceSpec): ControlTracks {
-  const tract = new ParameterTrack(7);
+  const tract = new ParameterTrack(8);
   const source = new ParameterTrack(10);
   const { segments } = timeline;
   const silent = new Float64Array(10);
@@ -69,22 +77,40 @@ function neighbourVowel(segments: readonly Segment[], i: number): Vowel | null {
   return null;
 }
 
+/**
+ * How far a vowel's F1 may rise towards a high note's pitch (singers' "formant tuning", Sundberg 1987): open
+ * vowels (speech F1 of 600 Hz or more in a man's voice: /a/, /ae/, /ah/, the start of /ai/, /au/) by up to
+ * OPEN_F1_RAISE; mid and close vowels (/i/, /u/, /e/, /o/) not at all, so "seat" stays "seat" and does not
+ * drift to "set" on a high note: a listener, and a recogniser trained on speech, tell them apart by F1.
+ * Consonants keep their loci (a nasal murmur's low F1 is what makes it a nasal).
+ */
+export const OPEN_F1_RAISE = 1.25;
+function f1Raise(f: Formants): number {
+  return f[0] >= 600 ? OPEN_F1_RAISE : 1;
+}
+
+/** The F1 a voice sings at pitch `f0`: raised towards the pitch (1.05 f0) but by no more than `raise`. */
+export function tunedF1(f1: number, raise: number, f0: number): number {
+  return Math.min(Math.max(f1, f0 * 1.05), f1 * raise);
+}
+
 function scaled(f: Formants, voice: VoiceSpec): Formants {
   return [f[0] * voice.formantScale, f[1] * voice.formantScale, f[2] * voice.formantScale];
 }
 
 function addTract(track: ParameterTrack, seg: Segment, vowel: Vowel | null, voice: VoiceSpec) {
   const dur = seg.endSec - seg.startSec;
-  const row = (f: Formants, b: Formants, nasalZero = NASAL_POLE_HZ) => [f[0], f[1], f[2], b[0], b[1], b[2], nasalZero];
+  const row = (f: Formants, b: Formants, nasalZero = NASAL_POLE_HZ, raise = 1) => [f[0], f[1], f[2], b[0], b[1], b[2], nasalZero, raise];
   if (isVowel(seg.phone)) {
     const target = VOWEL_TARGETS[seg.phone];
     const b: Formants = [target.b1 ?? 90, 100, 150];
-    const edge = Math.min(0.035, dur * 0.3);
-    track.add(seg.startSec + edge, row(scaled(target.f, voice), b));
+    const raise = f1Raise(target.f);
+    const edge = Math.min(TRANSITION_SEC, dur * 0.3);
+    track.add(seg.startSec + edge, row(scaled(target.f, voice), b, NASAL_POLE_HZ, raise));
     if (target.to) {
-      track.add(seg.startSec + dur * 0.5, row(scaled(target.f, voice), b));
-      track.add(seg.endSec - Math.min(0.01, dur * 0.1), row(scaled(target.to, voice), b));
-    } else track.add(seg.endSec - edge, row(scaled(target.f, voice), b));
+      track.add(seg.startSec + dur * 0.5, row(scaled(target.f, voice), b, NASAL_POLE_HZ, raise));
+      track.add(seg.endSec - Math.min(0.01, dur * 0.1), row(scaled(target.to, voice), b, NASAL_POLE_HZ, f1Raise(target.to)));
+    } else track.add(seg.endSec - edge, row(scaled(target.f, voice), b, NASAL_POLE_HZ, raise));
     return;
   }
   const c = CONSONANT_TARGETS[seg.phone as Consonant];

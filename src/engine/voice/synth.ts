@@ -11,7 +11,7 @@
  * (0.7 ms); source amplitudes are interpolated per sample so nothing clicks. Only the lines are rendered;
  * between them the stem stays silent. Deterministic: the noise is a seeded xorshift.
  */
-import { NASAL_POLE_HZ, S, T, buildTracks } from './articulation.js';
+import { NASAL_POLE_HZ, S, T, buildTracks, tunedF1 } from './articulation.js';
 import { AntiResonator, BandPass, Resonator } from './filters.js';
 import { PitchContour, midiToHz } from './pitch-contour.js';
 import type { VocalTimeline } from './timing.js';
@@ -57,7 +57,7 @@ export function synthesise(timeline: VocalTimeline, opts: SynthOptions): Float32
   const nasalZero = new AntiResonator(fs);
   const band1 = new BandPass(fs);
   const band2 = new BandPass(fs);
-  const tp = new Float64Array(7);
+  const tp = new Float64Array(8);
   const sp = new Float64Array(10);
   const spNext = new Float64Array(10);
 
@@ -80,8 +80,9 @@ export function synthesise(timeline: VocalTimeline, opts: SynthOptions): Float32
       source.read((n0 + count) / fs, spNext);
       const f0 = midiToHz(pitch.midiAt(time));
       const loud = pitch.loudnessAt(time);
-      // Singers raise F1 towards a high note's pitch so the note keeps its resonance ("formant tuning").
-      formants[0].set(Math.max(tp[T.F1], f0 * 1.05), tp[T.B1]);
+      // Singers raise F1 towards a high note's pitch so the note keeps its resonance ("formant tuning"), on
+      // open vowels only and within the track's allowance (articulation.ts, f1Raise).
+      formants[0].set(tunedF1(tp[T.F1], tp[T.F1_RAISE], f0), tp[T.B1]);
       formants[1].set(tp[T.F2], tp[T.B2]);
       formants[2].set(tp[T.F3], tp[T.B3]);
       nasalZero.set(tp[T.FNZ], 100);
