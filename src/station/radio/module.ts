@@ -129,7 +129,11 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   // With Redis, the leader hands followers its frames RELAY_AHEAD_MS before they are due: what carries their
   // listeners through a failover (the lease moves in 2-4 s, the new leader resumes in well under a second).
   const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128, onError: onStreamError, relayAheadMs: config.redisUrl ? RELAY_AHEAD_MS : 0 });
-  broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
+  // A start the database cannot record (it is out) is logged; an unhandled rejection would end the process.
+  broadcaster.onTrackStart(
+    (slotId, startedAtMs) =>
+      void scheduler.trackStarted(slotId, startedAtMs).catch((error) => log.error({ err: error, slot: slotId }, 'recording a track start failed')),
+  );
   // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
   const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });
   // HLS: the leader (or the single instance) cuts its timeline into segments in the blob store; any instance serves them.

@@ -39,6 +39,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   private onAir: OnAir | null = null;
   private lastCard: NowPlayingCard | null = null;
   private fallback = false;
+  /** Whether this instance led at the last cycle (for the log). */
+  private leading = false;
   /** The last on-air slot this (follower) instance's stream took. */
   private followed = 0;
 
@@ -82,7 +84,10 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     const type = (message as { type?: string }).type;
     if (type === 'enable' && this.deps.leader.isLeader()) {
       const now = this.deps.clock.date();
-      await this.deps.slots.updateState({ sessionId: newRadioSessionId(now), sessionStartedAt: now });
+      // The database may be out (a bus message needs only Redis): logged, never an unhandled rejection.
+      await this.deps.slots
+        .updateState({ sessionId: newRadioSessionId(now), sessionStartedAt: now })
+        .catch((error) => this.deps.log.error({ err: error }, 'starting a new radio session failed'));
     }
     await this.cycle();
   }
@@ -99,7 +104,11 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   }
 
   private async runCycle(): Promise<void> {
-    if (!this.deps.leader.isLeader()) return;
+    const leading = this.deps.leader.isLeader();
+    // Logged where the lead moves (a restart, a Redis outage, a dead leader): what an operator asks first.
+    if (leading !== this.leading) this.deps.log.info({ leader: leading }, leading ? 'scheduler: this instance leads' : 'scheduler: another instance leads');
+    this.leading = leading;
+    if (!leading) return;
     const config = await this.deps.config.get();
     await this.updateFallback();
     await this.deps.onLeaderCycle?.();
@@ -303,12 +312,24 @@ export class RadioScheduler implements RadioStatus, TrackSource {
   /** The card of what is on air now, with elapsed time; null when nothing plays. */
   async nowPlaying(): Promise<NowPlayingCard | null> {
     const config = await this.deps.config.get();
-    const card = this.onAir ? { ...this.onAir.card, started_at: new Date(this.onAir.startedAtMs).toISOString() } : this.lastCard;
+    const card = this.latestCard();
     if (!card) return null;
     const startedAtMs = Date.parse(card.started_at);
     const elapsed = Math.floor((this.deps.clock.now() - startedAtMs) / 1000);
     if (elapsed > card.duration_sec + 5 && !config.radioEnabled) return null;
     return { ...card, elapsed_sec: Math.max(0, Math.min(card.duration_sec, elapsed)) };
+  }
+
+  /**
+   * The card of the latest track start this instance knows of: its own (as leader) or the one the leader
+   * published. An instance that led once keeps its last on-air track, but once another instance has the lead
+   * (after a Redis outage, say) the cards it publishes are newer, and what every instance shows.
+   */
+  private latestCard(): Omit<NowPlayingCard, 'elapsed_sec'> | null {
+    const onAir = this.onAir;
+    if (!onAir) return this.lastCard;
+    if (this.lastCard && Date.parse(this.lastCard.started_at) > onAir.startedAtMs) return this.lastCard;
+    return { ...onAir.card, started_at: new Date(onAir.startedAtMs).toISOString() };
   }
 
   /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now (the queue is not changed). */
