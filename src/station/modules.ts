@@ -162,7 +162,7 @@ export function buildStationModules(infra: StationInfra) {
     timers: infra.timers,
     access: infra.access,
     listeners,
-    currentCard: () => radioModule.scheduler.nowPlaying(),
+    currentCard: () => radioModule.scheduler.status.nowPlaying(),
     log,
   });
   const listenerHistory = new ListenerHistory(db, clock, infra.timers ?? systemTimers, () => listeners.counter.total());
@@ -177,7 +177,7 @@ export function buildStationModules(infra: StationInfra) {
       engine,
       clock,
       startedAt,
-      radio: radioModule.scheduler,
+      radio: radioModule.scheduler.status,
       training: training.service,
     }),
     safetyTest: new SafetyTestService(engine, safetyReference, stationConfig, statusRepo),
