@@ -163,7 +163,7 @@ export function buildStationModules(infra: StationInfra) {
     timers: infra.timers,
     access: infra.access,
     listeners,
-    currentCard: () => radioModule.scheduler.nowPlaying(),
+    currentCard: () => radioModule.scheduler.status.nowPlaying(),
     log,
   });
   const realtime = realtimeModule.realtime;
@@ -178,7 +178,7 @@ export function buildStationModules(infra: StationInfra) {
     models,
     safetyReference,
     startedAt,
-    radio: radioModule.scheduler,
+    radio: radioModule.scheduler.status,
     training: training.service,
     reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
   });

@@ -63,8 +63,12 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('Redis restarted and PostgreSQL cut
   // Requests that need the missing service answer 503 within the clients' bounds (a Redis command 2 s, a new
   // PostgreSQL connection 3 s: src/app.ts, src/infra/db/client.ts) and src/infra/outage.ts maps those failures
   // to 503 with Retry-After; before, they waited for the service to come back (8-10 s, some never answered).
-  // KNOWN FAILURE, so run on demand (STATION_OUTAGE_TEST=1): that part now holds in every run, but in one of
-  // two runs the radio put no new track on air within 30 s after both services were back (issue 20, left).
+  // The radio goes on after both outages: when Redis came back the lead could move to the other instance, whose
+  // cards the first one received but never showed (it kept the card of the last track it had put on air itself),
+  // so in about one run in two `a` showed the same card for good (issue 20; src/station/scheduler/README.md).
+  // Fixed, and passed each of the runs here that got past start-up, but still on demand (STATION_OUTAGE_TEST=1)
+  // until it has passed three runs in a row: at load 15-23 the instances often did not answer /readyz within
+  // the 60 s support.ts gives them, before the outages began.
   it.runIf(process.env.STATION_OUTAGE_TEST === '1')(
     'answers every request with 200 or a clean 503, and recovers when each service is back',
     { timeout: 170_000 },
@@ -147,17 +151,25 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('Redis restarted and PostgreSQL cut
       expect(counts.get(503) ?? 0).toBeGreaterThan(0);
       expect(slowest).toBeLessThan(5_000);
 
+      // On a failure below, what the instances logged (the lead's moves, the scheduler's and the stream's errors).
+      const dump = () => {
+        for (const instance of instances) process.stdout.write(`--- ${instance.name} output ---\n${instance.output()}\n`);
+      };
       // Both back in service: the radio goes on (a new track comes on air) and both instances show the same card.
       const before = (await fetch(`${a.base}/station/v1/radio/now-playing`, { headers: serviceHeaders }).then((r) => r.json())) as {
         started_at?: string;
       } | null;
+      phase(`on air before: ${before?.started_at ?? 'nothing'}`);
       await until(
         'a new track after the outages',
         async () =>
           (await fetch(`${a.base}/station/v1/radio/now-playing`, { headers: serviceHeaders }).then((r) => r.json())) as { started_at?: string } | null,
         (card) => !!card?.started_at && card.started_at !== before?.started_at,
         30_000,
-      );
+      ).catch((error: unknown) => {
+        dump();
+        throw error;
+      });
       await until(
         'both instances show the same card',
         async () =>

@@ -122,7 +122,7 @@ describe('track lifecycle', () => {
     radio.broadcaster.stop(); // the plan alone: nothing pulls tracks onto the air behind the test's back
     await station.station.stationConfig.update({ radioEnabled: true, generationMode: 'catalog_only' });
     const slots = new SlotsRepository(station.database.db);
-    await radio.scheduler.cycle();
+    await radio.scheduler.planner.cycle();
     const planned = async () => (await slots.planned()).map((slot) => slot.trackId);
     const playable = (await slots.catalogCandidates(true)).map((c) => c.id);
     expect(playable).toContain(ids.rival);
@@ -132,7 +132,7 @@ describe('track lifecycle', () => {
     await pollUntil('the removed track leaves the plan', planned, (trackIds) => !trackIds.includes(ids.rival), 10_000);
     expect((await slots.catalogCandidates(true)).map((c) => c.id)).not.toContain(ids.rival);
     for (let i = 0; i < 4; i++) {
-      const next = await radio.scheduler.next();
+      const next = await radio.scheduler.source.next();
       expect(next?.title).not.toBe('Rival Song');
     }
   });

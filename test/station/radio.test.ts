@@ -32,7 +32,7 @@ describe('module H: the listener API on a playing station', () => {
     });
     expect((await station.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin })).statusCode).toBe(200);
     listener = await signupListener(station);
-    await waitFor(async () => (await station.station.radio.scheduler.nowPlaying()) !== null, 60_000);
+    await waitFor(async () => (await station.station.radio.scheduler.status.nowPlaying()) !== null, 60_000);
   }, 300_000);
   afterAll(() => station.destroy());
 
@@ -94,7 +94,7 @@ describe('module H: the listener API on a playing station', () => {
   });
 
   it('stores feedback with user and time, 10 per minute per user', async () => {
-    const trackId = (await station.station.radio.scheduler.nowPlaying())!.station_track_id;
+    const trackId = (await station.station.radio.scheduler.status.nowPlaying())!.station_track_id;
     const other = await signupListener(station);
     const post = (payload: object, who = listener) =>
       station.http.inject({ method: 'POST', url: '/station/v1/radio/feedback', headers: authHeaders(who), payload });
@@ -135,7 +135,7 @@ describe('module H: the listener API on a playing station', () => {
       .where(and(gt(radioSlots.id, Number(onAir)), ne(radioSlots.status, 'planned')));
     expect(handedOut).toEqual([]);
     // And the stream's source gives it nothing more while the radio is off.
-    expect(await scheduler.next()).toBeNull();
+    expect(await scheduler.source.next()).toBeNull();
     expect((await get('/station/v1/radio/stream-info')).json().station_status).toBe('off_air');
   }, 60_000);
 });
@@ -172,7 +172,7 @@ describe('fallback and restart', () => {
       );
       const admin = authHeaders(await staffLogin(first));
       await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
-      await waitFor(async () => (await first.station.radio.scheduler.nowPlaying()) !== null, 60_000);
+      await waitFor(async () => (await first.station.radio.scheduler.status.nowPlaying()) !== null, 60_000);
       const context = (await first.station.contexts.current()).contextId;
       const registryBefore = (await first.database.db.select().from(registryTracks)).length;
       const startedBefore = new Set((await startedSlots(first)).map((slot) => slot.id));

@@ -354,7 +354,7 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     const slots = new SlotsRepository(db());
     await db().update(radioSlots).set({ status: 'played' }).where(eq(radioSlots.status, 'planned'));
     const slot = await slots.insert({ origin: 'ai_generated', sessionId: 'session-review', durationSec: 150, generationId: input.generationId });
-    await station.station.radio.scheduler.next();
+    await station.station.radio.scheduler.source.next();
     const [after] = await db().select().from(radioSlots).where(eq(radioSlots.id, slot.id));
     expect(after.replacedReason).toBe('the generated track is withheld (admin_flag)');
     await settleEvents();

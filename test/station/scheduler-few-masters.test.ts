@@ -48,7 +48,7 @@ describe('radio plan with few playable masters', () => {
   afterAll(() => station.destroy());
 
   it('with one master and no audio model, plans it once and waits for more rather than queue it again', async () => {
-    for (let i = 0; i < 3; i++) await station.station.radio.scheduler.cycle();
+    for (let i = 0; i < 3; i++) await station.station.radio.scheduler.planner.cycle();
     const order = await running();
     expect(order.filter((s) => s.origin === 'catalog')).toHaveLength(1);
     expectSpread(order);
@@ -56,7 +56,7 @@ describe('radio plan with few playable masters', () => {
 
   it('with two masters, still never queues a track twice', async () => {
     await render(2);
-    for (let i = 0; i < 3; i++) await station.station.radio.scheduler.cycle();
+    for (let i = 0; i < 3; i++) await station.station.radio.scheduler.planner.cycle();
     const order = await running();
     expect(order.length).toBeLessThanOrEqual(2);
     expectSpread(order);
@@ -70,7 +70,7 @@ describe('radio plan with few playable masters', () => {
       () => false,
       { audio: { epochs: 2, learningRate: 0.05, batchSize: 4, warmupSteps: 1 } },
     );
-    await station.station.radio.scheduler.cycle();
+    await station.station.radio.scheduler.planner.cycle();
     const planned = await slots.planned();
     expect(planned).toHaveLength(5);
     expect(planned.filter((s) => s.origin === 'ai_generated').length).toBeGreaterThanOrEqual(3);

@@ -1,7 +1,7 @@
 /**
  * The radio: scheduler (leader-elected), the live stream, and module H. Built by modules.ts.
  *
- *   RadioScheduler --next()--> StreamBroadcaster (playout: decode, normalise, crossfade, encode once)
+ *   scheduler.source --next()--> StreamBroadcaster (playout: decode, normalise, crossfade, encode once)
  *        ^                         |     --frames--> every /station/v1/radio/stream listener
  *        |                         |     --frames--> the bus, for followers' listeners (with Redis)
  *        +---- trackStarted() -----+  (heard: count the play, publish the now-playing card)
@@ -28,7 +28,7 @@ import type { PlaysRepository } from '../registry/plays.repository.js';
 import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import { CardBuilder } from '../scheduler/cards.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
-import { RadioScheduler } from '../scheduler/scheduler.js';
+import { buildRadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { RadioControlMessage } from '../admin/config.service.js';
 import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from '../events/now-playing.js';
@@ -98,7 +98,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const catalog = new CatalogRepository(db);
   let stopControl: (() => Promise<void> | void) | null = null;
 
-  const scheduler = new RadioScheduler({
+  const scheduler = buildRadioScheduler({
     slots,
     config: deps.stationConfig,
     contexts: deps.contexts,
@@ -128,8 +128,12 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const onStreamError = (error: unknown, context: string) => log.error({ err: error }, `stream: ${context}`);
   // With Redis, the leader hands followers its frames RELAY_AHEAD_MS before they are due: what carries their
   // listeners through a failover (the lease moves in 2-4 s, the new leader resumes in well under a second).
-  const broadcaster = new StreamBroadcaster(scheduler, { bitrateKbps: 128, onError: onStreamError, relayAheadMs: config.redisUrl ? RELAY_AHEAD_MS : 0 });
-  broadcaster.onTrackStart((slotId, startedAtMs) => void scheduler.trackStarted(slotId, startedAtMs));
+  const broadcaster = new StreamBroadcaster(scheduler.source, { bitrateKbps: 128, onError: onStreamError, relayAheadMs: config.redisUrl ? RELAY_AHEAD_MS : 0 });
+  // A start the database cannot record (it is out) is logged; an unhandled rejection would end the process.
+  broadcaster.onTrackStart(
+    (slotId, startedAtMs) =>
+      void scheduler.source.trackStarted(slotId, startedAtMs).catch((error) => log.error({ err: error, slot: slotId }, 'recording a track start failed')),
+  );
   // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
   const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, onError: onStreamError });
   // HLS: the leader (or the single instance) cuts its timeline into segments in the blob store; any instance serves them.
@@ -143,7 +147,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const eligibility = allOf(new VerifiedAddress(deps.verified), new HeardOnAir(deps.plays, listening));
   const radio = new RadioService(
     db,
-    scheduler,
+    scheduler.status,
     slots,
     cards,
     deps.stationConfig,
@@ -203,7 +207,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     radio,
     leader,
     routes: async (app: FastifyInstance) => {
-      await app.register(radioRoutes(radio, scheduler, deps.signer));
+      await app.register(radioRoutes(radio, scheduler.planner, deps.signer));
       await app.register(streamRoute(broadcaster, { path: STREAM_PATH, name: 'Station', authorize: authorizeListener }));
       await app.register(
         hlsRoutes(deps.blobs, {

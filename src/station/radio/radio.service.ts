@@ -8,7 +8,7 @@ import { DomainError } from '../../errors.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import type { CardBuilder } from '../scheduler/cards.js';
-import type { RadioScheduler } from '../scheduler/scheduler.js';
+import type { RadioStatusView } from '../scheduler/status-view.js';
 import type { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { StreamTickets } from './stream-tickets.js';
 import type { ListeningSessionsRepository } from './listening-sessions.repository.js';
@@ -31,7 +31,7 @@ export interface FeedbackInput {
 export class RadioService {
   constructor(
     private readonly db: Db,
-    private readonly scheduler: RadioScheduler,
+    private readonly status: Pick<RadioStatusView, 'nowPlaying' | 'listenerCount' | 'upcoming'>,
     private readonly slots: SlotsRepository,
     private readonly cards: CardBuilder,
     private readonly config: ConfigRepository,
@@ -47,7 +47,7 @@ export class RadioService {
 
   async streamInfo(principal: Principal) {
     const config = await this.config.get();
-    const nowPlaying = await this.scheduler.nowPlaying();
+    const nowPlaying = await this.status.nowPlaying();
     const { ticket, expiresAt } = this.tickets.issue(principal.credentialId);
     await this.sessions.record(listenerKeyOf(principal), 'ticket', this.clock.date(), expiresAt);
     const wsBase = this.publicBaseUrl.replace(/^http/, 'ws');
@@ -57,7 +57,7 @@ export class RadioService {
       hls_url: `${this.publicBaseUrl}${HLS_PATH}/live.m3u8?ticket=${encodeURIComponent(ticket)}`,
       bitrate: Number.parseInt(config.streamQuality, 10),
       format: 'audio/mpeg',
-      listener_count: await this.scheduler.listenerCount(),
+      listener_count: await this.status.listenerCount(),
       station_status: config.radioEnabled ? ('on_air' as const) : ('off_air' as const),
       stream_quality: config.streamQuality,
       generation_mode: config.generationMode,
@@ -67,14 +67,14 @@ export class RadioService {
   }
 
   async nowPlaying() {
-    const card = await this.scheduler.nowPlaying();
+    const card = await this.status.nowPlaying();
     if (!card) throw new DomainError('not_found', 'NOT_FOUND', 'Nothing is on air', 'the radio is off or has not started a track yet');
     return card;
   }
 
   /** The next five slots, each marked catalog or AI; an AI slot shows its title once generated. */
   async queue() {
-    const upcoming = await this.scheduler.upcoming();
+    const upcoming = await this.status.upcoming();
     const generationIds = upcoming.map((s) => s.generationId).filter((id): id is string => !!id);
     const generated = generationIds.length
       ? await this.db

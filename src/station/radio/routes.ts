@@ -5,7 +5,7 @@ import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { Errors } from '../../errors.js';
 import { StringEnum } from '../../http/schemas.js';
 import { clientKey } from '../../http/client-address.js';
-import type { RadioScheduler } from '../scheduler/scheduler.js';
+import type { RadioPlanner } from '../scheduler/planning-cycle.js';
 import type { RadioService } from './radio.service.js';
 import { FeedbackAnswer, FeedbackBody, HistorySchema, NextTrackSchema, NowPlayingCardSchema, QueueSchema, StreamInfoSchema } from './schemas.js';
 
@@ -13,7 +13,7 @@ const TAGS = ['station-radio'];
 const perUser = (request: { principal: { userId: string | null; credentialId: string } | null; ip: string }) =>
   request.principal?.userId ?? request.principal?.credentialId ?? request.ip;
 
-export function radioRoutes(radio: RadioService, scheduler: RadioScheduler, signer: UrlSigner) {
+export function radioRoutes(radio: RadioService, planner: Pick<RadioPlanner, 'suggestCatalogTrack'>, signer: UrlSigner) {
   return async function register(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -87,7 +87,7 @@ export function radioRoutes(radio: RadioService, scheduler: RadioScheduler, sign
         },
       },
       async () => {
-        const track = await scheduler.suggestCatalogTrack();
+        const track = await planner.suggestCatalogTrack();
         if (!track?.audioBlobKey) throw Errors.notFound('Playable catalog track');
         const link = signer.sign(track.audioBlobKey, 3600);
         return {

@@ -1,6 +1,6 @@
 /**
- * What the radio scheduler is built from (scheduler.ts), in a file of its own so that its parts (the slot
- * resolver) name the same ports without importing the scheduler that uses them.
+ * What the radio module hands the scheduler's factory (scheduler.ts). The factory gives each part (planner,
+ * track source, status view, slot resolver) only the ports it uses, each part declaring them as its own deps.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../engine/engine.js';

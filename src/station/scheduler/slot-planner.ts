@@ -3,6 +3,9 @@
  * slots evenly: the running total never drifts more than half a slot from the ratio, so any window of
  * consecutive slots holds the ratio's share within one slot, which random draws cannot promise.
  */
+/** How many slots the leader keeps planned (and the listener API's queue shows). */
+export const QUEUE_TARGET = 5;
+
 export type SlotOrigin = 'catalog' | 'ai_generated';
 
 export interface PlannedOrigin {

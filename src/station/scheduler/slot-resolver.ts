@@ -4,29 +4,35 @@
  * failure reported once); catalog slots get their master, or another when it vanished. Never the track
  * just handed out or the next planned one.
  */
+import type { Clock } from '../../infra/clock/clock.js';
+import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { StationConfigRow } from '../admin/config.repository.js';
-import { GENERATION_STALE_MS } from '../generation/generation.service.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { GenerationRepository } from '../generation/generation.repository.js';
+import { GENERATION_STALE_MS, type GenerationService } from '../generation/generation.service.js';
+import type { RegistryService } from '../registry/registry.service.js';
 import type { SourceTrack } from '../stream/broadcaster.js';
-import { CatalogChoice } from './catalog-choice.js';
-import type { SchedulerDeps } from './scheduler-deps.js';
-import { streamSource } from './stream-source.js';
-import type { SlotRow } from './slots.repository.js';
+import type { CatalogChoice } from './catalog-choice.js';
+import { streamSource, type MediaDeps } from './stream-source.js';
+import type { SlotRow, SlotsRepository } from './slots.repository.js';
+
+export interface SlotResolverDeps extends MediaDeps {
+  slots: SlotsRepository;
+  catalogChoice: Pick<CatalogChoice, 'pick'>;
+  catalog: Pick<CatalogRepository, 'findTrack'>;
+  generationRepo: Pick<GenerationRepository, 'find' | 'replacementOf'>;
+  generations: Pick<GenerationService, 'cancel'>;
+  registry: Pick<RegistryService, 'get' | 'withheldReason'>;
+  events: Pick<StationEvents, 'emit'>;
+  clock: Pick<Clock, 'now' | 'date'>;
+}
 
 export class SlotResolver {
-  private readonly catalogChoice: CatalogChoice;
+  constructor(private readonly deps: SlotResolverDeps) {}
 
-  constructor(private readonly deps: SchedulerDeps) {
-    this.catalogChoice = new CatalogChoice(deps.slots, deps.contexts, deps.catalog);
-  }
-
-  /** A playable catalog master by the picker's rules, avoiding `alsoAvoid`; `strict` never repeats a planned one. */
-  pick(config: StationConfigRow, alsoAvoid: string[] = [], strict = false) {
-    return this.catalogChoice.pick(config, alsoAvoid, { strict });
-  }
-
-  /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now. */
-  suggest(config: StationConfigRow) {
-    return this.catalogChoice.suggest(config);
+  /** A playable catalog master by the picker's rules, avoiding `alsoAvoid` unless nothing else exists. */
+  private pick(config: StationConfigRow, alsoAvoid: string[] = []) {
+    return this.deps.catalogChoice.pick(config, alsoAvoid, { strict: false });
   }
 
   /** The catalog tracks a slot played now must not repeat: the one just handed out and the next planned one. */

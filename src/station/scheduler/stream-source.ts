@@ -10,7 +10,7 @@ import type { PlayoutAnalyses } from '../stream/playout-analyses.js';
 import type { SourceTrack } from '../stream/broadcaster.js';
 import type { SlotRow, SlotsRepository } from './slots.repository.js';
 
-interface MediaDeps {
+export interface MediaDeps {
   blobs: BlobStore;
   analyses: PlayoutAnalyses;
   slots?: Pick<SlotsRepository, 'update'>;
@@ -41,9 +41,13 @@ export function streamSource(deps: MediaDeps, slot: SlotRow, blobKey: string, ti
  * Measures the masters of the next two slots ahead of time (catalog tracks, and AI tracks already
  * rendered), so the stream never waits on an analysis.
  */
-export async function warmAnalyses(
-  deps: MediaDeps & { slots: SlotsRepository; catalog: CatalogRepository; generationRepo: GenerationRepository },
-): Promise<void> {
+export type WarmDeps = MediaDeps & {
+  slots: Pick<SlotsRepository, 'planned' | 'update'>;
+  catalog: Pick<CatalogRepository, 'findTrack'>;
+  generationRepo: Pick<GenerationRepository, 'find'>;
+};
+
+export async function warmAnalyses(deps: WarmDeps): Promise<void> {
   for (const slot of (await deps.slots.planned()).slice(0, 2)) {
     let blobKey: string | null = null;
     if (slot.origin === 'catalog' && slot.trackId) blobKey = (await deps.catalog.findTrack(slot.trackId, 'live'))?.playoutAudioKey ?? null;

@@ -1,0 +1,135 @@
+/**
+ * The radio's track source: what the live stream plays next, and what happens when listeners hear it.
+ *
+ *   stream asks next() -> (leader) plan topped up -> resolve the head slot (AI ready? else catalog) -> cue it
+ *                      -> (follower without relay) the track the leader put on air
+ *   stream takes over   -> resume(): the slot the last leader had on air, at the same sample
+ *   listeners hear it   -> trackStarted(): mark on air, count the play, publish the now-playing card
+ */
+import type { Clock } from '../../infra/clock/clock.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
+import type { ConfigRepository, StationConfigRow } from '../admin/config.repository.js';
+import { NOW_PLAYING_CHANNEL, type NowPlayingCard } from '../events/now-playing.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { RegistryService } from '../registry/registry.service.js';
+import type { SourceTrack, TrackSource } from '../stream/broadcaster.js';
+import type { CardBuilder } from './cards.js';
+import type { LeaderElection } from './leader.js';
+import type { OnAirTrack } from './on-air.js';
+import type { RadioPlanner } from './planning-cycle.js';
+import type { SchedulerDeps } from './scheduler-deps.js';
+import type { SlotResolver } from './slot-resolver.js';
+import type { SlotRow, SlotsRepository } from './slots.repository.js';
+
+export interface TrackSourceDeps {
+  slots: SlotsRepository;
+  config: Pick<ConfigRepository, 'get'>;
+  resolver: Pick<SlotResolver, 'resolve' | 'standIn' | 'source'>;
+  /** The plan is topped up before and after each track is taken; AI slots fall back while the engine is down. */
+  planner: Pick<RadioPlanner, 'cycle' | 'fallbackActive'>;
+  /** Where the track put on air is recorded (the now-playing card, and when the next slots play). */
+  onAir: Pick<OnAirTrack, 'put'>;
+  registry: Pick<RegistryService, 'get' | 'countPlayback'>;
+  catalog: Pick<CatalogRepository, 'findTrack' | 'recordPlay'>;
+  cards: Pick<CardBuilder, 'forSlot'>;
+  events: Pick<StationEvents, 'emit'>;
+  bus: Pick<EventBus, 'publish'>;
+  clock: Pick<Clock, 'now'>;
+  leader: Pick<LeaderElection, 'isLeader'>;
+  /** The station's total listener count, recorded with each play. */
+  listeners: () => Promise<number>;
+  recordPlay?: SchedulerDeps['recordPlay'];
+}
+
+export class RadioTrackSource implements TrackSource {
+  /** The last on-air slot this (follower) instance's stream took. */
+  private followed = 0;
+
+  constructor(private readonly deps: TrackSourceDeps) {}
+
+  /** TrackSource: the stream asks for what plays next. Null keeps the stream silent (radio off, nothing ready). */
+  async next(): Promise<SourceTrack | null> {
+    const config = await this.deps.config.get();
+    if (!config.radioEnabled) return null;
+    if (!this.deps.leader.isLeader()) return this.follow(config);
+    await this.deps.planner.cycle();
+    const [head] = await this.deps.slots.planned();
+    if (!head) return this.deps.resolver.standIn(config);
+    const cued = await this.deps.resolver.resolve(head, config, this.deps.planner.fallbackActive());
+    if (!cued) return null;
+    void this.deps.planner.cycle();
+    return cued;
+  }
+
+  /**
+   * On an instance that does not lead and has no Redis to relay the leader's stream (live-stream.ts), the
+   * stream follows the leader's running order: it plays each track the leader put on air, from its start,
+   * as soon as it sees it (within the stream's retry interval).
+   */
+  private async follow(config: StationConfigRow): Promise<SourceTrack | null> {
+    const slot = await this.deps.slots.onAir();
+    if (!slot || slot.id <= this.followed) return null;
+    this.followed = slot.id;
+    return this.sourceOf(slot, config);
+  }
+
+  /**
+   * TrackSource: this instance takes over the stream (live-stream.ts) and continues slot `id`, the one the last
+   * leader had on air where its frames end. Slots it had cued beyond that one never aired: they go back to
+   * the front of the plan, so nothing is skipped; the continued slot keeps its start, so nothing is doubled.
+   */
+  async resume(id: string): Promise<SourceTrack | null> {
+    const slotId = Number(id);
+    if (!Number.isSafeInteger(slotId)) return null;
+    await this.deps.slots.returnCued(slotId);
+    const slot = await this.deps.slots.find(slotId);
+    if (!slot || slot.status !== 'playing') return null;
+    if (slot.startedAt) {
+      const card = await this.deps.cards.forSlot(slot);
+      if (card) this.deps.onAir.put({ slot, card, startedAtMs: slot.startedAt.getTime() });
+    }
+    const source = await this.sourceOf(slot, await this.deps.config.get());
+    // Not playable after all (its master is gone): if it never aired, it goes back to the plan as well.
+    if (!source && !slot.startedAt) await this.deps.slots.returnCued();
+    return source;
+  }
+
+  private async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+    if (slot.origin === 'ai_generated' && slot.stationTrackId) {
+      const record = await this.deps.registry.get(slot.stationTrackId);
+      return this.deps.resolver.source(slot, record.audioBlobKey, record.title, config);
+    }
+    const track = slot.trackId ? await this.deps.catalog.findTrack(slot.trackId, 'live') : null;
+    return track?.audioBlobKey ? this.deps.resolver.source(slot, track.audioBlobKey, track.title, config) : null;
+  }
+
+  /** Listeners now hear the track (the stream's audible change); they heard its first sound at `startedAtMs`. */
+  async trackStarted(slotId: string, startedAtMs: number): Promise<void> {
+    if (!this.deps.leader.isLeader()) return;
+    const listeners = await this.deps.listeners().catch(() => 0);
+    const slot = await this.deps.slots.start(Number(slotId), new Date(startedAtMs), listeners);
+    if (!slot) return;
+    const card = await this.deps.cards.forSlot(slot);
+    if (!card) return;
+    this.deps.onAir.put({ slot, card, startedAtMs });
+    if (slot.origin === 'ai_generated' && slot.stationTrackId) await this.deps.registry.countPlayback(slot.stationTrackId);
+    else if (slot.trackId) await this.deps.catalog.recordPlay({ trackId: slot.trackId, userId: null, source: 'radio', sessionId: slot.sessionId });
+    await this.deps.recordPlay?.({
+      origin: slot.origin,
+      trackId: slot.origin === 'catalog' ? slot.trackId : null,
+      stationTrackId: slot.origin === 'ai_generated' ? slot.stationTrackId : null,
+      sessionId: slot.sessionId,
+      startedAt: new Date(startedAtMs),
+      durationSec: card.duration_sec,
+      listenerCount: listeners,
+    });
+    // The stream calls this when listeners hear the change; in a crossfade they heard its first sound earlier.
+    const elapsed = Math.max(0, Math.min(card.duration_sec, Math.floor((this.deps.clock.now() - startedAtMs) / 1000)));
+    const full: NowPlayingCard = { ...card, elapsed_sec: elapsed, started_at: new Date(startedAtMs).toISOString() };
+    await this.deps.bus.publish(NOW_PLAYING_CHANNEL, full);
+    // Station events take a Record<string, unknown> payload; NowPlayingCard is an interface (no index signature).
+    await this.deps.events.emit('station.track.now_playing', full as unknown as Record<string, unknown>);
+    void this.deps.planner.cycle();
+  }
+}
