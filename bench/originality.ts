@@ -132,7 +132,7 @@ async function main(): Promise<void> {
         if (passed) firstPass++;
       }
       console.log(
-        `  seed ${seed} attempt ${attempt} ${context.genre.padEnd(14)} score ${verdict.safety_score.toFixed(3)} nearest ${verdict.details.nearestId} agreement ${(verdict.details.sequenceAgreement ?? 1).toFixed(2)} d ${verdict.details.distance.toFixed(2)}${passed ? '' : '  BLOCKED'}`,
+        `  seed ${seed} attempt ${attempt} ${context.genre.padEnd(14)} score ${verdict.safety_score.toFixed(3)} nearest ${verdict.details.nearestId} agreement ${(verdict.details.sequenceAgreement ?? 1).toFixed(2)} print ${(verdict.details.printAgreement ?? 0).toFixed(2)} d ${verdict.details.distance.toFixed(2)}${passed ? '' : '  BLOCKED'}`,
       );
     }
     if (passed) retryPass++;
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
       const verdict = filter.checkAudio(f);
       copies++;
       if (!verdict.playable) caught++;
-      else console.log(`  COPY PASSED: ${c.slug} ${kind} score ${verdict.safety_score}`);
+      else console.log(`  COPY PASSED: ${c.slug} ${kind} score ${verdict.safety_score} print ${(verdict.details.printAgreement ?? 0).toFixed(2)}`);
     }
   }
   console.log(`near-duplicate copies flagged: ${caught}/${copies}`);

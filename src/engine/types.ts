@@ -37,6 +37,12 @@ export interface AudioFeatures {
   onsetRate: number; // onsets per second
   /** One chord label per beat ("C", "Am", ...), estimated from beat-synchronous chroma. Feeds the audio model. */
   beatChords: string[];
+  /**
+   * Chroma fingerprint: the leading pitch classes of each 186 ms window, one 12-bit code per 46 ms frame
+   * (features/fingerprint.ts), for the safety filter's time-aligned copy check. Absent from features
+   * extracted before it existed (the filter then judges as before).
+   */
+  fingerprint?: number[];
 }
 
 /** Progress reported by long engine operations (rendering, training epochs). */

@@ -2,11 +2,12 @@
  * Step 6 of the feature pipeline: everything together -> AudioFeatures.
  *
  *   bytes --decode--> mono PCM --frames--> chroma/mfcc/rms/centroid + onset envelope
- *         --tempo--> BPM, beats --key--> key/mode --chords--> beatChords --> AudioFeatures
+ *         --tempo--> BPM, beats --key--> key/mode --chords--> beatChords --fingerprint--> codes --> AudioFeatures
  */
 
 import type { AudioFeatures } from '../types.js';
 import { beatChords } from './chords.js';
+import { fingerprint } from './fingerprint.js';
 import { decodeAudio, type AudioFormat, type DecodeOptions } from './decode.js';
 import { analyseFrames, CHROMA_BINS, FRAME_SIZE, MFCC_COUNT, ONSET_HOP, type FrameFeatures } from './frames.js';
 import { AUDIO_KEY_PROFILES, estimateKey } from './key.js';
@@ -67,6 +68,7 @@ export function extractFeatures(pcm: Float32Array, sampleRate: number): AudioFea
     spectralCentroidHz: round(mean(active.map((f) => frames.spectralCentroidHz[f])), 1),
     onsetRate: round(pickOnsets(envelope).length / durationSec, 3),
     beatChords: beatChords({ chroma: frames.chroma, rms: frames.rms, hopSec: frames.hopSec, startSec: FRAME_SIZE / 2 / sampleRate }, chordBeats),
+    fingerprint: fingerprint(frames),
   };
 }
 

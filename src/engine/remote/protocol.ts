@@ -86,6 +86,7 @@ export const AudioFeaturesSchema = Type.Object(
     spectralCentroidHz: Type.Number(),
     onsetRate: Type.Number(),
     beatChords: Type.Array(Type.String()),
+    fingerprint: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 4095 }))),
   },
   { $id: 'AudioFeatures', title: 'AudioFeatures' },
 );
