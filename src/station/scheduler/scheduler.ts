@@ -221,6 +221,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     if (!config.radioEnabled) return null;
     if (!this.deps.leader.isLeader()) return this.follow(config);
     await this.cycle();
+    // The cycle may have waited out a Redis outage that cost this instance the lead: only a leader cues.
+    if (!this.deps.leader.isLeader()) return this.follow(config);
     const [head] = await this.deps.slots.planned();
     if (!head) return this.slotResolver.standIn(config);
     const cued = await this.slotResolver.resolve(head, config, this.fallback);
@@ -250,7 +252,9 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     const slotId = Number(id);
     if (!Number.isSafeInteger(slotId)) return null;
     await this.deps.slots.returnCued(slotId);
-    const slot = await this.deps.slots.find(slotId);
+    let slot = await this.deps.slots.find(slotId);
+    // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned.
+    if (slot?.status === 'planned') slot = await this.deps.slots.cue(slotId, {});
     if (!slot || slot.status !== 'playing') return null;
     if (slot.startedAt) {
       const card = await this.deps.cards.forSlot(slot);
@@ -262,7 +266,8 @@ export class RadioScheduler implements RadioStatus, TrackSource {
     return source;
   }
 
-  private async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+  /** The master of a slot that has one (also what a follower playing alone reads: PlanReader). */
+  async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
     if (slot.origin === 'ai_generated' && slot.stationTrackId) {
       const record = await this.deps.registry.get(slot.stationTrackId);
       return this.slotResolver.source(slot, record.audioBlobKey, record.title, config);
