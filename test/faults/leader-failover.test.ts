@@ -5,62 +5,27 @@
  * and when the next track starts against when the timeline had it due. Then the running order in the
  * database: every slot that started did so once, none was skipped, one play recorded each.
  */
-import http from 'node:http';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { join } from 'node:path';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import { parseMediaPlaylist } from '../../src/station/stream/hls-segmenter.js';
-import { DATABASE_URL, FaultStation, REDIS_URL, getJson, sleep, until, type Instance } from './support.js';
-
-interface Card {
-  slot_id?: number;
-  title: string;
-  started_at: string;
-  duration_sec: number;
-}
+import {
+  DATABASE_URL,
+  FaultStation,
+  REDIS_URL,
+  expectRunningOrder,
+  getJson,
+  listen,
+  maxGap,
+  signUpListener,
+  sleep,
+  until,
+  watchCards,
+  type Card,
+} from './support.js';
 
 const TRACK_SEC = 20;
 const CROSSFADE_SEC = 3;
-
-/** Arrival times of a stream's bytes. */
-function listen(url: string): { arrivals: number[]; bytes: () => number; close(): void } {
-  const arrivals: number[] = [];
-  let total = 0;
-  const request = http.get(url, (response) => {
-    response.on('data', (chunk: Buffer) => {
-      arrivals.push(Date.now());
-      total += chunk.length;
-    });
-  });
-  request.on('error', () => undefined);
-  return { arrivals, bytes: () => total, close: () => request.destroy() };
-}
-
-/** Now-playing cards as a WebSocket client receives them, with the time each arrived. */
-function watchCards(instance: Instance, token: string): { cards: { at: number; card: Card }[]; close(): void } {
-  const cards: { at: number; card: Card }[] = [];
-  const ws = new WebSocket(`ws://127.0.0.1:${instance.port}/station/ws/now-playing?token=${encodeURIComponent(token)}`);
-  ws.on('message', (data) => {
-    const message = JSON.parse(String(data)) as { event?: string; data?: Card };
-    if (message.event === 'now_playing' && message.data) cards.push({ at: Date.now(), card: message.data });
-  });
-  ws.on('error', () => undefined);
-  return { cards, close: () => ws.close() };
-}
-
-function maxGap(arrivals: number[], from: number, to: number): number {
-  let gap = 0;
-  let previous = from;
-  for (const at of arrivals) {
-    if (at < from) continue;
-    if (at > to) break;
-    gap = Math.max(gap, at - previous);
-    previous = at;
-  }
-  return Math.max(gap, to - previous);
-}
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, PostgreSQL and Redis)', () => {
   const station = new FaultStation();
@@ -82,13 +47,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, Post
     const [follower, other] = await Promise.all([station.start('b'), station.start('c')]);
     phase('the followers are ready');
 
-    const signup = await fetch(`${leader.base}/v1/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `fault-${Date.now()}@example.com`, password: 'listener-password', display_name: 'Fault Listener' }),
-    });
-    expect(signup.status).toBe(201);
-    const { token } = (await signup.json()) as { token: string };
+    const token = await signUpListener(leader);
     const watchers = [watchCards(follower, token), watchCards(other, token)];
 
     const info = await getJson<{ stream_url: string }>(`${follower.base}/station/v1/radio/stream-info`);
@@ -160,21 +119,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('leader failover (3 instances, Post
     process.stdout.write(`leader-kill: HLS playlist ${listed[0].sequence}-${listed.at(-1)!.sequence} across the kill, ${joins} discontinuity\n`);
 
     // The running order: every started slot started once and in order, none planned before it was skipped.
-    const db = new pg.Client({ connectionString: station.database.url! });
-    await db.connect();
-    try {
-      const slots = (await db.query<{ id: string; status: string; started_at: Date | null }>('select id, status, started_at from radio_slots order by id'))
-        .rows;
-      const plays = (await db.query<{ track_id: string; started_at: Date }>('select track_id, started_at from station_plays order by started_at')).rows;
-      const started = slots.filter((s) => s.started_at !== null);
-      const lastStarted = Number(started.at(-1)!.id);
-      const skipped = slots.filter((s) => Number(s.id) < lastStarted && s.started_at === null && s.status !== 'replaced');
-      expect(skipped).toEqual([]);
-      expect(plays.length).toBe(started.length);
-      expect(new Set(plays.map((p) => `${p.track_id}@${p.started_at.getTime()}`)).size).toBe(plays.length);
-    } finally {
-      await db.end();
-    }
+    await expectRunningOrder(station.database.url!);
 
     expect(next[0]!.card).toEqual(next[1]!.card);
     expect(cardSkewMs).toBeLessThan(1000);
