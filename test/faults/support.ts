@@ -65,9 +65,9 @@ export class FaultStation {
   readonly prefix = `fault-${randomBytes(5).toString('hex')}`;
   readonly dataDir = mkdtempSync(join(tmpdir(), 'station-fault-'));
   readonly instances: Instance[] = [];
+  /** Set by createDatabase() or seed(). */
   database!: TestDatabase;
 
-  /** A fresh database with `trackCount` catalog tones of `trackSec` each, the radio on, catalog only. */
   /** A fresh, migrated database (seed() makes one too). */
   async createDatabase(): Promise<void> {
     this.database = await createTestDatabase();
@@ -76,8 +76,12 @@ export class FaultStation {
     await database.close();
   }
 
+  /**
+   * `trackCount` catalog tones of `trackSec` each, the radio on, catalog only; in the database made by
+   * createDatabase() (and seeded further by the test), or a fresh one.
+   */
   async seed(options: { trackCount: number; trackSec: number; crossfadeSec?: number }): Promise<void> {
-    this.database = await createTestDatabase();
+    this.database ??= await createTestDatabase();
     const database = await this.database.open();
     await database.migrate();
     const { db, close } = database;
