@@ -5,11 +5,15 @@
  * and training competing for the CPU the measurements need.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { WebSocket } from 'ws';
 import { join } from 'node:path';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import { artists, stationConfig, tracks } from '../../src/infra/db/schema/index.js';
@@ -19,6 +23,9 @@ import { toneMaster } from '../station/playout-support.js';
 export const DATABASE_URL = process.env.DATABASE_URL;
 export const REDIS_URL = process.env.REDIS_URL;
 export const SERVICE_KEY = `fault-${randomBytes(12).toString('hex')}`;
+
+/** Starting an instance compiles the product with tsx: on a loaded machine (two cores shared) that can take a minute. */
+const READY_TIMEOUT_MS = 90_000;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -58,9 +65,9 @@ export class FaultStation {
   readonly prefix = `fault-${randomBytes(5).toString('hex')}`;
   readonly dataDir = mkdtempSync(join(tmpdir(), 'station-fault-'));
   readonly instances: Instance[] = [];
+  /** Set by createDatabase() or seed(). */
   database!: TestDatabase;
 
-  /** A fresh database with `trackCount` catalog tones of `trackSec` each, the radio on, catalog only. */
   /** A fresh, migrated database (seed() makes one too). */
   async createDatabase(): Promise<void> {
     this.database = await createTestDatabase();
@@ -69,8 +76,12 @@ export class FaultStation {
     await database.close();
   }
 
+  /**
+   * `trackCount` catalog tones of `trackSec` each, the radio on, catalog only; in the database made by
+   * createDatabase() (and seeded further by the test), or a fresh one.
+   */
   async seed(options: { trackCount: number; trackSec: number; crossfadeSec?: number }): Promise<void> {
-    this.database = await createTestDatabase();
+    this.database ??= await createTestDatabase();
     const database = await this.database.open();
     await database.migrate();
     const { db, close } = database;
@@ -137,7 +148,7 @@ export class FaultStation {
           return output.includes('worker ready');
         },
         Boolean,
-        60_000,
+        READY_TIMEOUT_MS,
       );
     } else {
       await until(
@@ -149,8 +160,10 @@ export class FaultStation {
             .catch(() => 0);
         },
         (status) => status === 200,
-        60_000,
-      );
+        READY_TIMEOUT_MS,
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)}; its output: ${output.slice(-3000)}`);
+      });
     }
     return instance;
   }
@@ -207,4 +220,86 @@ export async function startRedis(port: number): Promise<ChildProcess> {
   );
   client.disconnect();
   return child;
+}
+
+export interface Card {
+  slot_id?: number;
+  title: string;
+  started_at: string;
+  duration_sec: number;
+}
+
+/** Arrival times of a stream's bytes (and, with `keep`, the bytes). */
+export function listen(url: string, keep = false): { arrivals: number[]; chunks: Buffer[]; bytes: () => number; close(): void } {
+  const arrivals: number[] = [];
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const request = http.get(url, (response) => {
+    response.on('data', (chunk: Buffer) => {
+      arrivals.push(Date.now());
+      if (keep) chunks.push(chunk);
+      total += chunk.length;
+    });
+  });
+  request.on('error', () => undefined);
+  return { arrivals, chunks, bytes: () => total, close: () => request.destroy() };
+}
+
+/** Now-playing cards as a WebSocket client receives them, with the time each arrived. */
+export function watchCards(instance: Instance, token: string): { cards: { at: number; card: Card }[]; close(): void } {
+  const cards: { at: number; card: Card }[] = [];
+  const ws = new WebSocket(`ws://127.0.0.1:${instance.port}/station/ws/now-playing?token=${encodeURIComponent(token)}`);
+  ws.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { event?: string; data?: Card };
+    if (message.event === 'now_playing' && message.data) cards.push({ at: Date.now(), card: message.data });
+  });
+  ws.on('error', () => undefined);
+  return { cards, close: () => ws.close() };
+}
+
+/** The longest time between two arrivals from `from` to `to` (the edges count as arrivals). */
+export function maxGap(arrivals: number[], from: number, to: number): number {
+  let gap = 0;
+  let previous = from;
+  for (const at of arrivals) {
+    if (at < from) continue;
+    if (at > to) break;
+    gap = Math.max(gap, at - previous);
+    previous = at;
+  }
+  return Math.max(gap, to - previous);
+}
+
+/** A new listener account; its session token. */
+export async function signUpListener(instance: Instance): Promise<string> {
+  const signup = await fetch(`${instance.base}/v1/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `fault-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`,
+      password: 'listener-password',
+      display_name: 'Fault Listener',
+    }),
+  });
+  expect(signup.status).toBe(201);
+  return ((await signup.json()) as { token: string }).token;
+}
+
+/** The running order in the database: every started slot started once and in order, none planned before it skipped, one play each. */
+export async function expectRunningOrder(databaseUrl: string): Promise<{ started: number }> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const slots = (await db.query<{ id: string; status: string; started_at: Date | null }>('select id, status, started_at from radio_slots order by id')).rows;
+    const plays = (await db.query<{ track_id: string; started_at: Date }>('select track_id, started_at from station_plays order by started_at')).rows;
+    const started = slots.filter((s) => s.started_at !== null);
+    const lastStarted = Number(started.at(-1)!.id);
+    const skipped = slots.filter((s) => Number(s.id) < lastStarted && s.started_at === null && s.status !== 'replaced');
+    expect(skipped).toEqual([]);
+    expect(plays.length).toBe(started.length);
+    expect(new Set(plays.map((p) => `${p.track_id}@${p.started_at.getTime()}`)).size).toBe(plays.length);
+    return { started: started.length };
+  } finally {
+    await db.end();
+  }
 }

@@ -54,6 +54,8 @@ export class RadioTrackSource implements TrackSource {
     if (!config.radioEnabled) return null;
     if (!this.deps.leader.isLeader()) return this.follow(config);
     await this.deps.planner.cycle();
+    // The cycle may have waited out a Redis outage that cost this instance the lead: only a leader cues.
+    if (!this.deps.leader.isLeader()) return this.follow(config);
     const [head] = await this.deps.slots.planned();
     if (!head) return this.deps.resolver.standIn(config);
     const cued = await this.deps.resolver.resolve(head, config, this.deps.planner.fallbackActive());
@@ -83,7 +85,9 @@ export class RadioTrackSource implements TrackSource {
     const slotId = Number(id);
     if (!Number.isSafeInteger(slotId)) return null;
     await this.deps.slots.returnCued(slotId);
-    const slot = await this.deps.slots.find(slotId);
+    let slot = await this.deps.slots.find(slotId);
+    // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned.
+    if (slot?.status === 'planned') slot = await this.deps.slots.cue(slotId, {});
     if (!slot || slot.status !== 'playing') return null;
     if (slot.startedAt) {
       const card = await this.deps.cards.forSlot(slot);
@@ -95,13 +99,14 @@ export class RadioTrackSource implements TrackSource {
     return source;
   }
 
-  private async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
+  /** The master of a slot that has one (also what a follower playing alone reads: plan-reader.ts). */
+  async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
     if (slot.origin === 'ai_generated' && slot.stationTrackId) {
       const record = await this.deps.registry.get(slot.stationTrackId);
       return this.deps.resolver.source(slot, record.audioBlobKey, record.title, config);
     }
     const track = slot.trackId ? await this.deps.catalog.findTrack(slot.trackId, 'live') : null;
-    return track?.audioBlobKey ? this.deps.resolver.source(slot, track.audioBlobKey, track.title, config) : null;
+    return track?.playoutAudioKey ? this.deps.resolver.source(slot, track.playoutAudioKey, track.title, config) : null;
   }
 
   /** Listeners now hear the track (the stream's audible change); they heard its first sound at `startedAtMs`. */

@@ -115,6 +115,11 @@ export interface StreamResume {
    * to `onChunk` with the backlog, so the HLS segmenter can finish the segment the last leader had not written.
    */
   history?: HeldFrame[];
+  /**
+   * Where the tracks come from for this run (the broadcaster's own source when absent): a follower that plays
+   * on alone reads the running order without changing it (live-stream.ts).
+   */
+  source?: TrackSource;
 }
 
 /** Stream sample (as heard) of the first sample encoded into frame `frame` by a fresh encoder. */
@@ -174,6 +179,8 @@ export class StreamBroadcaster {
   private publishedFrames = 0;
   /** A takeover's frames from the last leader, sent before this playout's. */
   private backlog: HeldFrame[] = [];
+  /** A takeover's markers from the last leader (where the tracks in its backlog start). */
+  private carriedMarkers: ResumePoint[] = [];
   /** While a takeover loads the track it continues, nothing is rendered (the backlog is being sent). */
   private resuming = false;
   private readonly fired = new WeakSet<TrackMarker>();
@@ -219,6 +226,7 @@ export class StreamBroadcaster {
     this.sentFrames = 0;
     this.publishedFrames = 0;
     this.backlog = [];
+    this.carriedMarkers = [];
     const fresh = !this.fanout.hasHistory;
     await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
     if (this.playout !== playout) return; // stopped meanwhile
@@ -240,7 +248,8 @@ export class StreamBroadcaster {
    */
   private async takeOver(resume: StreamResume): Promise<void> {
     const firstFrame = resume.nextFrame + resume.backlog.length;
-    const playout = this.newPlayout(firstFrame);
+    const source = resume.source ?? this.source;
+    const playout = this.newPlayout(firstFrame, source);
     this.playout = playout;
     this.run = randomUUID();
     this.timeline = resume.timeline ?? randomUUID();
@@ -248,6 +257,7 @@ export class StreamBroadcaster {
     this.sentFrames = resume.nextFrame;
     this.publishedFrames = firstFrame;
     this.backlog = resume.backlog.slice();
+    this.carriedMarkers = resume.markers.slice();
     this.resuming = true;
     // What this instance took over, for onChunk (the HLS segmenter; followers hold these frames already).
     const taken = [...(resume.history ?? []), ...resume.backlog];
@@ -268,7 +278,7 @@ export class StreamBroadcaster {
     this.tick();
     try {
       const point = trackToResume(resume.markers, resumeSample(firstFrame));
-      const track = point && this.source.resume ? await this.source.resume(point.id) : null;
+      const track = point && source.resume ? await source.resume(point.id) : null;
       if (this.playout !== playout) return;
       if (!(track && point && (await playout.resume(track, point)))) await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
     } catch (error) {
@@ -280,8 +290,8 @@ export class StreamBroadcaster {
     await playout.pump(this.aheadFrames(), FRAMES_PER_BLOCK);
   }
 
-  private newPlayout(firstFrame: number): Playout {
-    return new Playout(this.source, {
+  private newPlayout(firstFrame: number, source: TrackSource = this.source): Playout {
+    return new Playout(source, {
       bitrateKbps: this.fanout.bitrateKbps,
       prefetchMs: this.options.prefetchMs ?? 15_000,
       retryMs: this.options.retryMs ?? 1000,
@@ -313,6 +323,33 @@ export class StreamBroadcaster {
       frames.push({ frame, bitrateKbps: playout.bitrateKbps, title: this.titleAt((this.sentFrames + frames.length) * SAMPLES_PER_FRAME) });
     }
     return frames;
+  }
+
+  /**
+   * What another run continues this one from (null when not running): the clock, the frames rendered and not
+   * yet sent here, and where the tracks on the timeline start. A follower that played on alone hands this to
+   * its own next run when it takes the lead, or to its relay hold when the leader's frames come back.
+   */
+  handover(): StreamResume | null {
+    const playout = this.playout;
+    if (!playout || this.handle === null) return null;
+    return {
+      epoch: this.epoch,
+      nextFrame: this.sentFrames,
+      backlog: this.publishedUnsent(),
+      markers: this.resumePoints(playout),
+      timeline: this.timeline,
+    };
+  }
+
+  /** The latest tracks on this run's timeline, those it took over first (its own marks come once it renders them). */
+  private resumePoints(playout: Playout): ResumePoint[] {
+    const byId = new Map<string, ResumePoint>();
+    for (const { id, startSample, changeSample } of [...this.carriedMarkers, ...playout.markers]) {
+      byId.delete(id);
+      byId.set(id, { id, startSample, changeSample });
+    }
+    return [...byId.values()].slice(-3);
   }
 
   /** Stops the clock and ends every listener's response. */

@@ -12,9 +12,15 @@
  *   air at the very sample where the last leader's frames end (its position is on the shared clock, its
  *   slot in the database), and publishes from there; the other followers carry on with its frames. The old
  *   leader, if it comes back, halts its playout and follows.
+ * - Alone: when a follower's held frames are about to run out and nothing new came (Redis down, so no bus and
+ *   no leader; or a leader that died and none yet took over), it continues the same timeline itself, as a new
+ *   leader would, but reading the running order without changing it (`alone`: the slots the leader cued and
+ *   planned, their masters and analyses in the database). When the leader's frames come back it goes back to
+ *   relaying them from the next frame it has not sent, so its listeners get neither a gap nor a stretch twice;
+ *   if it is the one that gets the lead, it continues its own timeline as the leader.
  */
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import type { HeldFrame, ResumePoint, StreamBroadcaster, StreamChunk, StreamResume } from './broadcaster.js';
+import type { HeldFrame, ResumePoint, StreamBroadcaster, StreamChunk, StreamResume, TrackSource } from './broadcaster.js';
 import { FRAME_MS } from './fanout.js';
 import { FRAMES_PER_SEGMENT } from './hls-segmenter.js';
 
@@ -46,6 +52,13 @@ export interface LiveStreamOptions {
   /** Interval at which a follower sends the frames that came due (default: the broadcaster's tick). */
   tickMs?: number;
   now?: () => number;
+  /**
+   * A follower whose held frames run out within `aloneBeforeMs` plays on alone from this source (made afresh
+   * each time): it reads the running order and changes nothing. Without it, the follower waits for frames.
+   */
+  alone?: () => TrackSource;
+  /** How much held audio is left when a follower starts playing on alone (default 2 s). */
+  aloneBeforeMs?: number;
   onError?(error: unknown, context: string): void;
 }
 
@@ -108,18 +121,29 @@ export class RelayHold {
   /** Index of the next frame to send; null until the first frames arrive. */
   next: number | null = null;
   private readonly frames = new Map<number, HeldFrame>();
+  /** Indexes of held frames this instance rendered itself (playing alone): the leader's frames replace them. */
+  private readonly own = new Set<number>();
 
   add(message: RelayMessage, frames: Buffer[]): void {
+    // Frames all sent already (a publish Redis queued while it was down, delivered late) change nothing.
+    if (!this.isFresh(message, frames.length)) return;
     this.epoch = message.epoch;
     // A new leader republishes the frames it took over before its playout has marked a track: keep the last ones.
     if (message.markers.length > 0) this.markers = message.markers;
     if (message.timeline !== undefined) this.timeline = message.timeline;
     frames.forEach((frame, i) => {
       const index = message.first + i;
-      if ((this.next === null || index >= this.next) && !this.frames.has(index))
+      if ((this.next === null || index >= this.next) && (!this.frames.has(index) || this.own.has(index))) {
         this.frames.set(index, { frame, bitrateKbps: message.kbps, title: message.title });
+        this.own.delete(index);
+      }
     });
     if (this.next === null && this.frames.size > 0) this.next = Math.min(...this.frames.keys());
+  }
+
+  /** Whether a message carries a frame not sent yet. */
+  isFresh(message: RelayMessage, count: number): boolean {
+    return this.next === null || message.first + count > this.next;
   }
 
   /** The frames due at `now`, in order. */
@@ -129,6 +153,7 @@ export class RelayHold {
       const held = this.frames.get(this.next);
       if (held) {
         this.frames.delete(this.next);
+        this.own.delete(this.next);
         out.push(held);
         this.recent.push({ index: this.next, held });
         if (this.recent.length > RECENT_FRAMES) this.recent.shift();
@@ -150,6 +175,17 @@ export class RelayHold {
     return out;
   }
 
+  /**
+   * How far past `now` the frames held reach, in ms (negative when they ran out). A frame lost on the bus
+   * leaves a hole that is skipped; only the end of what is held means the leader's frames stopped coming.
+   */
+  heldAheadMs(now: number): number {
+    if (this.next === null) return 0;
+    let end = this.next;
+    for (const index of this.frames.keys()) end = Math.max(end, index + 1);
+    return this.epoch + end * FRAME_MS - now;
+  }
+
   /** The frames sent just before `next`, consecutive and ending at next - 1 (what a new leader's HLS starts from). */
   history(): HeldFrame[] {
     const out: HeldFrame[] = [];
@@ -160,14 +196,20 @@ export class RelayHold {
 
   /**
    * Forgets every frame; the next to send is `next`, and `carried` are the frames from there on that this
-   * instance already has (a leader that steps down goes on from its own clock and its own published frames).
+   * instance already has (a leader that steps down goes on from its own clock and its own published frames;
+   * a follower that played alone, from its own rendered frames: `own`, the leader's replace them).
    */
-  reset(next: number | null, epoch: number, carried: HeldFrame[] = []): void {
+  reset(next: number | null, epoch: number, carried: HeldFrame[] = [], own = false): void {
     this.frames.clear();
+    this.own.clear();
     this.recent.length = 0;
     this.next = next;
     this.epoch = epoch;
-    if (next !== null) carried.forEach((held, i) => this.frames.set(next + i, held));
+    if (next === null) return;
+    carried.forEach((held, i) => {
+      this.frames.set(next + i, held);
+      if (own) this.own.add(next + i);
+    });
   }
 
   private firstAfter(index: number): number | null {
@@ -191,6 +233,11 @@ export class LiveStream {
   relayedFrames = 0;
   /** Takeovers that continued the last leader's timeline (rather than starting afresh). */
   resumed = 0;
+  /** Times this follower played on alone, and went back to relaying. */
+  wentAlone = 0;
+  handedBack = 0;
+  /** True while this follower renders the timeline itself (no leader's frames). */
+  private playingAlone = false;
 
   constructor(private readonly options: LiveStreamOptions) {
     this.now = options.now ?? Date.now;
@@ -230,6 +277,7 @@ export class LiveStream {
     await this.unsubscribe?.();
     this.unsubscribe = null;
     this.options.broadcaster.stop();
+    this.playingAlone = false;
     this.role = null;
   }
 
@@ -252,6 +300,17 @@ export class LiveStream {
     this.role = 'leader';
     this.stopSending();
     const { broadcaster } = this.options;
+    if (this.playingAlone) {
+      // It played the timeline alone: it goes on from its own run, now as the leader (cueing and counting).
+      this.playingAlone = false;
+      const own = broadcaster.handover();
+      broadcaster.halt();
+      if (own) {
+        this.hold.reset(null, 0);
+        this.resumed++;
+        return broadcaster.start(own);
+      }
+    }
     if (!wasFollowing || this.hold.next === null) return broadcaster.start();
     const resume: StreamResume = {
       epoch: this.hold.epoch,
@@ -269,12 +328,15 @@ export class LiveStream {
   /** Becomes a follower: its own playout stops, its listeners get the leader's frames from its own clock on. */
   private follow(): void {
     const { broadcaster } = this.options;
-    const clock = broadcaster.running ? broadcaster.clock : null;
-    const carried = clock ? broadcaster.publishedUnsent() : [];
+    // A leader that steps down goes on from its own clock, its published frames and its tracks' marks.
+    const own = broadcaster.handover();
     this.role = 'follower';
     broadcaster.halt();
-    this.hold.reset(clock?.nextFrame ?? null, clock?.epoch ?? 0, carried);
-    if (clock) this.hold.timeline = clock.timeline;
+    this.hold.reset(own?.nextFrame ?? null, own?.epoch ?? 0, own?.backlog ?? []);
+    if (own) {
+      this.hold.timeline = own.timeline;
+      this.hold.markers = own.markers;
+    }
     const tickMs = this.options.tickMs ?? broadcaster.tickMs;
     this.sendTimer = setInterval(() => this.sendDue(), tickMs);
     this.sendTimer.unref();
@@ -287,8 +349,14 @@ export class LiveStream {
 
   /** A follower's tick: the leader's frames that came due go to this instance's listeners. */
   private sendDue(): void {
-    if (this.role !== 'follower') return;
-    const due = this.hold.due(this.now());
+    if (this.role !== 'follower' || this.playingAlone) return;
+    const now = this.now();
+    const due = this.hold.due(now);
+    if (this.options.alone && this.hold.next !== null && this.hold.heldAheadMs(now) < (this.options.aloneBeforeMs ?? 2000)) void this.goAlone();
+    this.send(due);
+  }
+
+  private send(due: HeldFrame[]): void {
     if (due.length === 0) return;
     const fanout = this.options.broadcaster.fanout;
     const last = due[due.length - 1];
@@ -302,8 +370,55 @@ export class LiveStream {
     if (this.role !== 'follower') return; // the leader hears its own frames too
     const relayed = relayedFrames(raw);
     if (!relayed) return;
+    if (this.playingAlone) {
+      // Only the leader's frames still to come end playing alone, not a late delivery of old ones.
+      const sent = this.options.broadcaster.clock.nextFrame;
+      if (relayed.message.first + relayed.frames.length <= sent) return;
+      this.handBack();
+    }
     this.hold.add(relayed.message, relayed.frames);
     this.sendDue();
+  }
+
+  /**
+   * The leader's frames ran out: this follower continues the timeline itself from where they end, as a new
+   * leader would (the same clock, the track on air continued at the same sample, then the running order),
+   * but changes nothing in the plan and publishes nothing.
+   */
+  private goAlone(): Promise<void> {
+    this.switching = this.switching
+      .then(async () => {
+        if (this.stopped || this.role !== 'follower' || this.playingAlone || this.hold.next === null || !this.options.alone) return;
+        if (this.hold.heldAheadMs(this.now()) >= (this.options.aloneBeforeMs ?? 2000)) return; // frames came meanwhile
+        const resume: StreamResume = {
+          epoch: this.hold.epoch,
+          nextFrame: this.hold.next,
+          backlog: this.hold.contiguous(),
+          markers: this.hold.markers,
+          timeline: this.hold.timeline,
+          source: this.options.alone(),
+        };
+        this.playingAlone = true;
+        this.wentAlone++;
+        this.hold.reset(null, 0);
+        await this.options.broadcaster.start(resume);
+      })
+      .catch((error: unknown) => this.report(error, 'playing the stream alone'));
+    return this.switching;
+  }
+
+  /** The leader's frames are back: its own run stops, and what it rendered fills in until theirs begin. */
+  private handBack(): void {
+    const { broadcaster } = this.options;
+    const own = broadcaster.handover();
+    broadcaster.halt();
+    this.playingAlone = false;
+    this.handedBack++;
+    if (own) {
+      this.hold.reset(own.nextFrame, own.epoch, own.backlog, true);
+      this.hold.markers = own.markers;
+      this.hold.timeline = own.timeline;
+    }
   }
 
   private report(error: unknown, context: string): void {
