@@ -29,10 +29,16 @@ const STAFF = new Set(['admin', 'super_admin']);
 /** Roles only a super_admin gives or takes (contract.md, "Staff"); admins switch the others (listener, artist). */
 const SUPER_ADMIN_ONLY: ReadonlySet<string> = new Set<Role>(['admin', 'super_admin', 'developer']);
 
+/** Auth's two writes on a user (UserAdministration); their answer is not used: the service answers from its own read. */
+export interface UserWrites {
+  setUserRole(...args: Parameters<UserAdministration['setUserRole']>): Promise<unknown>;
+  setUserStatus(...args: Parameters<UserAdministration['setUserStatus']>): Promise<unknown>;
+}
+
 export class AdminUsersService {
   constructor(
-    private readonly repo: AdminUsersRepository,
-    private readonly users: Pick<UserAdministration, 'setUserRole' | 'setUserStatus'>,
+    private readonly repo: Pick<AdminUsersRepository, 'list' | 'find'>,
+    private readonly users: UserWrites,
     private readonly totp: Pick<TotpEnrolment, 'reset'>,
   ) {}
 

@@ -1,10 +1,9 @@
 /** The platform's administration group for the composition root: user administration and the songwriters register. */
 import type { FastifyInstance } from 'fastify';
 import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
-import type { UserAdministration } from '../../auth/user-admin.service.js';
 import type { Db } from '../../infra/db/client.js';
 import { AdminUsersRepository } from './admin-users.repository.js';
-import { AdminUsersService } from './admin-users.service.js';
+import { AdminUsersService, type UserWrites } from './admin-users.service.js';
 import { adminRoutes } from './routes.js';
 import { songwritersRoutes } from './songwriters.routes.js';
 import { SongwritersRepository } from './songwriters.repository.js';
@@ -13,7 +12,7 @@ import { SongwritersService } from './songwriters.service.js';
 export interface PlatformAdminModuleDeps {
   db: Db;
   /** Role and status changes, made by auth (which owns the users and their sessions). */
-  users: Pick<UserAdministration, 'setUserRole' | 'setUserStatus'>;
+  users: UserWrites;
   /** The super_admin's reset of a user's two-step sign-in. */
   totp: Pick<TotpEnrolment, 'reset'>;
 }

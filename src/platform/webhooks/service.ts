@@ -52,7 +52,7 @@ export const MAX_URL_LENGTH = 2048;
 
 export class WebhookService {
   constructor(
-    private readonly repo: WebhookRepository,
+    private readonly repo: Pick<WebhookRepository, 'insertWebhook' | 'listWebhooks' | 'findWebhook' | 'deleteWebhook' | 'listDeliveries'>,
     private readonly box: SecretBox,
     private readonly egress: Pick<EgressPolicy, 'screen'>,
   ) {}

@@ -37,15 +37,18 @@ export interface TrainingRunsLookup {
   runsForSnapshots(snapshotIds: string[]): Promise<Map<string, TrainingRunView[]>>;
 }
 
-/** The configuration as frozen into a snapshot (and hashed): no timestamps, lists in canonical order. */
-export interface FrozenDatasetConfig {
+/**
+ * The configuration as frozen into a snapshot (and hashed): no timestamps, lists in canonical order. A type
+ * alias, not an interface, so that it is a Record<string, unknown> as dataset_snapshots.config is typed.
+ */
+export type FrozenDatasetConfig = {
   training_sources: DatasetConfigView['training_sources'];
   artist_filter: DatasetConfigView['artist_filter'];
   era_filter: DatasetConfigView['era_filter'];
   quality_gate: DatasetConfigView['quality_gate'];
   /** Explicit per-artist statuses in force, by artist id. */
   artist_statuses: { artist_id: string; status: ArtistStatus }[];
-}
+};
 
 export const settingsOf = (row: DatasetConfigRow): DatasetSettings => ({
   sonicCapsules: row.sonicCapsules,
@@ -212,8 +215,7 @@ export class DatasetService {
       if (missing.length > 0) throw Errors.conflict('The catalog changed while the snapshot was taken; try again', `items gone: ${missing.join(', ')}`);
       const frozen = frozenConfig(config, overrides);
       const content = snapshotContent(
-        // dataset_snapshots.config stays Record<string, unknown>: FrozenDatasetConfig is built from this module's route schemas, which the db schema may not import.
-        frozen as unknown as Record<string, unknown>,
+        frozen,
         eligibility.audioTrackIds.map((id) => audioFingerprint(id, features.get(id)!)),
         eligibility.lyricIds.map((id) => lyricFingerprint(id, documents.get(id)!)),
       );
@@ -253,7 +255,11 @@ export class DatasetService {
       target = {
         audioTrackIds: snapshot.audioTrackIds,
         lyricIds: snapshot.lyricIds,
-        includedArtistRefs: includedRefs(snapshot.config as unknown as FrozenDatasetConfig /* written from frozenConfig() by createSnapshot */),
+        includedArtistRefs: includedRefs(
+          // dataset_snapshots.config stays Record<string, unknown> (FrozenDatasetConfig is built from this module's route
+          // schemas, which the db schema may not import); every row's config was written from frozenConfig() by createSnapshot.
+          snapshot.config as FrozenDatasetConfig,
+        ),
       };
     } else {
       const { row, overrides, eligibility } = await this.current();

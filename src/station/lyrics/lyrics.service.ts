@@ -79,7 +79,7 @@ export class LyricsService {
       explicitAllowed: config.explicitAllowed,
       requestedBy,
       // lyric_generations.request holds two shapes (this API request, and generateForTrack's input for a track), so the column stays Record<string, unknown>.
-      request: { ...request, style_artist_slugs: known.map((a) => a.slug) } as unknown as Record<string, unknown>,
+      request: { ...request, style_artist_slugs: known.map((a) => a.slug) },
     };
     if (!input.modelVersion) {
       const availability = await this.availability.of('lyrics');
