@@ -6,8 +6,10 @@
  * pads and keys and ducks the backing under the singer, ambient is mostly room.
  */
 import type { GenreFamily } from '../compose/style.js';
+import { Rng } from '../random.js';
 import type { Part } from '../compose/score.js';
 import type { Band } from './biquad.js';
+import type { AirSettings } from './air.js';
 import type { CompressorSettings } from './dynamics.js';
 import type { ReverbSettings } from './reverb.js';
 import type { Placement } from './stereo.js';
@@ -31,6 +33,10 @@ export interface MixPlan {
   duckDb: number;
   /** Gain on the summed instruments before the vocal goes on top (the synth renders quietly). */
   backingGainDb: number;
+  /** The exciter over the summed instruments (air.ts): the octave above the samples' roll-off. */
+  air: AirSettings;
+  /** Drum kit: the General MIDI drum program (bank 128) the kit channel plays. */
+  drumKit: number;
 }
 
 /**
@@ -97,6 +103,9 @@ const VOCAL: Omit<BusSettings, 'send'> = {
   gainDb: 0,
 };
 
+/** The air stage's bands: made from 3 kHz up, kept from 7 kHz up (air.ts). */
+const AIR: AirSettings = { sourceHz: 3000, airHz: 7000, gainDb: 0 };
+
 type Places = Record<PartRole, [pan: number, width: number, send: number]>;
 
 interface FamilyMix {
@@ -109,6 +118,8 @@ interface FamilyMix {
   backingGainDb: number;
   /** Bass bus level (dB): the families whose curves carry the most low end sat 3-6 dB under it at 63-100 Hz. */
   bassDb?: number;
+  /** Level of the air stage (dB, default AIR's). */
+  airDb?: number;
 }
 
 // [pan, width, send] per part. Bass and kick stay central everywhere; width goes to harmony and pads.
@@ -184,14 +195,61 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
 /** Side delays per part (ms): different, so wide parts stay apart. */
 const WIDTH_DELAY_MS: Record<PartRole, number> = { drums: 11, bass: 13, chords: 17, melody: 23, pad: 29 };
 
-export function mixPlan(family: GenreFamily): MixPlan {
+/**
+ * Drum kits a producer of the family would pick, the family's usual one first (FluidR3Mono's GM drum
+ * programs: 0 Standard, 8 Room, 16 Power, 24 Electronic, 25 TR-808, 32 Jazz, 40 Brush). Their kicks and
+ * snares differ by 5-20 dB above 2 kHz (a Power kick is bright, a Room kick dark), so the kit is a large
+ * part of what tells two songs of one genre apart.
+ */
+export const DRUM_KITS: Record<GenreFamily, readonly number[]> = {
+  pop: [0, 8, 24],
+  rock: [0, 8, 16],
+  electronic: [24, 25, 0],
+  lofi: [0, 8, 25, 32],
+  jazz: [32, 40, 8],
+  folk: [8, 40, 32],
+  ambient: [0, 8],
+};
+
+/**
+ * Depth (dB) of a song's guitar or keys tone: a broad peak or dip on the chords bus at a frequency drawn
+ * between 600 Hz and 3 kHz (an amp's voicing, a pickup, a brighter or darker instrument). Rock's songs
+ * are told apart by their guitar sound most of all (bench/timbre.ts: 3.1 dB apart with the pools alone,
+ * against a 4 dB target); the other families vary by instrument pools enough and keep their mids.
+ */
+const TONE_DB: Partial<Record<GenreFamily, number>> = { rock: 8 };
+
+/** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
+const ROOM_SCALE = 1.35;
+
+/**
+ * The mix plan of a family; with `seed`, the song's own production drawn from it (Rng stream
+ * 'production'): the drum kit from DRUM_KITS, the room's decay scaled within ROOM_SCALE, and in rock a
+ * guitar tone (TONE_DB). Without a seed, the family's defaults.
+ */
+export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   const f = FAMILIES[family];
+  const rng = seed === undefined ? null : Rng.derive(seed, 'production');
+  const drumKit = rng ? rng.pick(DRUM_KITS[family]) : DRUM_KITS[family][0];
+  const reverb = rng ? { ...f.reverb, rt60: Math.round(f.reverb.rt60 * ROOM_SCALE ** (2 * rng.next() - 1) * 100) / 100 } : f.reverb;
+  const toneDepth = TONE_DB[family] ?? 0;
+  const tone: Band[] =
+    rng && toneDepth > 0 ? [{ type: 'peak', hz: Math.round(600 * 5 ** rng.next()), q: 0.9, db: Math.round((2 * rng.next() - 1) * toneDepth * 10) / 10 }] : [];
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
     const sideScale = role === 'drums' ? f.drumsSideScale : 1;
     const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0);
-    buses[role] = { ...BASE[role], gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
+    const eq = role === 'chords' ? [...BASE[role].eq, ...tone] : BASE[role].eq;
+    buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
-  return { buses, vocal: { ...VOCAL, gainDb: f.vocalDb, send: f.vocalSend }, reverb: f.reverb, duckDb: f.duckDb, backingGainDb: f.backingGainDb };
+  return {
+    drumKit,
+    buses,
+    vocal: { ...VOCAL, gainDb: f.vocalDb, send: f.vocalSend },
+    reverb,
+    duckDb: f.duckDb,
+    backingGainDb: f.backingGainDb,
+    air: { ...AIR, gainDb: f.airDb ?? AIR.gainDb },
+  };
 }
