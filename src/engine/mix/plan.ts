@@ -114,6 +114,12 @@ interface FamilyMix {
   reverb: ReverbSettings;
   vocalDb: number;
   vocalSend: number;
+  /**
+   * Width of the vocal (stereo.ts: a delayed copy as side; the mono sum is untouched). Jazz and folk, with
+   * the least backing around a centred voice, sat 12-14 dB side under mid with a vocal, past the 3-12 dB
+   * a produced mix keeps (bench/mix-report.ts).
+   */
+  vocalWidth?: number;
   duckDb: number;
   backingGainDb: number;
   /** Bass bus level (dB): the families whose curves carry the most low end sat 3-6 dB under it at 63-100 Hz. */
@@ -154,11 +160,12 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     bassDb: 3,
   },
   jazz: {
-    places: { drums: [0.05, 0.1, 0.2], bass: [0.15, 0, 0.05], chords: [-0.6, 0.7, 0.3], melody: [0.5, 0.45, 0.3], pad: [0, 1, 0.35] },
+    places: { drums: [0.05, 0.1, 0.2], bass: [0.15, 0, 0.05], chords: [-0.7, 0.7, 0.3], melody: [0.6, 0.45, 0.3], pad: [0, 1, 0.35] },
     drumsSideScale: 2,
     reverb: { rt60: 1.8, preDelayMs: 18, dampingHz: 4500, returnGain: 0.4 },
     vocalDb: -1,
-    vocalSend: 0.25,
+    vocalSend: 0.3,
+    vocalWidth: 0.3,
     duckDb: 0,
     backingGainDb: 12,
   },
@@ -173,11 +180,12 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     bassDb: 3,
   },
   folk: {
-    places: { drums: [0, 0, 0.2], bass: [0.1, 0, 0.05], chords: [-0.5, 0.9, 0.3], melody: [0.45, 0.5, 0.35], pad: [0.1, 1, 0.4] },
+    places: { drums: [0, 0, 0.2], bass: [0.1, 0, 0.05], chords: [-0.6, 0.9, 0.3], melody: [0.55, 0.5, 0.35], pad: [0.1, 1, 0.4] },
     drumsSideScale: 1.8,
     reverb: { rt60: 1.7, preDelayMs: 22, dampingHz: 5000, returnGain: 0.4 },
     vocalDb: 0,
-    vocalSend: 0.25,
+    vocalSend: 0.3,
+    vocalWidth: 0.3,
     duckDb: 0,
     backingGainDb: 11.6,
   },
@@ -246,7 +254,7 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   return {
     drumKit,
     buses,
-    vocal: { ...VOCAL, gainDb: f.vocalDb, send: f.vocalSend },
+    vocal: { ...VOCAL, placement: { pan: 0, width: f.vocalWidth ?? 0, widthDelayMs: 19 }, gainDb: f.vocalDb, send: f.vocalSend },
     reverb,
     duckDb: f.duckDb,
     backingGainDb: f.backingGainDb,
