@@ -4,13 +4,17 @@
  * 4 kHz to 12.5 kHz where recorded instruments fall about 10, measured note by note). Per channel: the
  * band above `sourceHz` (two cascaded Butterworth high-passes), full-wave rectified, which doubles its
  * frequencies (|sin| carries the second harmonic at -7.5 dB of the fundamental), then only what lies above
- * `airHz` (two more high-passes: the rectifier's DC and difference tones fall away), added at `gainDb`.
+ * `airHz` (two more high-passes: the rectifier's DC and difference tones fall away) and under 16 kHz,
+ * added at `gainDb`.
  * Rectifying is homogeneous (|a x| = a |x|), so the air follows the source's level exactly: a bright part
  * gets more, a quiet passage less, a silence none, and the result does not depend on the mix's level.
  * The air continues the song's own slope from 4-8 kHz into 8-16 kHz instead of a fixed shelf that, over
  * a sample with nothing there, would lift only noise. Deterministic; about four stereo biquads a sample.
  */
 import { Biquad } from './biquad.js';
+
+/** Top of the air (Hz): a second-order low-pass. */
+const AIR_TOP_HZ = 16000;
 
 export interface AirSettings {
   /** Lower edge of the band the air is made from (Hz). */
@@ -32,7 +36,10 @@ export class AirExciter {
     // Two second-order sections with the Q of a fourth-order Butterworth: 24 dB per octave, flat passband.
     const butterworth4 = (hz: number) => [0.5412, 1.3066].map((q) => new Biquad({ type: 'highpass', hz, q }, sampleRate));
     this.source = butterworth4(settings.sourceHz);
-    this.air = butterworth4(settings.airHz);
+    // Kept under 16 kHz: above LAME's 128 kbps low-pass (about 17 kHz) the air would be taken off again by
+    // the encoder, and what it takes off leaves peaks over the float master's ceiling (folk with a vocal
+    // decoded at -0.97 dBTP from -2).
+    this.air = [...butterworth4(settings.airHz), new Biquad({ type: 'lowpass', hz: AIR_TOP_HZ }, sampleRate)];
     this.gain = 10 ** (settings.gainDb / 20);
     this.bandL = new Float32Array(0);
     this.bandR = new Float32Array(0);
