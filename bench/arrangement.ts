@@ -21,6 +21,7 @@ import { trainAudioModel } from '../src/engine/music/audio-model-training.js';
 import { composeScore } from '../src/engine/compose/index.js';
 import type { Score } from '../src/engine/compose/score.js';
 import { genreFamily } from '../src/engine/compose/style.js';
+import { songLengthSec } from '../src/engine/compose/structure.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../src/engine/music/render.js';
 import type { MusicContext } from '../src/engine/types.js';
@@ -81,7 +82,7 @@ async function barLevels(score: Score, context: MusicContext, seed: number): Pro
   const cpu0 = process.cpuUsage();
   const mono: Float32Array[] = [];
   await renderScore(score, {
-    durationSec: songSec,
+    durationSec: songLengthSec(songSec, seed),
     family: genreFamily(context),
     seed,
     targetLufs: TARGET_LUFS,
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
       let introRise = 0;
       for (let b = 1; b < Math.min(5, db.length); b++) introRise = Math.max(introRise, db[b] - db[b - 1]);
       const sym = symbolicFigures(score);
-      const rtf = songSec / (cpuSec + (composeCpu.user + composeCpu.system) / 1e6);
+      const rtf = songLengthSec(songSec, seed) / (cpuSec + (composeCpu.user + composeCpu.system) / 1e6);
       console.log(
         `${family.padEnd(11)} ${String(seed).padEnd(5)} ${String(db.length).padEnd(4)} ${`${score.key} ${score.mode}`.padEnd(7)} ${f1(mean(choruses) - mean(verses)).padStart(12)}  ${f1(choruses[0] - verses[0]).padStart(20)}  ${f1(mean(bridge) - mean(choruses)).padStart(13)}  ${f1(introRise).padStart(14)}  ${sym.loopRepetition.toFixed(2).padStart(8)}  ${sym.outOfKey.toFixed(2).padStart(10)}  ${String(sym.distinct).padStart(8)}  ${rtf.toFixed(1)}x`,
       );

@@ -1,7 +1,7 @@
 /**
  * Timbre spread within a genre (issue 18: AI lo-fi tracks were 1.8-2.1 dB apart in a 24-band
  * level-normalised spectrum, reference recordings 6-13 dB; target median >= 4 dB).
- *   npx tsx bench/timbre.ts [--songs 5] [--song-sec 30] [--family lofi]
+ *   npx tsx bench/timbre.ts [--songs 5] [--song-sec 30] [--family lofi] [--after-only]
  *
  * A model trained on the demo catalog (8 s masters, fast), then --songs songs of one family rendered twice:
  * with the family's one orchestration and form (the composer before per-song pools, candidate 0) and as the
@@ -31,6 +31,8 @@ const arg = (name: string, fallback: string) => {
 const songs = Number(arg('songs', '5'));
 const songSec = Number(arg('song-sec', '30'));
 const family = arg('family', 'lofi');
+/** Skip the "before" renders (one orchestration per family): half the time, for iterating on the mix. */
+const afterOnly = args.includes('--after-only');
 const context = FAMILY_CONTEXTS.find(([name]) => name === family)?.[1];
 if (!context) throw new Error(`unknown family ${family}`);
 
@@ -108,12 +110,12 @@ async function main(): Promise<void> {
   for (let s = 0; s < songs; s++) {
     const seed = 100 + 37 * s;
     const req = { context: context!, seed, maxDurationSec: songSec, model: model as AudioModel };
-    before.push(spectrum(await render(composeCandidate(req, 0, false), seed)));
+    if (!afterOnly) before.push(spectrum(await render(composeCandidate(req, 0, false), seed)));
     after.push(spectrum(await render(composeScore(req), seed)));
   }
   const f = (x: { median: number; min: number; max: number }) => `median ${x.median.toFixed(1)} dB (range ${x.min.toFixed(1)}-${x.max.toFixed(1)})`;
   console.log(`${family}, ${songs} songs of ${songSec} s, pairwise 24-band level-normalised spectrum distance`);
-  console.log(`  one orchestration per family (before): ${f(pairwise(before))}`);
+  if (!afterOnly) console.log(`  one orchestration per family (before): ${f(pairwise(before))}`);
   console.log(`  per-song pools, forms, novelty (after): ${f(pairwise(after))}`);
 }
 

@@ -20,7 +20,7 @@ import {
   scaleMidiPitchClasses,
   tonicChordIndex,
 } from './harmony.js';
-import { planSections } from './structure.js';
+import { planSections, songLengthSec } from './structure.js';
 import { arrangeBySection } from './arrangement.js';
 import { MAX_NOVELTY_CANDIDATES, NOVELTY_BOUND, fingerprintScore, noveltyAgainst, symbolicCopy, symbolicFingerprint } from './novelty.js';
 import { orchestrationFor } from './style.js';
@@ -86,7 +86,9 @@ export function composeCandidate(req: ComposeRequest, candidate: number, pooledO
   const orchestration = orchestrationFor(context, pooledOrchestration ? Rng.derive(seed, 'orchestration') : undefined);
 
   const barSec = (4 * 60) / bpm;
-  const totalBars = Math.max(1, Math.floor(Math.max(barSec, req.maxDurationSec - RING_OUT_SEC) / barSec));
+  // The song's own length under the request's maximum (structure.ts), from the request's seed: every candidate keeps it.
+  const lengthSec = songLengthSec(req.maxDurationSec, req.seed);
+  const totalBars = Math.max(1, Math.floor(Math.max(barSec, lengthSec - RING_OUT_SEC) / barSec));
   // Songs of a trained model (pooled orchestration) also draw their form and intro/outro lengths from the
   // family's forms (structure.ts FAMILY_FORMS).
   const sections = planSections(totalBars, pooledOrchestration ? Rng.derive(seed, 'form') : undefined, orchestration.family);

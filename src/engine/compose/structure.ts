@@ -2,7 +2,7 @@
  * Song form: intro, verse, chorus, verse, chorus, bridge, chorus, outro, scaled to the bars that fit the
  * requested duration. Short tracks drop the least essential sections first (bridge, second verse, ...).
  */
-import type { Rng } from '../random.js';
+import { Rng } from '../random.js';
 import type { Section, SectionName } from './score.js';
 import type { GenreFamily } from './style.js';
 
@@ -180,4 +180,25 @@ export function planSections(totalBars: number, variant?: Rng, family?: GenreFam
     startBar += lengths[i];
     return section;
   });
+}
+
+/**
+ * Requests at least this long get a length of their own (seconds): shorter ones (previews, tests, the demo
+ * catalog's 8-second masters) are rendered at exactly the length asked for.
+ */
+export const VARY_LENGTH_FROM_SEC = 60;
+/** The shortest a varied song may be, as a share of the request's maximum. */
+export const MIN_LENGTH_SHARE = 0.8;
+
+/**
+ * How long a song is (whole seconds): the request's `max_duration_sec` is a ceiling (spec: the generation
+ * request's maximum, the result's `duration_sec` the track's length), so from VARY_LENGTH_FROM_SEC up a
+ * song takes a length of its own between MIN_LENGTH_SHARE of it and all of it, drawn from the seed
+ * (issue 18: every song of a genre had the same length). The composer fits its form into it and the
+ * pipeline renders and reports it; both call this with the request's seed, so they agree.
+ */
+export function songLengthSec(maxDurationSec: number, seed: number): number {
+  if (maxDurationSec < VARY_LENGTH_FROM_SEC) return maxDurationSec;
+  const share = MIN_LENGTH_SHARE + (1 - MIN_LENGTH_SHARE) * Rng.derive(seed, 'song-length').next();
+  return Math.min(maxDurationSec, Math.max(VARY_LENGTH_FROM_SEC, Math.round(maxDurationSec * share)));
 }

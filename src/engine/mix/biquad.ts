@@ -1,11 +1,11 @@
 /**
- * Biquad filters after Robert Bristow-Johnson's Audio EQ Cookbook (high-pass, low/high shelf, peak), in
+ * Biquad filters after Robert Bristow-Johnson's Audio EQ Cookbook (high-/low-pass, low/high shelf, peak), in
  * transposed direct form II, one state per channel. A bus runs a short chain of them on each stereo block;
  * a flat band (0 dB) is left out of the chain rather than computed, since every biquad costs a few
  * multiplies per sample on a budget of tens of millions of samples a track.
  */
 
-export type BandType = 'highpass' | 'lowshelf' | 'highshelf' | 'peak';
+export type BandType = 'highpass' | 'lowpass' | 'lowshelf' | 'highshelf' | 'peak';
 
 export interface Band {
   type: BandType;
@@ -36,6 +36,9 @@ export class Biquad {
     let b0: number, b1: number, b2: number, a0: number, a1: number, a2: number;
     if (band.type === 'highpass') {
       [b0, b1, b2] = [(1 + cos) / 2, -(1 + cos), (1 + cos) / 2];
+      [a0, a1, a2] = [1 + alpha, -2 * cos, 1 - alpha];
+    } else if (band.type === 'lowpass') {
+      [b0, b1, b2] = [(1 - cos) / 2, 1 - cos, (1 - cos) / 2];
       [a0, a1, a2] = [1 + alpha, -2 * cos, 1 - alpha];
     } else if (band.type === 'peak') {
       [b0, b1, b2] = [1 + alpha * a, -2 * cos, 1 - alpha * a];
@@ -111,5 +114,5 @@ export class Biquad {
 
 /** A chain of bands; bands with no effect (0 dB shelves and peaks) are dropped. */
 export function eqChain(bands: readonly Band[], sampleRate: number): Biquad[] {
-  return bands.filter((b) => b.type === 'highpass' || Math.abs(b.db ?? 0) > 0.05).map((b) => new Biquad(b, sampleRate));
+  return bands.filter((b) => b.type === 'highpass' || b.type === 'lowpass' || Math.abs(b.db ?? 0) > 0.05).map((b) => new Biquad(b, sampleRate));
 }

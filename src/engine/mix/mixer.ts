@@ -4,6 +4,7 @@
  * vocal bus (EQ, compression, send) on top of the backing, which is ducked under it where the family calls
  * for it; one shared stereo reverb return. Works block by block; the master chain (master.ts) follows.
  */
+import { AirExciter } from './air.js';
 import { type Biquad, eqChain } from './biquad.js';
 import { Compressor, Ducker } from './dynamics.js';
 import { type BusSettings, type MixPlan, type PartRole } from './plan.js';
@@ -69,6 +70,7 @@ export class Mixer {
   private readonly ducker: Ducker | null;
   private readonly vocalSpace: VocalSpace | null;
   private readonly reverb: StereoReverb;
+  private readonly air: AirExciter;
   private readonly backingGain: number;
   private readonly sendL: Float32Array;
   private readonly sendR: Float32Array;
@@ -81,6 +83,7 @@ export class Mixer {
     this.ducker = input.vocal && plan.duckDb > 0 ? new Ducker(plan.duckDb, DUCK_KEY_LEVEL, sampleRate) : null;
     this.vocalSpace = input.vocal ? new VocalSpace(sampleRate) : null;
     this.reverb = new StereoReverb(plan.reverb, sampleRate);
+    this.air = new AirExciter(plan.air, sampleRate);
     this.backingGain = 10 ** (plan.backingGainDb / 20);
     this.sendL = new Float32Array(blockSamples);
     this.sendR = new Float32Array(blockSamples);
@@ -102,6 +105,8 @@ export class Mixer {
       const [l, r] = channels[channel];
       bus.mixInto(l, r, length, { outL, outR, sendL, sendR, dry: bus.gain * g, wet: bus.send * g });
     }
+    // The instruments' air, before the vocal (it has its own air shelf) and the reverb (it damps the top anyway).
+    this.air.process(outL, outR, length);
     const vocal = this.input.vocal;
     if (vocal && this.vocalBus) {
       this.ducker?.process(outL, outR, length, vocal, blockStart);

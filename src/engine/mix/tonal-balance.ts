@@ -1,8 +1,9 @@
 /**
  * Tonal balance: a render's long-term average spectrum (LTAS) in third-octave bands, level-normalised,
  * against a reference curve for its genre family (issue 18: the AI songs were dull and heavy in the low
- * mids, half their energy in 60-250 Hz and 2-4 kHz 5-10 dB under reference recordings), and the corrective
- * EQ that brings a mix within tolerance of the curve (applied in music/render.ts before the master chain).
+ * mids, half their energy in 60-250 Hz and 2-4 kHz 5-10 dB under reference recordings), the corrective
+ * EQ design that fits a deviation (bench/tonal-balance.ts --derive bakes it per family into genre-eq.ts),
+ * and the master EQ that render.ts runs before the master chain (the family's bands and the song's colour).
  *
  * Reference curves. Pestana, Ma, Reiss, Barbosa and Black, "Spectral characteristics of popular commercial
  * recordings 1950-2010" (AES 135th Convention, 2013, paper 8960) measured the LTAS of the best-selling
@@ -316,33 +317,6 @@ export function correctiveEq(deviation: readonly number[], sampleRate: number, t
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
-
-/**
- * Frames the in-render measure analyses: about this many, evenly spread (every 4th frame of a 180 s track;
- * every frame of a short one). The spectrum costs about 0.4 s of CPU per 180 s track when every frame is
- * read, a tenth of it this way; the balance of 240 frames of 0.19 s over the whole song is within a few
- * tenths of a dB of reading them all.
- */
-const RENDER_FRAMES = 240;
-
-/**
- * The master's corrective EQ (music/render.ts, before the loudness and limiter passes): measures the whole
- * mix, designs `correctiveEq` against the family's curve and runs it over the mix in place. Returns the
- * bands applied (empty when the mix is already within tolerance, or silent).
- */
-export function correctTonalBalance(left: Float32Array, right: Float32Array, family: GenreFamily, sampleRate: number, blockSamples = 8192): Band[] {
-  const stride = Math.max(1, Math.floor(left.length / FFT_SIZE / RENDER_FRAMES));
-  const spectrum = longTermSpectrum(left, right, sampleRate, { stride });
-  if (spectrum.every((db) => db < -250)) return [];
-  const bands = correctiveEq(balanceAgainst(spectrum, family).deviation, sampleRate);
-  const filters = bands.map((b) => new Biquad(b, sampleRate));
-  for (let at = 0; at < left.length; at += blockSamples) {
-    const l = left.subarray(at, at + blockSamples);
-    const r = right.subarray(at, at + blockSamples);
-    for (const f of filters) f.processStereo(l, r, l.length);
-  }
-  return bands;
 }
 
 /** Largest gain of each of a song's own colour bands (dB): inside the +-3 dB a song may sit off its curve. */

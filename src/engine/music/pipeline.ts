@@ -21,6 +21,7 @@ import type { AudioModel } from '../compose/audio-model.js';
 import { composeScore } from '../compose/index.js';
 import type { Score, Section } from '../compose/score.js';
 import { genreFamily, orchestrationFor } from '../compose/style.js';
+import { songLengthSec } from '../compose/structure.js';
 import { generateCoverPng } from './cover.js';
 import { createMp3Stream, encodeMonoMp3 } from '../audio/encode.js';
 import { createFlacStream, dequantise, quantise } from '../audio/flac-encode.js';
@@ -61,6 +62,7 @@ export interface GeneratedTrack {
   mp3: Buffer | null; // null when written to outputPath
   mp3Path: string | null;
   mp3Bytes: number;
+  /** The song's length: the request's maximum, or under it from 60 s up (compose/structure.ts songLengthSec). */
   durationSec: number;
   bpm: number;
   key: string;
@@ -88,12 +90,14 @@ const ENCODER_LOSS_LU: Record<AudioQuality, number> = { '128kbps': 0.4, '192kbps
 export async function generateTrack(req: GenerateTrackRequest, onProgress?: ProgressFn): Promise<GeneratedTrack> {
   if (!(req.maxDurationSec > 0)) throw new RangeError('maxDurationSec must be positive');
   const composeStarted = performance.now();
+  // The song's length: the request's maximum is a ceiling (compose/structure.ts songLengthSec).
+  const durationSec = songLengthSec(req.maxDurationSec, req.seed);
   const composed = composeScore(req);
   const title = generateTitle(req.context, req.seed, req.titleWords);
   const composeMs = performance.now() - composeStarted;
   // Vocal hook: with lyrics, compose and sing a vocal line first; it is summed into each block below.
   const vocalStarted = performance.now();
-  const vocals = req.lyrics ? await prepareTrackVocals(composed, req) : null;
+  const vocals = req.lyrics ? await prepareTrackVocals(composed, req, durationSec) : null;
   const vocalMs = performance.now() - vocalStarted;
   const score = vocals ? vocals.score : composed;
   onProgress?.(COMPOSE_SHARE, 0);
@@ -117,7 +121,7 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   let encodeMs = 0;
   const renderStarted = performance.now();
   await renderScore(score, {
-    durationSec: req.maxDurationSec,
+    durationSec,
     family: genreFamily(req.context),
     seed: req.seed,
     targetLufs: TARGET_LUFS + ENCODER_LOSS_LU[req.quality],
@@ -148,7 +152,7 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   return {
     master,
     ...written,
-    durationSec: req.maxDurationSec,
+    durationSec,
     bpm: score.bpm,
     key: score.key,
     mode: score.mode,
@@ -161,13 +165,13 @@ export async function generateTrack(req: GenerateTrackRequest, onProgress?: Prog
   };
 }
 
-function prepareTrackVocals(score: Score, req: GenerateTrackRequest) {
+function prepareTrackVocals(score: Score, req: GenerateTrackRequest, durationSec: number) {
   const orchestration = orchestrationFor(req.context);
   return prepareVocals(score, req.lyrics!, {
     seed: req.seed,
     family: orchestration.family,
     swing: orchestration.swing,
-    durationSec: req.maxDurationSec,
+    durationSec,
     sampleRate: SAMPLE_RATE,
   });
 }

@@ -26,9 +26,14 @@ const SYNTH_QUANTUM = 128;
 const BLOCK_SAMPLES = 8192;
 const VOICE_CAP = 48;
 const FADE_OUT_SEC = 1.5;
-/** The master's targets: the station's level (issue 11), and a ceiling under -1 dBTP with room for the MP3 encoder's overshoot. */
+/**
+ * The master's targets: the station's level (issue 11), and a ceiling under -1 dBTP with room for the MP3
+ * encoder's overshoot: up to about 1 dB since the air stage (mix/air.ts) puts content above LAME's
+ * 128 kbps low-pass (about 17 kHz), which the encoder takes off (folk with a vocal decoded at -0.97 dBTP
+ * from a -2 dBTP float master).
+ */
 export const TARGET_LUFS = -14;
-const CEILING_DBTP = -2;
+const CEILING_DBTP = -2.5;
 /** Outputs handed to processSplit: channel c renders into pair c (channels 0-9 cover the score's parts). */
 const OUTPUT_PAIRS = 10;
 /** Share of the progress bar taken by synthesis and mixing; the master passes take the rest. */
@@ -102,8 +107,10 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
   await synth.processorInitialized;
   synth.setSystemParameter('voiceCap', VOICE_CAP);
   synth.setSystemParameter('interpolationType', 0);
+  // The song's production (mix/plan.ts): kit, room, tones drawn from the seed.
+  const plan = mixPlan(opts.family, opts.seed);
   for (const part of score.parts) {
-    if (part.channel !== 9) synth.programChange(part.channel, part.program);
+    synth.programChange(part.channel, part.channel === 9 ? plan.drumKit : part.program);
     synth.controllerChange(part.channel, MIDIControllers.mainVolume, part.volume);
     // Every part renders centred: placement is the mix's job (mix/stereo.ts).
     synth.controllerChange(part.channel, MIDIControllers.pan, 64);
@@ -112,7 +119,7 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
   }
 
   const events = scoreEvents(score, totalSamples, { seed: opts.seed, family: opts.family });
-  const mixer = new Mixer({ parts: score.parts, plan: mixPlan(opts.family), sampleRate: SAMPLE_RATE, blockSamples: BLOCK_SAMPLES, vocal: opts.vocal ?? null });
+  const mixer = new Mixer({ parts: score.parts, plan, sampleRate: SAMPLE_RATE, blockSamples: BLOCK_SAMPLES, vocal: opts.vocal ?? null });
   const outputs = Array.from({ length: OUTPUT_PAIRS }, () => [new Float32Array(BLOCK_SAMPLES), new Float32Array(BLOCK_SAMPLES)]);
   const effects = new Float32Array(BLOCK_SAMPLES); // unused: effects are off
   const mixL = new Float32Array(totalSamples);

@@ -8,6 +8,7 @@ import { composeCandidate, composeScore } from '../../../src/engine/compose/inde
 import { realiseChord } from '../../../src/engine/compose/harmony.js';
 import type { Score } from '../../../src/engine/compose/score.js';
 import { genreFamily } from '../../../src/engine/compose/style.js';
+import { songLengthSec } from '../../../src/engine/compose/structure.js';
 import { chordIndex } from '../../../src/engine/compose/chord-vocabulary.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../../../src/engine/music/render.js';
 import type { MusicContext } from '../../../src/engine/types.js';
@@ -81,11 +82,10 @@ describe('sevenths and ninths', () => {
 describe('section contrast on a render', () => {
   it('lo-fi: the first chorus 3-8 dB over the first verse, the bridge under the chorus, the intro built without a jump', async () => {
     const context = LOFI_CONTEXT;
-    const durationSec = 100;
-    const score = composeScore({ context, seed: 42, maxDurationSec: durationSec, model: emptyAudioModel() });
+    const score = composeScore({ context, seed: 42, maxDurationSec: 100, model: emptyAudioModel() });
     const mono: number[][] = [];
     await renderScore(score, {
-      durationSec,
+      durationSec: songLengthSec(100, 42),
       family: genreFamily(context),
       seed: 42,
       targetLufs: TARGET_LUFS,

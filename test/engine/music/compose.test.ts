@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeScore } from '../../../src/engine/compose/index.js';
 import { scoreToMidi } from '../../../src/engine/compose/score.js';
+import { songLengthSec } from '../../../src/engine/compose/structure.js';
 import { emptyAudioModel } from '../../../src/engine/compose/audio-model.js';
 import { trainAudioModel } from '../../../src/engine/music/audio-model-training.js';
 import { LOFI_CONTEXT, SYNTHWAVE_CONTEXT, syntheticCatalog } from './helpers.js';
@@ -17,14 +18,16 @@ describe('composer', () => {
     }
   });
 
-  it('lays out the full song form over a 3 minute track and fills the duration', () => {
+  it("lays out the full song form over a 3 minute track and fills the song's length", () => {
     const score = composeScore({ context: LOFI_CONTEXT, seed: 5, maxDurationSec: 180, model: emptyAudioModel() });
+    // The song's own length under the 180 s maximum (structure.ts songLengthSec).
+    const length = songLengthSec(180, 5);
     expect(score.sections.map((s) => s.name)).toEqual(['intro', 'verse', 'chorus', 'verse', 'chorus', 'bridge', 'chorus', 'outro']);
     const bars = score.sections.reduce((n, s) => n + s.bars, 0);
     expect(score.totalBeats).toBe(bars * 4);
     const musicSec = (score.totalBeats * 60) / score.bpm;
-    expect(musicSec).toBeLessThanOrEqual(180);
-    expect(musicSec).toBeGreaterThan(180 - 2 - (4 * 60) / score.bpm - 0.01);
+    expect(musicSec).toBeLessThanOrEqual(length);
+    expect(musicSec).toBeGreaterThan(length - 2 - (4 * 60) / score.bpm - 0.01);
     expect(score.parts.map((p) => p.role).sort()).toEqual(['bass', 'chords', 'drums', 'melody', 'pad']);
   });
 
