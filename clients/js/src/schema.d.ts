@@ -553,6 +553,50 @@ export interface paths {
         patch: operations["patchUsersMe"];
         trace?: never;
     };
+    "/v1/users/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts two-factor enrolment: a new TOTP secret, shown this once
+         * @description From a login session (an API key or an app answers 403 PLATFORM_FORBIDDEN). Answers the secret (base32) and its `otpauth://totp/...` URL for an authenticator app (the admin panel shows it as a QR code). The secret counts for nothing until POST /v1/users/me/totp/confirm. Enrolling again replaces an unconfirmed secret. A confirmed second factor is replaced only with `current_code`, a current code from it (else 403 PLATFORM_FORBIDDEN, or 400 PLATFORM_VALIDATION_FAILED for a wrong code); without the device, a super_admin resets it (DELETE /v1/admin/users/{id}/totp). Five wrong codes within 15 minutes answer 429.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postUsersMeTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms two-factor enrolment with a code from the new secret
+         * @description Makes the pending secret the account's second factor. From then on a staff role logs in with a TOTP code (at /api/auth/admin/login, or the 2FA step of /v1/auth/login) and only such a login holds its station scopes. A wrong code answers 400 PLATFORM_VALIDATION_FAILED (five within 15 minutes: 429); nothing pending answers 409 PLATFORM_CONFLICT. Replacing a confirmed second factor ends the account's other sessions.
+         *
+         *     Any authenticated caller. Requires `X-CSRF-Token`.
+         */
+        post: operations["postUsersMeTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/users": {
         parameters: {
             query?: never;
@@ -636,50 +680,6 @@ export interface paths {
          *     Scope: `platform:admin`. Requires `X-CSRF-Token`.
          */
         delete: operations["deleteAdminUsersByIdTotp"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/users/me/totp": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Starts two-factor enrolment: a new TOTP secret, shown this once
-         * @description From a login session (an API key or an app answers 403 PLATFORM_FORBIDDEN). Answers the secret (base32) and its `otpauth://totp/...` URL for an authenticator app (the admin panel shows it as a QR code). The secret counts for nothing until POST /v1/users/me/totp/confirm. Enrolling again replaces an unconfirmed secret. A confirmed second factor is replaced only with `current_code`, a current code from it (else 403 PLATFORM_FORBIDDEN, or 400 PLATFORM_VALIDATION_FAILED for a wrong code); without the device, a super_admin resets it (DELETE /v1/admin/users/{id}/totp). Five wrong codes within 15 minutes answer 429.
-         *
-         *     Any authenticated caller. Requires `X-CSRF-Token`.
-         */
-        post: operations["postUsersMeTotp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/users/me/totp/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Confirms two-factor enrolment with a code from the new secret
-         * @description Makes the pending secret the account's second factor. From then on a staff role logs in with a TOTP code (at /api/auth/admin/login, or the 2FA step of /v1/auth/login) and only such a login holds its station scopes. A wrong code answers 400 PLATFORM_VALIDATION_FAILED (five within 15 minutes: 429); nothing pending answers 409 PLATFORM_CONFLICT. Replacing a confirmed second factor ends the account's other sessions.
-         *
-         *     Any authenticated caller. Requires `X-CSRF-Token`.
-         */
-        post: operations["postUsersMeTotpConfirm"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4963,6 +4963,104 @@ export interface operations {
             };
         };
     };
+    postUsersMeTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A current code of the confirmed second factor, to replace it */
+                    current_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Base32 TOTP secret (SHA-1, 6 digits, 30 s); shown only in this answer */
+                        secret: string;
+                        /** @description otpauth://totp/Station:<e-mail>?secret=...&issuer=Station */
+                        otpauth_url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
+    postUsersMeTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description RFC 6238 code (SHA-1, 6 digits, 30 s) from the new secret */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        totp_enabled: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["def-0"];
+                };
+            };
+        };
+    };
     getAdminUsers: {
         parameters: {
             query?: {
@@ -5159,104 +5257,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["def-0"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["def-0"];
-                };
-            };
-        };
-    };
-    postUsersMeTotp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description A current code of the confirmed second factor, to replace it */
-                    current_code?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Base32 TOTP secret (SHA-1, 6 digits, 30 s); shown only in this answer */
-                        secret: string;
-                        /** @description otpauth://totp/Station:<e-mail>?secret=...&issuer=Station */
-                        otpauth_url: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["def-0"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["def-0"];
-                };
-            };
-        };
-    };
-    postUsersMeTotpConfirm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description RFC 6238 code (SHA-1, 6 digits, 30 s) from the new secret */
-                    code: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        totp_enabled: true;
-                    };
-                };
             };
             /** @description Default Response */
             "4XX": {
