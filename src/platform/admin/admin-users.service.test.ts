@@ -5,9 +5,9 @@
  * super_admin kept) is covered through HTTP by test/platform/accounts-admin.test.ts and staff-roles.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { domainFailure as failure } from '../../../test/helpers/domain-failure.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Role } from '../../auth/scopes.js';
-import { DomainError } from '../../errors.js';
 import type { AdminUserRow, AdminUsersRepository } from './admin-users.repository.js';
 import { AdminUsersService } from './admin-users.service.js';
 
@@ -57,17 +57,6 @@ function caller(userId: string, role: Role): Principal {
     environment: 'live',
     metered: false,
   };
-}
-
-/** The DomainError a call rejects with (its kind and code are what the HTTP layer maps). */
-async function failure(work: Promise<unknown>): Promise<{ kind: string; code: string }> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  const { kind, code } = error as DomainError;
-  return { kind, code };
 }
 
 describe('AdminUsersService (in-memory users)', () => {

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { domainFailure as failure } from '../../../test/helpers/domain-failure.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Scope } from '../../auth/scopes.js';
-import { DomainError } from '../../errors.js';
 import { ManualClock } from '../../infra/clock/clock.js';
 import type { Environment } from '../../kernel/environment.js';
 import type { TrackRefRow } from '../shared/track-ref.js';
@@ -101,17 +101,6 @@ function principal(userId: string | null, options: { kind?: Principal['kind']; a
     environment: options.environment ?? 'live',
     metered: false,
   };
-}
-
-/** The DomainError a call rejects with (its kind and code are what the HTTP layer maps). */
-async function failure(work: Promise<unknown>): Promise<{ kind: string; code: string }> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  const { kind, code } = error as DomainError;
-  return { kind, code };
 }
 
 describe('PlaylistsService (in-memory store)', () => {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DomainError } from '../../errors.js';
+import { domainFailure as failure } from '../../../test/helpers/domain-failure.js';
 import type { Screening } from '../../infra/egress/egress-policy.js';
 import type { WebhookRepository, WebhookRow } from './repository.js';
 import { SecretBox } from './secret-box.js';
@@ -58,17 +58,6 @@ const caller = (userId: string | null, options: Partial<WebhookCaller> = {}): We
   environment: 'live',
   ...options,
 });
-
-/** The DomainError a call rejects with (its kind and code are what the HTTP layer maps). */
-async function failure(work: Promise<unknown>): Promise<{ kind: string; code: string }> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  const { kind, code } = error as DomainError;
-  return { kind, code };
-}
 
 describe('WebhookService (in-memory registry)', () => {
   let registry: InMemoryRegistry;
