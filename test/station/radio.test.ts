@@ -157,52 +157,45 @@ describe('fallback and restart', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // KNOWN INTERMITTENT FAILURE on PostgreSQL and Redis (STATION_SUITE=services): now and then the restarted
-  // station never starts two new catalog tracks (1 run in 3 on one day, 1 in 23 on another, on a quiet machine
-  // both times; not reproduced with the stream's state logged). It still runs on the embedded suite, where it
-  // passes. Skipped there until the cause is found (the stop's note lists what was ruled out).
-  it.skipIf(process.env.STATION_SUITE === 'services')(
-    'keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart',
-    async () => {
-      // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
-      // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
-      const first = await buildTrainedStation(
-        { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' },
-        { masters: 4, trackSec: 4, database, models: ['audio'] },
-      );
-      const admin = authHeaders(await staffLogin(first));
-      await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
-      await waitFor(async () => (await first.station.radio.scheduler.status.nowPlaying()) !== null, 60_000);
-      const context = (await first.station.contexts.current()).contextId;
-      const registryBefore = (await first.database.db.select().from(registryTracks)).length;
-      const startedBefore = new Set((await startedSlots(first)).map((slot) => slot.id));
-      await first.close();
+  // Once intermittent on PostgreSQL and Redis (1 run in 3 to 1 in 23), cause not proven. The likely one: a
+  // planning cycle that waited on a slow lease check went on cueing after the instance had lost the lead (seen
+  // in the Redis fault tests: two slots cued at once); the track source now checks the lead again after its
+  // cycle (track-source.ts). Passed 6 runs of 6 on PostgreSQL and Redis since.
+  it('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
+    // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
+    // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
+    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database, models: ['audio'] });
+    const admin = authHeaders(await staffLogin(first));
+    await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
+    await waitFor(async () => (await first.station.radio.scheduler.status.nowPlaying()) !== null, 60_000);
+    const context = (await first.station.contexts.current()).contextId;
+    const registryBefore = (await first.database.db.select().from(registryTracks)).length;
+    const startedBefore = new Set((await startedSlots(first)).map((slot) => slot.id));
+    await first.close();
 
-      // Same database and files, but the AI engine is a remote service that does not answer.
-      const second = await buildTestStation(
-        { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1', ML_URL: 'http://127.0.0.1:9', ML_API_KEY: 'unreachable-ml-service-key' },
-        { database },
-      );
-      try {
-        // Read through the service: the first station's login used this 30 s window's TOTP code already.
-        const status = await waitFor(async () => {
-          const body = await second.station.admin.status.status();
-          return body.fallback_active ? body : null;
-        }, 60_000);
-        expect(status).toMatchObject({ radio_enabled: true, ml_service_health: 'down' });
-        // Two tracks started by the second station (the history also holds the first one's plays).
-        const played = await waitFor(async () => {
-          const started = (await startedSlots(second)).filter((slot) => !startedBefore.has(slot.id));
-          return started.length >= 2 ? started : null;
-        }, 120_000);
-        expect(played.every((slot) => slot.origin === 'catalog')).toBe(true);
-        expect((await second.station.radio.radio.history()).data.length).toBeGreaterThanOrEqual(2);
-        expect((await second.station.contexts.current()).contextId).toBe(context);
-        expect((await second.database.db.select().from(registryTracks)).length).toBe(registryBefore);
-      } finally {
-        await second.close();
-      }
-    },
-    300_000,
-  );
+    // Same database and files, but the AI engine is a remote service that does not answer.
+    const second = await buildTestStation(
+      { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1', ML_URL: 'http://127.0.0.1:9', ML_API_KEY: 'unreachable-ml-service-key' },
+      { database },
+    );
+    try {
+      // Read through the service: the first station's login used this 30 s window's TOTP code already.
+      const status = await waitFor(async () => {
+        const body = await second.station.admin.status.status();
+        return body.fallback_active ? body : null;
+      }, 60_000);
+      expect(status).toMatchObject({ radio_enabled: true, ml_service_health: 'down' });
+      // Two tracks started by the second station (the history also holds the first one's plays).
+      const played = await waitFor(async () => {
+        const started = (await startedSlots(second)).filter((slot) => !startedBefore.has(slot.id));
+        return started.length >= 2 ? started : null;
+      }, 120_000);
+      expect(played.every((slot) => slot.origin === 'catalog')).toBe(true);
+      expect((await second.station.radio.radio.history()).data.length).toBeGreaterThanOrEqual(2);
+      expect((await second.station.contexts.current()).contextId).toBe(context);
+      expect((await second.database.db.select().from(registryTracks)).length).toBe(registryBefore);
+    } finally {
+      await second.close();
+    }
+  }, 300_000);
 });
