@@ -1,7 +1,7 @@
 /**
  * A song's production drawn from its seed (src/engine/mix/plan.ts, issue 18: every song of a genre had the
- * same kit and effects): the kit from the family's pool, the room around the family's, rock's guitar and lo-fi's keys tone, and
- * their colour over keys, lead and pads.
+ * same kit and effects): the kit from the family's pool, the room around the family's, rock's guitar tone and its colour over
+ * keys, lead and pads.
  */
 import { describe, expect, it } from 'vitest';
 import type { GenreFamily } from '../../../src/engine/compose/style.js';
@@ -37,11 +37,8 @@ describe('production by song', () => {
     }
   });
 
-  it("gives rock's guitars and lo-fi's keys a tone of their own (a broad band of up to 8 and 6 dB at 600 Hz-3 kHz), and no other family's keys", () => {
-    for (const [family, depth] of [
-      ['rock', 8],
-      ['lofi', 6],
-    ] as const) {
+  it("gives rock's guitars a tone of their own (a broad band of up to 8 dB at 600 Hz-3 kHz), and no other family's keys", () => {
+    for (const [family, depth] of [['rock', 8]] as const) {
       const base = mixPlan(family).buses.chords.eq.length;
       const tones = SEEDS.map((seed) => mixPlan(family, seed).buses.chords.eq.slice(base));
       for (const [tone] of tones) {
@@ -56,11 +53,8 @@ describe('production by song', () => {
       expect(mixPlan(family, 42).buses.chords.eq).toEqual(mixPlan(family).buses.chords.eq);
   });
 
-  it('colours keys, lead and pads of a lo-fi or rock song with one treble shelf around 0 dB, and nothing else', () => {
-    for (const [family, depth] of [
-      ['lofi', 6],
-      ['rock', 4],
-    ] as const) {
+  it('colours keys, lead and pads of a rock song with one treble shelf around 0 dB, and nothing else', () => {
+    for (const [family, depth] of [['rock', 4]] as const) {
       const shelves = SEEDS.map((seed) => {
         const plan = mixPlan(family, seed);
         const [chords, melody, pad] = (['chords', 'melody', 'pad'] as const).map((role) => plan.buses[role].eq.at(-1)!);
@@ -76,7 +70,7 @@ describe('production by song', () => {
       // Around 0 dB: the family's mean spectrum, which its master EQ corrects, does not move.
       expect(Math.abs(shelves.reduce((a, b) => a + b, 0) / shelves.length)).toBeLessThan(depth / 4);
     }
-    for (const family of FAMILIES.filter((f) => f !== 'rock' && f !== 'lofi'))
+    for (const family of FAMILIES.filter((f) => f !== 'rock'))
       for (const role of ['melody', 'pad'] as const) expect(mixPlan(family, 42).buses[role].eq).toEqual(mixPlan(family).buses[role].eq);
   });
 });
