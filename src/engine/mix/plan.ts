@@ -225,17 +225,32 @@ export const DRUM_KITS: Record<GenreFamily, readonly number[]> = {
  * Depth (dB) of a song's guitar or keys tone: a broad peak or dip on the chords bus at a frequency drawn
  * between 600 Hz and 3 kHz (an amp's voicing, a pickup, a brighter or darker instrument). Rock's songs
  * are told apart by their guitar sound most of all (bench/timbre.ts: 3.1 dB apart with the pools alone,
- * against a 4 dB target); the other families vary by instrument pools enough and keep their mids.
+ * against a 4 dB target); the other families vary by instrument pools enough and keep their mids. Lo-fi
+ * had a 6 dB keys tone and treble colour on its buses for a while: no gain in spread (3.2 dB either way)
+ * and, on seed 42, a chorus under 3 dB over the bridge (test/engine/music/arrangement.test.ts), as the
+ * cut keys carried the chorus; lo-fi's colour is the master's (mix/tonal-balance.ts FAMILY_COLOUR_DB).
  */
 const TONE_DB: Partial<Record<GenreFamily, number>> = { rock: 8 };
+
+/**
+ * Depth (dB) of a song's colour: one high shelf from COLOUR_HZ drawn within +-depth and put on keys, lead
+ * and pads alike (a darker or brighter amp and desk). Rock songs stood 2.6-2.8 dB apart (bench/timbre.ts,
+ * target >= 4): the kit, the room and the pools move the drums and the
+ * mids, the colour moves the top, which the air stage follows instead of flattening (air.ts makes its
+ * octave from the song's own 3-8 kHz). Drawn around 0 dB, so the family mean, which the genre EQ is fitted
+ * to, stays put.
+ */
+const COLOUR_DB: Partial<Record<GenreFamily, number>> = { rock: 4 };
+const COLOUR_HZ = 2500;
 
 /** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
 const ROOM_SCALE = 1.35;
 
 /**
  * The mix plan of a family; with `seed`, the song's own production drawn from it (Rng stream
- * 'production'): the drum kit from DRUM_KITS, the room's decay scaled within ROOM_SCALE, and in rock a
- * guitar tone (TONE_DB). Without a seed, the family's defaults.
+ * 'production'): the drum kit from DRUM_KITS, the room's decay scaled within ROOM_SCALE, in rock a guitar
+ * tone (TONE_DB) and a colour over keys, lead and pads (COLOUR_DB). Without a seed, the
+ * family's defaults.
  */
 export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   const f = FAMILIES[family];
@@ -245,12 +260,16 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   const toneDepth = TONE_DB[family] ?? 0;
   const tone: Band[] =
     rng && toneDepth > 0 ? [{ type: 'peak', hz: Math.round(600 * 5 ** rng.next()), q: 0.9, db: Math.round((2 * rng.next() - 1) * toneDepth * 10) / 10 }] : [];
+  // Drawn after the kit, room and tone, so those stay what they were for every seed.
+  const colourDepth = COLOUR_DB[family] ?? 0;
+  const colour: Band[] = rng && colourDepth > 0 ? [{ type: 'highshelf', hz: COLOUR_HZ, db: Math.round((2 * rng.next() - 1) * colourDepth * 10) / 10 }] : [];
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
     const sideScale = role === 'drums' ? f.drumsSideScale : 1;
     const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0);
-    const eq = role === 'chords' ? [...BASE[role].eq, ...tone] : BASE[role].eq;
+    const coloured = role === 'chords' || role === 'melody' || role === 'pad' ? colour : [];
+    const eq = [...BASE[role].eq, ...(role === 'chords' ? tone : []), ...coloured];
     buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
   return {

@@ -323,15 +323,22 @@ function range(from: number, to: number): number[] {
 export const SONG_COLOUR_DB = 3;
 
 /**
+ * Families whose songs take broader strokes (dB): lo-fi's tape and samplers run from muffled to crisp, a
+ * rock record from dark to bright. Their songs stood 2.6-3.2 dB apart with +-3 dB (bench/timbre.ts, target
+ * >= 4 dB; reference lo-fi recordings 6-13 dB). Still zero mean: the family's mean stays on its curve.
+ */
+export const FAMILY_COLOUR_DB: Partial<Record<GenreFamily, number>> = { lofi: 6, rock: 5 };
+
+/**
  * A song's own colour, drawn from its seed: a low shelf at 160 Hz, a high shelf at 4 kHz and an
- * octave-wide peak between 300 Hz and 3 kHz, each uniform in +-SONG_COLOUR_DB (a mix engineer's broad
- * strokes: warmer or leaner, darker or brighter, a scooped or forward middle). Zero mean over songs, so
+ * octave-wide peak between 300 Hz and 3 kHz, each uniform in +-depthDb (SONG_COLOUR_DB, or the family's
+ * FAMILY_COLOUR_DB) (a mix engineer's broad strokes: warmer or leaner, darker or brighter, a scooped or forward middle). Zero mean over songs, so
  * the family's mean stays where its master EQ puts it, while songs of one family differ in more than
  * their instruments (issue 18's timbre spread; reference recordings 6-13 dB apart).
  */
-export function songColour(seed: number): Band[] {
+export function songColour(seed: number, depthDb = SONG_COLOUR_DB): Band[] {
   const rng = Rng.derive(seed, 'song-colour');
-  const gain = () => Math.round((rng.next() * 2 - 1) * SONG_COLOUR_DB * 100) / 100;
+  const gain = () => Math.round((rng.next() * 2 - 1) * depthDb * 100) / 100;
   const low = gain();
   const high = gain();
   const midHz = Math.round(300 * 10 ** rng.next());
@@ -346,10 +353,10 @@ export function songColour(seed: number): Band[] {
  * The master EQ (music/render.ts, before the master chain), run over the mix in place: the family's bands
  * (genre-eq.ts, fitted to the family's mean deviation from its curve: the same for every song, so the
  * family's average spectrum is brought onto the curve and the songs keep their differences), then the
- * song's own colour (songColour). Returns the bands applied.
+ * song's own colour (songColour, FAMILY_COLOUR_DB deep in lo-fi and rock). Returns the bands applied.
  */
 export function applyGenreEq(left: Float32Array, right: Float32Array, family: GenreFamily, seed: number, sampleRate: number, blockSamples = 8192): Band[] {
-  const bands = [...GENRE_EQ[family], ...songColour(seed)];
+  const bands = [...GENRE_EQ[family], ...songColour(seed, FAMILY_COLOUR_DB[family])];
   const filters = bands.map((b) => new Biquad(b, sampleRate));
   for (let at = 0; at < left.length; at += blockSamples) {
     const l = left.subarray(at, at + blockSamples);

@@ -1,6 +1,7 @@
 /**
  * A song's production drawn from its seed (src/engine/mix/plan.ts, issue 18: every song of a genre had the
- * same kit and effects): the kit from the family's pool, the room around the family's, rock's guitar tone.
+ * same kit and effects): the kit from the family's pool, the room around the family's, rock's guitar tone and its colour over
+ * keys, lead and pads.
  */
 import { describe, expect, it } from 'vitest';
 import type { GenreFamily } from '../../../src/engine/compose/style.js';
@@ -37,15 +38,39 @@ describe('production by song', () => {
   });
 
   it("gives rock's guitars a tone of their own (a broad band of up to 8 dB at 600 Hz-3 kHz), and no other family's keys", () => {
-    const base = mixPlan('rock').buses.chords.eq.length;
-    const tones = SEEDS.map((seed) => mixPlan('rock', seed).buses.chords.eq.slice(base));
-    for (const [tone] of tones) {
-      expect(tone.type).toBe('peak');
-      expect(tone.hz).toBeGreaterThanOrEqual(600);
-      expect(tone.hz).toBeLessThanOrEqual(3000);
-      expect(Math.abs(tone.db!)).toBeLessThanOrEqual(8);
+    for (const [family, depth] of [['rock', 8]] as const) {
+      const base = mixPlan(family).buses.chords.eq.length;
+      const tones = SEEDS.map((seed) => mixPlan(family, seed).buses.chords.eq.slice(base));
+      for (const [tone] of tones) {
+        expect(tone.type).toBe('peak');
+        expect(tone.hz).toBeGreaterThanOrEqual(600);
+        expect(tone.hz).toBeLessThanOrEqual(3000);
+        expect(Math.abs(tone.db!)).toBeLessThanOrEqual(depth);
+      }
+      expect(Math.max(...tones.map(([t]) => t.db!)) - Math.min(...tones.map(([t]) => t.db!))).toBeGreaterThan(depth * 1.25);
     }
-    expect(Math.max(...tones.map(([t]) => t.db!)) - Math.min(...tones.map(([t]) => t.db!))).toBeGreaterThan(10);
-    for (const family of FAMILIES.filter((f) => f !== 'rock')) expect(mixPlan(family, 42).buses.chords.eq).toEqual(mixPlan(family).buses.chords.eq);
+    for (const family of FAMILIES.filter((f) => f !== 'rock' && f !== 'lofi'))
+      expect(mixPlan(family, 42).buses.chords.eq).toEqual(mixPlan(family).buses.chords.eq);
+  });
+
+  it('colours keys, lead and pads of a rock song with one treble shelf around 0 dB, and nothing else', () => {
+    for (const [family, depth] of [['rock', 4]] as const) {
+      const shelves = SEEDS.map((seed) => {
+        const plan = mixPlan(family, seed);
+        const [chords, melody, pad] = (['chords', 'melody', 'pad'] as const).map((role) => plan.buses[role].eq.at(-1)!);
+        expect(melody).toEqual(chords);
+        expect(pad).toEqual(chords);
+        expect(chords.type).toBe('highshelf');
+        expect(Math.abs(chords.db!)).toBeLessThanOrEqual(depth);
+        expect(plan.buses.drums.eq).toEqual(mixPlan(family).buses.drums.eq);
+        expect(plan.buses.bass.eq).toEqual(mixPlan(family).buses.bass.eq);
+        return chords.db!;
+      });
+      expect(Math.max(...shelves) - Math.min(...shelves)).toBeGreaterThan(depth * 1.5);
+      // Around 0 dB: the family's mean spectrum, which its master EQ corrects, does not move.
+      expect(Math.abs(shelves.reduce((a, b) => a + b, 0) / shelves.length)).toBeLessThan(depth / 4);
+    }
+    for (const family of FAMILIES.filter((f) => f !== 'rock'))
+      for (const role of ['melody', 'pad'] as const) expect(mixPlan(family, 42).buses[role].eq).toEqual(mixPlan(family).buses[role].eq);
   });
 });

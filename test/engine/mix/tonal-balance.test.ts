@@ -8,6 +8,7 @@ import { Biquad, type Band } from '../../../src/engine/mix/biquad.js';
 import {
   BAND_CENTRES,
   SONG_COLOUR_DB,
+  FAMILY_COLOUR_DB,
   applyGenreEq,
   balanceAgainst,
   chainResponseDb,
@@ -17,6 +18,7 @@ import {
   songColour,
 } from '../../../src/engine/mix/tonal-balance.js';
 import { GENRE_EQ } from '../../../src/engine/mix/genre-eq.js';
+import type { GenreFamily } from '../../../src/engine/compose/style.js';
 import { Rng } from '../../../src/engine/random.js';
 
 const SR = 44100;
@@ -181,6 +183,27 @@ describe('master EQ per family and song colour', () => {
       });
     }
     for (const mean of sums) expect(Math.abs(mean)).toBeLessThan(0.4);
+  });
+
+  it('colours lo-fi and rock songs in broader strokes, still centred, and the same seed alike', () => {
+    for (const [family, depth] of Object.entries(FAMILY_COLOUR_DB)) {
+      expect(depth).toBeGreaterThan(SONG_COLOUR_DB);
+      const sums = [0, 0, 0];
+      const highs: number[] = [];
+      for (let seed = 0; seed < 400; seed++) {
+        const bands = songColour(seed, depth);
+        bands.forEach((b, k) => {
+          expect(Math.abs(b.db!)).toBeLessThanOrEqual(depth);
+          sums[k] += b.db! / 400;
+        });
+        highs.push(bands[1].db!);
+      }
+      for (const mean of sums) expect(Math.abs(mean)).toBeLessThan(0.15 * depth);
+      expect(Math.max(...highs) - Math.min(...highs)).toBeGreaterThan(1.8 * depth);
+      const [aL, aR] = [pinkNoise(2, 1), pinkNoise(2, 2)];
+      expect(applyGenreEq(aL, aR, family as GenreFamily, 42, SR).slice(GENRE_EQ[family as GenreFamily].length)).toEqual(songColour(42, depth));
+    }
+    expect(FAMILY_COLOUR_DB.pop).toBeUndefined();
   });
 
   it('moves two songs of one family by the same EQ but their own colour, and passes silence through', () => {
