@@ -4,7 +4,7 @@ import type { Db } from '../../infra/db/client.js';
 import { artists, playEvents, tracks, userProfiles } from '../../infra/db/schema/index.js';
 import type { DeviceClass } from '../analytics/device-class.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
-import { trackColumns, withArtist, type TrackRow, type TrackSummaryRow } from './track-columns.js';
+import { playoutAudioKey, trackColumns, withArtist, type TrackRow, type TrackSummaryRow } from './track-columns.js';
 import { hasSearchWords, TrackSearch, type TrackSearchOptions } from './track-search.js';
 import type { Environment } from '../../kernel/environment.js';
 
@@ -63,6 +63,7 @@ const detailFields = {
   lifestyle: tracks.lifestyle,
   energy: tracks.energy,
   audioBlobKey: tracks.audioBlobKey,
+  masterBlobKey: tracks.masterBlobKey,
   audioFormat: tracks.audioFormat,
   audioBitrateKbps: tracks.audioBitrateKbps,
   audioSizeBytes: tracks.audioSizeBytes,
@@ -73,11 +74,11 @@ const detailFields = {
   trackNumber: tracks.trackNumber,
   createdAt: tracks.createdAt,
 };
-export type TrackDetailFields = Pick<TrackRow, keyof typeof detailFields>;
+export type TrackDetailFields = Pick<TrackRow, keyof typeof detailFields | 'playoutAudioKey'>;
 
 /** The detail as it arrives: json keeps every field's value but the timestamp, which comes as text. */
 interface TrackDetailJson {
-  track: Omit<TrackDetailFields, 'createdAt'> & { createdAt: string | Date };
+  track: Omit<TrackDetailFields, 'createdAt' | 'playoutAudioKey'> & { createdAt: string | Date; playoutAudioKey?: string | null };
   credits: CreditRow[];
   hasLyrics: boolean;
 }
@@ -212,6 +213,8 @@ export class CatalogRepository {
     if (!row) return null;
     const detail: TrackDetailJson = typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail;
     detail.track.createdAt = new Date(detail.track.createdAt);
+    // What the radio airs, derived as findTrack derives it (track-columns.ts): the detail is the same row.
+    detail.track.playoutAudioKey = playoutAudioKey(detail.track);
     return detail as { track: TrackDetailFields; credits: CreditRow[]; hasLyrics: boolean };
   }
 

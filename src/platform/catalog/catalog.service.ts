@@ -21,7 +21,18 @@ export const TRACK_CHANGED_CHANNEL = 'catalog.track_changed';
 /** The fields a track summary shows (a list row or a detail row has them all). */
 type TrackSummaryFields = Omit<
   TrackDetailFields,
-  'lifestyle' | 'energy' | 'audioBlobKey' | 'audioFormat' | 'audioBitrateKbps' | 'audioSizeBytes' | 'loudnessLufs' | 'waveformBlobKey' | 'status' | 'createdAt'
+  | 'lifestyle'
+  | 'energy'
+  | 'audioBlobKey'
+  | 'masterBlobKey'
+  | 'playoutAudioKey'
+  | 'audioFormat'
+  | 'audioBitrateKbps'
+  | 'audioSizeBytes'
+  | 'loudnessLufs'
+  | 'waveformBlobKey'
+  | 'status'
+  | 'createdAt'
 >;
 type TrackDetailRow = NonNullable<Awaited<ReturnType<CatalogRepository['findTrackDetail']>>>;
 type TrackDetailView = ReturnType<CatalogService['detailView']>;
