@@ -49,10 +49,10 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)];
   }
 
-  /** Index drawn in proportion to non-negative weights. */
-  weighted(weights: readonly number[]): number {
+  /** Index drawn in proportion to non-negative weights (an array or a typed array, e.g. a model's distribution). */
+  weighted(weights: ArrayLike<number>): number {
     let total = 0;
-    for (const w of weights) total += Math.max(0, w);
+    for (let i = 0; i < weights.length; i++) total += Math.max(0, weights[i]);
     if (total <= 0) return Math.floor(this.next() * weights.length);
     let r = this.next() * total;
     for (let i = 0; i < weights.length; i++) {

@@ -191,7 +191,7 @@ export function sampleFrom(dist: ArrayLike<number>, rng: Rng, bias?: TokenBias):
     const b = bias ? bias(i) : 0;
     weights[i] = b === 0 ? dist[i] : dist[i] * Math.exp(b);
   }
-  return rng.weighted(weights as unknown as number[]);
+  return rng.weighted(weights);
 }
 
 function applyLevel(dist: Float64Array, ctx: ContextCounts, discounts: number[]): void {

@@ -321,7 +321,7 @@ export class LineWriter {
     for (let i = 0; i <= MAX_WORDS; i++) {
       const dist = this.mixedDistribution(context);
       for (let id = 0; id < dist.length; id++) dist[id] = (dist[id] * this.multiplier[id]) ** (1 / TEMPERATURE);
-      const next = this.rng.weighted(dist as unknown as number[]);
+      const next = this.rng.weighted(dist);
       if (this.lineStops.has(next)) return out;
       out.push(next);
       context.push(next);
@@ -338,7 +338,7 @@ export class LineWriter {
     for (let i = 0; i < MAX_WORDS; i++) {
       const dist = reverse.distribution(context.slice(-(reverse.order - 1)));
       for (let id = 0; id < dist.length; id++) dist[id] = (id === eos ? dist[id] : dist[id] * this.multiplier[id]) ** (1 / TEMPERATURE);
-      const next = this.rng.weighted(dist as unknown as number[]);
+      const next = this.rng.weighted(dist);
       if (next === eos) break;
       out.push(next);
       context.push(next);
