@@ -22,8 +22,13 @@ export function migratedPgliteTemplate(): Promise<Blob> {
 }
 
 function templateKey(): string {
+  return migrationsKey(JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, '../node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+}
+
+/** A short hash of the migrations' content (and `salt`): a changed migration makes a new template. */
+export function migrationsKey(salt = ''): string {
   const hash = createHash('sha256');
-  hash.update(JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, '../node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+  hash.update(salt);
   for (const file of readdirSync(MIGRATIONS_FOLDER, { recursive: true }).map(String).sort()) {
     const path = join(MIGRATIONS_FOLDER, file);
     if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(path));

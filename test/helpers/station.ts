@@ -16,6 +16,7 @@ import { openDatabase, type Database } from '../../src/infra/db/client.js';
 import { totpCode } from '../../src/auth/totp.js';
 import type { Clock } from '../../src/infra/clock/clock.js';
 import { migratedPgliteTemplate } from './pglite-template.js';
+import { migratedPostgresTemplate } from './postgres-template.js';
 import { clientAddress } from '../auth/support.js';
 import { FakeEngine, type FakeEngineOptions } from './fake-engine.js';
 
@@ -33,15 +34,21 @@ export interface TestDatabase {
   dataDir: string | null;
 }
 
-/** A fresh, empty database: a new PostgreSQL database on the CI server, or a PGlite directory. */
+/**
+ * A fresh database with the schema migrated and no rows: a new PostgreSQL database on the CI server (a clone of
+ * the migrated template), or a PGlite directory.
+ */
 export async function createTestDatabase(options: { persistent?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const name = `station_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await migratedPostgresTemplate(serverUrl)}`);
+    } finally {
+      await admin.end();
+    }
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     return {
