@@ -77,14 +77,16 @@ export class RadioTrackSource implements TrackSource {
   }
 
   /**
-   * TrackSource: this instance takes over the stream (live-stream.ts) and continues slot `id`, the one the last
-   * leader had on air where its frames end. Slots it had cued beyond that one never aired: they go back to
-   * the front of the plan, so nothing is skipped; the continued slot keeps its start, so nothing is doubled.
+   * TrackSource: this instance takes over the stream (live-stream.ts) and continues slot `id`, one the last
+   * leader had on air where its frames end (`continued`: all of them, two inside a crossfade). Slots it had
+   * cued beyond those never aired: they go back to the front of the plan, so nothing is skipped; a continued
+   * slot keeps its start, so nothing is doubled.
    */
-  async resume(id: string): Promise<SourceTrack | null> {
+  async resume(id: string, continued: readonly string[] = [id]): Promise<SourceTrack | null> {
     const slotId = Number(id);
     if (!Number.isSafeInteger(slotId)) return null;
-    await this.deps.slots.returnCued(slotId);
+    const keep = [slotId, ...continued.map(Number).filter((other) => Number.isSafeInteger(other) && other !== slotId)];
+    await this.deps.slots.returnCued(keep);
     let slot = await this.deps.slots.find(slotId);
     // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned.
     if (slot?.status === 'planned') slot = await this.deps.slots.cue(slotId, {});
@@ -95,7 +97,7 @@ export class RadioTrackSource implements TrackSource {
     }
     const source = await this.sourceOf(slot, await this.deps.config.get());
     // Not playable after all (its master is gone): if it never aired, it goes back to the plan as well.
-    if (!source && !slot.startedAt) await this.deps.slots.returnCued();
+    if (!source && !slot.startedAt) await this.deps.slots.returnCued(keep.slice(1));
     return source;
   }
 
