@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { StationConfigRow } from '../admin/config.repository.js';
 import type { GenerationRow } from '../generation/generation.repository.js';
 import type { RegistryRow } from '../registry/registry.repository.js';
-import { PlanReader } from './plan-reader.js';
+import { PlanReader, type PlanReaderDeps } from './plan-reader.js';
 import { SlotResolver, type SlotResolverDeps } from './slot-resolver.js';
 import type { SlotRow } from './slots.repository.js';
 import { RadioTrackSource, type TrackSourceDeps } from './track-source.js';
@@ -76,12 +76,13 @@ describe('a follower playing on alone', () => {
     };
     const source = new RadioTrackSource(trackSourceDeps as TrackSourceDeps);
     const config = { radioEnabled: true, streamQuality: '128', crossfadeSec: 3 } as unknown as StationConfigRow;
-    const reader = new PlanReader({
+    const readerDeps: PlanReaderDeps = {
       slots: { find: async (id) => plan.find((s) => s.id === id) ?? null, lastHandedOut: async () => null, planned: async () => plan },
       config: { get: async () => config },
       sourceOf: (row, cfg) => source.sourceOf(row, cfg),
       stillRendering: (row) => resolver.stillRendering(row),
-    });
+    };
+    const reader = new PlanReader(readerDeps);
     const played: string[] = [];
     const take = async (count: number) => {
       for (let i = 0; i < count; i++) {
@@ -118,5 +119,11 @@ describe('a follower playing on alone', () => {
     const resumed = await leading.resume('2', ['2']);
     expect(resumed?.title).toBe('r2');
     expect(cued).toEqual([[2, { stationTrackId: 'r2', generationId: 'g2', durationSec: 60 }]]);
+
+    // A takeover inside a crossfade continues the outgoing slot too, closed already once the incoming one started.
+    plan[0] = { ...plan[0], status: 'played' };
+    expect((await leading.resume('1', ['1', '2']))?.title).toBe('c1');
+    expect((await new PlanReader({ ...readerDeps }).resume('1', ['1', '2']))?.title).toBe('c1');
+    expect(await leading.resume('1', ['1'])).toBeNull();
   });
 });

@@ -32,10 +32,12 @@ export class PlanReader implements TrackSource {
 
   constructor(private readonly deps: PlanReaderDeps) {}
 
-  async resume(id: string, _continued?: readonly string[]): Promise<SourceTrack | null> {
+  async resume(id: string, continued: readonly string[] = [id]): Promise<SourceTrack | null> {
     if (!Number.isSafeInteger(Number(id))) return null;
     const slot = await this.deps.slots.find(Number(id));
-    if (!slot || (slot.status !== 'playing' && slot.status !== 'planned')) return null;
+    // The outgoing track of a crossfade may be closed already (the incoming one's start was recorded).
+    const fadingOut = continued.length > 1 && continued[0] === id && slot?.status === 'played';
+    if (!slot || (slot.status !== 'playing' && slot.status !== 'planned' && !fadingOut)) return null;
     this.handed.add(slot.id);
     return this.deps.sourceOf(slot, await this.deps.config.get());
   }

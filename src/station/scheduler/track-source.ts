@@ -91,7 +91,9 @@ export class RadioTrackSource implements TrackSource {
     // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned: it is
     // cued with what that follower played (an AI slot's finished track, as plan-reader.ts read it).
     if (slot?.status === 'planned') slot = await this.deps.slots.cue(slotId, await this.aloneFields(slot));
-    if (!slot || slot.status !== 'playing') return null;
+    // The outgoing track of a crossfade is closed once the incoming one's start is recorded: it still airs its tail.
+    const fadingOut = continued.length > 1 && continued[0] === id && slot?.status === 'played';
+    if (!slot || (slot.status !== 'playing' && !fadingOut)) return null;
     if (slot.startedAt) {
       const card = await this.deps.cards.forSlot(slot);
       if (card) this.deps.onAir.put({ slot, card, startedAtMs: slot.startedAt.getTime() });
