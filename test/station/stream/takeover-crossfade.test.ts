@@ -116,17 +116,54 @@ describe('a takeover inside a crossfade', () => {
     leader.broadcaster.stop();
     follower.broadcaster.stop();
 
-    // Decode the same frames before the takeover, then each one's own from there on, and compare the audio.
-    const lead = 80;
-    const before = consecutive(all, end - lead, end);
-    const expected = await decodeMp3(Buffer.concat([before, consecutive(all, end, end + 100)]));
-    const actual = await decodeMp3(Buffer.concat([before, consecutive(follower.frames(), end, end + 100)]));
-    const from = lead * 1152 + 2205; // past the new encoder's 5 ms ramp in
-    const to = (lead + 100) * 1152;
-    const difference = Math.max(largestDifference(expected.left, actual.left, from, to), largestDifference(expected.right, actual.right, from, to));
     // The same mix through a second LAME gives the same decoded audio to within 1e-3 here; the tail cut (after
     // the change) measured 0.14, the incoming tone brought in again (before it) 1.48.
-    expect(difference).toBeLessThan(0.02);
+    expect(await differenceAfter(end, all, follower.frames())).toBeLessThan(0.02);
+    expect(source.resumed).toEqual(['a', 'b']);
+  });
+
+  it('continues a run of its own handed over inside a crossfade (a follower that played alone takes the lead)', async () => {
+    const reference = recorded(new ListSource(tracks));
+    await reference.broadcaster.start();
+    await reference.timers.advance(9000);
+    const b = reference.chunks.at(-1)!.markers.find((m) => m.id === 'b')!;
+    const wanted = b.startSample + 0.4 * 1.5 * 44100;
+    // The same timeline on a second run, stepped until what it has rendered and published reaches into the overlap.
+    const own = recorded(new ListSource(tracks));
+    await own.broadcaster.start();
+    let handed = own.broadcaster.handover()!;
+    while (resumeSample(handed.nextFrame + handed.backlog.length) < wanted) {
+      await own.timers.advance(200);
+      handed = own.broadcaster.handover()!;
+    }
+    own.broadcaster.halt();
+    const end = handed.nextFrame + handed.backlog.length;
+    expect(resumeSample(end) < b.startSample + 1.5 * 44100).toBe(true);
+
+    const timers = new FakeTimers();
+    timers.current = own.timers.current;
+    const source = new ResumableSource(tracks);
+    const next = recorded(source, timers);
+    await next.broadcaster.start(handed);
+    await next.timers.advance(4000);
+    reference.broadcaster.stop();
+    next.broadcaster.stop();
+
+    expect(await differenceAfter(end, reference.frames(), next.frames())).toBeLessThan(0.02);
     expect(source.resumed).toEqual(['a', 'b']);
   });
 });
+
+/**
+ * Decodes the same 80 frames before frame `end`, then 100 frames of each timeline from there on, and gives the
+ * largest difference of the second's audio from the first's (past the new encoder's 5 ms ramp in).
+ */
+async function differenceAfter(end: number, expectedFrames: Map<number, Buffer>, actualFrames: Map<number, Buffer>): Promise<number> {
+  const lead = 80;
+  const before = consecutive(expectedFrames, end - lead, end);
+  const expected = await decodeMp3(Buffer.concat([before, consecutive(expectedFrames, end, end + 100)]));
+  const actual = await decodeMp3(Buffer.concat([before, consecutive(actualFrames, end, end + 100)]));
+  const from = lead * 1152 + 2205;
+  const to = (lead + 100) * 1152;
+  return Math.max(largestDifference(expected.left, actual.left, from, to), largestDifference(expected.right, actual.right, from, to));
+}
