@@ -196,15 +196,23 @@ export class Playout {
     const offset = this.producedFrames * SAMPLES_PER_FRAME - this.position + CODEC_DELAY_SAMPLES + LIMITER_LOOKAHEAD;
     const crossfade = tracks.length === 2;
     const voices: Voice[] = [];
-    for (const { track, point } of tracks) {
+    for (const [index, { track, point }] of tracks.entries()) {
       const skip = this.position + offset - point.startSample;
-      const voice = skip < 0 ? null : await this.load(track, skip);
-      if (!voice || this.stopped || this.current) {
+      // The outgoing track of a crossfade goes on to its very end (its last block fades under the incoming one).
+      const outgoing = crossfade && index === 0;
+      const voice = skip < 0 ? null : await this.load(track, skip, outgoing ? 0 : BLOCK);
+      if (this.stopped || this.current) {
         for (const loaded of [...voices, voice]) loaded?.reader.close();
         return false;
       }
+      if (!voice) {
+        if (outgoing) continue; // nothing of it is left: the incoming one goes on alone
+        for (const loaded of voices) loaded.reader.close();
+        return false;
+      }
       voice.start = this.position - skip;
-      voice.changeAt = point.changeSample === null ? (crossfade && voices.length === 1 ? null : point.startSample - offset) : point.changeSample - offset;
+      const incomingOfTwo = crossfade && index === 1 && voices.length === 1;
+      voice.changeAt = point.changeSample === null ? (incomingOfTwo ? null : point.startSample - offset) : point.changeSample - offset;
       if (point.lift !== undefined && point.liftLength !== undefined && point.lift > 1) {
         voice.lift = point.lift;
         voice.liftLength = point.liftLength;
@@ -217,6 +225,7 @@ export class Playout {
       }
       voices.push(voice);
     }
+    if (voices.length === 0) return false;
     [this.current, this.next = null] = voices;
     return true;
   }
@@ -311,15 +320,18 @@ export class Playout {
     return track ? this.load(track, 0) : null;
   }
 
-  /** Decodes `track` from `skip` samples past its first sound (its analysis, gain and intro lift as from its start). */
-  private async load(track: SourceTrack, skip: number): Promise<Voice | null> {
+  /**
+   * Decodes `track` from `skip` samples past its first sound (its analysis, gain and intro lift as from its
+   * start); null when a resumed track has no more than `minLeft` samples left.
+   */
+  private async load(track: SourceTrack, skip: number, minLeft = BLOCK): Promise<Voice | null> {
     const bytes = await track.read();
     const format = track.format ?? sniffFormat(bytes);
     const analysis = track.analysis ? await track.analysis(bytes) : await analyseTrack(bytes, format);
     const startSample = Math.round(analysis.soundStartSec * TIMELINE_RATE);
     const length = Math.round(analysis.soundEndSec * TIMELINE_RATE) - startSample;
     if (analysis.loudnessLufs === null || length <= 0) throw new Error(`track ${track.id} has no sound`);
-    if (skip >= length - BLOCK) return null; // a resumed track that has (all but) ended
+    if (skip >= length - minLeft) return null; // a resumed track that has (all but) ended
     const gainDb = normalisationGainDb(analysis.loudnessLufs, analysis.truePeakDbtp, this.options.targetLufs, this.options.ceilingDbtp);
     const reader = new TrackReader(bytes, format, startSample + skip, length - skip);
     await reader.fill(2 * BLOCK);

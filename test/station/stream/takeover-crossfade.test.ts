@@ -86,19 +86,24 @@ describe('a takeover inside a crossfade', () => {
   it.each([
     ['before the audible change', 0.25],
     ['after the audible change', 0.75],
+    ["in the outgoing track's last block", 1],
   ])('continues both tones where the last leader left them (%s)', async (_, into) => {
     const leader = recorded(new ListSource(tracks));
     await leader.broadcaster.start();
     await leader.timers.advance(9000);
     // The crossfade of a into b, from the leader's markers: b's first sound to a's end.
     const marked = leader.chunks.at(-1)!.markers;
+    const a = marked.find((m) => m.id === 'a')!;
     const b = marked.find((m) => m.id === 'b')!;
     expect(b.changeSample).not.toBeNull();
-    const overlapEnd = b.startSample + 1.5 * 44100;
-    const wanted = b.startSample + into * (overlapEnd - b.startSample);
-    // The leader died after the chunk that reaches `wanted`: a follower holds up to there, with its markers.
-    const last = leader.chunks.find((chunk) => resumeSample(chunk.first + chunk.frames.length) >= wanted)!;
-    const end = last.first + last.frames.length;
+    const overlapEnd = a.endSample!;
+    expect(Math.abs(overlapEnd - b.startSample - 1.5 * 44100)).toBeLessThan(1152);
+    // The last case: 2,000 samples before a's end, within the playout's last block (4,608 samples) of it.
+    const wanted = into === 1 ? overlapEnd - 2000 : b.startSample + into * (overlapEnd - b.startSample);
+    // The leader died after frame end - 1: a follower holds up to there, with the markers that came with it.
+    let end = 0;
+    while (resumeSample(end) < wanted) end++;
+    const last = leader.chunks.find((chunk) => chunk.first + chunk.frames.length >= end)!;
     const resumeAt = resumeSample(end);
     expect(resumeAt > b.startSample && resumeAt < overlapEnd).toBe(true);
     expect(resumeAt < b.changeSample! === into < 0.5).toBe(true);
@@ -116,8 +121,8 @@ describe('a takeover inside a crossfade', () => {
     leader.broadcaster.stop();
     follower.broadcaster.stop();
 
-    // The same mix through a second LAME gives the same decoded audio to within 1e-3 here; the tail cut (after
-    // the change) measured 0.14, the incoming tone brought in again (before it) 1.48.
+    // The same mix through a second LAME gives the same decoded audio to within 1e-3 here; before the two-track
+    // resume, the incoming tone brought in again measured 1.48 (before the change), the outgoing tail cut 0.14.
     expect(await differenceAfter(end, all, follower.frames())).toBeLessThan(0.02);
     expect(source.resumed).toEqual(['a', 'b']);
   });
