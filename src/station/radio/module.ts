@@ -29,7 +29,6 @@ import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import { CardBuilder } from '../scheduler/cards.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
 import { buildRadioScheduler } from '../scheduler/scheduler.js';
-import { PlanReader } from '../scheduler/plan-reader.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { RadioControlMessage } from '../admin/config.service.js';
 import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from '../events/now-playing.js';
@@ -137,8 +136,15 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   );
   // With Redis, followers serve the leader's encoded frames; without it each instance renders its own.
   // A follower cut off from the leader's frames (Redis down) plays on alone from the running order, read only.
-  const alone = () => new PlanReader({ slots, config: deps.stationConfig, sourceOf: (slot, row) => scheduler.source.sourceOf(slot, row) });
-  const stream = new LiveStream({ broadcaster, bus: deps.bus, leader, relay: !!config.redisUrl, channel: STREAM_RELAY_CHANNEL, alone, onError: onStreamError });
+  const stream = new LiveStream({
+    broadcaster,
+    bus: deps.bus,
+    leader,
+    relay: !!config.redisUrl,
+    channel: STREAM_RELAY_CHANNEL,
+    alone: scheduler.alone,
+    onError: onStreamError,
+  });
   // HLS: the leader (or the single instance) cuts its timeline into segments in the blob store; any instance serves them.
   const segmenter = new HlsSegmenter({ blobs: deps.blobs, prefix: HLS_BLOB_PREFIX, leadMs: broadcaster.leadMs, onError: onStreamError });
   broadcaster.onChunk((chunk) => {

@@ -17,6 +17,7 @@ import { CatalogChoice } from './catalog-choice.js';
 import { OnAirTrack } from './on-air.js';
 import { RadioPlanner } from './planning-cycle.js';
 import type { SchedulerDeps } from './scheduler-deps.js';
+import { PlanReader } from './plan-reader.js';
 import { SlotResolver } from './slot-resolver.js';
 import { RadioStatusView } from './status-view.js';
 import { RadioTrackSource } from './track-source.js';
@@ -79,6 +80,14 @@ export function buildRadioScheduler(deps: SchedulerDeps) {
     planner,
     source,
     status,
+    /** The running order read only, for a follower playing on alone (a new reader each time it does). */
+    alone: () =>
+      new PlanReader({
+        slots,
+        config,
+        sourceOf: (slot, row) => source.sourceOf(slot, row),
+        stillRendering: (slot) => resolver.stillRendering(slot),
+      }),
     /** Joins the leader election; a leader after a restart finds nothing on air; then status and planning start. */
     async start(): Promise<void> {
       await leader.start();

@@ -10,6 +10,7 @@ import type { StationConfigRow } from '../admin/config.repository.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { GenerationRepository } from '../generation/generation.repository.js';
 import { GENERATION_STALE_MS, type GenerationService } from '../generation/generation.service.js';
+import type { RegistryRow } from '../registry/registry.repository.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { SourceTrack } from '../stream/broadcaster.js';
 import type { CatalogChoice } from './catalog-choice.js';
@@ -83,6 +84,43 @@ export class SlotResolver {
       return this.replaceWithCatalog(slot, config);
     }
     return this.cueCatalog(slot, slot.trackId, config);
+  }
+
+  /**
+   * Read only, changing nothing: the registered track an AI slot not resolved yet would play if the leader
+   * resolved it now (its generation, or the safety replacement it led to, finished and not withheld), with the
+   * generation it came from; null when it would not play its own track. A follower playing on alone airs it
+   * (plan-reader.ts), and the leader continuing that follower's timeline cues the slot with it (track-source.ts).
+   */
+  async readyTrack(slot: SlotRow): Promise<{ generationId: string; record: RegistryRow } | null> {
+    const generation = await this.latestGeneration(slot);
+    if (generation?.status !== 'complete' || !generation.stationTrackId || !generation.audioBlobKey) return null;
+    const record = await this.deps.registry.get(generation.stationTrackId);
+    if (await this.deps.registry.withheldReason(record.stationTrackId)) return null;
+    return { generationId: generation.id, record };
+  }
+
+  /**
+   * Read only: whether an AI slot's track is still rendering (and not stuck), so the leader would play a
+   * stand-in and keep the slot first in line rather than replace it.
+   */
+  async stillRendering(slot: SlotRow): Promise<boolean> {
+    const generation = await this.latestGeneration(slot);
+    return (
+      (generation?.status === 'pending' || generation?.status === 'in_progress') && this.deps.clock.now() - generation.createdAt.getTime() < GENERATION_STALE_MS
+    );
+  }
+
+  /** An AI slot's generation, or the last safety replacement it led to (read only: `resolve` records the hop). */
+  private async latestGeneration(slot: SlotRow) {
+    if (slot.origin !== 'ai_generated' || !slot.generationId) return null;
+    let generation = await this.deps.generationRepo.find(slot.generationId);
+    for (let hops = 0; generation?.status === 'failed' && hops < 8; hops++) {
+      const replacement = await this.deps.generationRepo.replacementOf(generation.id);
+      if (!replacement) break;
+      generation = replacement;
+    }
+    return generation;
   }
 
   private async fallBackToCatalog(slot: SlotRow, status: string, generationId: string | null, alreadyReported: boolean) {

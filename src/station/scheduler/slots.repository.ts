@@ -127,12 +127,12 @@ export class SlotsRepository {
     await this.returnCued();
   }
 
-  /** Slots handed to the stream but never started go back to the front of the plan (all but `keep`, when given). */
-  async returnCued(keep?: number): Promise<void> {
+  /** Slots handed to the stream but never started go back to the front of the plan (all but those in `keep`). */
+  async returnCued(keep: readonly number[] = []): Promise<void> {
     await this.db
       .update(radioSlots)
       .set({ status: 'planned' })
-      .where(and(eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt), keep === undefined ? undefined : ne(radioSlots.id, keep)));
+      .where(and(eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt), keep.length === 0 ? undefined : notInArray(radioSlots.id, [...keep])));
   }
 
   async find(id: number): Promise<SlotRow | null> {

@@ -25,7 +25,7 @@ import type { SlotRow, SlotsRepository } from './slots.repository.js';
 export interface TrackSourceDeps {
   slots: SlotsRepository;
   config: Pick<ConfigRepository, 'get'>;
-  resolver: Pick<SlotResolver, 'resolve' | 'standIn' | 'source'>;
+  resolver: Pick<SlotResolver, 'resolve' | 'standIn' | 'source' | 'readyTrack'>;
   /** The plan is topped up before and after each track is taken; AI slots fall back while the engine is down. */
   planner: Pick<RadioPlanner, 'cycle' | 'fallbackActive'>;
   /** Where the track put on air is recorded (the now-playing card, and when the next slots play). */
@@ -77,33 +77,48 @@ export class RadioTrackSource implements TrackSource {
   }
 
   /**
-   * TrackSource: this instance takes over the stream (live-stream.ts) and continues slot `id`, the one the last
-   * leader had on air where its frames end. Slots it had cued beyond that one never aired: they go back to
-   * the front of the plan, so nothing is skipped; the continued slot keeps its start, so nothing is doubled.
+   * TrackSource: this instance takes over the stream (live-stream.ts) and continues slot `id`, one the last
+   * leader had on air where its frames end (`continued`: all of them, two inside a crossfade). Slots it had
+   * cued beyond those never aired: they go back to the front of the plan, so nothing is skipped; a continued
+   * slot keeps its start, so nothing is doubled.
    */
-  async resume(id: string): Promise<SourceTrack | null> {
+  async resume(id: string, continued: readonly string[] = [id]): Promise<SourceTrack | null> {
     const slotId = Number(id);
     if (!Number.isSafeInteger(slotId)) return null;
-    await this.deps.slots.returnCued(slotId);
+    const keep = [slotId, ...continued.map(Number).filter((other) => Number.isSafeInteger(other) && other !== slotId)];
+    await this.deps.slots.returnCued(keep);
     let slot = await this.deps.slots.find(slotId);
-    // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned.
-    if (slot?.status === 'planned') slot = await this.deps.slots.cue(slotId, {});
-    if (!slot || slot.status !== 'playing') return null;
+    // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned: it is
+    // cued with what that follower played (an AI slot's finished track, as plan-reader.ts read it).
+    if (slot?.status === 'planned') slot = await this.deps.slots.cue(slotId, await this.aloneFields(slot));
+    // The outgoing track of a crossfade is closed once the incoming one's start is recorded: it still airs its tail.
+    const fadingOut = continued.length > 1 && continued[0] === id && slot?.status === 'played';
+    if (!slot || (slot.status !== 'playing' && !fadingOut)) return null;
     if (slot.startedAt) {
       const card = await this.deps.cards.forSlot(slot);
       if (card) this.deps.onAir.put({ slot, card, startedAtMs: slot.startedAt.getTime() });
     }
     const source = await this.sourceOf(slot, await this.deps.config.get());
     // Not playable after all (its master is gone): if it never aired, it goes back to the plan as well.
-    if (!source && !slot.startedAt) await this.deps.slots.returnCued();
+    if (!source && !slot.startedAt) await this.deps.slots.returnCued(keep.slice(1));
     return source;
   }
 
-  /** The master of a slot that has one (also what a follower playing alone reads: plan-reader.ts). */
+  /** What cueing a planned slot records of the track a follower played alone in it. */
+  private async aloneFields(slot: SlotRow): Promise<{ stationTrackId?: string; generationId?: string; durationSec?: number }> {
+    if (slot.origin !== 'ai_generated' || slot.stationTrackId) return {};
+    const ready = await this.deps.resolver.readyTrack(slot);
+    return ready ? { stationTrackId: ready.record.stationTrackId, generationId: ready.generationId, durationSec: ready.record.durationSec } : {};
+  }
+
+  /**
+   * The master of a slot that has one (also what a follower playing alone reads: plan-reader.ts); an AI slot not
+   * resolved yet plays the finished track the leader would give it (read only).
+   */
   async sourceOf(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
-    if (slot.origin === 'ai_generated' && slot.stationTrackId) {
-      const record = await this.deps.registry.get(slot.stationTrackId);
-      return this.deps.resolver.source(slot, record.audioBlobKey, record.title, config);
+    if (slot.origin === 'ai_generated') {
+      const record = slot.stationTrackId ? await this.deps.registry.get(slot.stationTrackId) : (await this.deps.resolver.readyTrack(slot))?.record;
+      return record ? this.deps.resolver.source(slot, record.audioBlobKey, record.title, config) : null;
     }
     const track = slot.trackId ? await this.deps.catalog.findTrack(slot.trackId, 'live') : null;
     return track?.playoutAudioKey ? this.deps.resolver.source(slot, track.playoutAudioKey, track.title, config) : null;

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { CODEC_DELAY_SAMPLES, SAMPLES_PER_FRAME } from './encoder.js';
 import { FRAME_MS, StreamFanout, type ListenerSink } from './fanout.js';
 import { LIMITER_LOOKAHEAD } from './limiter.js';
-import { FRAMES_PER_BLOCK, Playout, type ResumePoint, type TrackMarker, type TrackSource } from './playout.js';
+import { FRAMES_PER_BLOCK, Playout, type ResumedTrack, type ResumePoint, type TrackMarker, type TrackSource } from './playout.js';
 import { TIMELINE_RATE } from './track-reader.js';
 
 export type { ListenerSink } from './fanout.js';
@@ -128,17 +128,23 @@ export function resumeSample(frame: number): number {
 }
 
 /**
- * The track a takeover continues at stream sample `sample`: the latest one whose first sound is before it,
- * unless it is still the quieter one of a crossfade (then the one it fades into).
+ * The tracks a takeover continues at stream sample `sample`: the latest one whose first sound is before it,
+ * and, inside a crossfade, the one it fades out of as well (when the last leader's markers say where that one
+ * ends: a takeover there continues both). Without those ends, the rule before them: the outgoing one alone
+ * until the incoming one becomes the louder (the incoming then comes in again from its start).
  */
-export function trackToResume(markers: readonly ResumePoint[], sample: number): ResumePoint | null {
+export function tracksToResume(markers: readonly ResumePoint[], sample: number): ResumePoint[] {
   const live = markers.filter((m) => m.startSample <= sample);
+  const incoming = live.at(-1);
+  if (!incoming) return [];
+  const outgoing = live.at(-2);
+  if (outgoing && typeof outgoing.endSample === 'number') return outgoing.endSample > sample ? [outgoing, incoming] : [incoming];
   for (let i = live.length - 1; i >= 0; i--) {
     const marker = live[i];
-    if (marker.changeSample !== null && marker.changeSample <= sample) return marker;
-    if (i === 0) return marker;
+    if (marker.changeSample !== null && marker.changeSample <= sample) return [marker];
+    if (i === 0) return [marker];
   }
-  return null;
+  return [];
 }
 
 const systemTimers: StreamTimers = {
@@ -277,10 +283,9 @@ export class StreamBroadcaster {
     this.handle = this.timers.setInterval(() => this.tick(), this.tickMs);
     this.tick();
     try {
-      const point = trackToResume(resume.markers, resumeSample(firstFrame));
-      const track = point && source.resume ? await source.resume(point.id) : null;
+      const resumed = await this.resumedTracks(source, tracksToResume(resume.markers, resumeSample(firstFrame)));
       if (this.playout !== playout) return;
-      if (!(track && point && (await playout.resume(track, point)))) await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
+      if (!(resumed.length > 0 && (await playout.resume(resumed)))) await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
     } catch (error) {
       this.onError(error, 'resuming the stream');
     } finally {
@@ -288,6 +293,22 @@ export class StreamBroadcaster {
     }
     if (this.playout !== playout) return;
     await playout.pump(this.aheadFrames(), FRAMES_PER_BLOCK);
+  }
+
+  /**
+   * The source's tracks for a takeover's points, in order, each told which tracks the takeover continues (a
+   * scheduler returns to its plan the slots cued beyond them). Inside a crossfade, if the source can no longer
+   * play one of the two, the other goes on alone (the playout plans its segue again).
+   */
+  private async resumedTracks(source: TrackSource, points: ResumePoint[]): Promise<ResumedTrack[]> {
+    if (!source.resume) return [];
+    const ids = points.map((point) => point.id);
+    const resumed: ResumedTrack[] = [];
+    for (const point of points) {
+      const track = await source.resume(point.id, ids);
+      if (track) resumed.push({ track, point });
+    }
+    return resumed;
   }
 
   private newPlayout(firstFrame: number, source: TrackSource = this.source): Playout {
@@ -345,9 +366,9 @@ export class StreamBroadcaster {
   /** The latest tracks on this run's timeline, those it took over first (its own marks come once it renders them). */
   private resumePoints(playout: Playout): ResumePoint[] {
     const byId = new Map<string, ResumePoint>();
-    for (const { id, startSample, changeSample } of [...this.carriedMarkers, ...playout.markers]) {
-      byId.delete(id);
-      byId.set(id, { id, startSample, changeSample });
+    for (const point of [...this.carriedMarkers, ...playout.resumePoints(16)]) {
+      byId.delete(point.id);
+      byId.set(point.id, point);
     }
     return [...byId.values()].slice(-3);
   }
@@ -420,7 +441,7 @@ export class StreamBroadcaster {
     if (frames.length === 0) return;
     this.publishedFrames = first + frames.length;
     const title = this.titleAt((this.publishedFrames - 1) * SAMPLES_PER_FRAME);
-    const markers = playout.markers.slice(-3).map(({ id, startSample, changeSample }) => ({ id, startSample, changeSample }));
+    const markers = playout.resumePoints();
     this.emitChunk({ run: this.run, timeline: this.timeline, first, epoch: this.epoch, frames, bitrateKbps: playout.bitrateKbps, title, markers });
   }
 

@@ -78,7 +78,10 @@ export function relayMessage(chunk: StreamChunk): RelayMessage {
 
 function isResumePoint(value: unknown): value is ResumePoint {
   const m = value as Partial<ResumePoint> | null;
-  return !!m && typeof m.id === 'string' && Number.isFinite(m.startSample) && (m.changeSample === null || Number.isFinite(m.changeSample));
+  if (!m || typeof m.id !== 'string' || !Number.isFinite(m.startSample) || !(m.changeSample === null || Number.isFinite(m.changeSample))) return false;
+  // A crossfade's place: optional (a leader of an earlier version sends none), numbers when present.
+  const optional = [m.fadeIn, m.fadeOut, m.lift, m.liftLength, m.endSample ?? undefined];
+  return optional.every((field) => field === undefined || Number.isFinite(field));
 }
 
 /** The frames of a relay message; null when it is not one. */

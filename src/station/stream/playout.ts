@@ -42,16 +42,34 @@ export interface TrackSource {
   next(): Promise<SourceTrack | null>;
   /**
    * A takeover: the track `id` the last leader had on air, to be continued mid-way (null when it can no longer
-   * be played). Without it, a takeover starts from the next track.
+   * be played). `continued` are all the tracks the takeover continues, in order (two inside a crossfade; it
+   * asks for each): what was cued beyond them never aired. Without it, a takeover starts from the next track.
    */
-  resume?(id: string): Promise<SourceTrack | null>;
+  resume?(id: string, continued: readonly string[]): Promise<SourceTrack | null>;
 }
 
-/** Where a takeover continues a track: its marker on the last leader's timeline. */
+/**
+ * Where a takeover continues a track: its marker on the last leader's timeline, and (when the last leader
+ * knew them) the track's place in a crossfade, so a takeover inside one continues both tracks as they were.
+ */
 export interface ResumePoint {
   id: string;
   startSample: number;
   changeSample: number | null;
+  /** Stream sample where it ends on air (its segue's cut, or the end of its sound); null or absent: not known. */
+  endSample?: number | null;
+  /** Samples of its fade in and its fade out (0: none beyond the declick ramps). */
+  fadeIn?: number;
+  fadeOut?: number;
+  /** The lift of its quiet intro (linear) and the samples it covers. */
+  lift?: number;
+  liftLength?: number;
+}
+
+/** A track a takeover continues, with its place on the last leader's timeline. */
+export interface ResumedTrack {
+  track: SourceTrack;
+  point: ResumePoint;
 }
 
 export interface TrackMarker {
@@ -105,6 +123,8 @@ export class Playout {
   private stopped = false;
   private pumping: Promise<void> | null = null;
   private readonly markerOf = new Map<Voice, TrackMarker>();
+  /** The voice of each marker still on the timeline (its fades and cut go with its resume point). */
+  private readonly voiceOf = new Map<TrackMarker, Voice>();
 
   constructor(
     private readonly source: TrackSource,
@@ -162,25 +182,51 @@ export class Playout {
   }
 
   /**
-   * Puts `track` on the timeline before anything is rendered, continued where the timeline's first frame
-   * (`firstFrame`) falls in it by `point` (its first sound's stream sample, from the last leader's markers):
-   * the stream goes on at the same sample, only the encoder starts afresh (a 5 ms ramp brings it back in).
-   * False when nothing of it is left to play.
+   * Puts the tracks a takeover continues on the timeline before anything is rendered, each where the
+   * timeline's first frame (`firstFrame`) falls in it by its `point` (its first sound's stream sample, from
+   * the last leader's markers): the stream goes on at the same sample, only the encoder starts afresh (a 5 ms
+   * ramp brings it back in). One track, or two inside a crossfade (the outgoing one, then the incoming one):
+   * both go on with the fades, cut and lift the last leader gave them, so neither is cut short nor brought in
+   * again from its start. False when nothing of the first is left to play.
    */
-  async resume(track: SourceTrack, point: ResumePoint): Promise<boolean> {
+  async resume(tracks: readonly ResumedTrack[]): Promise<boolean> {
     if (this.encoder || this.current) throw new Error('a playout resumes only before it renders');
+    if (tracks.length === 0 || tracks.length > 2) return false;
     // The offset the first encoder will get (switchEncoder): stream sample = timeline sample + offset.
     const offset = this.producedFrames * SAMPLES_PER_FRAME - this.position + CODEC_DELAY_SAMPLES + LIMITER_LOOKAHEAD;
-    const skip = this.position + offset - point.startSample;
-    if (skip < 0) return false;
-    const voice = await this.load(track, skip);
-    if (!voice || this.stopped || this.current) {
-      voice?.reader.close();
-      return false;
+    const crossfade = tracks.length === 2;
+    const voices: Voice[] = [];
+    for (const [index, { track, point }] of tracks.entries()) {
+      const skip = this.position + offset - point.startSample;
+      // The outgoing track of a crossfade goes on to its very end (its last block fades under the incoming one).
+      const outgoing = crossfade && index === 0;
+      const voice = skip < 0 ? null : await this.load(track, skip, outgoing ? 0 : BLOCK);
+      if (this.stopped || this.current) {
+        for (const loaded of [...voices, voice]) loaded?.reader.close();
+        return false;
+      }
+      if (!voice) {
+        if (outgoing) continue; // nothing of it is left: the incoming one goes on alone
+        for (const loaded of voices) loaded.reader.close();
+        return false;
+      }
+      voice.start = this.position - skip;
+      const incomingOfTwo = crossfade && index === 1 && voices.length === 1;
+      voice.changeAt = point.changeSample === null ? (incomingOfTwo ? null : point.startSample - offset) : point.changeSample - offset;
+      if (point.lift !== undefined && point.liftLength !== undefined && point.lift > 1) {
+        voice.lift = point.lift;
+        voice.liftLength = point.liftLength;
+      }
+      if (crossfade) {
+        // Inside a crossfade: the segue the last leader planned goes on as it was.
+        voice.fadeIn = point.fadeIn ?? 0;
+        voice.fadeOut = point.fadeOut ?? 0;
+        if (point.endSample !== null && point.endSample !== undefined) voice.cut = point.endSample - point.startSample;
+      }
+      voices.push(voice);
     }
-    voice.start = this.position - skip;
-    voice.changeAt = (point.changeSample ?? point.startSample) - offset;
-    this.current = voice;
+    if (voices.length === 0) return false;
+    [this.current, this.next = null] = voices;
     return true;
   }
 
@@ -206,6 +252,28 @@ export class Playout {
     for (const voice of [this.current, this.next, this.loaded]) voice?.reader.close();
     this.current = this.next = this.loaded = null;
     this.loading = null;
+  }
+
+  /**
+   * Where a takeover would continue the latest `count` tracks of the timeline: their markers, with the fades,
+   * cut and lift of those still on it.
+   */
+  resumePoints(count = 3): ResumePoint[] {
+    return this.markers.slice(-count).map((marker) => {
+      const { id, startSample, changeSample } = marker;
+      const voice = this.voiceOf.get(marker);
+      if (!voice) return { id, startSample, changeSample, endSample: marker.endSample };
+      return {
+        id,
+        startSample,
+        changeSample,
+        endSample: voice.end + this.offset,
+        fadeIn: voice.fadeIn,
+        fadeOut: voice.fadeOut,
+        lift: voice.lift,
+        liftLength: voice.liftLength,
+      };
+    });
   }
 
   /** The latest track that is part of the rendered timeline (what will be heard, even if not yet). */
@@ -252,15 +320,18 @@ export class Playout {
     return track ? this.load(track, 0) : null;
   }
 
-  /** Decodes `track` from `skip` samples past its first sound (its analysis, gain and intro lift as from its start). */
-  private async load(track: SourceTrack, skip: number): Promise<Voice | null> {
+  /**
+   * Decodes `track` from `skip` samples past its first sound (its analysis, gain and intro lift as from its
+   * start); null when a resumed track has no more than `minLeft` samples left.
+   */
+  private async load(track: SourceTrack, skip: number, minLeft = BLOCK): Promise<Voice | null> {
     const bytes = await track.read();
     const format = track.format ?? sniffFormat(bytes);
     const analysis = track.analysis ? await track.analysis(bytes) : await analyseTrack(bytes, format);
     const startSample = Math.round(analysis.soundStartSec * TIMELINE_RATE);
     const length = Math.round(analysis.soundEndSec * TIMELINE_RATE) - startSample;
     if (analysis.loudnessLufs === null || length <= 0) throw new Error(`track ${track.id} has no sound`);
-    if (skip >= length - BLOCK) return null; // a resumed track that has (all but) ended
+    if (skip >= length - minLeft) return null; // a resumed track that has (all but) ended
     const gainDb = normalisationGainDb(analysis.loudnessLufs, analysis.truePeakDbtp, this.options.targetLufs, this.options.ceilingDbtp);
     const reader = new TrackReader(bytes, format, startSample + skip, length - skip);
     await reader.fill(2 * BLOCK);
@@ -382,8 +453,10 @@ export class Playout {
   private mark(voice: Voice): void {
     const marker: TrackMarker = { id: voice.info.id, title: voice.info.title, startSample: voice.start + this.offset, changeSample: null, endSample: null };
     this.markerOf.set(voice, marker);
+    this.voiceOf.set(marker, voice);
     this.markers.push(marker);
-    if (voice !== this.next) this.changed(voice, voice.changeAt ?? voice.start); // nothing before it: it is the change (a resumed one keeps its own)
+    // Nothing before it: it is the change. A resumed one keeps its own (an incoming one's, once it had one).
+    if (voice !== this.next || voice.changeAt !== null) this.changed(voice, voice.changeAt ?? voice.start);
     if (this.markers.length > 16) this.markers.splice(0, this.markers.length - 16);
   }
 
@@ -415,7 +488,10 @@ export class Playout {
     const current = this.current;
     if (!current || this.position < current.end) return;
     const marker = this.markerOf.get(current);
-    if (marker) marker.endSample = current.end + this.offset;
+    if (marker) {
+      marker.endSample = current.end + this.offset;
+      this.voiceOf.delete(marker);
+    }
     this.markerOf.delete(current);
     current.reader.close();
     const next = this.next;
