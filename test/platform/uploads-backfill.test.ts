@@ -13,6 +13,8 @@ import { RenditionPool } from '../../src/engine/worker/rendition-pool.js';
 import { trackMasterBackfill, tracks } from '../../src/infra/db/schema/index.js';
 import { CatalogRepository } from '../../src/platform/catalog/catalog.repository.js';
 import { MasterBackfill } from '../../src/platform/uploads/master-backfill.js';
+import { systemTimers, type IntervalTimers } from '../../src/infra/clock/timers.js';
+import { pollUntil } from '../helpers/poll.js';
 import { stationForSuite } from '../helpers/station.js';
 import { loginAs, type Login } from './accounts-support.js';
 import { artistFor, flacOf, integerMusic, mp3Of, music, published, upload, wavOf } from './uploads-support.js';
@@ -131,4 +133,35 @@ describe('master backfill', () => {
     expect(await masterOf(ids.demoNone)).toBe(`catalog/${ids.demoNone}.150s.flac`);
     expect(await backfill.run()).toMatchObject({ looked: 0 });
   });
+});
+
+describe('master backfill in the uploads module', () => {
+  // Real timers, with a record of the intervals set: the test runs the hourly one itself.
+  const intervals: { callback: () => void; ms: number }[] = [];
+  const timers: IntervalTimers = {
+    setInterval: (callback, ms) => (intervals.push({ callback, ms }), systemTimers.setInterval(callback, ms)),
+    clearInterval: (handle) => systemTimers.clearInterval(handle),
+  };
+  const station = stationForSuite({}, { timers });
+
+  it('runs in the background on the hourly tick (as it does once at start)', async () => {
+    const owner = await loginAs(station, 'artist');
+    await artistFor(station, owner.userId, false, true);
+    const answer = await upload(station, owner, { title: 'Hourly', genre: 'Ambient' }, { data: await mp3Of(music(1.5)) });
+    expect(answer.statusCode, answer.body).toBe(202);
+    const { id } = answer.json();
+    await published(station, owner, id);
+    await station.database.db.update(tracks).set({ masterBlobKey: null }).where(eq(tracks.id, id));
+
+    for (const interval of intervals.filter((i) => i.ms === 3600_000)) interval.callback();
+    const row = await pollUntil(
+      'the hourly backfill run',
+      async () => (await station.database.db.select().from(trackMasterBackfill).where(eq(trackMasterBackfill.trackId, id)))[0],
+      (found) => found !== undefined,
+      30_000,
+    );
+    expect(row).toMatchObject({ outcome: 'adopted_original_mp3', masterBlobKey: `tracks/${id}/master.mp3` });
+    const [track] = await station.database.db.select({ key: tracks.masterBlobKey }).from(tracks).where(eq(tracks.id, id));
+    expect(track.key).toBe(`tracks/${id}/master.mp3`);
+  }, 180_000);
 });
