@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { inspectAudio } from '../../src/engine/audio/inspect.js';
 import { decodePcm, type PcmFormat } from '../../src/engine/audio/pcm.js';
 import { quantise } from '../../src/engine/audio/flac-encode.js';
 import { trackUploads, tracks } from '../../src/infra/db/schema/index.js';
@@ -99,6 +100,38 @@ describe('lossless uploads: FLAC and AIFF', () => {
       expect(answer.statusCode, answer.body).toBe(202);
       expect(answer.json().master).toMatchObject({ format: 'aiff', channels: 1 });
     }
+  });
+
+  it('measures an AIFF, a FLAC and a WAV of the same samples alike', async () => {
+    const input = integerMusic(1.5, 16);
+    const wav = Buffer.alloc(44 + input[0].length * 4);
+    wav.write('RIFF', 0, 'latin1');
+    wav.writeUInt32LE(wav.length - 8, 4);
+    wav.write('WAVEfmt ', 8, 'latin1');
+    wav.writeUInt32LE(16, 16);
+    wav.writeUInt16LE(1, 20);
+    wav.writeUInt16LE(2, 22);
+    wav.writeUInt32LE(44100, 24);
+    wav.writeUInt32LE(44100 * 4, 28);
+    wav.writeUInt16LE(4, 32);
+    wav.writeUInt16LE(16, 34);
+    wav.write('data', 36, 'latin1');
+    wav.writeUInt32LE(input[0].length * 4, 40);
+    for (let i = 0; i < input[0].length; i++) {
+      wav.writeInt16LE(input[0][i], 44 + i * 4);
+      wav.writeInt16LE(input[1][i], 46 + i * 4);
+    }
+    const limits = { maxDurationSec: 1200 };
+    const [fromWav, fromAiff, fromFlac] = await Promise.all([
+      inspectAudio(wav, limits),
+      inspectAudio(aiffOf(input, 16), limits),
+      inspectAudio(flacOf(input, 16), limits),
+    ]);
+    expect(fromWav.loudnessLufs).toEqual(expect.any(Number));
+    for (const other of [fromAiff, fromFlac]) {
+      expect(other).toMatchObject({ loudnessLufs: fromWav.loudnessLufs, durationSec: fromWav.durationSec, sampleRate: 44100, channels: 2 });
+    }
+    expect([fromAiff.format, fromFlac.format]).toEqual(['aiff', 'flac']);
   });
 
   it('refuses a FLAC or an AIFF cut short, or a FLAC with a damaged frame, and keeps nothing', async () => {
