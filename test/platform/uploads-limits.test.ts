@@ -1,5 +1,5 @@
 /**
- * Security issue #16, item 1: a tiny file must not declare hours of audio. The WAV or MP3 header is read
+ * Security issue #16, item 1: a tiny file must not declare hours of audio. The WAV, MP3, FLAC or AIFF header is read
  * before anything is decoded: sample rates outside 8-192 kHz, channel counts outside 1-8 and durations past
  * STATION_UPLOAD_MAX_SEC are refused with 400 and a message naming what is wrong. Uploads in flight and
  * renders waiting are limited per user (429 with Retry-After).
@@ -11,7 +11,7 @@ import { trackUploads, tracks } from '../../src/infra/db/schema/index.js';
 import { pollUntil } from '../helpers/poll.js';
 import { stationForSuite } from '../helpers/station.js';
 import { loginAs, type Login } from './accounts-support.js';
-import { artistFor, expectNothingStored, form, mp3Of, music, pcmWav, silentWav, stored, upload } from './uploads-support.js';
+import { aiffOf, artistFor, expectNothingStored, flacOf, form, integerMusic, mp3Of, music, pcmWav, silentWav, stored, upload } from './uploads-support.js';
 
 describe('upload limits', () => {
   let owner: Login;
@@ -46,6 +46,20 @@ describe('upload limits', () => {
   it('refuses channel counts outside 1-8', async () => {
     await refused(pcmWav({ rate: 8000, channels: 9, frames: 8000 }), /channels/i);
     await refused(pcmWav({ rate: 8000, channels: 0, frames: 8000 }), /channels|not usable|undecodable/i);
+  });
+
+  it('judges a FLAC or an AIFF by what its header declares, before decoding', async () => {
+    const before = await stored(station);
+    const input = integerMusic(1.5, 16);
+    // STREAMINFO and COMM both claim 10 s of the 1.5 s they hold: refused as too long, not as cut short.
+    const flac = flacOf(input, 16);
+    flac.writeUInt32BE(10 * 44100, 8 + 14);
+    await refused(flac, /longer than 5 s/i, 'audio/flac');
+    const aiff = aiffOf(input, 16);
+    aiff.writeUInt32BE(10 * 44100, 12 + 8 + 2);
+    await refused(aiff, /longer than 5 s/i, 'audio/aiff');
+    await refused(aiffOf(input, 16, { rate: 4000 }), /sample rate/i, 'audio/aiff');
+    await expectNothingStored(station, before);
   });
 
   it('refuses audio longer than STATION_UPLOAD_MAX_SEC, WAV and MP3, from the header', async () => {

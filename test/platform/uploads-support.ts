@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import type { Station } from '../../src/app.js';
 import { createMp3Stream, encodeWav } from '../../src/engine/audio/encode.js';
+import { createFlacStream, quantise } from '../../src/engine/audio/flac-encode.js';
 import { artists, trackUploads, tracks } from '../../src/infra/db/schema/index.js';
 import { pollUntil } from '../helpers/poll.js';
 import { bearer } from './accounts-support.js';
@@ -170,4 +171,69 @@ export function pcmWav({ rate, channels, bits = 16, frames }: { rate: number; ch
   header.writeUInt32LE(dataBytes, 40);
   // 8-bit PCM is unsigned: silence is 128.
   return Buffer.concat([header, Buffer.alloc(dataBytes, bits === 8 ? 128 : 0)]);
+}
+
+/** `music` as integers of `bits` bits, with the lowest bits dithered so that a lossy path would show. */
+export function integerMusic(seconds: number, bits: 16 | 24): [Int32Array, Int32Array] {
+  const [left, right] = music(seconds).map((c) => quantise(c, bits));
+  for (let i = 0; i < left.length; i++) {
+    left[i] += (i * 7919) % 5;
+    right[i] -= (i * 104_729) % 3;
+  }
+  return [left, right];
+}
+
+/** A FLAC file of these integer samples by the station's own encoder (16 or 24 bits, any channel count up to 2). */
+export function flacOf(channels: Int32Array[], bits: 16 | 24, rate = RATE): Buffer {
+  const encoder = createFlacStream({ sampleRate: rate, channels: channels.length as 1 | 2, bitsPerSample: bits });
+  const head = encoder.header();
+  const body = encoder.write(channels);
+  const end = encoder.finish();
+  const file = Buffer.concat([head, body, end.frames]);
+  file.set(end.header, 0); // the header again, with the length and the MD5
+  return file;
+}
+
+/** The sample rate as AIFF's 80-bit extended float. */
+function extended80(rate: number): Buffer {
+  const out = Buffer.alloc(10);
+  const exponent = Math.floor(Math.log2(rate));
+  out.writeUInt16BE(16383 + exponent, 0);
+  const mantissa = BigInt(rate) << BigInt(63 - exponent);
+  out.writeBigUInt64BE(mantissa, 2);
+  return out;
+}
+
+/**
+ * An AIFF (or AIFF-C) file of these integer samples, written by hand from the AIFF 1.3 / AIFF-C layout:
+ * FORM, COMM (channels, frames, bits, rate), SSND (offset, block size, big-endian samples; `sowt`: little-endian).
+ */
+export function aiffOf(channels: Int32Array[], bits: 8 | 16 | 24, { rate = RATE, compression }: { rate?: number; compression?: 'NONE' | 'sowt' } = {}): Buffer {
+  const frames = channels[0].length;
+  const width = bits / 8;
+  const data = Buffer.alloc(frames * channels.length * width);
+  let at = 0;
+  for (let f = 0; f < frames; f++) {
+    for (const channel of channels) {
+      if (compression === 'sowt') data.writeIntLE(channel[f], at, width);
+      else data.writeIntBE(channel[f], at, width);
+      at += width;
+    }
+  }
+  const aifc = compression !== undefined;
+  const commBody = Buffer.alloc(aifc ? 24 : 18);
+  commBody.writeUInt16BE(channels.length, 0);
+  commBody.writeUInt32BE(frames, 2);
+  commBody.writeUInt16BE(bits, 6);
+  extended80(rate).copy(commBody, 8);
+  if (aifc) commBody.write(compression, 18, 'latin1'); // then an empty Pascal string (2 bytes: length 0, pad)
+  const chunk = (id: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.write(id, 0, 'latin1');
+    head.writeUInt32BE(body.length, 4);
+    return Buffer.concat([head, body, Buffer.alloc(body.length % 2)]);
+  };
+  const ssnd = chunk('SSND', Buffer.concat([Buffer.alloc(8), data]));
+  const form = Buffer.concat([Buffer.from(aifc ? 'AIFC' : 'AIFF', 'latin1'), chunk('COMM', commBody), ssnd]);
+  return chunk('FORM', form);
 }

@@ -728,11 +728,13 @@ export interface paths {
         put?: never;
         /**
          * Uploads a track (multipart/form-data): probed, loudness-measured, then rendered and published
-         * @description The file is checked whole before anything is stored: not audio, or audio other than MP3/WAV, answers 415 PLATFORM_UNSUPPORTED_MEDIA_TYPE; a file cut short, undecodable or under 1 s answers 400 PLATFORM_VALIDATION_FAILED (the detail names the reason); a file over 100 MB (STATION_UPLOAD_MAX_MB) answers 413 PLATFORM_PAYLOAD_TOO_LARGE. Nothing is kept then.
+         * @description Accepted formats: MP3 (MPEG-1/2 Layer III), WAV (PCM or float), FLAC (native FLAC, with its length in STREAMINFO) and AIFF / AIFF-C (uncompressed PCM or 32-bit float, mono or stereo). The format is recognised from the bytes; the file part's Content-Type and file name are not consulted.
+         *
+         *     The file is checked whole before anything is stored: not audio, or audio in another format, answers 415 PLATFORM_UNSUPPORTED_MEDIA_TYPE; a file cut short, damaged, undecodable or under 1 s answers 400 PLATFORM_VALIDATION_FAILED (the detail names the reason); a file over 100 MB (STATION_UPLOAD_MAX_MB) answers 413 PLATFORM_PAYLOAD_TOO_LARGE. Nothing is kept then.
          *
          *     What the header declares is judged before a sample is decoded: a sample rate outside 8-192 kHz, a channel count outside 1-8, or audio longer than 1200 s (STATION_UPLOAD_MAX_SEC) answers 400 PLATFORM_VALIDATION_FAILED, the message naming what is wrong. A caller may have 3 uploads in flight and 3 tracks processing at once, and the server a few uploads in all: past that, 429 PLATFORM_RATE_LIMITED with Retry-After. The body must arrive within 900 s (STATION_UPLOAD_TIMEOUT_SEC), or 408.
          *
-         *     Accepted: 202 with `status: "processing"` and Location: /v1/tracks/{id}/upload. The master is kept as uploaded; the 128, 192 and 320 kbps MP3 renditions are rendered in the background, then the track is `published` (event `track.published`) and playable at GET /v1/tracks/{id}/stream?quality=.
+         *     Accepted: 202 with `status: "processing"` and Location: /v1/tracks/{id}/upload. The file is kept as uploaded (for a FLAC file, without an ID3 tag some taggers put in front of its stream); the master the radio airs is lossless where the upload is (a WAV or AIFF as FLAC of the same samples, a FLAC upload itself; an MP3 upload is its own master); the 128, 192 and 320 kbps MP3 renditions are encoded once each from the upload in the background, then the track is `published` (event `track.published`) and playable at GET /v1/tracks/{id}/stream?quality=.
          *
          *     Tags fill the fields left out (title, genre, album, ISRC, year). Uploads by platform-owned artists can join the station's training dataset under module B's rules; no other upload ever does. With a test key the track is uploaded to the sandbox, for the sandbox copy of the caller's artist (same slug): it is seen by test keys only, and never aired or trained on.
          *
@@ -5468,7 +5470,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description the audio: MP3 (MPEG Layer III) or WAV (PCM or float), one file part
+                     * @description the audio: MP3 (MPEG Layer III), WAV (PCM or float), FLAC or AIFF (uncompressed), one file part
                      */
                     file: string;
                     /** @description slug or id of an artist you own; may be left out when you own exactly one (admins: any artist) */

@@ -3,8 +3,12 @@
  * the bytes (never from a name or a client's Content-Type) and reads the tags; the file's structure is
  * checked for truncation (an MP3 whose last frame is cut, a WAV whose data chunk is shorter than its header
  * says); then the whole file is decoded, which proves it is playable and measures its integrated loudness
- * (BS.1770) on the way. MP3 (MPEG Layer III) and WAV (PCM or float) are accepted: those are the formats the
- * installed decoders read; any other container is refused as unsupported.
+ * (BS.1770) on the way. MP3 (MPEG Layer III), WAV (PCM or float), FLAC (native, not Ogg) and AIFF / AIFF-C
+ * (uncompressed PCM or float, mono or stereo) are accepted: those are the formats the installed decoders read
+ * (aiff.ts for AIFF); any other container is refused as unsupported.
+ *
+ * A FLAC file must declare its length (STREAMINFO): that is what tells a whole file from one cut short at a
+ * frame boundary, which decodes cleanly. An AIFF is cut short when its sample data is less than COMM says.
  *
  * What the header declares is judged before a sample is decoded (`out_of_range`, `too_long`): a sample rate
  * outside 8-192 kHz, more than 8 channels, or a length past the caller's limit. A few hundred bytes can
@@ -15,7 +19,9 @@ import { AudioDecodeError } from '../features/errors.js';
 import { readWavLayout } from '../features/decode-wav.js';
 import { LoudnessMeter } from './loudness.js';
 import { parseMp3 } from './mp3-frames.js';
-import { decodePcm, type DecodeStats, type PcmFormat } from './pcm.js';
+import { aiffFrameBytes, readAiffLayout } from './aiff.js';
+import { id3TagLength } from './id3.js';
+import { decodePcm, readFlacInfo, type DecodeStats, type PcmFormat } from './pcm.js';
 
 export type AudioRejection = 'not_audio' | 'unsupported_format' | 'truncated' | 'undecodable' | 'too_short' | 'out_of_range' | 'too_long';
 
@@ -51,6 +57,11 @@ export interface AudioTags {
 
 export interface AudioInspection {
   format: PcmFormat;
+  /**
+   * Where the audio file starts in the bytes: after an ID3v2 tag some taggers put before a FLAC stream (not
+   * part of FLAC; the stream from here on is what is kept). 0 for everything else.
+   */
+  streamStart: number;
   /** As music-metadata names them: container 'MPEG' or 'WAVE', codec 'MPEG 1 Layer 3', 'PCM'... */
   container: string;
   codec: string | null;
@@ -80,14 +91,17 @@ export function normaliseIsrc(value: string | null | undefined): string | null {
 export async function inspectAudio(bytes: Uint8Array, limits: AudioLimits): Promise<AudioInspection> {
   const metadata = await readMetadata(bytes);
   const format = formatOf(metadata);
-  const expectedFrames = checkStructure(bytes, format, limits);
-  const { frames, sampleRate, channels, loudnessLufs } = await decodeAll(bytes, format, expectedFrames);
+  const streamStart = format === 'flac' ? id3TagLength(bytes) : 0;
+  const stream = bytes.subarray(streamStart);
+  const expectedFrames = checkStructure(stream, format, limits);
+  const { frames, sampleRate, channels, loudnessLufs } = await decodeAll(stream, format, expectedFrames);
   const durationSec = frames / sampleRate;
   if (durationSec < MIN_DURATION_SEC)
     throw new AudioRejectedError('too_short', `the audio lasts ${durationSec.toFixed(2)} s; at least ${MIN_DURATION_SEC} s is needed`);
   const bitrate = metadata.format.bitrate;
   return {
     format,
+    streamStart,
     container: metadata.format.container ?? format.toUpperCase(),
     codec: metadata.format.codec ?? null,
     sampleRate,
@@ -106,16 +120,27 @@ async function readMetadata(bytes: Uint8Array): Promise<IAudioMetadata> {
     if (!metadata.format.container || metadata.format.hasAudio === false) throw new Error('no audio stream');
     return metadata;
   } catch {
+    // A FLAC or AIFF whose header is itself cut short is a truncated file of a supported format, not "not audio".
+    if (startsLikeLossless(bytes)) throw new AudioRejectedError('truncated', 'the file is truncated: its header is incomplete');
     throw new AudioRejectedError('not_audio', 'the file is not an audio file');
   }
+}
+
+function startsLikeLossless(bytes: Uint8Array): boolean {
+  const stream = bytes.subarray(id3TagLength(bytes));
+  const tag = (at: number) => String.fromCharCode(...stream.subarray(at, at + 4));
+  return tag(0) === 'fLaC' || (tag(0) === 'FORM' && (tag(8) === 'AIFF' || tag(8) === 'AIFC'));
 }
 
 function formatOf(metadata: IAudioMetadata): PcmFormat {
   const { container = '', codec = '' } = metadata.format;
   if (container === 'MPEG' && /layer 3/i.test(codec)) return 'mp3';
   if (container === 'WAVE' && /^(PCM|IEEE_FLOAT)/i.test(codec)) return 'wav';
+  if (container === 'FLAC') return 'flac';
+  // AIFF-C's compression is judged from the COMM chunk itself (aiff.ts): music-metadata names it loosely.
+  if (container === 'AIFF' || container === 'AIFF-C') return 'aiff';
   const what = [container, codec].filter(Boolean).join(', ');
-  throw new AudioRejectedError('unsupported_format', `${what} audio is not supported; upload MP3 or WAV (PCM)`);
+  throw new AudioRejectedError('unsupported_format', `${what} audio is not supported; upload MP3, WAV, FLAC or AIFF`);
 }
 
 /**
@@ -137,6 +162,8 @@ function checkStructure(bytes: Uint8Array, format: PcmFormat, limits: AudioLimit
     }
     return layout.dataLength / frameBytes;
   }
+  if (format === 'flac') return checkFlac(bytes, limits);
+  if (format === 'aiff') return checkAiff(bytes, limits);
   const parsed = parseMp3(bytes);
   if (parsed.frames.length === 0) throw new AudioRejectedError('undecodable', 'no MPEG audio frames were found');
   // MPEG rates (8-48 kHz) and channels (1-2) are always in range; the length is the sum of the frames'.
@@ -147,6 +174,41 @@ function checkStructure(bytes: Uint8Array, format: PcmFormat, limits: AudioLimit
     throw new AudioRejectedError('undecodable', `${parsed.skipped.garbageBytes} bytes of the file are neither MPEG frames nor tags`);
   }
   return null;
+}
+
+function checkFlac(bytes: Uint8Array, limits: AudioLimits): number {
+  let info;
+  try {
+    info = readFlacInfo(bytes);
+  } catch (error) {
+    const reason = error instanceof AudioDecodeError && /truncated/.test(error.message) ? 'truncated' : 'undecodable';
+    throw new AudioRejectedError(reason, error instanceof AudioDecodeError ? error.message : 'the FLAC structure cannot be read');
+  }
+  checkDeclared({ sampleRate: info.sampleRate, channels: info.channels, durationSec: info.totalSamples / info.sampleRate }, limits);
+  if (info.totalSamples === 0) {
+    throw new AudioRejectedError('undecodable', 'the FLAC stream does not declare its length, so a file cut short cannot be told from a whole one');
+  }
+  return info.totalSamples;
+}
+
+function checkAiff(bytes: Uint8Array, limits: AudioLimits): number {
+  let layout;
+  try {
+    layout = readAiffLayout(bytes);
+  } catch (error) {
+    if (error instanceof AudioDecodeError && /compression|sample size/.test(error.message)) throw new AudioRejectedError('unsupported_format', error.message);
+    throw new AudioRejectedError('undecodable', error instanceof AudioDecodeError ? error.message : 'the AIFF structure cannot be read');
+  }
+  checkDeclared({ sampleRate: layout.sampleRate, channels: layout.channels, durationSec: layout.declaredFrames / layout.sampleRate }, limits);
+  // AIFF names its channels in an order of its own for 3 or more (L, C, R, ... ; AIFF 1.3, p. 9), which
+  // no fold-down here follows: a surround AIFF would be aired with its channels in the wrong places.
+  if (layout.channels > 2)
+    throw new AudioRejectedError('unsupported_format', `AIFF with ${layout.channels} channels is not supported; upload it as WAV or FLAC`);
+  const held = Math.floor(layout.dataLength / aiffFrameBytes(layout));
+  if (held < layout.declaredFrames) {
+    throw new AudioRejectedError('truncated', `the file is truncated: it holds ${held} of the ${layout.declaredFrames} sample frames its header declares`);
+  }
+  return layout.declaredFrames;
 }
 
 function checkDeclared(header: { sampleRate: number; channels: number; durationSec: number }, limits: AudioLimits): void {
@@ -188,6 +250,9 @@ async function decodeAll(bytes: Uint8Array, format: PcmFormat, expectedFrames: n
   }
   if (!meter || frames === 0) throw new AudioRejectedError('undecodable', 'the file holds no decodable audio');
   if (stats.decodeErrors > 0) throw new AudioRejectedError('undecodable', `${stats.decodeErrors} MPEG frames cannot be decoded`);
+  // A FLAC stream cut at a frame boundary (or with a damaged frame, which the decoder drops) decodes short.
+  if (expectedFrames !== null && frames < expectedFrames)
+    throw new AudioRejectedError('truncated', `the file is cut short or damaged: ${frames} of the ${expectedFrames} sample frames its header declares decode`);
   if (expectedFrames !== null && frames !== expectedFrames) throw new AudioRejectedError('undecodable', 'the decoded length differs from the file header');
   return { frames, sampleRate: meter.sampleRate, channels: meter.channelCount, loudnessLufs: meter.integrated() };
 }

@@ -2,9 +2,9 @@
  * Compressed or PCM bytes -> Float32 PCM, one array per channel, chunk by chunk at the file's own rate:
  * MP3 through mpg123 compiled to WebAssembly (mpg123-decoder, the decoder the feature extractor and the
  * radio's transcoder already use), FLAC (the station's own masters, flac-encode.ts) through
- * @wasm-audio-decoders/flac (libFLAC-derived, from the same family as mpg123-decoder), WAV through the RIFF
- * reader of the feature extractor. Nothing is
- * resampled or downmixed here: loudness needs the channels as they are.
+ * @wasm-audio-decoders/flac (libFLAC-derived, from the same family as mpg123-decoder; also FLAC uploads),
+ * WAV through the RIFF reader of the feature extractor, AIFF through aiff.ts (uploads only; a master never
+ * stays AIFF). Nothing is resampled or downmixed here: loudness needs the channels as they are.
  *
  * The generator yields to the event loop after every chunk, so decoding a long upload inside the API
  * process never holds other requests for more than a few milliseconds at a time.
@@ -14,8 +14,9 @@ import { FLACDecoder } from '@wasm-audio-decoders/flac';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { AudioDecodeError } from '../features/errors.js';
 import { readWavLayout, wavChannelChunks } from '../features/decode-wav.js';
+import { aiffChannelChunks, readAiffLayout } from './aiff.js';
 
-export type PcmFormat = 'mp3' | 'wav' | 'flac';
+export type PcmFormat = 'mp3' | 'wav' | 'flac' | 'aiff';
 
 export interface PcmChunk {
   channels: Float32Array[];
@@ -38,7 +39,7 @@ export interface DecodeOptions {
   mp3ChunkBytes?: number;
   /** FLAC bytes decoded between two yields (a 16-bit stereo master holds about 1 s in 100 KB). */
   flacChunkBytes?: number;
-  /** WAV frames per chunk. */
+  /** WAV and AIFF frames per chunk. */
   wavChunkFrames?: number;
 }
 
@@ -51,12 +52,21 @@ export async function* decodePcm(
   if (format === 'wav') yield* decodeWavPcm(bytes, options.wavChunkFrames ?? WAV_FRAMES_PER_CHUNK);
   else if (format === 'mp3') yield* decodeMp3Pcm(bytes, stats, options.mp3ChunkBytes ?? MP3_BYTES_PER_CHUNK);
   else if (format === 'flac') yield* decodeFlacPcm(bytes, stats, options.flacChunkBytes ?? FLAC_BYTES_PER_CHUNK);
+  else if (format === 'aiff') yield* decodeAiffPcm(bytes, options.wavChunkFrames ?? WAV_FRAMES_PER_CHUNK);
   else throw new AudioDecodeError(String(format), 'unknown format');
 }
 
 async function* decodeWavPcm(bytes: Uint8Array, framesPerChunk: number): AsyncGenerator<PcmChunk> {
   const layout = readWavLayout(bytes);
   for (const channels of wavChannelChunks(bytes, layout, framesPerChunk)) {
+    yield { channels, frames: channels[0].length, sampleRate: layout.sampleRate };
+    await nextTurn();
+  }
+}
+
+async function* decodeAiffPcm(bytes: Uint8Array, framesPerChunk: number): AsyncGenerator<PcmChunk> {
+  const layout = readAiffLayout(bytes);
+  for (const channels of aiffChannelChunks(bytes, layout, framesPerChunk)) {
     yield { channels, frames: channels[0].length, sampleRate: layout.sampleRate };
     await nextTurn();
   }
@@ -85,7 +95,7 @@ async function* decodeMp3Pcm(bytes: Uint8Array, stats: DecodeStats, chunkBytes: 
 }
 
 async function* decodeFlacPcm(bytes: Uint8Array, stats: DecodeStats, chunkBytes: number): AsyncGenerator<PcmChunk> {
-  const layout = flacLayout(bytes);
+  const layout = readFlacInfo(bytes);
   const decoder = new FLACDecoder();
   await decoder.ready;
   try {
@@ -125,18 +135,36 @@ async function* decodeFlacPcm(bytes: Uint8Array, stats: DecodeStats, chunkBytes:
   }
 }
 
-/** Where a native FLAC stream's first frame starts (after its metadata blocks) and its length from STREAMINFO. */
-function flacLayout(bytes: Uint8Array): { firstFrame: number; totalSamples: number } {
+/** What a native FLAC stream's STREAMINFO declares, and where its first frame starts (after the metadata blocks). */
+export interface FlacInfo {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  /** Samples per channel; 0 when the encoder did not know the length. */
+  totalSamples: number;
+  firstFrame: number;
+}
+
+export function readFlacInfo(bytes: Uint8Array): FlacInfo {
   const tag = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
   if (bytes.length < 42 || tag !== 'fLaC') throw new AudioDecodeError('flac', 'not a FLAC stream');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // STREAMINFO is always the first block: 36 bits of length start at its byte 13 (low 4 bits) and 14.
-  const totalSamples = (view.getUint8(8 + 13) & 0x0f) * 2 ** 32 + view.getUint32(8 + 14);
+  if ((view.getUint8(4) & 0x7f) !== 0) throw new AudioDecodeError('flac', 'the first metadata block is not STREAMINFO');
+  // STREAMINFO body (from byte 8): block sizes (4 bytes), frame sizes (6), then 20 bits of rate, 3 of
+  // channels - 1, 5 of bits - 1 and 36 of length.
+  const packed = view.getUint32(8 + 10);
+  const sampleRate = packed >>> 12;
+  const channels = ((packed >>> 9) & 0x07) + 1;
+  const bitsPerSample = ((packed >>> 4) & 0x1f) + 1;
+  const totalSamples = (packed & 0x0f) * 2 ** 32 + view.getUint32(8 + 14);
   let offset = 4;
   for (;;) {
     if (offset + 4 > bytes.length) throw new AudioDecodeError('flac', 'truncated metadata');
     const head = view.getUint32(offset);
     offset += 4 + (head & 0xffffff);
-    if (head >>> 31) return { firstFrame: offset, totalSamples };
+    if (head >>> 31) {
+      if (offset > bytes.length) throw new AudioDecodeError('flac', 'truncated metadata');
+      return { sampleRate, channels, bitsPerSample, totalSamples, firstFrame: offset };
+    }
   }
 }

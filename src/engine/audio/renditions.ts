@@ -5,13 +5,14 @@
  * its bytes on as it goes, so no rendition is ever held whole. LAME's MPEG-1 Layer III takes 32, 44.1 or
  * 48 kHz; a master at another rate is resampled to 44.1 kHz. Mono masters play on both channels; surround masters are folded down to stereo (ITU-R BS.775).
  *
- * A WAV master can also be kept as FLAC in the same pass (`losslessMaster`, issue 18): at its own rate, its
+ * A WAV or AIFF master can also be kept as FLAC in the same pass (`losslessMaster`, issue 18): at its own rate, its
  * samples as they are (8- and 16-bit as 16-bit, 24- and 32-bit integer as 24-bit; float as 24-bit, 144 dB
  * down), mono as mono, surround folded to stereo (24-bit) as the radio would fold it. The radio airs that FLAC and
  * encodes its stream from it, so what airs is one lossy encode from the upload.
  */
 import type { AudioQuality } from '../types.js';
 import { readWavLayout } from '../features/decode-wav.js';
+import { readAiffLayout } from './aiff.js';
 import { StreamingResampler } from '../features/resample.js';
 import { createMp3Stream, type Mp3Stream } from './encode.js';
 import { createFlacStream, quantise, type FlacStream } from './flac-encode.js';
@@ -40,13 +41,16 @@ export interface RenderOptions {
   shouldStop?: () => boolean;
   /** Input frames per slice (tests use small ones). */
   sliceFrames?: number;
-  /** Also encode the (WAV) master as FLAC in the same decode pass; returned whole as `losslessMaster`. */
+  /** Also encode the (WAV or AIFF) master as FLAC in the same decode pass; returned whole as `losslessMaster`. */
   losslessMaster?: boolean;
 }
 
-/** The FLAC sample size that holds a WAV's samples: exactly for 8-24-bit integer PCM, 24-bit otherwise. */
-export function flacBitsFor(master: Uint8Array): 16 | 24 {
-  const { bitsPerSample, isFloat } = readWavLayout(master);
+/** Uncompressed formats whose samples are kept as a FLAC master; the others (FLAC, MP3) are their own master. */
+export const LOSSLESS_SOURCES: readonly PcmFormat[] = ['wav', 'aiff'];
+
+/** The FLAC sample size that holds a WAV's or AIFF's samples: exactly for 8-24-bit integer PCM, 24-bit otherwise. */
+export function flacBitsFor(master: Uint8Array, format: PcmFormat = 'wav'): 16 | 24 {
+  const { bitsPerSample, isFloat } = format === 'aiff' ? readAiffLayout(master) : readWavLayout(master);
   return !isFloat && bitsPerSample <= 16 ? 16 : 24;
 }
 
@@ -64,8 +68,9 @@ export async function streamMp3Renditions(
   options: RenderOptions = {},
 ): Promise<{ frames: number; losslessMaster?: Uint8Array }> {
   const sliceFrames = options.sliceFrames ?? SLICE_FRAMES;
-  if (options.losslessMaster && format !== 'wav') throw new Error(`a lossless master is made from a WAV master, not ${format}`);
-  const flacBits = options.losslessMaster ? flacBitsFor(master) : null;
+  if (options.losslessMaster && !LOSSLESS_SOURCES.includes(format))
+    throw new Error(`a lossless master is made from a WAV master or an AIFF master, not ${format}`);
+  const flacBits = options.losslessMaster ? flacBitsFor(master, format) : null;
   let flac: FlacStream | null = null;
   const flacParts: Uint8Array[] = [];
   const pending = new Map<RenditionBitrate, Uint8Array[]>(bitrates.map((kbps) => [kbps, []]));

@@ -12,6 +12,7 @@
  */
 import type { AudioFeatures, AudioQuality } from '../types.js';
 import type { RenditionBitrate } from '../audio/renditions.js';
+import type { PcmFormat } from '../audio/pcm.js';
 import type { EngineErrorJson } from '../errors.js';
 import type {
   ArtifactRef,
@@ -37,8 +38,8 @@ export interface EngineTasks {
   train: { input: TrainingSpec; output: TrainingResult };
   /** An upload's MP3 renditions; the bytes arrive as `renditions` events, in order (streamed to storage). */
   renderRenditions: {
-    input: { master: Uint8Array; format: 'mp3' | 'wav'; bitrates: RenditionBitrate[]; sliceFrames?: number; losslessMaster?: boolean };
-    /** `losslessMaster`: the WAV master as FLAC, when asked (renditions.ts). */
+    input: { master: Uint8Array; format: PcmFormat; bitrates: RenditionBitrate[]; sliceFrames?: number; losslessMaster?: boolean };
+    /** `losslessMaster`: the WAV or AIFF master as FLAC, when asked (renditions.ts). */
     output: { frames: number; threadId: number; losslessMaster?: Uint8Array };
   };
 }

@@ -6,6 +6,7 @@
  * reverse), and uploads render the same with an in-process or a remote engine.
  */
 import type { RenditionBitrate } from '../audio/renditions.js';
+import type { PcmFormat } from '../audio/pcm.js';
 import type { ArtifactSource } from '../engine.js';
 import { EngineError } from '../errors.js';
 import { EngineWorkerPool } from './engine-worker-pool.js';
@@ -35,11 +36,11 @@ export class RenditionPool {
 
   /**
    * Renders `bitrates` from the master; `onChunks` gets the bytes in order. Resolves with the worker's thread
-   * id, and with `losslessMaster` (a WAV master as FLAC, made in the same pass) when asked.
+   * id, and with `losslessMaster` (a WAV or AIFF master as FLAC, made in the same pass) when asked.
    */
   render(
     master: Uint8Array,
-    format: 'mp3' | 'wav',
+    format: PcmFormat,
     bitrates: readonly RenditionBitrate[],
     onChunks: (chunks: RenditionChunks) => Promise<void>,
     shouldStop?: () => boolean,

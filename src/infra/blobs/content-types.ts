@@ -8,6 +8,7 @@ const CONTENT_TYPES: Record<string, string> = {
   m3u8: 'application/vnd.apple.mpegurl',
   ogg: 'audio/ogg',
   wav: 'audio/wav',
+  aiff: 'audio/aiff',
   json: 'application/json',
   png: 'image/png',
   svg: 'image/svg+xml',

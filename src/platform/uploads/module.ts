@@ -1,7 +1,8 @@
 /**
  * Uploads assembled for the composition root: the routes, the render worker on the job queue (renders run
  * on their own engine worker threads), the re-queueing at start of uploads a previous process left
- * processing, and the hourly sweep of spooled files nobody removed (a crash mid-request).
+ * processing, the hourly sweep of spooled files nobody removed (a crash mid-request), and the master backfill
+ * of tracks from before masters were kept (master-backfill.ts: a bounded run at start, then hourly).
  */
 import type { FastifyInstance } from 'fastify';
 import { readdir, rm, stat } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { UploadAdmission } from './admission.js';
+import { MasterBackfill } from './master-backfill.js';
 import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
 import { UploadsRepository } from './uploads.repository.js';
@@ -71,6 +73,38 @@ export function buildUploadsModule(deps: UploadsDeps) {
   const pool = new RenditionPool({ size: RENDER_CONCURRENCY });
   let renderer: UploadRenderer | null = null;
   let sweep: unknown = null;
+  let stopping = false;
+  const backfill = new MasterBackfill({
+    db: deps.db,
+    blobs: deps.blobs,
+    bus: deps.bus,
+    clock: deps.clock,
+    // The FLAC is made by the renditions' code on the render worker, with no rendition asked for.
+    losslessOf: async (bytes, format) => {
+      const { losslessMaster } = await pool.render(
+        bytes,
+        format,
+        [],
+        async () => undefined,
+        () => stopping,
+        { losslessMaster: true },
+      );
+      if (!losslessMaster) throw new Error('the render worker made no lossless master');
+      return losslessMaster;
+    },
+    log,
+  });
+  let backfilling: Promise<void> | null = null;
+  // One run at a time per instance, in the background: a start is never held up by it.
+  const runBackfill = () => {
+    backfilling ??= backfill
+      .run(undefined, () => stopping)
+      .then(() => undefined) // what it found is in track_master_backfill; run() logs a track it could not look at
+      .catch((error) => log.warn({ err: error }, 'the master backfill run failed'))
+      .finally(() => {
+        backfilling = null;
+      });
+  };
   return {
     service,
     routes: async (app: FastifyInstance) => {
@@ -93,15 +127,19 @@ export function buildUploadsModule(deps: UploadsDeps) {
       await processJobs(deps.queue, UPLOAD_QUEUE, (job) => worker.handle(job), { concurrency: RENDER_CONCURRENCY });
       await service.resume();
       await removeStaleSpool(tempDir, deps.clock.now(), staleMs);
+      runBackfill();
       sweep = timers.setInterval(() => {
         removeStaleSpool(tempDir, deps.clock.now(), staleMs).catch((error) => log.warn({ err: error }, 'the upload spool sweep failed'));
+        runBackfill();
       }, HOUR_MS);
     },
     /** Before the queue closes: a render in progress stops between slices and is picked up at the next start. */
     async stop(): Promise<void> {
       if (sweep !== null) timers.clearInterval(sweep);
       sweep = null;
+      stopping = true;
       renderer?.stop();
+      await backfilling;
       await pool.close();
     },
   };

@@ -1,8 +1,8 @@
 /**
  * The queued half of an upload: renders the 128, 192 and 320 kbps MP3 renditions from the master on an
  * engine worker thread (never on the API's), streaming each into the blob store as its bytes arrive, keeps
- * the master the radio airs (a WAV's samples as FLAC, made in the same decode pass; an MP3's original file:
- * `tracks.master_blob_key`, issue 18), extracts
+ * the master the radio airs (a WAV's or AIFF's samples as FLAC, made in the same decode pass; a FLAC or MP3
+ * upload's original file: `tracks.master_blob_key`, issue 18), extracts
  * the style features (module B's eligibility gate and the safety filter's reference need them), then
  * publishes the track and emits `track.published`. A track taken down meanwhile is left as it is. The job
  * carries only the track id and reloads everything, so a retry (or a re-queue at start) is safe; after the
@@ -10,7 +10,8 @@
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { RenditionBitrate } from '../../engine/audio/renditions.js';
+import type { PcmFormat } from '../../engine/audio/pcm.js';
+import { LOSSLESS_SOURCES, type RenditionBitrate } from '../../engine/audio/renditions.js';
 import type { RenditionChunks } from '../../engine/worker/rendition-pool.js';
 import type { AudioFeatures } from '../../engine/types.js';
 import { publicFailure, type FailureLog } from '../../errors.js';
@@ -36,13 +37,19 @@ export interface RenderDeps {
   /** Renders on a worker thread (RenditionPool), handing the bytes over in order as they are made. */
   renderRenditions: (
     master: Uint8Array,
-    format: 'mp3' | 'wav',
+    format: PcmFormat,
     bitrates: readonly RenditionBitrate[],
     onChunks: (chunks: RenditionChunks) => Promise<void>,
     shouldStop: () => boolean,
     options: { losslessMaster?: boolean },
   ) => Promise<{ losslessMaster?: Uint8Array }>;
   log: FailureLog;
+}
+
+/** The format an upload record names (`track_uploads.master_format`, as the probe found it). */
+export function uploadFormat(name: string): PcmFormat {
+  if (name === 'mp3' || name === 'wav' || name === 'flac' || name === 'aiff') return name;
+  throw new Error(`an upload's master has an unknown format: ${name}`);
 }
 
 const RENDER_FAILED = { code: 'RENDER_FAILED', message: 'The stream renditions could not be made from this file' };
@@ -77,10 +84,10 @@ export class UploadRenderer {
     const managed = await this.deps.repo.find(trackId);
     if (!managed?.upload || managed.track.status !== 'processing') return; // published already, taken down, or gone
     const master = await this.deps.blobs.get(managed.upload.masterBlobKey);
-    const format = managed.upload.masterFormat === 'wav' ? 'wav' : 'mp3';
+    const format = uploadFormat(managed.upload.masterFormat);
     const { sizes, losslessMaster } = await this.renderToBlobs(trackId, master, format);
-    // What the radio airs: the WAV's samples as FLAC (smaller, same samples), an MP3's original itself (one
-    // lossy generation fewer than its 320 kbps rendition).
+    // What the radio airs: a WAV's or AIFF's samples as FLAC (smaller, same samples), a FLAC upload itself,
+    // an MP3's original itself (one lossy generation fewer than its 320 kbps rendition).
     let masterBlobKey = managed.upload.masterBlobKey;
     if (losslessMaster) {
       masterBlobKey = losslessMasterKeyOf(trackId);
@@ -104,11 +111,7 @@ export class UploadRenderer {
    * store has room for it, so memory stays a few batches whatever the length. A failure on either side
    * ends every write; a write that failed leaves no blob under its key (the blob store writes then renames).
    */
-  private async renderToBlobs(
-    trackId: string,
-    master: Uint8Array,
-    format: 'mp3' | 'wav',
-  ): Promise<{ sizes: Map<number, BlobInfo>; losslessMaster?: Uint8Array }> {
+  private async renderToBlobs(trackId: string, master: Uint8Array, format: PcmFormat): Promise<{ sizes: Map<number, BlobInfo>; losslessMaster?: Uint8Array }> {
     const streams = new Map<number, PassThrough>(RENDITION_KBPS.map((kbps) => [kbps, new PassThrough()]));
     // A stream destroyed before its write began piping would throw its error unheard; put() reports it instead.
     for (const stream of streams.values()) stream.on('error', () => undefined);
@@ -127,7 +130,7 @@ export class UploadRenderer {
           }
         },
         () => this.stopping.signal.aborted,
-        { losslessMaster: format === 'wav' },
+        { losslessMaster: LOSSLESS_SOURCES.includes(format) },
       );
       for (const stream of streams.values()) stream.end();
       return { sizes: new Map(await stored), losslessMaster: rendered.losslessMaster };

@@ -13,7 +13,7 @@ const Isrc = Type.String({ minLength: 12, maxLength: 15, description: 'ISRC, e.g
  */
 export const UploadForm = Type.Object(
   {
-    file: Type.String({ format: 'binary', description: 'the audio: MP3 (MPEG Layer III) or WAV (PCM or float), one file part' }),
+    file: Type.String({ format: 'binary', description: 'the audio: MP3 (MPEG Layer III), WAV (PCM or float), FLAC or AIFF (uncompressed), one file part' }),
     artist_id: Type.Optional(
       Type.String({
         minLength: 1,

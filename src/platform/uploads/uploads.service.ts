@@ -90,8 +90,11 @@ export class UploadsService {
         `${PROCESSING_PER_USER} of your uploads are still being processed; upload more once one is published`,
       );
     }
-    const bytes = await readFile(file.path);
-    const audio = await probe(bytes, this.deps.audioLimits);
+    const uploaded = await readFile(file.path);
+    const audio = await probe(uploaded, this.deps.audioLimits);
+    // The file as uploaded, but for an ID3 tag in front of a FLAC stream (not FLAC; its tags are kept below):
+    // a FLAC upload is its own master, and the radio reads it as FLAC from its first byte.
+    const bytes = audio.streamStart > 0 ? uploaded.subarray(audio.streamStart) : uploaded;
     const fields = trackFields(form, audio);
     const id = randomUUID();
     const masterKey = `tracks/${id}/master.${audio.format}`;
@@ -243,7 +246,8 @@ async function probe(bytes: Buffer, limits: AudioLimits): Promise<AudioInspectio
     return await inspectAudio(bytes, limits);
   } catch (error) {
     if (!(error instanceof AudioRejectedError)) throw error;
-    if (error.reason === 'not_audio' || error.reason === 'unsupported_format') throw Errors.unsupportedMedia(error.message, 'upload an MP3 or WAV file');
+    if (error.reason === 'not_audio' || error.reason === 'unsupported_format')
+      throw Errors.unsupportedMedia(error.message, 'upload an MP3, WAV, FLAC or AIFF file');
     // What the header declares is refused by name: the message says which limit the file is past.
     if (error.reason === 'out_of_range' || error.reason === 'too_long')
       throw Errors.validation(`${error.reason}: ${error.message}`, `The file is refused: ${error.message}`);

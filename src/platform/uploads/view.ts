@@ -7,7 +7,10 @@ export const STREAM_KBPS = 320;
 export const RENDITION_KBPS = [128, 192, 320] as const;
 
 export const streamKeyOf = (trackId: string) => `tracks/${trackId}/stream.mp3`;
-/** A WAV upload's samples as FLAC: what the radio airs (the upload itself stays as `master.wav`, for the store). */
+/**
+ * The lossless master the radio airs: a WAV or AIFF upload's samples as FLAC (the upload itself stays as
+ * `master.wav` / `master.aiff`, for the store), or a FLAC upload itself (its upload key is the same).
+ */
 export const losslessMasterKeyOf = (trackId: string) => `tracks/${trackId}/master.flac`;
 
 /** Blob key of each rendition of an uploaded track, by bitrate. */

@@ -117,14 +117,14 @@ function UploadForm({ artist, onAccepted, onPublished }: { artist: Artist; onAcc
   return (
     <form className="card" onSubmit={submit} aria-label="Upload a track">
       <h2>Upload a track</h2>
-      <Field label="Audio file" hint="MP3 or WAV. Tags in the file fill the fields you leave empty.">
+      <Field label="Audio file" hint="MP3, WAV, FLAC or AIFF. Tags in the file fill the fields you leave empty.">
         {(id, describedBy) => (
           <input
             id={id}
             ref={fileInput}
             type="file"
             required
-            accept="audio/mpeg,audio/wav,audio/x-wav,.mp3,.wav"
+            accept="audio/mpeg,audio/wav,audio/x-wav,audio/flac,audio/x-flac,audio/aiff,audio/x-aiff,.mp3,.wav,.flac,.aif,.aiff,.aifc"
             aria-describedby={describedBy}
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
           />

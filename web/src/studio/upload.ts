@@ -50,7 +50,7 @@ export function uploadErrorText(error: unknown): string {
   const reason = error.describe();
   switch (error.status) {
     case 415:
-      return `This file is not audio the studio takes (MP3 or WAV). ${reason}`;
+      return `This file is not audio the studio takes (MP3, WAV, FLAC or AIFF). ${reason}`;
     case 413:
       return `This file is too large. ${reason}`;
     case 400:

@@ -44,3 +44,26 @@ export const trackTakedowns = pgTable('track_takedowns', {
   removedBy: uuid('removed_by').references(() => users.id, { onDelete: 'set null' }),
   removedAt: timestamp('removed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** What the master backfill found for a catalog track from before masters were kept (platform/uploads/master-backfill.ts). */
+export type MasterBackfillOutcome = 'made_lossless' | 'adopted_lossless' | 'adopted_original_mp3' | 'stream_audio_only';
+
+/**
+ * One row per catalog track the master backfill has looked at (issue 18, migration 0039 added
+ * `tracks.master_blob_key`): what it found, so that a track with no lossless source is recorded as airing its
+ * stream audio rather than given a master it does not have, and so that no track is looked at twice for the
+ * same stream audio (a new one, e.g. a master rendered again, is looked at again).
+ */
+export const trackMasterBackfill = pgTable('track_master_backfill', {
+  trackId: uuid('track_id')
+    .primaryKey()
+    .references(() => tracks.id, { onDelete: 'cascade' }),
+  /** The track's stream audio when it was looked at. */
+  audioBlobKey: text('audio_blob_key').notNull(),
+  outcome: text('outcome').$type<MasterBackfillOutcome>().notNull(),
+  /** The master the track was given; null for `stream_audio_only`. */
+  masterBlobKey: text('master_blob_key'),
+  /** Why, in words (shown to operators in logs; kept for support). */
+  detail: text('detail').notNull(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+});
