@@ -24,9 +24,10 @@ import { buildLyricsModule } from './lyrics/module.js';
 import { ModelStore } from './models/model-store.js';
 import { ModelsRepository } from './models/models.repository.js';
 import { ModelAvailability } from './models/model-availability.js';
+import { ModelLineageRepository } from './models/model-lineage.repository.js';
 import { RegistryRepository } from './registry/registry.repository.js';
 import { RegistryService } from './registry/registry.service.js';
-import { SafetyReviewRepository } from './registry/safety-review.repository.js';
+import { SafetyReviewRepository, type ReportThresholdRead } from './registry/safety-review.repository.js';
 import { buildRegistryModule } from './registry/module.js';
 import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
@@ -98,7 +99,9 @@ export function buildStationModules(infra: StationInfra) {
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
   const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
-  const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
+  // The registry judges listener reports against module A's report_threshold, read in the report's transaction.
+  const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
+  const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db, reportThreshold));
   // ---- Modules F (lyrics) and E (generation) ----
   const lyricsModule = buildLyricsModule({ db, engine, models, safetyReference, stationConfig, events, clock, availability });
   const lyrics = lyricsModule.service;
@@ -124,8 +127,25 @@ export function buildStationModules(infra: StationInfra) {
   const generations = generation.service;
   const generationRepo = generation.repo;
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
-  const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
-  const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
+  const registryModule = buildRegistryModule({
+    db,
+    generations: generationRepo,
+    blobs,
+    events,
+    clock,
+    playWindow: infra.playWindow,
+    lineage: new ModelLineageRepository(db),
+    lyrics: lyricsModule.records,
+    reportThreshold,
+  });
+  const transparencyModule = buildTransparencyModule({
+    db,
+    blobs,
+    registry: registryModule,
+    lyricsOf: lyricsModule.sungLyrics,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   // ---- Who listens: counted by the radio's streams and the WebSocket channels alike ----
   const listeners = buildListeners({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, leases: infra.leases, log });
   const listenerTotal = async () => listeners.counter.total();
@@ -179,6 +199,7 @@ export function buildStationModules(infra: StationInfra) {
     startedAt,
     radio: radioModule.scheduler.status,
     training: training.service,
+    safetyFlagsSince: (since) => registryModule.repo.safetyFlagsSince(since),
     reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
   });
   // ---- Leader-only: rotates the live context on the scheduler's leader ----

@@ -283,6 +283,7 @@ describe('module A: station control', () => {
       const status = new StationStatusService({
         config: station.station.stationConfig,
         repo: new StatusRepository(station.database.db),
+        safetyFlagsSince: (since) => station.station.registryModule.repo.safetyFlagsSince(since),
         models: station.station.models,
         engine: station.engine,
         clock,

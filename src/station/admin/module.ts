@@ -36,6 +36,8 @@ export interface StationAdminModuleDeps {
   radio: RadioStatus;
   /** Module C's training jobs, summed up. */
   training: TrainingStatusSource;
+  /** Module G's read port: safety flags raised since a moment. */
+  safetyFlagsSince: (since: Date) => Promise<number>;
   /** Module G applies a changed report_threshold to the tracks already in its review queue. */
   reportThresholdChanged: (threshold: number) => Promise<unknown>;
 }
@@ -47,6 +49,7 @@ export function buildStationAdminModule(deps: StationAdminModuleDeps) {
     status: new StationStatusService({
       config: deps.stationConfig,
       repo: statusRepo,
+      safetyFlagsSince: deps.safetyFlagsSince,
       models: deps.models,
       engine: deps.engine,
       clock: deps.clock,

@@ -1,7 +1,10 @@
-/** The counts module A's status and safety test read from other modules' tables (read-only). */
-import { gte, inArray, sql } from 'drizzle-orm';
+/**
+ * The counts module A's status and safety test read from other modules' tables (read-only): generations
+ * waiting, and a catalog track's stored features. Safety flags are counted through module G's read port.
+ */
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { generations, safetyFlags, trackFeatures } from '../../infra/db/schema/index.js';
+import { generations, trackFeatures } from '../../infra/db/schema/index.js';
 import type { AudioFeatures } from '../../engine/types.js';
 import { idEq } from '../../infra/db/ids.js';
 
@@ -14,15 +17,6 @@ export class StatusRepository {
       .select({ n: sql<number>`count(*)::int` })
       .from(generations)
       .where(inArray(generations.status, ['pending', 'in_progress']));
-    return n;
-  }
-
-  /** Safety flags raised since `since` (each withheld a track or lyric from playback). */
-  async safetyFlagsSince(since: Date): Promise<number> {
-    const [{ n }] = await this.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(safetyFlags)
-      .where(gte(safetyFlags.createdAt, since));
     return n;
   }
 

@@ -30,7 +30,9 @@ export interface StationStatus {
 
 export interface StatusDeps {
   config: ConfigRepository;
-  repo: StatusRepository;
+  repo: Pick<StatusRepository, 'generationQueueDepth'>;
+  /** Module G's read port: safety flags raised since a moment (each withheld a track or lyric from playback). */
+  safetyFlagsSince: (since: Date) => Promise<number>;
   models: Pick<ModelStore, 'production'>;
   engine: Pick<Engine, 'health'>;
   clock: Clock;
@@ -56,7 +58,7 @@ export class StationStatusService {
       trainingStatus.status(),
       models.production('audio'),
       models.production('lyrics'),
-      repo.safetyFlagsSince(new Date(clock.now() - SAFETY_WINDOW_MS)),
+      this.deps.safetyFlagsSince(new Date(clock.now() - SAFETY_WINDOW_MS)),
       engine
         .health()
         .then((h) => h.status)

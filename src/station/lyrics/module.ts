@@ -29,18 +29,14 @@ export interface LyricsModuleDeps {
 }
 
 export function buildLyricsModule(deps: LyricsModuleDeps) {
-  const service = new LyricsService(
-    new LyricsRepository(deps.db),
-    deps.engine,
-    deps.models,
-    deps.safetyReference,
-    deps.stationConfig,
-    deps.events,
-    deps.clock,
-    deps.availability,
-  );
+  const repo = new LyricsRepository(deps.db);
+  const service = new LyricsService(repo, deps.engine, deps.models, deps.safetyReference, deps.stationConfig, deps.events, deps.clock, deps.availability);
   return {
     service,
+    /** Read port for the registry: a lyric's record (its words and the model that wrote them). */
+    records: { find: (lyricId: string) => repo.find(lyricId) },
+    /** Read port for the transparency panel: a lyric's words in the order they are sung. */
+    sungLyrics: (lyricId: string) => repo.sungSections(lyricId),
     routes: async (app: FastifyInstance) => {
       await app.register(lyricsRoutes(service));
     },
