@@ -313,8 +313,9 @@ export async function createStation(config: Config, options: StationOptions = {}
     events: platformEvents,
     clock,
     accounts: auth,
+    releaseProducts: store.releaseProducts,
   });
-  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, sandboxPurchasesEntitle: config.storeSandboxLive });
+  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases });
   const oauth = buildOAuthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;
