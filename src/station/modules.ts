@@ -199,6 +199,7 @@ export function buildStationModules(infra: StationInfra) {
     startedAt,
     radio: radioModule.scheduler.status,
     training: training.service,
+    generationQueueDepth: generation.queueDepth,
     safetyFlagsSince: (since) => registryModule.repo.safetyFlagsSince(since),
     reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
   });

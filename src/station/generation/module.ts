@@ -71,6 +71,8 @@ export function buildGenerationModule(deps: GenerationModuleDeps) {
   return {
     repo,
     service,
+    /** Read port for module A's status: generations pending or in progress. */
+    queueDepth: () => repo.queueDepth(),
     /** Runs work that waited for a model; tests call `modelWaiter.tick()` instead of waiting for its timer. */
     modelWaiter,
     routes: async (app: FastifyInstance) => {
