@@ -10,7 +10,6 @@ import type { Config } from './config.js';
 import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { ConnectionLimits } from './auth/connection-limits.js';
-import { PlayWindow } from './platform/catalog/play-window.js';
 import type { LeaseStore } from './infra/leases/lease-store.js';
 import { InProcessLeaseStore } from './infra/leases/in-process-lease-store.js';
 import { RedisLeaseStore } from './infra/leases/redis-lease-store.js';
@@ -46,12 +45,10 @@ import type { Mailer } from './infra/mail/mailer.js';
 import { OutboxMailer } from './infra/mail/outbox-mailer.js';
 import { SmtpMailer } from './infra/mail/smtp-mailer.js';
 import { loadOrCreateSecret } from './infra/secrets.js';
-import { demoAccountsRoutes } from './demo/demo-accounts.routes.js';
-import { DemoAccounts } from './demo/seed-accounts.js';
+import { buildDemoAccountsModule } from './demo/module.js';
 import { EgressPolicy, type HostResolver } from './infra/egress/egress-policy.js';
-import { CatalogRepository } from './platform/catalog/catalog.repository.js';
-import { CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
-import { catalogRoutes } from './platform/catalog/routes.js';
+import { type CatalogService, TRACK_CHANGED_CHANNEL } from './platform/catalog/catalog.service.js';
+import { buildCatalogModule } from './platform/catalog/module.js';
 import { buildMediaModule } from './platform/media/module.js';
 import { buildPlatformAuthModule } from './platform/auth/module.js';
 import { DeveloperAccountsRepository } from './platform/developer/developer-accounts.js';
@@ -234,12 +231,18 @@ export async function createStation(config: Config, options: StationOptions = {}
   await connectionGuard.start(bus);
   // A recorded on-demand play wakes the live analytics feed on every instance (best effort: the play is kept).
   const playRecorded = () => bus.publish(ANALYTICS_FEED_CHANNEL, null).catch((error) => log.warn({ err: error }, 'analytics wake-up not published'));
-  const catalogRepository = new CatalogRepository(database.db, { concurrentStatements: database.driver === 'postgres' });
-  // One counted play per listener and track within the track's length, on every instance.
-  const playWindow = new PlayWindow(redis ? new RedisCounterStore(redis, `${config.redisPrefix}:plays`) : new InProcessCounterStore(clock), clock);
-  const catalog = new CatalogService(catalogRepository, signer, blobs, playRecorded, playWindow);
+  const catalogModule = buildCatalogModule({
+    db: database.db,
+    concurrentStatements: database.driver === 'postgres',
+    signer,
+    blobs,
+    bus,
+    clock,
+    playCounters: redis ? new RedisCounterStore(redis, `${config.redisPrefix}:plays`) : new InProcessCounterStore(clock),
+    onPlayRecorded: playRecorded,
+  });
+  const catalog = catalogModule.service;
   const media = buildMediaModule({ blobs, signer });
-  await bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && catalog.invalidateTrack(id));
 
   // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
   // One egress policy (STATION_WEBHOOK_ALLOWED_HOSTS) for webhooks and training's notify_webhook.
@@ -286,7 +289,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     timers: options.timers,
     access: connectionGuard,
     leases,
-    playWindow,
+    playWindow: catalogModule.playWindow,
     verified: auth,
     log,
   });
@@ -302,13 +305,22 @@ export async function createStation(config: Config, options: StationOptions = {}
   // A published or changed catalog track may bring new style features: the safety filter's reference is rebuilt when next needed.
   await bus.subscribe(TRACK_CHANGED_CHANNEL, () => station.safetyReference.invalidate());
   const uploads = buildUploadsModule({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers, log });
-  const artists = buildArtistsModule({ db: database.db, catalogRepository, catalog, signer, events: platformEvents, clock, accounts: auth });
-  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, sandboxPurchasesEntitle: config.storeSandboxLive });
+  const artists = buildArtistsModule({
+    db: database.db,
+    catalogRepository: catalogModule.repo,
+    catalog,
+    signer,
+    events: platformEvents,
+    clock,
+    accounts: auth,
+    releaseProducts: store.releaseProducts,
+  });
+  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases });
   const oauth = buildOAuthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;
   // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).
-  const demoAccounts = config.demo ? new DemoAccounts(database.db, auth, jwtKey) : null;
+  const demoAccounts = config.demo ? buildDemoAccountsModule({ db: database.db, auth, jwtKey, log }) : null;
   const http = await buildHttpServer(
     {
       log: httpLog,
@@ -337,7 +349,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await developer.routes(app);
       await users.routes(app);
       await platformAdmin.routes(app);
-      await app.register(catalogRoutes(catalog));
+      await catalogModule.routes(app);
       await uploads.routes(app);
       await artists.routes(app);
       await media.routes(app);
@@ -347,17 +359,18 @@ export async function createStation(config: Config, options: StationOptions = {}
       await listeners.routes(app);
       await oauth.routes(app);
       await analytics.routes(app);
-      if (demoAccounts) await app.register(demoAccountsRoutes(demoAccounts));
+      await demoAccounts?.routes(app);
       await station.routes(app);
     },
   );
   for (const warning of bootstrapWarnings) log.warn(warning);
   await http.ready();
+  await catalogModule.start(); // the track cache's invalidation from every instance
   await webhooks.start(); // webhooks: queue worker, bus subscription, pending attempts re-queued
   await analytics.start(); // the live feed's bus subscriptions
   await uploads.start(); // uploads: render worker, renders left processing re-queued
   await station.start();
-  await demoAccounts?.seed(log);
+  await demoAccounts?.start();
   ready = true;
 
   return {
@@ -379,6 +392,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       await http.close();
       await auth.drain();
       await station.stop();
+      await catalogModule.stop();
       await webhooks.stop(); // webhooks: before the queue, so in-flight attempts stay pending
       await analytics.stop();
       await uploads.stop(); // uploads: a render in progress stops; it is re-queued at the next start

@@ -4,12 +4,30 @@
  * the seed will still deploy with their expected deploy times (a generation request made meanwhile waits
  * for them: src/station/models/model-availability.ts), and whether it finished.
  */
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Clock } from '../infra/clock/clock.js';
 import type { Db } from '../infra/db/client.js';
 import { demoSeed } from '../infra/db/schema/index.js';
+import type { DemoSeedOutlook } from '../station/models/model-availability.js';
 
 export const SEED_LEASE_MS = 30_000;
+
+/**
+ * The read port the models' availability declares (DemoSeedOutlook): what the seed still means to deploy,
+ * while a holder's lease is alive and the seed is not finished. Read beside the seed's writes, on its table.
+ */
+export function demoSeedOutlook(db: Db): DemoSeedOutlook {
+  return {
+    async expected(leaseAliveAfter) {
+      const [seed] = await db
+        .select({ expected: demoSeed.expected })
+        .from(demoSeed)
+        .where(and(eq(demoSeed.id, 1), isNull(demoSeed.completedAt), gt(demoSeed.leaseExpiresAt, leaseAliveAfter)))
+        .limit(1);
+      return seed?.expected ?? null;
+    },
+  };
+}
 
 export class DemoSeedState {
   constructor(

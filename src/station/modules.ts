@@ -15,26 +15,24 @@ import type { EventBus } from '../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
-import { buildContextModule } from './context/module.js';
-import { ContextRotator } from './context/context-rotator.js';
+import { buildContextModule, buildContextRotationModule } from './context/module.js';
 import { buildGenerationModule } from './generation/module.js';
 import { buildListeners } from './realtime/realtime.js';
 import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
-import { LyricsRepository } from './lyrics/lyrics.repository.js';
-import { LyricsService } from './lyrics/lyrics.service.js';
+import { buildLyricsModule } from './lyrics/module.js';
 import { ModelStore } from './models/model-store.js';
 import { ModelsRepository } from './models/models.repository.js';
 import { ModelAvailability } from './models/model-availability.js';
-import { demoSeedOutlook } from './models/demo-seed-outlook.js';
-import { ModelWaiter } from './generation/model-waiter.js';
+import { ModelLineageRepository } from './models/model-lineage.repository.js';
 import { RegistryRepository } from './registry/registry.repository.js';
 import { RegistryService } from './registry/registry.service.js';
-import { SafetyReviewRepository } from './registry/safety-review.repository.js';
+import { SafetyReviewRepository, type ReportThresholdRead } from './registry/safety-review.repository.js';
 import { buildRegistryModule } from './registry/module.js';
 import { buildTransparencyModule } from './transparency/module.js';
 import { SafetyReferenceStore } from './safety/safety-reference.js';
-import { DemoSeeder } from '../demo/seeder.js';
+import { buildDemoSeedModule } from '../demo/module.js';
+import { demoSeedOutlook } from '../demo/seed-state.js';
 import { buildRadioModule } from './radio/module.js';
 import { buildDatasetModule } from './dataset/module.js';
 import { buildTrainingModule } from './training/module.js';
@@ -55,7 +53,7 @@ export interface StationInfra {
   engine: Engine;
   /** Where notify_webhook may be delivered (STATION_WEBHOOK_ALLOWED_HOSTS). */
   egress: EgressPolicy;
-  /** Repeating timers of the realtime channels; real ones by default. */
+  /** Repeating timers of the realtime channels and the model waiter; real ones by default. */
   timers?: IntervalTimers;
   /** Closes WebSocket clients and stream listeners whose credential ends (src/auth/connection-guard.ts). */
   access: LiveAccess;
@@ -101,9 +99,12 @@ export function buildStationModules(infra: StationInfra) {
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
   const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
-  const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db));
+  // The registry judges listener reports against module A's report_threshold, read in the report's transaction.
+  const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
+  const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db, reportThreshold));
   // ---- Modules F (lyrics) and E (generation) ----
-  const lyrics = new LyricsService(new LyricsRepository(db), engine, models, safetyReference, stationConfig, events, clock, availability);
+  const lyricsModule = buildLyricsModule({ db, engine, models, safetyReference, stationConfig, events, clock, availability });
+  const lyrics = lyricsModule.service;
   const generation = buildGenerationModule({
     db,
     queue,
@@ -120,13 +121,31 @@ export function buildStationModules(infra: StationInfra) {
     safetyReference,
     registry,
     log,
+    timers: infra.timers,
     resetRunning: !config.redisUrl,
   });
   const generations = generation.service;
   const generationRepo = generation.repo;
   // ---- Modules G (registry) and I (transparency); the scheduler records plays with registryModule.plays.recordPlay ----
-  const registryModule = buildRegistryModule({ db, generations: generationRepo, blobs, events, clock, playWindow: infra.playWindow });
-  const transparencyModule = buildTransparencyModule({ db, blobs, registry: registryModule, clock, publicBaseUrl: config.publicBaseUrl });
+  const registryModule = buildRegistryModule({
+    db,
+    generations: generationRepo,
+    blobs,
+    events,
+    clock,
+    playWindow: infra.playWindow,
+    lineage: new ModelLineageRepository(db),
+    lyrics: lyricsModule.records,
+    reportThreshold,
+  });
+  const transparencyModule = buildTransparencyModule({
+    db,
+    blobs,
+    registry: registryModule,
+    lyricsOf: lyricsModule.sungLyrics,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   // ---- Who listens: counted by the radio's streams and the WebSocket channels alike ----
   const listeners = buildListeners({ bus, clock, listenerBroadcastSec: config.listenerBroadcastSec, leases: infra.leases, log });
   const listenerTotal = async () => listeners.counter.total();
@@ -180,26 +199,38 @@ export function buildStationModules(infra: StationInfra) {
     startedAt,
     radio: radioModule.scheduler.status,
     training: training.service,
+    generationQueueDepth: generation.queueDepth,
+    safetyFlagsSince: (since) => registryModule.repo.safetyFlagsSince(since),
     reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
   });
-  /** Leader-only: rotates the live context on the scheduler's leader. */
-  const contextRotator = new ContextRotator({ contexts, repo: context.repo, clock, isLeader: () => radioModule.leader.isLeader() });
-
-  let demo: DemoSeeder | null = null;
-  let modelWaiter: ModelWaiter | null = null;
+  // ---- Leader-only: rotates the live context on the scheduler's leader ----
+  const contextRotation = buildContextRotationModule({ context, clock, isLeader: () => radioModule.leader.isLeader(), log });
+  // ---- The demo's background seed (STATION_DEMO): masters, models, catalog and store ----
+  const demoSeed = config.demo
+    ? buildDemoSeedModule({
+        db,
+        blobs,
+        engine,
+        models,
+        modelsRepo,
+        stationConfig,
+        contexts,
+        safetyReference,
+        radioAwaitsFirstAiTrack: () => radioModule.slots.awaitingFirstAiTrack(),
+        log,
+        clock,
+        trackSec: config.demoTrackSec,
+      })
+    : null;
 
   return {
     events,
     modelsRepo,
     availability,
     /** Runs work that waited for a model; tests call `modelWaiter.tick()` instead of waiting for its timer. */
-    get modelWaiter() {
-      return modelWaiter;
-    },
+    modelWaiter: generation.modelWaiter,
     /** The demo seeder when STATION_DEMO is on; `demo.done` resolves when its background work ends. */
-    get demo() {
-      return demo;
-    },
+    demo: demoSeed?.seeder ?? null,
     stationConfig,
     contexts,
     models,
@@ -214,7 +245,7 @@ export function buildStationModules(infra: StationInfra) {
     radio: radioModule,
     admin,
     dataset,
-    contextRotator,
+    contextRotator: contextRotation.rotator,
     training,
 
     routes: async (app: FastifyInstance) => {
@@ -225,6 +256,7 @@ export function buildStationModules(infra: StationInfra) {
         realtime.hub.closeAll();
       });
       await generation.routes(app);
+      await lyricsModule.routes(app);
       await registryModule.routes(app);
       await transparencyModule.routes(app);
       await admin.routes(app);
@@ -238,42 +270,21 @@ export function buildStationModules(infra: StationInfra) {
     /** Starts the queue workers and picks up work a previous process left unfinished. */
     start: async () => {
       await realtimeModule.start();
-      contextRotator.start(log);
-      await generation.start();
+      await contextRotation.start();
+      await generation.start(); // and its model waiter
       await training.start();
-      // Generations and lyrics accepted while the first model of their type was on its way start when it is deployed.
-      modelWaiter = new ModelWaiter(generations, lyrics, log, infra.timers);
-      modelWaiter.start();
-      if (config.demo) {
-        demo = new DemoSeeder(
-          {
-            db,
-            blobs,
-            engine,
-            models,
-            modelsRepo,
-            stationConfig,
-            contexts,
-            safetyReference,
-            radioAwaitsFirstAiTrack: () => radioModule.slots.awaitingFirstAiTrack(),
-            log,
-            clock,
-          },
-          config.demoTrackSec,
-        );
-        await demo.start();
-      }
+      await demoSeed?.start();
       // A worker (STATION_ROLE=worker) serves no listeners and never leads the radio: the API instances do.
       if (config.role !== 'worker') await radioModule.start();
     },
 
     /** Stops background work before the infrastructure closes. */
     stop: async () => {
-      await modelWaiter?.stop();
+      await generation.stop(); // the model waiter
       await training.stop();
       if (config.role !== 'worker') await radioModule.stop();
-      await contextRotator.stop();
-      await demo?.stop();
+      await contextRotation.stop();
+      await demoSeed?.stop();
       await realtimeModule.stop();
     },
   };

@@ -9,7 +9,7 @@ import { safetyFlags, trackFeatures } from '../../src/infra/db/schema/index.js';
 import { RADIO_CONTROL_CHANNEL, STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { configViolations } from '../../src/station/admin/config.service.js';
 import { StationStatusService } from '../../src/station/admin/status.service.js';
-import { StatusRepository } from '../../src/station/admin/status.repository.js';
+import { GenerationRepository } from '../../src/station/generation/generation.repository.js';
 import { authHeaders, buildTestStation, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -282,7 +282,8 @@ describe('module A: station control', () => {
       // The ports are given at construction: a status service of this station's data with stand-in radio and training.
       const status = new StationStatusService({
         config: station.station.stationConfig,
-        repo: new StatusRepository(station.database.db),
+        generationQueueDepth: () => new GenerationRepository(station.database.db).queueDepth(),
+        safetyFlagsSince: (since) => station.station.registryModule.repo.safetyFlagsSince(since),
         models: station.station.models,
         engine: station.engine,
         clock,

@@ -34,6 +34,18 @@ export interface NeuralParams {
 export const PARAM_NAMES = ['embedding', 'hiddenWeights', 'hiddenBias', 'projectionWeights', 'projectionBias', 'outputBias'] as const;
 export type ParamName = (typeof PARAM_NAMES)[number];
 
+/** A full set of weight arrays, one per parameter name, in PARAM_NAMES order (typed without a cast). */
+export function mapParams(make: (name: ParamName) => Float32Array): NeuralParams {
+  return {
+    embedding: make('embedding'),
+    hiddenWeights: make('hiddenWeights'),
+    hiddenBias: make('hiddenBias'),
+    projectionWeights: make('projectionWeights'),
+    projectionBias: make('projectionBias'),
+    outputBias: make('outputBias'),
+  };
+}
+
 export function paramShapes(c: NeuralLmConfig): Record<ParamName, number[]> {
   return {
     embedding: [c.vocabSize, c.embeddingDim],
@@ -64,7 +76,7 @@ export function initParams(c: NeuralLmConfig, seed: number): NeuralParams {
 }
 
 export function cloneParams(p: NeuralParams): NeuralParams {
-  return Object.fromEntries(PARAM_NAMES.map((n) => [n, Float32Array.from(p[n])])) as unknown as NeuralParams;
+  return mapParams((n) => Float32Array.from(p[n]));
 }
 
 export interface NeuralLmJson {
@@ -93,15 +105,12 @@ export function paramsToJson(params: NeuralParams): Record<ParamName, string> {
 
 export function paramsFromJson(json: Record<ParamName, string>, config: NeuralLmConfig): NeuralParams {
   const shapes = paramShapes(config);
-  return Object.fromEntries(
-    PARAM_NAMES.map((n) => [
-      n,
-      decodeFloats(
-        json[n],
-        shapes[n].reduce((a, b) => a * b, 1),
-      ),
-    ]),
-  ) as unknown as NeuralParams;
+  return mapParams((n) =>
+    decodeFloats(
+      json[n],
+      shapes[n].reduce((a, b) => a * b, 1),
+    ),
+  );
 }
 
 /** Inference-only model: log-probabilities of the next word, in plain JS. */

@@ -8,7 +8,7 @@
 import { Rng } from '../random.js';
 import { TrainingDivergedError } from './errors.js';
 import { tf } from './tf-backend.js';
-import { PARAM_NAMES, type NeuralLmConfig, type NeuralParams, type ParamName, paramShapes } from './neural-lm.js';
+import { PARAM_NAMES, mapParams, type NeuralLmConfig, type NeuralParams, type ParamName, paramShapes } from './neural-lm.js';
 
 export interface TrainingExamples {
   contexts: Int32Array; // [count * contextSize]
@@ -53,7 +53,7 @@ export function buildExamples(sequences: readonly number[][], contextSize: numbe
 
 export function zeroOptimizerState(config: NeuralLmConfig): OptimizerState {
   const shapes = paramShapes(config);
-  const zeros = () => Object.fromEntries(PARAM_NAMES.map((n) => [n, new Float32Array(shapes[n].reduce((a, b) => a * b, 1))])) as unknown as NeuralParams;
+  const zeros = () => mapParams((n) => new Float32Array(shapes[n].reduce((a, b) => a * b, 1)));
   return { step: 0, firstMoments: zeros(), secondMoments: zeros() };
 }
 
@@ -116,8 +116,7 @@ export class NeuralTrainer {
   }
 
   snapshot(): { params: NeuralParams; optimizer: OptimizerState } {
-    const read = (vars: Record<ParamName, tf.Variable>) =>
-      Object.fromEntries(PARAM_NAMES.map((n) => [n, Float32Array.from(vars[n].dataSync() as Float32Array)])) as unknown as NeuralParams;
+    const read = (vars: Record<ParamName, tf.Variable>) => mapParams((n) => Float32Array.from(vars[n].dataSync() as Float32Array));
     return { params: read(this.weights), optimizer: { step: this.step, firstMoments: read(this.firstMoments), secondMoments: read(this.secondMoments) } };
   }
 

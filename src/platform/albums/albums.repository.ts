@@ -1,8 +1,8 @@
 /** Releases (albums, EPs, singles): listed, filtered and found, with their published tracks' count and length. */
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { albums, artists, storeProducts, tracks } from '../../infra/db/schema/index.js';
+import { albums, artists, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export type ReleaseType = (typeof albums.$inferSelect)['type'];
@@ -118,29 +118,5 @@ export class AlbumsRepository {
       .where(eq(albums.artistId, artistId))
       .orderBy(...newestFirst)
       .limit(limit);
-  }
-
-  /** The store's active products that sell these releases. */
-  async productsOf(albumIds: string[]): Promise<Map<string, AlbumProductRow[]>> {
-    const byAlbum = new Map<string, AlbumProductRow[]>();
-    if (albumIds.length === 0) return byAlbum;
-    const rows = await this.db
-      .select({
-        albumId: storeProducts.albumId,
-        id: storeProducts.id,
-        title: storeProducts.title,
-        type: storeProducts.type,
-        priceCents: storeProducts.priceCents,
-        currency: storeProducts.currency,
-      })
-      .from(storeProducts)
-      .where(and(inArray(storeProducts.albumId, albumIds), eq(storeProducts.status, 'active')))
-      .orderBy(asc(storeProducts.priceCents), desc(storeProducts.createdAt), asc(storeProducts.id));
-    for (const { albumId, ...product } of rows) {
-      let list = byAlbum.get(albumId!);
-      if (!list) byAlbum.set(albumId!, (list = []));
-      list.push(product);
-    }
-    return byAlbum;
   }
 }

@@ -3,11 +3,16 @@ import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import { Errors } from '../../errors.js';
 import type { CatalogRepository } from '../catalog/catalog.repository.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
-import type { AlbumFilter, AlbumRow, AlbumsRepository } from './albums.repository.js';
+import type { AlbumFilter, AlbumProductRow, AlbumRow, AlbumsRepository } from './albums.repository.js';
 import type { Environment } from '../../kernel/environment.js';
 
 /** Cover links in answers live a day, as the catalog's. */
 const LINK_TTL_SEC = 24 * 3600;
+
+/** The store's read port: the active products that sell these releases (src/platform/store/module.ts publishes it). */
+export interface ReleaseProducts {
+  productsOfAlbums(albumIds: string[]): Promise<Map<string, AlbumProductRow[]>>;
+}
 
 export class AlbumsService {
   constructor(
@@ -15,6 +20,8 @@ export class AlbumsService {
     private readonly tracks: CatalogRepository,
     private readonly catalog: CatalogService,
     private readonly signer: UrlSigner,
+    /** The store's read port: the products that sell a release. */
+    private readonly products: ReleaseProducts,
   ) {}
 
   summary(row: AlbumRow) {
@@ -58,7 +65,7 @@ export class AlbumsService {
   async get(idOrSlug: string, environment: Environment) {
     const row = await this.repo.find(idOrSlug, environment);
     if (!row) throw Errors.notFound('Album', idOrSlug);
-    const [[release], products] = await Promise.all([this.withTracks([row]), this.repo.productsOf([row.id])]);
+    const [[release], products] = await Promise.all([this.withTracks([row]), this.products.productsOfAlbums([row.id])]);
     return {
       ...release,
       products: (products.get(row.id) ?? []).map((p) => ({

@@ -103,7 +103,19 @@ export interface ArtistRef {
   ownerUserId: string | null;
 }
 
-export class AnalyticsRepository {
+/** The reads a report makes inside one snapshot (AnalyticsQueries runs them in SQL). */
+export type AnalyticsReads = Pick<
+  AnalyticsQueries,
+  'streams' | 'activeUsers' | 'ageBands' | 'countries' | 'devices' | 'activeByBucket' | 'topTracks' | 'topArtists' | 'revenue' | 'signups'
+>;
+
+/** What the analytics service is given: the artist a report is about, and one consistent snapshot per report. */
+export interface AnalyticsSource {
+  findArtist(value: string, environment: Environment): Promise<ArtistRef | null>;
+  snapshot<T>(work: (queries: AnalyticsReads) => Promise<T>): Promise<T>;
+}
+
+export class AnalyticsRepository implements AnalyticsSource {
   constructor(private readonly db: Db) {}
 
   /** An artist of the environment by slug or by id (artist paths take the slug since v2.1; the id is still accepted). */

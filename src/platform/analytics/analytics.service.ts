@@ -13,8 +13,8 @@ import type { Clock } from '../../infra/clock/clock.js';
 import { Errors } from '../../errors.js';
 import {
   AGE_BANDS,
-  type AnalyticsQueries,
-  type AnalyticsRepository,
+  type AnalyticsReads,
+  type AnalyticsSource,
   type ArtistRef,
   type RevenueRow,
   type Scope,
@@ -43,7 +43,7 @@ const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((pa
 
 export class AnalyticsService {
   constructor(
-    private readonly repo: AnalyticsRepository,
+    private readonly repo: AnalyticsSource,
     private readonly clock: Clock,
   ) {}
 
@@ -160,7 +160,7 @@ export class AnalyticsService {
     });
   }
 
-  private async activity(q: AnalyticsQueries, scope: Scope) {
+  private async activity(q: AnalyticsReads, scope: Scope) {
     const to = scope.period.to;
     return {
       daily_active_users: await q.activeUsers(scope, new Date(to.getTime() - DAY_MS), to),
@@ -169,17 +169,17 @@ export class AnalyticsService {
     };
   }
 
-  private async activeSeries(q: AnalyticsQueries, scope: Scope) {
+  private async activeSeries(q: AnalyticsReads, scope: Scope) {
     const active = await q.activeByBucket(scope);
     return bucketsOf(scope.period).map((start) => ({ period_start: start, active_users: active.get(start) ?? 0 }));
   }
 
-  private async ages(q: AnalyticsQueries, scope: Scope) {
+  private async ages(q: AnalyticsReads, scope: Scope) {
     const bands = await q.ageBands(scope);
     return AGE_BANDS.map((band) => ({ band, users: bands.get(band) ?? 0 }));
   }
 
-  private async devices(q: AnalyticsQueries, scope: Scope) {
+  private async devices(q: AnalyticsReads, scope: Scope) {
     const rows = await q.devices(scope);
     const plays = rows.reduce((sum, r) => sum + r.plays, 0);
     return rows.map((r) => ({ ...r, share: share(r.plays, plays) }));

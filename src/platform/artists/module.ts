@@ -4,7 +4,7 @@ import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { AlbumsRepository } from '../albums/albums.repository.js';
-import { AlbumsService } from '../albums/albums.service.js';
+import { AlbumsService, type ReleaseProducts } from '../albums/albums.service.js';
 import { albumsRoutes } from '../albums/routes.js';
 import { ArtistVerificationService } from './artists-verification.service.js';
 import { artistVerificationRoutes } from './artists-verification.routes.js';
@@ -24,11 +24,13 @@ export interface ArtistsModuleDeps {
   events: PlatformEvents;
   clock: Clock;
   accounts: ArtistAccounts;
+  /** The store's read port: the products that sell a release. */
+  releaseProducts: ReleaseProducts;
 }
 
 export function buildArtistsModule(deps: ArtistsModuleDeps) {
   const artists = new ArtistsRepository(deps.db);
-  const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer);
+  const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer, deps.releaseProducts);
   return {
     async routes(app: FastifyInstance) {
       const service = new ArtistsService(artists, deps.catalog, albums);

@@ -1,12 +1,11 @@
 /** capsules and capsule_unlocks. */
-import { and, count, desc, eq, exists, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artists, capsules, capsuleUnlocks, storeOrders, storeProducts, storeProductTracks, tracks } from '../../infra/db/schema/index.js';
+import { artists, capsules, capsuleUnlocks, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
-import { entitlingOrders } from '../store/store.repository.js';
 
 export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];
 export type CapsuleRow = typeof capsules.$inferSelect & { artistSlug: string; artistName: string; artistOwnerUserId: string | null };
@@ -31,11 +30,7 @@ const flatten = (row: Joined): CapsuleRow => ({
 });
 
 export class CapsulesRepository {
-  constructor(
-    private readonly db: DbOrTx,
-    /** A demo store's sandbox payments for live products count as purchases (STATION_STORE_SANDBOX_LIVE). */
-    private readonly sandboxPurchasesEntitle = false,
-  ) {}
+  constructor(private readonly db: DbOrTx) {}
 
   async create(
     input: CapsuleChange & { artistId: string; environment: Environment; title: string; teaser: string; createdBy: string | null },
@@ -108,39 +103,6 @@ export class CapsulesRepository {
       .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment), publishedOnly ? eq(tracks.status, 'published') : undefined))
       .limit(1);
     return row ?? null;
-  }
-
-  /** A store product's artist, or null when there is no such product. */
-  async productArtist(productId: string): Promise<string | null> {
-    const [row] = await this.db.select({ artistId: storeProducts.artistId }).from(storeProducts).where(idEq(storeProducts.id, productId)).limit(1);
-    return row?.artistId ?? null;
-  }
-
-  /**
-   * Whether the user holds an order of this environment for the product named, or when none is named for any
-   * product that holds one of the artist's tracks. In the live environment a sandbox payment (never real money)
-   * counts only while the operator runs a demo store (store.repository.ts, entitlingOrders).
-   */
-  async hasBought(userId: string, environment: Environment, artistId: string, productId: string | null): Promise<boolean> {
-    const holdsArtistTrack = exists(
-      this.db
-        .select({ one: storeProductTracks.trackId })
-        .from(storeProductTracks)
-        .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
-        .where(and(eq(storeProductTracks.productId, storeOrders.productId), eq(tracks.artistId, artistId))),
-    );
-    const [row] = await this.db
-      .select({ id: storeOrders.id })
-      .from(storeOrders)
-      .where(
-        and(
-          eq(storeOrders.userId, userId),
-          entitlingOrders(environment, this.sandboxPurchasesEntitle),
-          productId ? eq(storeOrders.productId, productId) : holdsArtistTrack,
-        ),
-      )
-      .limit(1);
-    return row !== undefined;
   }
 
   ensureSandboxTwins(userId: string): Promise<void> {

@@ -13,7 +13,16 @@ import type { PlatformEvents } from '../webhooks/platform-events.js';
 import type { FollowsRepository } from '../artists/follows.repository.js';
 import { callerUserId, isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
+import type { Environment } from '../../kernel/environment.js';
 import type { CapsuleChange, CapsuleRow, CapsulesRepository, UnlockRule } from './capsules.repository.js';
+
+/** The store's read port: what a purchase-unlocked capsule checks (src/platform/store/module.ts publishes it). */
+export interface CapsulePurchases {
+  /** A product's artist, or null when there is no such product. */
+  productArtist(productId: string): Promise<string | null>;
+  /** Whether the user bought the product named, or when none is named any product holding one of the artist's tracks. */
+  hasBought(userId: string, environment: Environment, artistId: string, productId: string | null): Promise<boolean>;
+}
 
 export interface CapsuleInput {
   artist_id?: string;
@@ -32,6 +41,7 @@ export class CapsulesService {
     private readonly follows: FollowsRepository,
     private readonly events: PlatformEvents,
     private readonly clock: Clock,
+    private readonly purchases: CapsulePurchases,
   ) {}
 
   private teaser(row: CapsuleRow, unlocked: boolean) {
@@ -129,7 +139,7 @@ export class CapsulesService {
     if (row.unlockRule === 'follow' && !(await this.follows.isFollowing(userId, row.artistId, caller.environment))) {
       throw Errors.forbidden(`follow the artist to unlock this capsule (POST /v1/artists/${row.artistSlug}/follow)`);
     }
-    if (row.unlockRule === 'own' && !(await this.repo.hasBought(userId, caller.environment, row.artistId, row.unlockProductId))) {
+    if (row.unlockRule === 'own' && !(await this.purchases.hasBought(userId, caller.environment, row.artistId, row.unlockProductId))) {
       throw Errors.forbidden(
         row.unlockProductId
           ? `buy store product ${row.unlockProductId} to unlock this capsule`
@@ -152,7 +162,7 @@ export class CapsulesService {
       return;
     }
     if (rule !== 'own') throw Errors.validation('unlock_product_id goes with unlock_rule "own"');
-    const productArtist = await this.repo.productArtist(input.unlock_product_id);
+    const productArtist = await this.purchases.productArtist(input.unlock_product_id);
     if (!productArtist) throw Errors.notFound('Product', input.unlock_product_id);
     if (productArtist !== artistId) throw Errors.validation("unlock_product_id must be a product of the capsule's artist");
     change.unlockProductId = input.unlock_product_id;

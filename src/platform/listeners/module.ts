@@ -11,7 +11,7 @@ import { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import { PlaylistsService } from '../playlists/playlists.service.js';
 import { playlistsRoutes } from '../playlists/routes.js';
 import { CapsulesRepository } from '../capsules/capsules.repository.js';
-import { CapsulesService } from '../capsules/capsules.service.js';
+import { CapsulesService, type CapsulePurchases } from '../capsules/capsules.service.js';
 import { capsulesRoutes } from '../capsules/routes.js';
 import { FollowsRepository } from '../artists/follows.repository.js';
 import { ListenersRepository } from './listeners.repository.js';
@@ -22,8 +22,8 @@ export interface ListenersModuleDeps {
   db: Db;
   events: PlatformEvents;
   clock: Clock;
-  /** STATION_STORE_SANDBOX_LIVE: a demo store's sandbox purchases unlock live capsules. */
-  sandboxPurchasesEntitle: boolean;
+  /** The store's read port: what unlocks a capsule kept for buyers. */
+  purchases: CapsulePurchases;
 }
 
 export function buildListenersModule(deps: ListenersModuleDeps) {
@@ -34,7 +34,7 @@ export function buildListenersModule(deps: ListenersModuleDeps) {
       await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db))));
       await app.register(playlistsRoutes(new PlaylistsService(playlists, deps.clock)));
       await app.register(listenersRoutes(new ListenersService(new UsersRepository(deps.db), new ListenersRepository(deps.db), playlists, follows)));
-      await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db, deps.sandboxPurchasesEntitle), follows, deps.events, deps.clock)));
+      await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db), follows, deps.events, deps.clock, deps.purchases)));
     },
   };
 }

@@ -1,8 +1,8 @@
 /** The buyer's side of the store's data: a user's orders, and the purchased tracks they may download. */
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { isUuid } from '../../infra/db/ids.js';
-import { storeOrders, storeProductTracks, trackUploads, tracks } from '../../infra/db/schema/index.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
+import { storeOrders, storeProducts, storeProductTracks, trackUploads, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 import { entitlingOrders, type OrderRow } from './store.repository.js';
 
@@ -17,6 +17,35 @@ export interface PurchasedTrack {
 
 export class BuyerRepository {
   constructor(private readonly db: Db) {}
+
+  /** A store product's artist, or null when there is no such product (a capsule's unlock product must be its artist's). */
+  async productArtist(productId: string): Promise<string | null> {
+    const [row] = await this.db.select({ artistId: storeProducts.artistId }).from(storeProducts).where(idEq(storeProducts.id, productId)).limit(1);
+    return row?.artistId ?? null;
+  }
+
+  /**
+   * Whether the user holds an order of this environment for the product named, or when none is named for any
+   * product that holds one of the artist's tracks. In the live environment a sandbox payment (never real money)
+   * counts only while the operator runs a demo store (`sandboxEntitles`, entitlingOrders).
+   */
+  async hasBought(userId: string, environment: Environment, artistId: string, productId: string | null, sandboxEntitles: boolean): Promise<boolean> {
+    const holdsArtistTrack = exists(
+      this.db
+        .select({ one: storeProductTracks.trackId })
+        .from(storeProductTracks)
+        .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+        .where(and(eq(storeProductTracks.productId, storeOrders.productId), eq(tracks.artistId, artistId))),
+    );
+    const [row] = await this.db
+      .select({ id: storeOrders.id })
+      .from(storeOrders)
+      .where(
+        and(eq(storeOrders.userId, userId), entitlingOrders(environment, sandboxEntitles), productId ? eq(storeOrders.productId, productId) : holdsArtistTrack),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
 
   /** The user's orders of the environment (a test key never lists live orders, nor a live caller sandbox ones). */
   async ordersOf(userId: string, environment: Environment, limit: number, offset: number): Promise<{ rows: OrderRow[]; total: number }> {

@@ -19,9 +19,15 @@ import { processorOfCaller } from './store-processors.js';
 import type { CheckoutInput, StoreCaller, StoreLog, StripeSubscriptionHandler } from './store.types.js';
 import { centsToPrice, checkoutJson, priceToCents } from './store.views.js';
 
+/** The store repository's part that checkout uses. */
+export type CheckoutRepository = Pick<
+  StoreRepository,
+  'product' | 'payoutAccount' | 'insertCheckout' | 'checkoutByKey' | 'checkoutByProcessorId' | 'setProcessorSession' | 'completeCheckout' | 'artistByIdOrSlug'
+>;
+
 export class CheckoutService {
   constructor(
-    private readonly repo: StoreRepository,
+    private readonly repo: CheckoutRepository,
     private readonly processors: PaymentProcessors,
     private readonly bus: EventBus,
     private readonly clock: Clock,

@@ -16,6 +16,7 @@ import { PurchasesService } from './purchases.service.js';
 import { StoreArtists } from './store-artists.js';
 import { DownloadFiles } from './download-files.js';
 import type { StripeSubscriptionHandler } from './store.types.js';
+import type { Environment } from '../../kernel/environment.js';
 
 export interface StoreDeps {
   db: Db;
@@ -35,15 +36,24 @@ export interface StoreDeps {
 export function buildStoreModule(deps: StoreDeps) {
   const { clock, processors, publicBaseUrl } = deps;
   const repo = new StoreRepository(deps.db);
+  const buyers = new BuyerRepository(deps.db);
   const artists = new StoreArtists(repo);
   const services = {
     products: new ProductsService(repo, artists, clock),
     checkout: new CheckoutService(repo, processors, deps.bus, clock, publicBaseUrl, deps.subscriptions),
-    purchases: new PurchasesService(new BuyerRepository(deps.db), processors, deps.signer, new DownloadFiles(deps.blobs)),
+    purchases: new PurchasesService(buyers, processors, deps.signer, new DownloadFiles(deps.blobs)),
     payouts: new PayoutsService(repo, artists, processors, publicBaseUrl),
   };
   return {
     ...services,
+    /** Read port for purchase-unlocked capsules: a demo store's sandbox purchases count while STATION_STORE_SANDBOX_LIVE is on. */
+    capsulePurchases: {
+      productArtist: (productId: string) => buyers.productArtist(productId),
+      hasBought: (userId: string, environment: Environment, artistId: string, productId: string | null) =>
+        buyers.hasBought(userId, environment, artistId, productId, processors.sandboxLive),
+    },
+    /** Read port for a release's page: the active products that sell it. */
+    releaseProducts: { productsOfAlbums: (albumIds: string[]) => repo.productsOfAlbums(albumIds) },
     routes: async (app: FastifyInstance) => {
       await app.register(storeRoutes(services));
     },

@@ -7,9 +7,12 @@ import type { StoreRepository } from './store.repository.js';
 import { processorOfCaller } from './store-processors.js';
 import type { StoreCaller } from './store.types.js';
 
+/** The store repository's part that payouts use. */
+export type PayoutsRepository = Pick<StoreRepository, 'payoutAccount' | 'savePayoutAccount' | 'payouts'>;
+
 export class PayoutsService {
   constructor(
-    private readonly repo: StoreRepository,
+    private readonly repo: PayoutsRepository,
     private readonly artists: StoreArtists,
     private readonly processors: PaymentProcessors,
     private readonly baseUrl: string,

@@ -10,9 +10,15 @@ import type { ProductRow, ProductView, StoreRepository } from './store.repositor
 import type { ProductInput, ProductPatch, StoreCaller } from './store.types.js';
 import { priceToCents, productJson } from './store.views.js';
 
+/** The store repository's part that products use. */
+export type ProductsRepository = Pick<
+  StoreRepository,
+  'listProducts' | 'product' | 'release' | 'insertProduct' | 'updateProduct' | 'publishedTracksOf' | 'creditsOf'
+>;
+
 export class ProductsService {
   constructor(
-    private readonly repo: StoreRepository,
+    private readonly repo: ProductsRepository,
     private readonly artists: StoreArtists,
     private readonly clock: Clock,
   ) {}

@@ -6,8 +6,11 @@ import { Errors } from '../../errors.js';
 import type { ArtistRef, StoreRepository } from './store.repository.js';
 import type { StoreCaller } from './store.types.js';
 
+/** The artist reads the rule needs. */
+export type StoreArtistReads = Pick<StoreRepository, 'artistByIdOrSlug' | 'artistsOwnedBy' | 'ensureSandboxTwins'>;
+
 export class StoreArtists {
-  constructor(private readonly repo: StoreRepository) {}
+  constructor(private readonly repo: StoreArtistReads) {}
 
   owns(artist: ArtistRef, caller: StoreCaller): boolean {
     return caller.isAdmin || (caller.userId !== null && artist.ownerUserId === caller.userId);

@@ -28,6 +28,15 @@ export type CheckoutRow = typeof storeCheckoutSessions.$inferSelect;
 export type OrderRow = typeof storeOrders.$inferSelect;
 export type ArtistRef = { id: string; slug: string; name: string; ownerUserId: string | null };
 
+/** A product as a release's page offers it. */
+export interface ReleaseProduct {
+  id: string;
+  title: string;
+  type: ProductRow['type'];
+  priceCents: number;
+  currency: string;
+}
+
 export interface ProductTrack {
   id: string;
   title: string;
@@ -218,6 +227,30 @@ export class StoreRepository {
       list.push(track);
     }
     return map;
+  }
+
+  /** The active products that sell these releases, cheapest first (a release's page offers them). */
+  async productsOfAlbums(albumIds: string[]): Promise<Map<string, ReleaseProduct[]>> {
+    const byAlbum = new Map<string, ReleaseProduct[]>();
+    if (albumIds.length === 0) return byAlbum;
+    const rows = await this.db
+      .select({
+        albumId: storeProducts.albumId,
+        id: storeProducts.id,
+        title: storeProducts.title,
+        type: storeProducts.type,
+        priceCents: storeProducts.priceCents,
+        currency: storeProducts.currency,
+      })
+      .from(storeProducts)
+      .where(and(inArray(storeProducts.albumId, albumIds), eq(storeProducts.status, 'active')))
+      .orderBy(asc(storeProducts.priceCents), desc(storeProducts.createdAt), asc(storeProducts.id));
+    for (const { albumId, ...product } of rows) {
+      let list = byAlbum.get(albumId!);
+      if (!list) byAlbum.set(albumId!, (list = []));
+      list.push(product);
+    }
+    return byAlbum;
   }
 
   async insertProduct(values: typeof storeProducts.$inferInsert, trackIds: string[]): Promise<string> {

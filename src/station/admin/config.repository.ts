@@ -18,6 +18,12 @@ export class ConfigRepository {
     return created;
   }
 
+  /** report_threshold as configured, or null before the record exists; read-only (the registry's read port). */
+  async reportThreshold(): Promise<number | null> {
+    const [row] = await this.db.select({ threshold: stationConfig.reportThreshold }).from(stationConfig).where(eq(stationConfig.id, 1));
+    return row?.threshold ?? null;
+  }
+
   async update(patch: StationConfigPatch): Promise<StationConfigRow> {
     await this.get();
     const [row] = await this.db

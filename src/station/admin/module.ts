@@ -36,6 +36,10 @@ export interface StationAdminModuleDeps {
   radio: RadioStatus;
   /** Module C's training jobs, summed up. */
   training: TrainingStatusSource;
+  /** Module E's read port: generations pending or in progress. */
+  generationQueueDepth: () => Promise<number>;
+  /** Module G's read port: safety flags raised since a moment. */
+  safetyFlagsSince: (since: Date) => Promise<number>;
   /** Module G applies a changed report_threshold to the tracks already in its review queue. */
   reportThresholdChanged: (threshold: number) => Promise<unknown>;
 }
@@ -46,7 +50,8 @@ export function buildStationAdminModule(deps: StationAdminModuleDeps) {
     config: new StationConfigService(deps.stationConfig, deps.events, deps.bus, deps.clock, deps.reportThresholdChanged),
     status: new StationStatusService({
       config: deps.stationConfig,
-      repo: statusRepo,
+      generationQueueDepth: deps.generationQueueDepth,
+      safetyFlagsSince: deps.safetyFlagsSince,
       models: deps.models,
       engine: deps.engine,
       clock: deps.clock,

@@ -5,7 +5,6 @@ import type { ModelStore } from '../models/model-store.js';
 import type { RadioStatus } from '../events/now-playing.js';
 import type { ConfigRepository } from './config.repository.js';
 import type { TrainingStatus, TrainingStatusSource } from './status-ports.js';
-import type { StatusRepository } from './status.repository.js';
 
 const SAFETY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -30,7 +29,10 @@ export interface StationStatus {
 
 export interface StatusDeps {
   config: ConfigRepository;
-  repo: StatusRepository;
+  /** Module E's read port: generations pending or in progress. */
+  generationQueueDepth: () => Promise<number>;
+  /** Module G's read port: safety flags raised since a moment (each withheld a track or lyric from playback). */
+  safetyFlagsSince: (since: Date) => Promise<number>;
   models: Pick<ModelStore, 'production'>;
   engine: Pick<Engine, 'health'>;
   clock: Clock;
@@ -46,7 +48,7 @@ export class StationStatusService {
   constructor(private readonly deps: StatusDeps) {}
 
   async status(): Promise<StationStatus> {
-    const { config, repo, models, engine, clock, startedAt, radio, training: trainingStatus } = this.deps;
+    const { config, models, engine, clock, startedAt, radio, training: trainingStatus } = this.deps;
     const [row, currentTrack, queueDepth, listeners, fallback, training, audioModel, lyricsModel, flags, health, generationQueue] = await Promise.all([
       config.get(),
       radio.currentTrack(),
@@ -56,12 +58,12 @@ export class StationStatusService {
       trainingStatus.status(),
       models.production('audio'),
       models.production('lyrics'),
-      repo.safetyFlagsSince(new Date(clock.now() - SAFETY_WINDOW_MS)),
+      this.deps.safetyFlagsSince(new Date(clock.now() - SAFETY_WINDOW_MS)),
       engine
         .health()
         .then((h) => h.status)
         .catch(() => 'down' as const),
-      repo.generationQueueDepth(),
+      this.deps.generationQueueDepth(),
     ]);
     return {
       radio_enabled: row.radioEnabled,

@@ -29,7 +29,7 @@ export class ContextRotator {
   private timer: unknown = null;
   private running: Promise<unknown> | null = null;
   private readonly isLeader: () => boolean | Promise<boolean>;
-  private log: ContextRotatorDeps['log'];
+  private readonly log: ContextRotatorDeps['log'];
   private readonly timers: IntervalTimers;
 
   constructor(private readonly deps: ContextRotatorDeps) {
@@ -62,8 +62,7 @@ export class ContextRotator {
   }
 
   /** Ticks every few seconds (leader only) until stop(). */
-  start(log?: ContextRotatorDeps['log']): void {
-    if (log) this.log = log;
+  start(): void {
     if (this.timer !== null) return;
     this.timer = this.timers.setInterval(() => {
       if (this.running) return;

@@ -1,5 +1,5 @@
 /** Module E's data access: generation jobs and their state machine, guarded by conditional updates. */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { generations } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
@@ -130,6 +130,15 @@ export class GenerationRepository {
       .where(and(idEq(generations.id, id), eq(generations.status, 'pending')))
       .returning();
     return row ?? null;
+  }
+
+  /** Generations pending or in progress (module A's status shows the depth of the queue). */
+  async queueDepth(): Promise<number> {
+    const [{ n }] = await this.db
+      .select({ n: count() })
+      .from(generations)
+      .where(inArray(generations.status, ['pending', 'in_progress']));
+    return Number(n);
   }
 
   async inFlight(): Promise<GenerationRow[]> {

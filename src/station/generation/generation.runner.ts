@@ -19,7 +19,7 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
-import { artists, safetyFlags, tracks } from '../../infra/db/schema/index.js';
+import { artists, tracks } from '../../infra/db/schema/index.js';
 import type { Job } from '../../infra/queue/job-queue.js';
 import type { ConfigRepository, StationConfigRow } from '../admin/config.repository.js';
 import type { StationEvents } from '../events/station-events.js';
@@ -347,7 +347,7 @@ export class GenerationRunner {
     fields: Record<string, unknown>,
   ) {
     const flagType = lyrics && !lyrics.playable ? (lyrics.explicit_detected ? 'explicit_lyrics' : 'lyrics_similarity') : 'audio_duplicate';
-    await this.deps.db.insert(safetyFlags).values({
+    await this.deps.registry.raiseSafetyFlag({
       stationTrackId,
       generationId: row.id,
       lyricId: (fields.lyricId as string | null) ?? null,

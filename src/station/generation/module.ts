@@ -1,13 +1,15 @@
 /**
- * Module E (generation) for the composition root: the service behind POST /station/v1/generate (and module F's
- * lyrics endpoints, which share its routes), and the queue worker that runs each generation's pipeline
- * (generation.runner.ts). Its repository is also the registry's GenerationLookup.
+ * Module E (generation) for the composition root: the service behind POST /station/v1/generate, the queue
+ * worker that runs each generation's pipeline (generation.runner.ts), and the model waiter, which starts the
+ * generations and lyrics that were accepted before the first model of their type was deployed
+ * (model-waiter.ts). Its repository is also the registry's GenerationLookup.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
+import type { IntervalTimers } from '../../infra/clock/timers.js';
 import type { Db } from '../../infra/db/client.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { addJob, processJobs } from '../../infra/queue/jobs.js';
@@ -22,6 +24,7 @@ import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import { GenerationRepository } from './generation.repository.js';
 import { GenerationRunner } from './generation.runner.js';
 import { GENERATION_QUEUE, GenerationService, MAX_CONCURRENT_GENERATIONS } from './generation.service.js';
+import { ModelWaiter } from './model-waiter.js';
 import { generationRoutes } from './routes.js';
 
 export interface GenerationModuleDeps {
@@ -40,6 +43,8 @@ export interface GenerationModuleDeps {
   safetyReference: SafetyReferenceStore;
   registry: RegistryService;
   log: FastifyBaseLogger;
+  /** The model waiter's repeating timer; real ones by default. */
+  timers?: IntervalTimers;
   /**
    * At start, put generations left in progress back to pending (one process, an in-process queue), or leave
    * them (with Redis, jobs other instances run stay theirs: BullMQ redelivers a dead worker's job).
@@ -61,13 +66,19 @@ export function buildGenerationModule(deps: GenerationModuleDeps) {
     availability: deps.availability,
     events: deps.events,
   });
+  // Generations and lyrics accepted while the first model of their type was on its way start when it is deployed.
+  const modelWaiter = new ModelWaiter(service, deps.lyrics, deps.log, deps.timers);
   return {
     repo,
     service,
+    /** Read port for module A's status: generations pending or in progress. */
+    queueDepth: () => repo.queueDepth(),
+    /** Runs work that waited for a model; tests call `modelWaiter.tick()` instead of waiting for its timer. */
+    modelWaiter,
     routes: async (app: FastifyInstance) => {
-      await app.register(generationRoutes(service, deps.lyrics));
+      await app.register(generationRoutes(service));
     },
-    /** Picks up generations a previous process left unfinished, then takes jobs. */
+    /** Picks up generations a previous process left unfinished, then takes jobs; then looks for work waiting for a model. */
     start: async () => {
       const runner = new GenerationRunner({
         db: deps.db,
@@ -90,7 +101,9 @@ export function buildGenerationModule(deps: GenerationModuleDeps) {
         await addJob(deps.queue, GENERATION_QUEUE, 'generate', { generationId }, { jobId: generationId });
       }
       await processJobs(deps.queue, GENERATION_QUEUE, (job) => runner.handle(job), { concurrency: MAX_CONCURRENT_GENERATIONS });
+      modelWaiter.start();
     },
+    stop: () => modelWaiter.stop(),
   };
 }
 

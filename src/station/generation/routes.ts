@@ -1,16 +1,14 @@
-/** Module E (music generation) and module F (lyrics) endpoints. */
+/** Module E (music generation) endpoints; module F's lyrics endpoints beside them are in lyrics/routes.ts. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { LyricsService } from '../lyrics/lyrics.service.js';
 import type { GenerationService } from './generation.service.js';
 import { IdParams } from '../../http/schemas.js';
-import { GenerationRequestBody, GenerationView, LyricsRequestBody, LyricsView, QueueView, SafetyCheckView } from './schemas.js';
+import { GenerationRequestBody, GenerationView, QueueView } from './schemas.js';
 
 const GenerationId = IdParams('generation_id');
-const LyricId = IdParams('lyric_id');
 const TAGS = ['station-generation'];
 
-export function generationRoutes(generations: GenerationService, lyrics: LyricsService) {
+export function generationRoutes(generations: GenerationService) {
   return async function register(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const caller = (request: { principal: { userId: string | null; apiKeyId: string | null } | null }) =>
@@ -73,47 +71,6 @@ export function generationRoutes(generations: GenerationService, lyrics: LyricsS
         schema: { tags: TAGS, summary: 'Pending and running generations, estimated waits, worker and CPU load', response: { 200: QueueView } },
       },
       async () => generations.queueView(),
-    );
-
-    app.post(
-      '/station/v1/generate/lyrics',
-      {
-        config: { scope: 'station:generate' },
-        schema: {
-          tags: TAGS,
-          summary:
-            'Generates lyrics synchronously in the requested structure, with their safety score (201). While the first lyrics model is still being trained the request is accepted pending (202) and generated when it is deployed; poll GET /generate/lyrics/{lyric_id}. No model and none coming: 409',
-          body: LyricsRequestBody,
-          response: { 201: LyricsView, 202: LyricsView },
-        },
-      },
-      async (request, reply) => {
-        const view = await lyrics.create(request.body, caller(request));
-        return reply.status(view.status === 'complete' ? 201 : 202).send(view);
-      },
-    );
-
-    app.get(
-      '/station/v1/generate/lyrics/:lyric_id',
-      {
-        config: { scope: 'station:generate' },
-        schema: { tags: TAGS, summary: 'Structured lyrics with their safety scores', params: LyricId, response: { 200: LyricsView } },
-      },
-      async (request) => lyrics.get(request.params.lyric_id),
-    );
-
-    app.post(
-      '/station/v1/generate/lyrics/:lyric_id/safety-check',
-      {
-        config: { scope: 'station:generate' },
-        schema: {
-          tags: TAGS,
-          summary: 'Explicit-content and copyright-similarity check; required before playback when explicit_allowed is false',
-          params: LyricId,
-          response: { 200: SafetyCheckView },
-        },
-      },
-      async (request) => lyrics.safetyCheck(request.params.lyric_id),
     );
   };
 }

@@ -5,6 +5,12 @@ import { idEq, isUuid } from '../../infra/db/ids.js';
 
 export type LyricRow = typeof lyricGenerations.$inferSelect;
 
+/** A lyric's words in the order they are sung (a chorus sung three times is listed three times). */
+export interface SungSections {
+  language: string;
+  sections: { name: string; text: string }[];
+}
+
 export class LyricsRepository {
   constructor(private readonly db: Db) {}
 
@@ -71,6 +77,20 @@ export class LyricsRepository {
       .limit(songs);
     const lines = rows.flatMap((row) => Object.values(row.structure ?? {}).flatMap((text) => text.split('\n')));
     return [...new Set(lines.map((line) => line.trim()).filter(Boolean))];
+  }
+
+  /** The words of a lyric, section by section in singing order; null when it has none (yet). */
+  async sungSections(lyricId: string): Promise<SungSections | null> {
+    const [row] = await this.db
+      .select({ language: lyricGenerations.language, structure: lyricGenerations.structure, safety: lyricGenerations.safety })
+      .from(lyricGenerations)
+      .where(eq(lyricGenerations.id, lyricId))
+      .limit(1);
+    if (!row?.structure) return null;
+    const structure = row.structure;
+    const order = Array.isArray(row.safety.order) ? row.safety.order.map(String) : Object.keys(structure);
+    const sections = order.filter((name) => typeof structure[name] === 'string').map((name) => ({ name, text: structure[name] }));
+    return sections.length > 0 ? { language: row.language, sections } : null;
   }
 
   async generationExists(id: string): Promise<boolean> {

@@ -9,14 +9,14 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { StationEvents } from '../events/station-events.js';
 import type { PlayWindow } from '../../platform/catalog/play-window.js';
-import { LyricsRepository } from '../lyrics/lyrics.repository.js';
+import type { LyricRow } from '../lyrics/lyrics.repository.js';
 import { ChainAuditService } from './chain-audit.js';
-import { ModelLineageRepository } from './model-lineage.repository.js';
+import type { ModelLineageRepository } from '../models/model-lineage.repository.js';
 import { PlaysRepository } from './plays.repository.js';
 import { RegistryAdminService } from './registry-admin.service.js';
 import { RegistryRepository } from './registry.repository.js';
 import { registryRoutes } from './routes.js';
-import { SafetyReviewRepository } from './safety-review.repository.js';
+import { SafetyReviewRepository, type ReportThresholdRead } from './safety-review.repository.js';
 import { SafetyReviewService } from './safety-review.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { type GenerationLookup, TrackRegistrationService } from './track-registration.js';
@@ -29,17 +29,21 @@ export interface RegistryModuleDeps {
   clock: Clock;
   /** One counted play per caller and track within the track's length. */
   playWindow: Pick<PlayWindow, 'counts'>;
+  /** The models' read port on model_versions: the models a track came from. */
+  lineage: Pick<ModelLineageRepository, 'findByVersion' | 'productionAt' | 'production'>;
+  /** Module A's read port: report_threshold as configured. */
+  reportThreshold: ReportThresholdRead;
+  /** Module F's read port: a lyric's record (its words and the model that wrote them). */
+  lyrics: { find(id: string): Promise<LyricRow | null> };
 }
 
 export type RegistryModule = ReturnType<typeof buildRegistryModule>;
 
-export function buildRegistryModule({ db, generations, blobs, events, clock, playWindow }: RegistryModuleDeps) {
+export function buildRegistryModule({ db, generations, blobs, events, clock, playWindow, lineage, lyrics, reportThreshold }: RegistryModuleDeps) {
   const repo = new RegistryRepository(db);
   const plays = new PlaysRepository(db);
-  const lineage = new ModelLineageRepository(db);
-  const lyrics = new LyricsRepository(db);
   const audit = new ChainAuditService(repo, clock);
-  const reviewsRepo = new SafetyReviewRepository(db);
+  const reviewsRepo = new SafetyReviewRepository(db, reportThreshold);
   const reviews = new SafetyReviewService({ reviews: reviewsRepo, events, clock });
   const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, reviews, clock, playWindow });
   const registration = new TrackRegistrationService({ registry: repo, generations, lyrics, models: lineage, blobs, clock });

@@ -6,7 +6,7 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import type { LyricRow } from '../lyrics/lyrics.repository.js';
 import type { ModelVersionRow } from '../models/models.repository.js';
-import type { ModelLineageRepository } from './model-lineage.repository.js';
+import type { ModelLineageRepository } from '../models/model-lineage.repository.js';
 import { STATION_NAME } from '../../kernel/station-name.js';
 import { generatedRange } from './date-range.js';
 import type { PlaysRepository } from './plays.repository.js';

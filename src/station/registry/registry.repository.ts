@@ -131,6 +131,17 @@ export class RegistryRepository {
     return this.db.select().from(safetyFlags).where(eq(safetyFlags.stationTrackId, stationTrackId)).orderBy(asc(safetyFlags.createdAt));
   }
 
+  /** Records a safety flag (the generation pipeline's withheld verdicts go through RegistryService.raiseSafetyFlag). */
+  async insertSafetyFlag(values: typeof safetyFlags.$inferInsert): Promise<void> {
+    await this.db.insert(safetyFlags).values(values);
+  }
+
+  /** Safety flags raised since `since` (module A's status counts them). */
+  async safetyFlagsSince(since: Date): Promise<number> {
+    const [{ n }] = await this.db.select({ n: count() }).from(safetyFlags).where(gte(safetyFlags.createdAt, since));
+    return Number(n);
+  }
+
   async safetyFlagsOfGeneration(generationId: string): Promise<SafetyFlagRow[]> {
     return this.db.select().from(safetyFlags).where(eq(safetyFlags.generationId, generationId)).orderBy(asc(safetyFlags.createdAt));
   }

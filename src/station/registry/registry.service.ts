@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
 import { DomainError } from '../../errors.js';
-import type { NewRegistryRecord, RegistryRepository, RegistryRow } from './registry.repository.js';
+import type { NewRegistryRecord, RegistryRepository, RegistryRow, SafetyFlagRow } from './registry.repository.js';
 import type { ReviewState, SafetyReviewRepository, WithheldReason } from './safety-review.repository.js';
 
 export function newStationTrackId(): string {
@@ -43,6 +43,11 @@ export class RegistryService {
    */
   async withheldReason(stationTrackId: string): Promise<WithheldReason | null> {
     return (await this.reviews.state(stationTrackId))?.withheldReason ?? null;
+  }
+
+  /** Withholds a registered track (or lyric) on the safety filter's verdict: one flag, kept with the record. */
+  async raiseSafetyFlag(flag: Pick<SafetyFlagRow, 'stationTrackId' | 'generationId' | 'lyricId' | 'flagType' | 'safetyScore' | 'detail'>): Promise<void> {
+    await this.repo.insertSafetyFlag(flag);
   }
 
   async isWithheld(stationTrackId: string): Promise<boolean> {

@@ -7,7 +7,7 @@
  */
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
-import { registryTracks, safetyFlags, safetyReports, safetyReviews, stationConfig } from '../../infra/db/schema/index.js';
+import { registryTracks, safetyFlags, safetyReports, safetyReviews } from '../../infra/db/schema/index.js';
 import type { RegistryRow, SafetyFlagRow } from './registry.repository.js';
 
 /** Why a track may not be played: the safety filter's verdict, an admin's flag, or enough listener reports. */
@@ -78,8 +78,17 @@ export interface AdminFlagOutcome {
   approved: boolean;
 }
 
+/**
+ * Module A's read port on the station's configuration: report_threshold as configured (null before the record
+ * exists), read in the given transaction so that a report is judged against the threshold of its moment.
+ */
+export type ReportThresholdRead = (tx: DbOrTx) => Promise<number | null>;
+
 export class SafetyReviewRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly configuredThreshold: ReportThresholdRead,
+  ) {}
 
   /** Locks the track's registry row for the rest of the transaction; null when there is no such track. */
   private async lockTrack(tx: DbOrTx, stationTrackId: string): Promise<RegistryRow | null> {
@@ -103,8 +112,7 @@ export class SafetyReviewRepository {
 
   /** report_threshold as configured (read in the caller's transaction when given). */
   async threshold(tx: DbOrTx = this.db): Promise<number> {
-    const [row] = await tx.select({ threshold: stationConfig.reportThreshold }).from(stationConfig).where(eq(stationConfig.id, 1));
-    return row?.threshold ?? DEFAULT_REPORT_THRESHOLD;
+    return (await this.configuredThreshold(tx)) ?? DEFAULT_REPORT_THRESHOLD;
   }
 
   private async withholdByReports(tx: DbOrTx, track: RegistryRow, round: number, reporters: number, threshold: number, at: Date) {

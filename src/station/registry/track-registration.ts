@@ -10,7 +10,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import { Errors } from '../../errors.js';
 import type { generations as generationsTable } from '../../infra/db/schema/index.js';
 import type { LyricRow } from '../lyrics/lyrics.repository.js';
-import type { ModelLineageRepository } from './model-lineage.repository.js';
+import type { ModelLineageRepository } from '../models/model-lineage.repository.js';
 import type { RegistryRepository, RegistryRow } from './registry.repository.js';
 import { newStationTrackId } from './registry.service.js';
 import type { RegisterTrackBody } from './schemas.js';

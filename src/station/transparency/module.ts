@@ -5,26 +5,27 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { RegistryModule } from '../registry/module.js';
 import { DatasetProvenance } from './dataset-provenance.js';
-import { sungLyrics } from './lyrics-text.js';
 import { transparencyRoutes } from './routes.js';
-import { TransparencyService } from './transparency.service.js';
+import { TransparencyService, type TransparencyDeps } from './transparency.service.js';
 
 export interface TransparencyModuleDeps {
   db: Db;
   blobs: BlobStore;
   registry: Pick<RegistryModule, 'repo' | 'lineage' | 'audit' | 'reviewsRepo'>;
+  /** Module F's read port: a track's lyrics in the order they are sung. */
+  lyricsOf: TransparencyDeps['lyricsOf'];
   clock: Clock;
   publicBaseUrl: string;
 }
 
-export function buildTransparencyModule({ db, blobs, registry, clock, publicBaseUrl }: TransparencyModuleDeps) {
+export function buildTransparencyModule({ db, blobs, registry, lyricsOf, clock, publicBaseUrl }: TransparencyModuleDeps) {
   const transparency = new TransparencyService({
     registry: registry.repo,
     models: registry.lineage,
     provenance: new DatasetProvenance(db, blobs),
     chain: registry.audit,
     reviews: registry.reviewsRepo,
-    lyricsOf: (lyricId) => sungLyrics(db, lyricId),
+    lyricsOf,
     clock,
     publicBaseUrl,
   });

@@ -7,7 +7,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { ModelVersionRow } from '../models/models.repository.js';
 import { STATION_NAME } from '../../kernel/station-name.js';
 import type { ChainAuditService } from '../registry/chain-audit.js';
-import type { ModelLineageRepository } from '../registry/model-lineage.repository.js';
+import type { ModelLineageRepository } from '../models/model-lineage.repository.js';
 import { LYRICS_SOURCE_STATEMENT } from '../registry/registry-admin.service.js';
 import type { RegistryRepository, SafetyFlagRow } from '../registry/registry.repository.js';
 import { trackNotFound } from '../registry/registry.service.js';

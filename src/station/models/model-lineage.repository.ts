@@ -1,8 +1,11 @@
-/** Read-only views of model_versions that the registry and the transparency panel need for lineage. */
+/**
+ * Read-only views of model_versions that the registry and the transparency panel need for lineage: the read
+ * port this module publishes on its table (modules.ts hands it to the registry).
+ */
 import { and, desc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { modelVersions } from '../../infra/db/schema/index.js';
-import type { ModelType, ModelVersionRow } from '../models/models.repository.js';
+import type { ModelType, ModelVersionRow } from './models.repository.js';
 
 export class ModelLineageRepository {
   constructor(private readonly db: Db) {}

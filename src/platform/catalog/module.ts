@@ -1,0 +1,56 @@
+/** The catalog group for the composition root: track reads and search, counted plays, the track cache's invalidation. */
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../../infra/blobs/blob-store.js';
+import type { UrlSigner } from '../../infra/blobs/url-signer.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { CounterStore } from '../../infra/counters/counter-store.js';
+import type { Db } from '../../infra/db/client.js';
+import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import { CatalogRepository } from './catalog.repository.js';
+import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
+import { PlayWindow } from './play-window.js';
+import { catalogRoutes } from './routes.js';
+
+export interface CatalogModuleDeps {
+  db: Db;
+  /** Whether the database runs a search's statements side by side (PostgreSQL) or one after another (PGlite). */
+  concurrentStatements: boolean;
+  signer: UrlSigner;
+  blobs: Pick<BlobStore, 'stat'>;
+  /** Carries TRACK_CHANGED_CHANNEL: every instance drops its cached copy of a changed track. */
+  bus: EventBus;
+  clock: Clock;
+  /** Where counted plays are remembered (shared by every instance with Redis). */
+  playCounters: CounterStore;
+  /** Told after each recorded play (best effort: the play is kept whatever it does). */
+  onPlayRecorded: () => Promise<void>;
+}
+
+export function buildCatalogModule(deps: CatalogModuleDeps) {
+  const repo = new CatalogRepository(deps.db, { concurrentStatements: deps.concurrentStatements });
+  // One counted play per listener and track within the track's length, on every instance.
+  const playWindow = new PlayWindow(deps.playCounters, deps.clock);
+  const service = new CatalogService(repo, deps.signer, deps.blobs, deps.onPlayRecorded, playWindow);
+  let unsubscribe: (() => Promise<void>) | null = null;
+
+  return {
+    service,
+    /** The albums' reads of catalog tracks (platform/artists). */
+    repo,
+    /** Read port for the station's play counts: one counted play per caller and track within its length. */
+    playWindow,
+    routes: async (app: FastifyInstance) => {
+      await app.register(catalogRoutes(service));
+    },
+    /** Subscribes to track changes, so that the track cache never outlives a change made on another instance. */
+    start: async () => {
+      unsubscribe = await deps.bus.subscribe(TRACK_CHANGED_CHANNEL, (id) => typeof id === 'string' && service.invalidateTrack(id));
+    },
+    stop: async () => {
+      await unsubscribe?.();
+      unsubscribe = null;
+    },
+  };
+}
+
+export type CatalogModule = ReturnType<typeof buildCatalogModule>;

@@ -1,0 +1,46 @@
+/**
+ * Module F (lyrics) for the composition root: the service behind /station/v1/generate/lyrics, which the
+ * generation runner also calls for a track's words, and its routes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine/engine.js';
+import type { Clock } from '../../infra/clock/clock.js';
+import type { Db } from '../../infra/db/client.js';
+import type { ConfigRepository } from '../admin/config.repository.js';
+import type { StationEvents } from '../events/station-events.js';
+import type { ModelAvailability } from '../models/model-availability.js';
+import type { ModelStore } from '../models/model-store.js';
+import type { SafetyReferenceStore } from '../safety/safety-reference.js';
+import { LyricsRepository } from './lyrics.repository.js';
+import { LyricsService } from './lyrics.service.js';
+import { lyricsRoutes } from './routes.js';
+
+export interface LyricsModuleDeps {
+  db: Db;
+  engine: Engine;
+  models: ModelStore;
+  safetyReference: SafetyReferenceStore;
+  /** The station's configuration: whether lyrics generation is on, whether explicit words are allowed. */
+  stationConfig: ConfigRepository;
+  events: StationEvents;
+  clock: Clock;
+  /** Whether a lyrics model is deployed, or one is coming (lyrics then wait for it). */
+  availability: ModelAvailability;
+}
+
+export function buildLyricsModule(deps: LyricsModuleDeps) {
+  const repo = new LyricsRepository(deps.db);
+  const service = new LyricsService(repo, deps.engine, deps.models, deps.safetyReference, deps.stationConfig, deps.events, deps.clock, deps.availability);
+  return {
+    service,
+    /** Read port for the registry: a lyric's record (its words and the model that wrote them). */
+    records: { find: (lyricId: string) => repo.find(lyricId) },
+    /** Read port for the transparency panel: a lyric's words in the order they are sung. */
+    sungLyrics: (lyricId: string) => repo.sungSections(lyricId),
+    routes: async (app: FastifyInstance) => {
+      await app.register(lyricsRoutes(service));
+    },
+  };
+}
+
+export type LyricsModule = ReturnType<typeof buildLyricsModule>;
