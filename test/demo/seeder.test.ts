@@ -55,8 +55,11 @@ describe('demo seed lease', () => {
   });
 });
 
+// The order of the seed's steps is the seeder's, whatever renders and trains: the FakeEngine (instant training,
+// short tone masters) here. The real engine's whole seed runs in test/e2e/radio.test.ts and its masters in
+// seed-masters.test.ts; on the LocalEngine this suite alone took four to eight minutes, CI's longest pole.
 describe('demo seed order', () => {
-  const station = stationForSuite({ STATION_DEMO: 'true', STATION_DEMO_TRACK_SEC: '6', STATION_SCHEDULER_CYCLE_SEC: '3600' });
+  const station = stationForSuite({ STATION_DEMO: 'true', STATION_DEMO_TRACK_SEC: '6', STATION_SCHEDULER_CYCLE_SEC: '3600' }, { fakeEngine: true });
   beforeAll(async () => {
     await station.station.demo!.done;
   }, 600_000);
