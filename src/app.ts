@@ -275,7 +275,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     options.engine ??
     (config.ml
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
-      : new LocalEngine({ artifacts: new BlobArtifactSource(blobs) }));
+      : new LocalEngine({ artifacts: new BlobArtifactSource(blobs), niceness: config.engineThreadNiceness ?? undefined }));
   const station = buildStationModules({
     config,
     database,

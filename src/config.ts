@@ -44,6 +44,12 @@ export interface Config {
   mailFrom: string;
   demo: boolean;
   demoTrackSec: number;
+  /**
+   * Nice value of the engine's worker threads (STATION_ENGINE_NICENESS, 0-19, default 10): renders and training
+   * yield the CPU to the API thread. 0 keeps them at the API's priority, for a machine given to the engine.
+   * Null: the engine's own default.
+   */
+  engineThreadNiceness: number | null;
   schedulerCycleSec: number;
   contextRotationSec: number;
   listenerBroadcastSec: number;
@@ -284,6 +290,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mailFrom: text(env, 'MAIL_FROM') ?? 'Station <no-reply@station.local>',
     demo,
     demoTrackSec: integer(env, 'STATION_DEMO_TRACK_SEC', 150, 4, 600),
+    engineThreadNiceness: text(env, 'STATION_ENGINE_NICENESS') === null ? null : integer(env, 'STATION_ENGINE_NICENESS', 0, 0, 19),
     schedulerCycleSec: integer(env, 'STATION_SCHEDULER_CYCLE_SEC', 30, 1, 3600),
     contextRotationSec: integer(env, 'STATION_CONTEXT_ROTATION_SEC', 1800, 10, 86400),
     listenerBroadcastSec: integer(env, 'STATION_LISTENER_BROADCAST_SEC', 15, 1, 3600),

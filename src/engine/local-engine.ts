@@ -31,6 +31,8 @@ export interface LocalEngineOptions {
   poolSize?: number;
   /** Limit for every task but training (default 5 minutes); training runs without a limit. */
   taskTimeoutMs?: number;
+  /** Nice value of the worker threads (default ENGINE_THREAD_NICENESS). */
+  niceness?: number;
 }
 
 /** More queued tasks than this many per worker and the engine reports itself degraded. */
@@ -41,7 +43,12 @@ export class LocalEngine implements Engine {
   private readonly pool: EngineWorkerPool;
 
   constructor(options: LocalEngineOptions) {
-    this.pool = new EngineWorkerPool({ artifacts: options.artifacts, size: options.poolSize, taskTimeoutMs: options.taskTimeoutMs });
+    this.pool = new EngineWorkerPool({
+      artifacts: options.artifacts,
+      size: options.poolSize,
+      taskTimeoutMs: options.taskTimeoutMs,
+      niceness: options.niceness,
+    });
   }
 
   async generateTrack(job: TrackJob, onProgress?: ProgressFn): Promise<TrackResult> {

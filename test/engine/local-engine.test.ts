@@ -37,7 +37,7 @@ const corpus: LyricsDocument[] = fixtureCorpus();
 const COPIED_LINE = corpus[1].sections[0].lines[0]; // "The ferry leaves at seven from the pier"
 
 const artifacts = new MemoryArtifacts();
-const engine = new LocalEngine({ artifacts, poolSize: 2, taskTimeoutMs: 60_000 });
+const engine = new LocalEngine({ artifacts, poolSize: 2, taskTimeoutMs: 60_000, niceness: 0 });
 const safetyRef = artifacts.put('reference/safety.json', { lyrics: corpus, audio: styleItems.map(({ id, features }) => ({ id, features })) });
 let audioModel: ArtifactRef;
 let lyricsModel: ArtifactRef;

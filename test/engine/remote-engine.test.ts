@@ -94,7 +94,7 @@ beforeAll(async () => {
   await ml.http.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(ml.http.server.address() as AddressInfo).port}`;
   remote = new RemoteEngine({ baseUrl, apiKey: API_KEY, signArtifact: artifacts.sign, idleTimeoutMs: 5_000 });
-  local = new LocalEngine({ artifacts: { read: async (ref) => artifacts.blobs.get(ref.blobKey)! }, poolSize: 1 });
+  local = new LocalEngine({ artifacts: { read: async (ref) => artifacts.blobs.get(ref.blobKey)! }, poolSize: 1, niceness: 0 });
   safetyRef = artifacts.put('reference/safety.json', { lyrics: corpus, audio: styleItems.map(({ id, features }) => ({ id, features })) });
 
   // Both models are trained through the protocol: epochs and checkpoints cross the wire.

@@ -11,7 +11,7 @@ import { RenditionPool, type RenditionChunks } from '../../src/engine/worker/ren
 import { pcmWav } from '../platform/uploads-support.js';
 
 describe('RenditionPool', () => {
-  const pool = new RenditionPool({ size: 1, sliceFrames: 4096 });
+  const pool = new RenditionPool({ size: 1, sliceFrames: 4096, niceness: 0 });
   afterAll(() => pool.close());
 
   async function render(master: Buffer) {

@@ -129,6 +129,8 @@ export class FaultStation {
         REDIS_URL: REDIS_URL!,
         REDIS_PREFIX: this.prefix,
         STATION_DEMO: 'false',
+        // The engine at the instances' priority: see ENGINE_AT_TEST_PRIORITY (test/helpers/station.ts).
+        STATION_ENGINE_NICENESS: '0',
         STATION_SERVICE_API_KEY: SERVICE_KEY,
         STATION_SCHEDULER_CYCLE_SEC: '5',
         LOG_LEVEL: script === 'src/main.ts' ? 'warn' : 'info',

@@ -112,6 +112,13 @@ describe('loadConfig', () => {
     for (const bad of ['0', '1001', 'ten']) expect(configError({ STATION_MAX_KEYS_PER_ACCOUNT: bad }).message).toContain('STATION_MAX_KEYS_PER_ACCOUNT');
   });
 
+  it("reads STATION_ENGINE_NICENESS: the engine's default when unset, an integer from 0 to 19", () => {
+    expect(loadConfig({}, '/srv/station').engineThreadNiceness).toBeNull();
+    expect(loadConfig({ STATION_ENGINE_NICENESS: '0' }, '/srv/station').engineThreadNiceness).toBe(0);
+    expect(loadConfig({ STATION_ENGINE_NICENESS: '15' }, '/srv/station').engineThreadNiceness).toBe(15);
+    for (const bad of ['20', '-1', 'low']) expect(configError({ STATION_ENGINE_NICENESS: bad }).message).toContain('STATION_ENGINE_NICENESS');
+  });
+
   it('treats empty values as unset', () => {
     const config = loadConfig({ PORT: '', DATABASE_URL: '  ', STATION_DEMO: '' }, '/srv');
     expect(config.port).toBe(8080);

@@ -26,6 +26,14 @@ export const ADMIN = {
   totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
 };
 
+/**
+ * The engine's threads at the test process's own priority. In production they run at nice 10 so the API thread
+ * of their process goes first; here two suites' four worker processes share two cores, and a station's renders
+ * at nice 10 got a few per cent of a core behind the other processes' tests, so suites waited minutes on a
+ * render that takes seconds. test/engine/thread-priority.test.ts covers the production default.
+ */
+export const ENGINE_AT_TEST_PRIORITY = '0';
+
 export interface TestDatabase {
   /** Opens a new handle on the same data (a "restart"). */
   open(): Promise<Database>;
@@ -97,6 +105,7 @@ export async function buildTestStation(env: Record<string, string> = {}, options
     STATION_ADMIN_PASSWORD: ADMIN.password,
     STATION_ADMIN_TOTP_SECRET: ADMIN.totpSecret,
     PUBLIC_BASE_URL: 'http://station.test',
+    STATION_ENGINE_NICENESS: ENGINE_AT_TEST_PRIORITY,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` } : {}),
     ...env,
   });

@@ -27,7 +27,7 @@ async function samples(bytes: Uint8Array, format: 'wav' | 'flac'): Promise<Int32
 
 describe('master backfill', () => {
   const station = stationForSuite();
-  const pool = new RenditionPool({ size: 1 });
+  const pool = new RenditionPool({ size: 1, niceness: 0 });
   const warnings: string[] = [];
   let owner: Login;
   let backfill: MasterBackfill;

@@ -20,6 +20,8 @@ export interface RenditionPoolOptions {
   timeoutMs?: number;
   /** Input frames per slice (tests use small ones). */
   sliceFrames?: number;
+  /** Nice value of the worker threads (default ENGINE_THREAD_NICENESS). */
+  niceness?: number;
 }
 
 /** Renders read no model or dataset: a request for one is a bug. */
@@ -31,7 +33,7 @@ export class RenditionPool {
   private readonly pool: EngineWorkerPool;
 
   constructor(private readonly options: RenditionPoolOptions) {
-    this.pool = new EngineWorkerPool({ artifacts: NO_ARTIFACTS, size: options.size, taskTimeoutMs: options.timeoutMs ?? 3600_000 });
+    this.pool = new EngineWorkerPool({ artifacts: NO_ARTIFACTS, size: options.size, taskTimeoutMs: options.timeoutMs ?? 3600_000, niceness: options.niceness });
   }
 
   /**

@@ -70,7 +70,7 @@ export function buildUploadsModule(deps: UploadsDeps) {
   const timers = deps.timers ?? systemTimers;
   // No request lives past its body limit: a spooled file older than twice that (an hour at least) is no one's.
   const staleMs = Math.max(HOUR_MS, 2 * config.uploadTimeoutMs);
-  const pool = new RenditionPool({ size: RENDER_CONCURRENCY });
+  const pool = new RenditionPool({ size: RENDER_CONCURRENCY, niceness: config.engineThreadNiceness ?? undefined });
   let renderer: UploadRenderer | null = null;
   let sweep: unknown = null;
   let stopping = false;

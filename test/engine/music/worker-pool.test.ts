@@ -14,7 +14,7 @@ const artifacts = { read: async () => (reads++, modelBytes) };
 const job: TrackJob = { context: LOFI_CONTEXT, seed: 7, maxDurationSec: 8, quality: '128kbps', audioModel, stationName: 'Test FM' };
 
 describe('engine worker pool (generateTrack)', () => {
-  const pool = new EngineWorkerPool({ artifacts, size: 1, allowFaultInjection: true, taskTimeoutMs: 60_000 });
+  const pool = new EngineWorkerPool({ artifacts, size: 1, allowFaultInjection: true, taskTimeoutMs: 60_000, niceness: 0 });
   afterAll(() => pool.close());
 
   it('renders in a worker thread with progress, reading the model once', async () => {
@@ -58,7 +58,7 @@ describe('engine worker pool (generateTrack)', () => {
   });
 
   it('rejects tasks after close with SHUTDOWN', async () => {
-    const closing = new EngineWorkerPool({ artifacts, size: 1 });
+    const closing = new EngineWorkerPool({ artifacts, size: 1, niceness: 0 });
     await closing.close();
     const error = await closing.run('generateTrack', job).catch((e) => e);
     expect(error).toBeInstanceOf(EngineError);
