@@ -144,10 +144,10 @@ function addSource(track: ParameterTrack, seg: Segment, silent: Float64Array, vo
   if (isVowel(seg.phone)) {
     const ramp = lineStart ? 0.03 : Math.min(0.01, dur * 0.2);
     if (reattack) {
-      point(t0 + 0.002, { AV: 0.2, AH: voice.breath });
-      point(t0 + 0.025, { AV: 1, AH: voice.breath });
-    } else point(t0 + ramp, { AV: 1, AH: voice.breath });
-    point(t1 - Math.min(0.01, dur * 0.2), { AV: 1, AH: voice.breath });
+      point(t0 + 0.002, { AV: 0.2 });
+      point(t0 + 0.025, { AV: 1 });
+    } else point(t0 + ramp, { AV: 1 });
+    point(t1 - Math.min(0.01, dur * 0.2), { AV: 1 });
     return;
   }
   const c = CONSONANT_TARGETS[seg.phone as Consonant];
@@ -189,7 +189,8 @@ function addSource(track: ParameterTrack, seg: Segment, silent: Float64Array, vo
       return;
     }
     case 'fricative': {
-      const av = c.voiced ? 0.45 : 0;
+      // A voiced fricative is mostly voice, its noise weak (/v/, /dh/ with more noise were heard as /z/).
+      const av = c.voiced ? 0.7 : 0;
       point(t0 + ramp, { AV: av, AF: noise!.level, ...spectrum });
       point(t1 - ramp, { AV: av, AF: noise!.level, ...spectrum });
       return;
@@ -199,14 +200,14 @@ function addSource(track: ParameterTrack, seg: Segment, silent: Float64Array, vo
       point(t1 - ramp * 0.5, { AH: 0.7 });
       return;
     case 'nasal':
-      // The nasal pole and the low F1 add up at 250-300 Hz: a lower drive keeps the murmur below the vowel.
+      // The nasal pole gives the murmur its low peak at 270 Hz: a lower drive keeps the murmur below the vowel.
       point(t0 + ramp, { AV: 0.3 });
       point(t1 - ramp, { AV: 0.3 });
       return;
     case 'liquid':
     case 'glide':
-      point(t0 + ramp, { AV: 0.6, AH: voice.breath * 0.5 });
-      point(t1 - ramp, { AV: 0.6, AH: voice.breath * 0.5 });
+      point(t0 + ramp, { AV: 0.6 });
+      point(t1 - ramp, { AV: 0.6 });
       return;
     case 'tap':
       point(t0 + dur * 0.2, { AV: 0.8 });

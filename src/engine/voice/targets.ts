@@ -33,7 +33,9 @@ export interface ConsonantTarget {
   b?: Formants;
   /** Frication (fricatives, affricates) or burst (stops) spectrum: two bands plus a flat bypass. */
   noise?: { bands: [NoiseBand, NoiseBand]; bypass: number; level: number };
-  /** Nasal antiresonance (Hz) for nasals; the nasal pole sits at 270 Hz. */
+  /** Nasal antiresonance (Hz) for nasals; the nasal pole sits at 270 Hz. Klatt's (1980) murmur: the zero
+   *  just above the pole (450 Hz) and F1 at 480 Hz, so the murmur keeps energy up to 2.5 kHz. With F1 at
+   *  280 Hz beside the pole it had nothing above 500 Hz and was heard as /b/ or /d/ (bench/README.md). */
   nasalZero?: number;
   /** Nominal duration in singing (seconds). */
   dur: number;
@@ -63,13 +65,15 @@ export const VOWEL_TARGETS: Record<Vowel, VowelTarget> = {
   u: { f: [320, 800, 2300], b1: 55 },
 };
 
+/** /s/ and the alveolar burst are the strong ones: 15-20 dB over the vowel at 4-9 kHz (espeak-ng's /s/: 20 dB),
+ *  now that the vowels keep their upper formants (synth.ts, higher-pole correction). */
 const S_NOISE = {
   bands: [
     [5500, 1600, 1],
     [8200, 2600, 0.6],
   ] as [NoiseBand, NoiseBand],
   bypass: 0,
-  level: 1.1,
+  level: 3,
 };
 const SH_NOISE = {
   bands: [
@@ -117,7 +121,7 @@ const ALVEOLAR_BURST = {
     [7000, 2600, 0.8],
   ] as [NoiseBand, NoiseBand],
   bypass: 0.1,
-  level: 1.1,
+  level: 3.2,
 };
 const VELAR_BURST = {
   bands: [
@@ -127,7 +131,7 @@ const VELAR_BURST = {
   bypass: 0.1,
   level: 1,
 };
-const NASAL_B: Formants = [110, 250, 350];
+const NASAL_B: Formants = [60, 200, 250];
 
 export const CONSONANT_TARGETS: Record<Consonant, ConsonantTarget> = {
   P: { manner: 'stop', voiced: false, f: [250, 900, 2150], noise: LABIAL_BURST, dur: 0.08 },
@@ -139,19 +143,19 @@ export const CONSONANT_TARGETS: Record<Consonant, ConsonantTarget> = {
   CH: { manner: 'affricate', voiced: false, f: [300, 1900, 2500], noise: SH_NOISE, dur: 0.1 },
   JH: { manner: 'affricate', voiced: true, f: [250, 1900, 2500], noise: { ...SH_NOISE, level: 0.5 }, dur: 0.08 },
   F: { manner: 'fricative', voiced: false, f: [340, 1100, 2100], noise: F_NOISE, dur: 0.085 },
-  V: { manner: 'fricative', voiced: true, f: [250, 1100, 2100], noise: { ...F_NOISE, level: 0.18 }, dur: 0.07 },
+  V: { manner: 'fricative', voiced: true, f: [250, 1100, 2100], noise: { ...F_NOISE, level: 0.08 }, dur: 0.07 },
   TH: { manner: 'fricative', voiced: false, f: [320, 1400, 2550], noise: TH_NOISE, dur: 0.08 },
-  DH: { manner: 'fricative', voiced: true, f: [270, 1400, 2550], noise: { ...TH_NOISE, level: 0.12 }, dur: 0.055 },
+  DH: { manner: 'fricative', voiced: true, f: [270, 1400, 2550], noise: { ...TH_NOISE, level: 0.05 }, dur: 0.055 },
   S: { manner: 'fricative', voiced: false, f: [320, 1700, 2600], noise: S_NOISE, dur: 0.1 },
   Z: { manner: 'fricative', voiced: true, f: [250, 1700, 2600], noise: { ...S_NOISE, level: 0.5 }, dur: 0.075 },
   SH: { manner: 'fricative', voiced: false, f: [300, 1900, 2500], noise: SH_NOISE, dur: 0.1 },
   ZH: { manner: 'fricative', voiced: true, f: [250, 1900, 2500], noise: { ...SH_NOISE, level: 0.5 }, dur: 0.075 },
   X: { manner: 'fricative', voiced: false, f: [350, 1600, 2400], noise: X_NOISE, dur: 0.08 },
   HH: { manner: 'aspirate', voiced: false, f: [500, 1500, 2500], dur: 0.065 },
-  M: { manner: 'nasal', voiced: true, f: [280, 1100, 2200], b: NASAL_B, nasalZero: 900, dur: 0.075 },
-  N: { manner: 'nasal', voiced: true, f: [280, 1600, 2500], b: NASAL_B, nasalZero: 1500, dur: 0.07 },
-  NG: { manner: 'nasal', voiced: true, f: [280, 2000, 2400], b: NASAL_B, nasalZero: 2300, dur: 0.075 },
-  NY: { manner: 'nasal', voiced: true, f: [280, 2100, 2800], b: NASAL_B, nasalZero: 1900, dur: 0.075 },
+  M: { manner: 'nasal', voiced: true, f: [480, 1270, 2130], b: NASAL_B, nasalZero: 450, dur: 0.075 },
+  N: { manner: 'nasal', voiced: true, f: [480, 1340, 2470], b: NASAL_B, nasalZero: 450, dur: 0.07 },
+  NG: { manner: 'nasal', voiced: true, f: [480, 2000, 2700], b: NASAL_B, nasalZero: 450, dur: 0.075 },
+  NY: { manner: 'nasal', voiced: true, f: [480, 2100, 2800], b: NASAL_B, nasalZero: 450, dur: 0.075 },
   L: { manner: 'liquid', voiced: true, f: [330, 1000, 2700], b: [70, 150, 250], dur: 0.065 },
   R: { manner: 'liquid', voiced: true, f: [320, 1100, 1500], b: [70, 100, 150], dur: 0.065 },
   W: { manner: 'glide', voiced: true, f: [300, 650, 2200], dur: 0.05 },

@@ -23,7 +23,9 @@ export interface VoiceSpec {
   openQuotient: number;
   /** One-pole low-pass on the source: 0 bright .. 0.8 dark (spectral tilt). */
   tilt: number;
-  /** Aspiration noise mixed into the voiced source, relative to voicing (breathiness). */
+  /** Aspiration noise mixed into the voiced source, relative to voicing (breathiness). Not sung at present:
+   *  white breath noise under held vowels read as /s/, /z/ and noise to the recogniser (bench/README.md,
+   *  Listening, round 4); kept as the voice's description for a band-limited breath later. */
   breath: number;
   vibratoHz: number;
   /** Vibrato depth, cents either side; kept moderate, as in pop singing. */
