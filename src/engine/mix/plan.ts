@@ -243,6 +243,16 @@ const TONE_DB: Partial<Record<GenreFamily, number>> = { rock: 8 };
 const COLOUR_DB: Partial<Record<GenreFamily, number>> = { rock: 4 };
 const COLOUR_HZ = 2500;
 
+/**
+ * Depth (dB) of a song's balance: each bus's level drawn within +-depth around the family's (a producer
+ * who pushes the drums, another who buries them under the keys; a pad that fills or a pad that hints).
+ * The drums carry the top of a mix (hats, cymbals) and the kick its bottom, the pad and keys the low mids,
+ * so the balance moves a song's long-term spectrum band by band where a shelf on the master moves it as a
+ * whole, and the air stage and the master EQ follow it rather than undo it. Uniform in dB, zero mean: the
+ * family's mean spectrum, which its master EQ is fitted to (genre-eq.ts), stays where it was.
+ */
+export const BALANCE_DB: Record<PartRole, number> = { drums: 5, bass: 3, chords: 3, melody: 5, pad: 5 };
+
 /** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
 const ROOM_SCALE = 1.35;
 
@@ -263,11 +273,14 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   // Drawn after the kit, room and tone, so those stay what they were for every seed.
   const colourDepth = COLOUR_DB[family] ?? 0;
   const colour: Band[] = rng && colourDepth > 0 ? [{ type: 'highshelf', hz: COLOUR_HZ, db: Math.round((2 * rng.next() - 1) * colourDepth * 10) / 10 }] : [];
+  // Its own stream: the kit, room, tone and colour stay what they were for every seed.
+  const balance = seed === undefined ? null : Rng.derive(seed, 'balance');
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
     const sideScale = role === 'drums' ? f.drumsSideScale : 1;
-    const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0);
+    const drawn = balance ? Math.round((2 * balance.next() - 1) * BALANCE_DB[role] * 10) / 10 : 0;
+    const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0) + drawn;
     const coloured = role === 'chords' || role === 'melody' || role === 'pad' ? colour : [];
     const eq = [...BASE[role].eq, ...(role === 'chords' ? tone : []), ...coloured];
     buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
