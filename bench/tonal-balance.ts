@@ -20,7 +20,7 @@
  * DERIVE_TOLERANCE_DB)
  * and prints src/engine/mix/genre-eq.ts.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Band } from '../src/engine/mix/biquad.js';
 import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { composeCandidate } from '../src/engine/compose/index.js';
@@ -41,7 +41,12 @@ const families = arg('families', FAMILY_CONTEXTS.map(([f]) => f).join(',')).spli
 const uncorrected = derive || args.includes('--uncorrected');
 /** The family mean is fitted this close: well inside the +-3 dB target, so songs the fit did not see land in it too. */
 const DERIVE_TOLERANCE_DB = 1;
-const seedOf = (s: number) => (derive ? 5 + 301 * s : 11 + 101 * s);
+/** The fit's seeds (5 + 301 k) or the check's (11 + 101 k); `--seed-set derive` renders the fit's seeds without deriving. */
+const deriveSeeds = derive || arg('seed-set', '') === 'derive';
+const seedOf = (s: number) => (deriveSeeds ? 5 + 301 * s : 11 + 101 * s);
+/** `--dump file.json`: every song's deviation per band, by family and seed, for fitting and checking offline. */
+const dumpPath = arg('dump', '');
+const dumped: Record<string, Record<number, number[]>> = {};
 
 async function render(familyName: string, seed: number, pooled: boolean): Promise<{ left: Float32Array; right: Float32Array }> {
   const context = FAMILY_CONTEXTS.find(([name]) => name === familyName)![1];
@@ -82,6 +87,7 @@ for (const family of families) {
     const { left, right } = await render(family, seed, s > 0);
     const b = balanceAgainst(longTermSpectrum(left, right, SAMPLE_RATE), genreFamily(context));
     b.deviation.forEach((d, i) => (sum[i] += d / seeds));
+    (dumped[family] ??= {})[seed] = b.deviation.map((d) => Math.round(d * 100) / 100);
     allMax.push(b.maxDb);
     allRms.push(b.rmsDb);
     const worst = b.deviation.reduce((w, d, i) => (Math.abs(d) > Math.abs(b.deviation[w]) ? i : w), 0);
@@ -103,6 +109,7 @@ log(
     `\nall ${allMax.length} songs: max deviation median ${median(allMax).toFixed(1)} dB, worst ${Math.max(...allMax).toFixed(1)} dB; ` +
     `rms median ${median(allRms).toFixed(1)} dB, worst ${Math.max(...allRms).toFixed(1)} dB; within +-3 dB: ${allMax.filter((m) => m <= 3).length}/${allMax.length}`,
 );
+if (dumpPath) writeFileSync(dumpPath, JSON.stringify({ uncorrected, songSec, deviations: dumped }));
 if (derive) {
   const header = readFileSync(new URL('../src/engine/mix/genre-eq.ts', import.meta.url), 'utf8').split('export const GENRE_EQ')[0];
   const band = (b: Band) => `{ type: '${b.type}', hz: ${b.hz}${b.q !== undefined ? `, q: ${b.q}` : ''}, db: ${b.db} }`;
