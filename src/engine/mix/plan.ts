@@ -126,6 +126,8 @@ interface FamilyMix {
   bassDb?: number;
   /** Level of the air stage (dB, default AIR's). */
   airDb?: number;
+  /** Extra bands on the keys and pad buses (after BASE's), where the family's arrangement piles up. */
+  harmonyEq?: Band[];
 }
 
 // [pan, width, send] per part. Bass and kick stay central everywhere; width goes to harmony and pads.
@@ -197,6 +199,10 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     vocalSend: 0.45,
     duckDb: 0,
     backingGainDb: 15.6,
+    // Sustained pad chords, a second pad and a pad drone all sit at 250-630 Hz: the renders stood 10-13 dB
+    // over the curve there, and the master EQ cut up to 12 dB (genre-eq.ts), the celesta and a voice with
+    // them. The cut belongs on the pads.
+    harmonyEq: [{ type: 'peak', hz: 400, q: 0.7, db: -6 }],
   },
 };
 
@@ -282,7 +288,8 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
     const drawn = balance ? Math.round((2 * balance.next() - 1) * BALANCE_DB[role] * 10) / 10 : 0;
     const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0) + drawn;
     const coloured = role === 'chords' || role === 'melody' || role === 'pad' ? colour : [];
-    const eq = [...BASE[role].eq, ...(role === 'chords' ? tone : []), ...coloured];
+    const harmony = role === 'chords' || role === 'pad' ? (f.harmonyEq ?? []) : [];
+    const eq = [...BASE[role].eq, ...harmony, ...(role === 'chords' ? tone : []), ...coloured];
     buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
   return {
