@@ -10,7 +10,7 @@
  * Lo-fi's entry is still the fit of two derivations ago (four-kit pool, before its wider instrument pool):
  * refitted, it brought seed 42's intro up 6.2 dB in one bar (test/engine/music/arrangement.test.ts wants
  * under 6) and sat further from the 12 check songs' mean than this one (3.5 dB against 3.2, predicted
- * with `--from`; bench/README.md); restore it by hand after a --derive.
+ * from their uncorrected mean; bench/README.md); restore it by hand after a --derive.
  */
 import type { GenreFamily } from '../compose/style.js';
 import type { Band } from './biquad.js';
