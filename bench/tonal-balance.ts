@@ -3,6 +3,9 @@
  * a published reference curve").
  *   npx tsx bench/tonal-balance.ts [--seeds 3] [--song-sec 45] [--families pop,rock,...] [--uncorrected]
  *   npx tsx bench/tonal-balance.ts --derive [--seeds 12] [--song-sec 30] > src/engine/mix/genre-eq.ts
+ *   npx tsx bench/tonal-balance.ts [--seed-set derive] --uncorrected --dump d.json   (per-song deviations)
+ *   npx tsx bench/tonal-balance.ts --derive --from d.json --seeds 18 [--tolerance 1] [--max-bands 9] [--limit-db 10]
+ *   npx tsx bench/tonal-balance.ts --from c.json --seeds 12   (the check predicted with the current EQs)
  *
  * For each genre family (bench/support/mix-fixtures.ts), --seeds songs from an untrained model: the first
  * with the family's own orchestration (what the demo catalog airs), the others with instruments, kit and
