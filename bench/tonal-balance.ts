@@ -3,6 +3,9 @@
  * a published reference curve").
  *   npx tsx bench/tonal-balance.ts [--seeds 3] [--song-sec 45] [--families pop,rock,...] [--uncorrected]
  *   npx tsx bench/tonal-balance.ts --derive [--seeds 12] [--song-sec 30] > src/engine/mix/genre-eq.ts
+ *   npx tsx bench/tonal-balance.ts [--seed-set derive] --uncorrected --dump d.json   (per-song deviations)
+ *   npx tsx bench/tonal-balance.ts --derive --from d.json --seeds 18 [--tolerance 1] [--max-bands 9] [--limit-db 10]
+ *   npx tsx bench/tonal-balance.ts --from c.json --seeds 12   (the check predicted with the current EQs)
  *
  * For each genre family (bench/support/mix-fixtures.ts), --seeds songs from an untrained model: the first
  * with the family's own orchestration (what the demo catalog airs), the others with instruments, kit and
@@ -20,13 +23,13 @@
  * DERIVE_TOLERANCE_DB)
  * and prints src/engine/mix/genre-eq.ts.
  */
-import { readFileSync } from 'node:fs';
-import type { Band } from '../src/engine/mix/biquad.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { composeCandidate } from '../src/engine/compose/index.js';
 import { genreFamily } from '../src/engine/compose/style.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../src/engine/music/render.js';
-import { BAND_CENTRES, balanceAgainst, correctiveEq, longTermSpectrum } from '../src/engine/mix/tonal-balance.js';
+import { type Band, Biquad } from '../src/engine/mix/biquad.js';
+import { BAND_CENTRES, type Balance, balanceAgainst, chainBandEffect, correctiveEq, longTermSpectrum, masterEqBands } from '../src/engine/mix/tonal-balance.js';
 import { FAMILY_CONTEXTS } from './support/mix-fixtures.js';
 
 const args = process.argv.slice(2);
@@ -40,10 +43,25 @@ const songSec = Number(arg('song-sec', derive ? '30' : '45'));
 const families = arg('families', FAMILY_CONTEXTS.map(([f]) => f).join(',')).split(',');
 const uncorrected = derive || args.includes('--uncorrected');
 /** The family mean is fitted this close: well inside the +-3 dB target, so songs the fit did not see land in it too. */
-const DERIVE_TOLERANCE_DB = 1;
-const seedOf = (s: number) => (derive ? 5 + 301 * s : 11 + 101 * s);
+const DERIVE_TOLERANCE_DB = Number(arg('tolerance', '1'));
+/** `--max-bands`, `--limit-db`: how many broad bands the fit may use and how deep (correctiveEq's defaults: 9, 10 dB). */
+const maxBands = args.includes('--max-bands') ? Number(arg('max-bands', '9')) : undefined;
+const limitDb = args.includes('--limit-db') ? Number(arg('limit-db', '10')) : undefined;
+/** The fit's seeds (5 + 301 k) or the check's (11 + 101 k); `--seed-set derive` renders the fit's seeds without deriving. */
+const deriveSeeds = derive || arg('seed-set', '') === 'derive';
+const seedOf = (s: number) => (deriveSeeds ? 5 + 301 * s : 11 + 101 * s);
+/** `--dump file.json`: every song's deviation per band, by family and seed, for fitting and checking offline. */
+const dumpPath = arg('dump', '');
+const dumped: Record<string, Record<number, number[]>> = {};
+/**
+ * `--from file.json` (a --dump of uncorrected renders): the songs' deviations are read from it instead of
+ * rendered, so `--derive --from` fits the EQs in a second.
+ */
+const fromPath = arg('from', '');
+const from = fromPath ? (JSON.parse(readFileSync(fromPath, 'utf8')) as { uncorrected: boolean; deviations: Record<string, Record<number, number[]>> }) : null;
+if (from && !from.uncorrected) throw new Error(`${fromPath} holds corrected renders: fit and check from uncorrected ones`);
 
-async function render(familyName: string, seed: number, pooled: boolean): Promise<{ left: Float32Array; right: Float32Array }> {
+async function render(familyName: string, seed: number, pooled: boolean): Promise<[Float32Array, Float32Array]> {
   const context = FAMILY_CONTEXTS.find(([name]) => name === familyName)![1];
   const score = composeCandidate({ context, seed, maxDurationSec: songSec, model: emptyAudioModel() }, 0, pooled);
   const left = new Float32Array(Math.round(songSec * SAMPLE_RATE));
@@ -62,7 +80,30 @@ async function render(familyName: string, seed: number, pooled: boolean): Promis
       at += l.length;
     },
   });
-  return { left, right };
+  return [left, right];
+}
+
+/**
+ * A dumped song's deviation; unless --uncorrected or --derive, what the master EQ (genre-eq.ts and the
+ * song's colour) makes of it, predicted from the EQ's response averaged over each band (the limiter after
+ * it moves a real render by a few tenths of a dB).
+ */
+function fromDump(family: string, seed: number): number[] {
+  const deviation = from!.deviations[family]?.[seed];
+  if (!deviation) throw new Error(`${fromPath} lacks ${family} ${seed}: dump as many --seeds of the same --seed-set`);
+  if (uncorrected) return deviation;
+  const bands = masterEqBands(genreFamily(FAMILY_CONTEXTS.find(([name]) => name === family)![1]), seed);
+  const effect = chainBandEffect(
+    bands.map((b) => new Biquad(b, SAMPLE_RATE)),
+    SAMPLE_RATE,
+  );
+  const shaped = deviation.map((d, i) => d + effect[i]);
+  const mean = shaped.reduce((a, x) => a + x, 0) / shaped.length;
+  return shaped.map((x) => x - mean);
+}
+
+function summary(deviation: number[]): Balance {
+  return { deviation, maxDb: Math.max(...deviation.map(Math.abs)), rmsDb: Math.sqrt(deviation.reduce((a, d) => a + d * d, 0) / deviation.length) };
 }
 
 const f1 = (x: number) => x.toFixed(1).padStart(5);
@@ -79,9 +120,11 @@ for (const family of families) {
   const context = FAMILY_CONTEXTS.find(([name]) => name === family)![1];
   for (let s = 0; s < seeds; s++) {
     const seed = seedOf(s);
-    const { left, right } = await render(family, seed, s > 0);
-    const b = balanceAgainst(longTermSpectrum(left, right, SAMPLE_RATE), genreFamily(context));
+    const b = from
+      ? summary(fromDump(family, seed))
+      : balanceAgainst(longTermSpectrum(...(await render(family, seed, s > 0)), SAMPLE_RATE), genreFamily(context));
     b.deviation.forEach((d, i) => (sum[i] += d / seeds));
+    (dumped[family] ??= {})[seed] = b.deviation.map((d) => Math.round(d * 100) / 100);
     allMax.push(b.maxDb);
     allRms.push(b.rmsDb);
     const worst = b.deviation.reduce((w, d, i) => (Math.abs(d) > Math.abs(b.deviation[w]) ? i : w), 0);
@@ -95,7 +138,7 @@ for (const family of families) {
   log(
     `  mean spectrum: max ${f1(Math.abs(sum[worst]))} dB (at ${BAND_CENTRES[worst]} Hz); deviation per band (dB): ${BAND_CENTRES.map((hz, i) => `${hz >= 1000 ? `${hz / 1000}k` : hz} ${sum[i].toFixed(1)}`).join(', ')}`,
   );
-  if (derive) fitted[family] = correctiveEq(sum, SAMPLE_RATE, DERIVE_TOLERANCE_DB, { broadOnly: true });
+  if (derive) fitted[family] = correctiveEq(sum, SAMPLE_RATE, DERIVE_TOLERANCE_DB, { broadOnly: true, maxBands, limitDb });
 }
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[Math.floor(x.length / 2)];
 log(
@@ -103,6 +146,7 @@ log(
     `\nall ${allMax.length} songs: max deviation median ${median(allMax).toFixed(1)} dB, worst ${Math.max(...allMax).toFixed(1)} dB; ` +
     `rms median ${median(allRms).toFixed(1)} dB, worst ${Math.max(...allRms).toFixed(1)} dB; within +-3 dB: ${allMax.filter((m) => m <= 3).length}/${allMax.length}`,
 );
+if (dumpPath) writeFileSync(dumpPath, JSON.stringify({ uncorrected, songSec, deviations: dumped }));
 if (derive) {
   const header = readFileSync(new URL('../src/engine/mix/genre-eq.ts', import.meta.url), 'utf8').split('export const GENRE_EQ')[0];
   const band = (b: Band) => `{ type: '${b.type}', hz: ${b.hz}${b.q !== undefined ? `, q: ${b.q}` : ''}, db: ${b.db} }`;

@@ -12,7 +12,7 @@ export function composeChords(ctx: PartContext): ScoreNote[] {
   const { rng, orchestration } = ctx;
   for (const section of ctx.sections) {
     for (const span of spansInSection(ctx.spans, section)) {
-      const chord = voicing(span, 62);
+      const chord = voicing(span, 62 + (orchestration.register ?? 0));
       const v = (base: number) => velocity(base, section.intensity, ctx.energy, rng);
       const play = (offset: number, beats: number, base: number, spread = 0) => {
         if (offset >= span.beats) return;
@@ -51,7 +51,7 @@ export function composePad(ctx: PartContext): ScoreNote[] {
   const notes: ScoreNote[] = [];
   for (const section of ctx.sections) {
     for (const span of spansInSection(ctx.spans, section)) {
-      for (const midi of voicing(span, 70).slice(-3)) {
+      for (const midi of voicing(span, 70 + (ctx.orchestration.register ?? 0)).slice(-3)) {
         notes.push({ midi, startBeat: span.startBeat, durationBeats: span.beats, velocity: velocity(60, section.intensity, ctx.energy, ctx.rng, 3) });
       }
     }

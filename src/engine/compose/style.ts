@@ -25,6 +25,12 @@ export interface Orchestration {
   swing: number;
   /** Hat (or shaker/ride) subdivision against the family's usual one: fewer, as usual, or more. */
   drumDensity?: 'sparse' | 'normal' | 'busy';
+  /**
+   * Semitones the keys' and pad's voicings sit above (or below) the family's usual register: close
+   * voicings low in the keyboard or open ones high up put the song's harmony in other third octaves
+   * (accompaniment.ts), a large part of how two songs on the same instruments still sound apart.
+   */
+  register?: number;
 }
 
 const FAMILY_KEYWORDS: [GenreFamily, RegExp][] = [
@@ -129,9 +135,18 @@ const ORCHESTRATION: Record<GenreFamily, Omit<Orchestration, 'family'>> = {
  * notes; the groove (swing) stays the family's.
  */
 const POOLS: Record<GenreFamily, { chord: number[]; bass: number[]; melody: number[]; pad: (number | null)[]; drums: DrumStyle[]; chords: ChordStyle[] }> = {
-  // 4/5 E.Pianos, 0 piano, 26 jazz guitar, 11 vibes; 33 fingered, 32 acoustic, 35 fretless bass;
-  // 12 marimba, 73 flute, 65 alto sax, 71 clarinet; 89 warm, 88 new age, 92 bowed pads.
-  lofi: { chord: [4, 5, 0, 26], bass: [33, 32, 35], melody: [11, 12, 73, 65, 71], pad: [89, 88, 92, null], drums: ['boom-bap'], chords: ['block', 'arpeggio'] },
+  // 4/5 E.Pianos, 0 piano, 26 jazz, 24 nylon and 27 clean guitar; 33 fingered, 32 acoustic, 35 fretless,
+  // 38 synth bass; 11 vibes, 12 marimba, 73 flute, 65 alto and 66 tenor sax, 71 clarinet, 59 muted trumpet,
+  // 8 celesta; 89 warm, 88 new age, 92 bowed pads, 48 strings, 52 choir. The guitars, horns, strings and
+  // choir came in for the timbre spread (bench/timbre.ts: lo-fi songs 3.5 dB apart with four keys, target 4).
+  lofi: {
+    chord: [4, 5, 0, 26, 24, 27],
+    bass: [33, 32, 35, 38],
+    melody: [11, 12, 73, 65, 71, 66, 59, 8],
+    pad: [89, 88, 92, 48, 52, null],
+    drums: ['boom-bap'],
+    chords: ['block', 'arpeggio'],
+  },
   electronic: {
     chord: [90, 81, 88, 62],
     bass: [38, 39, 87],
@@ -150,7 +165,18 @@ const POOLS: Record<GenreFamily, { chord: number[]; bass: number[]; melody: numb
     drums: ['none'],
     chords: ['sustain', 'arpeggio'],
   },
-  rock: { chord: [29, 30, 27, 25], bass: [34, 33, 35], melody: [30, 29, 27, 81], pad: [16, 17, 48, null], drums: ['backbeat'], chords: ['strum', 'block'] },
+  // 29 overdriven, 30 distortion, 27 clean, 25 steel, 28 muted guitar, 18 rock organ; 34 picked, 33
+  // fingered, 35 fretless bass; 22 harmonica, 84 charang lead; 16/17 organs, 48 strings, 50 synth strings,
+  // 61 brass section. The organ, muted guitar, harmonica, lead synth and brass came in for the timbre
+  // spread (bench/timbre.ts: rock songs 3.4 dB apart with the guitars alone, target 4).
+  rock: {
+    chord: [29, 30, 27, 25, 28, 18],
+    bass: [34, 33, 35],
+    melody: [30, 29, 27, 81, 22, 84, 18],
+    pad: [16, 17, 48, 50, 61, null],
+    drums: ['backbeat'],
+    chords: ['strum', 'block'],
+  },
   pop: {
     chord: [0, 4, 25, 1],
     bass: [33, 38, 34],
@@ -160,6 +186,9 @@ const POOLS: Record<GenreFamily, { chord: number[]; bass: number[]; melody: numb
     chords: ['arpeggio', 'block', 'strum'],
   },
 };
+
+/** Register offsets (semitones) a pooled song draws for its keys and pad: a fourth down to a fifth up. */
+const REGISTERS = [-5, -2, 0, 3, 7] as const;
 
 /**
  * The family's orchestration; with `variant`, one drawn from the family's pools instead (per-song sound).
@@ -179,6 +208,7 @@ export function orchestrationFor(context: MusicContext, variant?: Rng): Orchestr
       drumStyle: variant.pick(pool.drums),
       chordStyle: variant.pick(pool.chords),
       drumDensity: variant.pick(['sparse', 'normal', 'busy'] as const),
+      register: variant.pick(REGISTERS),
     };
   }
   // Lifestyle bends the groove: sleep never gets a kit, workout always gets a driving one.

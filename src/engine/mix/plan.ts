@@ -117,7 +117,8 @@ interface FamilyMix {
   /**
    * Width of the vocal (stereo.ts: a delayed copy as side; the mono sum is untouched). Jazz and folk, with
    * the least backing around a centred voice, sat 12-14 dB side under mid with a vocal, past the 3-12 dB
-   * a produced mix keeps (bench/mix-report.ts).
+   * a produced mix keeps (bench/mix-report.ts). 0.3 -> 0.5 when their EQs were refitted to 18 songs: seed 7
+   * sat 12.7 dB under with 0.3, 12.0 with 0.4 (test/engine/music/mix.test.ts).
    */
   vocalWidth?: number;
   duckDb: number;
@@ -126,6 +127,8 @@ interface FamilyMix {
   bassDb?: number;
   /** Level of the air stage (dB, default AIR's). */
   airDb?: number;
+  /** Extra bands on the keys and pad buses (after BASE's), where the family's arrangement piles up. */
+  harmonyEq?: Band[];
 }
 
 // [pan, width, send] per part. Bass and kick stay central everywhere; width goes to harmony and pads.
@@ -165,7 +168,7 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     reverb: { rt60: 1.8, preDelayMs: 18, dampingHz: 4500, returnGain: 0.4 },
     vocalDb: -1,
     vocalSend: 0.3,
-    vocalWidth: 0.3,
+    vocalWidth: 0.5,
     duckDb: 0,
     backingGainDb: 12,
   },
@@ -185,7 +188,7 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     reverb: { rt60: 1.7, preDelayMs: 22, dampingHz: 5000, returnGain: 0.4 },
     vocalDb: 0,
     vocalSend: 0.3,
-    vocalWidth: 0.3,
+    vocalWidth: 0.5,
     duckDb: 0,
     backingGainDb: 11.6,
   },
@@ -197,6 +200,10 @@ const FAMILIES: Record<GenreFamily, FamilyMix> = {
     vocalSend: 0.45,
     duckDb: 0,
     backingGainDb: 15.6,
+    // Sustained pad chords, a second pad and a pad drone all sit at 250-630 Hz: the renders stood 10-13 dB
+    // over the curve there, and the master EQ cut up to 12 dB (genre-eq.ts), the celesta and a voice with
+    // them. The cut belongs on the pads.
+    harmonyEq: [{ type: 'peak', hz: 400, q: 0.7, db: -6 }],
   },
 };
 
@@ -243,6 +250,18 @@ const TONE_DB: Partial<Record<GenreFamily, number>> = { rock: 8 };
 const COLOUR_DB: Partial<Record<GenreFamily, number>> = { rock: 4 };
 const COLOUR_HZ = 2500;
 
+/**
+ * Depth (dB) of a song's balance: each bus's level drawn within +-depth around the family's (a producer
+ * who pushes the drums, another who buries them under the keys; a pad that fills or a pad that hints).
+ * The drums carry the top of a mix (hats, cymbals) and the kick its bottom, the pad and keys the low mids,
+ * so the balance moves a song's long-term spectrum band by band where a shelf on the master moves it as a
+ * whole, and the air stage and the master EQ follow it rather than undo it. Uniform in dB, zero mean: the
+ * family's mean spectrum, which its master EQ is fitted to (genre-eq.ts), stays where it was. The lead
+ * only +-3 dB: at +-5 a lo-fi lead 4.9 dB down (seed 3) left its key to the pads and the key finder heard
+ * the dominant's (test/engine/features/generated-track.test.ts).
+ */
+export const BALANCE_DB: Record<PartRole, number> = { drums: 5, bass: 3, chords: 3, melody: 3, pad: 5 };
+
 /** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
 const ROOM_SCALE = 1.35;
 
@@ -263,13 +282,17 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   // Drawn after the kit, room and tone, so those stay what they were for every seed.
   const colourDepth = COLOUR_DB[family] ?? 0;
   const colour: Band[] = rng && colourDepth > 0 ? [{ type: 'highshelf', hz: COLOUR_HZ, db: Math.round((2 * rng.next() - 1) * colourDepth * 10) / 10 }] : [];
+  // Its own stream: the kit, room, tone and colour stay what they were for every seed.
+  const balance = seed === undefined ? null : Rng.derive(seed, 'balance');
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
     const sideScale = role === 'drums' ? f.drumsSideScale : 1;
-    const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0);
+    const drawn = balance ? Math.round((2 * balance.next() - 1) * BALANCE_DB[role] * 10) / 10 : 0;
+    const gainDb = BASE[role].gainDb + (role === 'bass' ? (f.bassDb ?? 0) : 0) + drawn;
     const coloured = role === 'chords' || role === 'melody' || role === 'pad' ? colour : [];
-    const eq = [...BASE[role].eq, ...(role === 'chords' ? tone : []), ...coloured];
+    const harmony = role === 'chords' || role === 'pad' ? (f.harmonyEq ?? []) : [];
+    const eq = [...BASE[role].eq, ...harmony, ...(role === 'chords' ? tone : []), ...coloured];
     buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
   return {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GenreFamily } from '../../../src/engine/compose/style.js';
-import { DRUM_KITS, mixPlan } from '../../../src/engine/mix/plan.js';
+import { BALANCE_DB, DRUM_KITS, mixPlan, type PartRole } from '../../../src/engine/mix/plan.js';
 
 const FAMILIES: GenreFamily[] = ['pop', 'rock', 'electronic', 'lofi', 'jazz', 'folk', 'ambient'];
 const SEEDS = Array.from({ length: 60 }, (_, i) => 17 + 31 * i);
@@ -72,5 +72,19 @@ describe('production by song', () => {
     }
     for (const family of FAMILIES.filter((f) => f !== 'rock'))
       for (const role of ['melody', 'pad'] as const) expect(mixPlan(family, 42).buses[role].eq).toEqual(mixPlan(family).buses[role].eq);
+  });
+
+  it("draws each bus's level within +-BALANCE_DB of the family's, around it, and the vocal's not at all", () => {
+    for (const family of FAMILIES) {
+      const base = mixPlan(family);
+      for (const role of Object.keys(BALANCE_DB) as PartRole[]) {
+        const offsets = SEEDS.map((seed) => mixPlan(family, seed).buses[role].gainDb - base.buses[role].gainDb);
+        for (const o of offsets) expect(Math.abs(o)).toBeLessThanOrEqual(BALANCE_DB[role] + 1e-9);
+        // Spread over songs, and centred: the family's mean spectrum, which its master EQ corrects, stays.
+        expect(Math.max(...offsets) - Math.min(...offsets)).toBeGreaterThan(BALANCE_DB[role]);
+        expect(Math.abs(offsets.reduce((a, b) => a + b, 0) / offsets.length)).toBeLessThan(BALANCE_DB[role] / 4);
+      }
+      expect(mixPlan(family, 42).vocal).toEqual(base.vocal);
+    }
   });
 });
