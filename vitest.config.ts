@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * `npm test` runs everything on the embedded defaults. CI's second pass (STATION_SUITE=services, with
@@ -11,6 +12,48 @@ import { defineConfig } from 'vitest/config';
  */
 const servicesOnly = process.env.STATION_SUITE === 'services';
 
+/**
+ * The suites that take minutes (they wait on real time: live streams, failovers, restarts, renders), longest
+ * first. Vitest orders a run by the durations it cached the last time, and a fresh clone (CI) has none, so it
+ * falls back to file size: these small files started last and ran alone at the end of a half-idle machine.
+ * Order measured on the CI machine (both suites side by side); a file not listed keeps vitest's order.
+ */
+const SLOW_FIRST = [
+  'test/faults/leader-failover.test.ts',
+  'test/e2e/radio.test.ts',
+  'test/station/radio.test.ts',
+  'test/faults/redis-outage-stream.test.ts',
+  'test/platform/media-object-store.test.ts',
+  'test/auth/totp-sealing.test.ts',
+  'test/web/admin.test.ts',
+  'test/web/studio.test.ts',
+  'test/platform/uploads-masters.test.ts',
+  'test/station/generation.test.ts',
+  'test/webhooks/durability.test.ts',
+  'test/auth/connection-limits.test.ts',
+  'test/faults/outage-under-load.test.ts',
+  'test/engine/music/mix.test.ts',
+  'test/foundation/persistence.test.ts',
+  'test/station/transparency.test.ts',
+  'test/auth/account-throttle.test.ts',
+  'test/engine/remote-engine.test.ts',
+  'test/foundation/route-fuzz.test.ts',
+  'test/foundation/shutdown.test.ts',
+  'test/faults/readiness.test.ts',
+  'test/web/listener.test.ts',
+];
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = SLOW_FIRST.findIndex((path) => file.moduleId.endsWith(path));
+      return at === -1 ? SLOW_FIRST.length : at;
+    };
+    // Array.prototype.sort is stable: files of equal rank keep the base sequencer's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
@@ -18,6 +61,7 @@ export default defineConfig({
     exclude: servicesOnly ? ['test/engine/**', 'test/demo/**', 'test/web/**', 'test/e2e/**', '**/node_modules/**'] : ['test/faults/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
     // Test files share a worker's module graph instead of importing the whole product again for each file
     // (about 1.8 s of CPU per file, a fifth of CI's CPU time on two cores). Safe because nothing in src
