@@ -45,6 +45,12 @@ export interface TrackSourceDeps {
 export class RadioTrackSource implements TrackSource {
   /** The last on-air slot this (follower) instance's stream took. */
   private followed = 0;
+  /**
+   * The last track start this instance's stream announced while it did not lead (playing alone through a Redis
+   * outage: no instance leads, so none records it). Recorded once this instance leads, if the slot is still
+   * only cued: otherwise that slot would stay cued for good while the ones after it start.
+   */
+  private unrecordedStart: { slotId: string; startedAtMs: number } | null = null;
 
   constructor(private readonly deps: TrackSourceDeps) {}
 
@@ -53,6 +59,7 @@ export class RadioTrackSource implements TrackSource {
     const config = await this.deps.config.get();
     if (!config.radioEnabled) return null;
     if (!this.deps.leader.isLeader()) return this.follow(config);
+    await this.recordUnrecordedStart();
     await this.deps.planner.cycle();
     // The cycle may have waited out a Redis outage that cost this instance the lead: only a leader cues.
     if (!this.deps.leader.isLeader()) return this.follow(config);
@@ -124,9 +131,23 @@ export class RadioTrackSource implements TrackSource {
     return track?.playoutAudioKey ? this.deps.resolver.source(slot, track.playoutAudioKey, track.title, config) : null;
   }
 
+  /**
+   * Records the start this instance heard while it did not lead (unless it is `current`'s, recorded next). The
+   * slots repository's start takes only a slot still cued, so one a leader already started stays as it was.
+   */
+  private async recordUnrecordedStart(current?: string): Promise<void> {
+    const heard = this.unrecordedStart;
+    this.unrecordedStart = null;
+    if (heard && heard.slotId !== current) await this.trackStarted(heard.slotId, heard.startedAtMs);
+  }
+
   /** Listeners now hear the track (the stream's audible change); they heard its first sound at `startedAtMs`. */
   async trackStarted(slotId: string, startedAtMs: number): Promise<void> {
-    if (!this.deps.leader.isLeader()) return;
+    if (!this.deps.leader.isLeader()) {
+      this.unrecordedStart = { slotId, startedAtMs };
+      return;
+    }
+    await this.recordUnrecordedStart(slotId);
     const listeners = await this.deps.listeners().catch(() => 0);
     const slot = await this.deps.slots.start(Number(slotId), new Date(startedAtMs), listeners);
     if (!slot) return;
