@@ -5,7 +5,6 @@
  * for it; one shared stereo reverb return. Works block by block; the master chain (master.ts) follows.
  */
 import { AirExciter } from './air.js';
-import { Amp } from './amp.js';
 import { type Biquad, eqChain } from './biquad.js';
 import { Compressor, Ducker } from './dynamics.js';
 import { type BusSettings, type MixPlan, type PartRole } from './plan.js';
@@ -23,7 +22,6 @@ const DUCK_KEY_LEVEL = 0.25;
  */
 class Bus {
   private readonly eq: Biquad[];
-  private readonly amp: Amp | null;
   private readonly compressor: Compressor;
   private readonly placer: StereoPlacer;
   readonly gain: number;
@@ -35,7 +33,6 @@ class Bus {
     readonly stereo: boolean,
   ) {
     this.eq = eqChain(s.eq, sampleRate);
-    this.amp = s.amp && !stereo ? new Amp(s.amp, sampleRate) : null;
     this.compressor = new Compressor(s.compressor, sampleRate);
     this.placer = new StereoPlacer(s.placement, sampleRate);
     this.gain = 10 ** (s.gainDb / 20);
@@ -51,7 +48,6 @@ class Bus {
       return;
     }
     if (left !== right) for (let i = 0; i < length; i++) left[i] = (left[i] + right[i]) * 0.5;
-    this.amp?.process(left, 0, length);
     for (const filter of this.eq) filter.processMono(left, 0, length);
     this.compressor.process(left, left, length);
     this.placer.placeMono(left, length, out);

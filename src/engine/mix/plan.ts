@@ -10,7 +10,6 @@ import { Rng } from '../random.js';
 import type { Part } from '../compose/score.js';
 import type { Band } from './biquad.js';
 import type { AirSettings } from './air.js';
-import type { AmpSettings } from './amp.js';
 import type { CompressorSettings } from './dynamics.js';
 import type { ReverbSettings } from './reverb.js';
 import type { Placement } from './stereo.js';
@@ -24,8 +23,6 @@ export interface BusSettings {
   /** Reverb send, linear (0..1). */
   send: number;
   gainDb: number;
-  /** A guitar amp before the EQ (amp.ts; mono buses only), drawn per song where the family has one. */
-  amp?: AmpSettings;
 }
 
 export interface MixPlan {
@@ -267,16 +264,6 @@ const COLOUR_HZ = 2500;
  */
 export const BALANCE_DB: Record<PartRole, number> = { drums: 5, bass: 3, chords: 3, melody: 3, pad: 5 };
 
-/**
- * Buses that go through a guitar amp (amp.ts) in the family, each with its own drive and cabinet per song:
- * drive uniform in 0-AMP_DRIVE_DB (from a clean amp to a saturated one), cabinet low-pass log-uniform in
- * AMP_CAB_HZ (a dark closed-back 4x12 to an open, bright combo). Rock only: its rhythm guitar and lead are
- * what most tells its records apart, and its songs stood 3.1-3.7 dB apart (bench/timbre.ts, target >= 4).
- */
-const AMP_BUSES: Partial<Record<GenreFamily, readonly PartRole[]>> = { rock: ['chords', 'melody'] };
-const AMP_DRIVE_DB = 24;
-const AMP_CAB_HZ: [number, number] = [3500, 10000];
-
 /** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
 const ROOM_SCALE = 1.35;
 
@@ -299,8 +286,6 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   const colour: Band[] = rng && colourDepth > 0 ? [{ type: 'highshelf', hz: COLOUR_HZ, db: Math.round((2 * rng.next() - 1) * colourDepth * 10) / 10 }] : [];
   // Its own stream: the kit, room, tone and colour stay what they were for every seed.
   const balance = seed === undefined ? null : Rng.derive(seed, 'balance');
-  // Its own stream too, drawn for every role in order, so adding a bus to AMP_BUSES moves no other draw.
-  const ampRng = seed === undefined ? null : Rng.derive(seed, 'amp');
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
@@ -310,12 +295,7 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
     const coloured = role === 'chords' || role === 'melody' || role === 'pad' ? colour : [];
     const harmony = role === 'chords' || role === 'pad' ? (f.harmonyEq ?? []) : [];
     const eq = [...BASE[role].eq, ...harmony, ...(role === 'chords' ? tone : []), ...coloured];
-    const [drive, cab] = ampRng ? [ampRng.next(), ampRng.next()] : [0, 0];
-    const amp =
-      ampRng && AMP_BUSES[family]?.includes(role)
-        ? { driveDb: Math.round(drive * AMP_DRIVE_DB * 10) / 10, cabHz: Math.round(AMP_CAB_HZ[0] * (AMP_CAB_HZ[1] / AMP_CAB_HZ[0]) ** cab) }
-        : undefined;
-    buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send, ...(amp ? { amp } : {}) };
+    buses[role] = { ...BASE[role], eq, gainDb, placement: { pan, width, sideScale, widthDelayMs: WIDTH_DELAY_MS[role] }, send };
   }
   return {
     drumKit,
