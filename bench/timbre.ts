@@ -1,7 +1,7 @@
 /**
  * Timbre spread within a genre (issue 18: AI lo-fi tracks were 1.8-2.1 dB apart in a 24-band
  * level-normalised spectrum, reference recordings 6-13 dB; target median >= 4 dB).
- *   npx tsx bench/timbre.ts [--songs 5] [--song-sec 30] [--family lofi] [--after-only]
+ *   npx tsx bench/timbre.ts [--songs 5] [--song-sec 30] [--family lofi] [--after-only] [--dump spectra.json]
  *
  * A model trained on the demo catalog (8 s masters, fast), then --songs songs of one family rendered twice:
  * with the family's one orchestration and form (the composer before per-song pools, candidate 0) and as the
@@ -10,6 +10,7 @@
  * power per band in dB, minus the mean over bands (level-normalised). Distance of two tracks: RMS over bands
  * of the difference (dB). Reported: median and range over all pairs, before and after.
  */
+import { writeFileSync } from 'node:fs';
 import { demoTracks } from '../src/demo/content/tracks.js';
 import { demoMasterRequest } from '../src/demo/seed-audio.js';
 import { extractFeaturesFromFile } from '../src/engine/features/extract.js';
@@ -33,6 +34,8 @@ const songSec = Number(arg('song-sec', '30'));
 const family = arg('family', 'lofi');
 /** Skip the "before" renders (one orchestration per family): half the time, for iterating on the mix. */
 const afterOnly = args.includes('--after-only');
+/** `--dump file.json`: the pooled songs' level-normalised spectra (dB per band, by seed), to see where songs differ. */
+const dumpPath = arg('dump', '');
 const context = FAMILY_CONTEXTS.find(([name]) => name === family)?.[1];
 if (!context) throw new Error(`unknown family ${family}`);
 
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
     if (!afterOnly) before.push(spectrum(await render(composeCandidate(req, 0, false), seed)));
     after.push(spectrum(await render(composeScore(req), seed)));
   }
+  if (dumpPath) writeFileSync(dumpPath, JSON.stringify({ family, centres, seeds: after.map((_, s) => 100 + 37 * s), after }));
   const f = (x: { median: number; min: number; max: number }) => `median ${x.median.toFixed(1)} dB (range ${x.min.toFixed(1)}-${x.max.toFixed(1)})`;
   console.log(`${family}, ${songs} songs of ${songSec} s, pairwise 24-band level-normalised spectrum distance`);
   if (!afterOnly) console.log(`  one orchestration per family (before): ${f(pairwise(before))}`);
