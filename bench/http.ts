@@ -16,7 +16,7 @@
  * barely does, so it is the figure to compare between versions.
  *
  * Targets: the read as served >= 0.35 of hello-world; on PostgreSQL, the read without the detail cache
- * (one indexed query per request) >= 0.15. Exits 1 below either.
+ * (one indexed query per request) >= 0.2 (issue 20). Exits 1 below either.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -33,7 +33,7 @@ import { apiKeys, artists, tracks } from '../src/infra/db/schema/index.js';
 import { scratchDatabase } from './support/scratch-database.js';
 
 const TARGET_RATIO = 0.35;
-const TARGET_UNCACHED_RATIO_POSTGRES = 0.15;
+const TARGET_UNCACHED_RATIO_POSTGRES = 0.2;
 
 const { values: args } = parseArgs({
   options: {

@@ -1,6 +1,7 @@
 /** Catalog reads: tracks with their artists and credits. Filters run in SQL so pagination and totals agree. */
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+import { namedStatement, type NamedStatement } from '../../infra/db/named-statement.js';
 import { artists, playEvents, tracks, userProfiles } from '../../infra/db/schema/index.js';
 import type { DeviceClass } from '../analytics/device-class.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
@@ -102,7 +103,7 @@ function trackDetailQuery(db: Db, anyStatus: boolean) {
                           order by c.split_pct desc, s.name)
           from track_credits c join songwriters s on s.id = c.songwriter_id
           where c.track_id = ${tracks.id}), '[]'::json),
-        'hasLyrics', exists (select 1 from lyrics l where l.track_id = ${tracks.id}))`,
+        'hasLyrics', exists (select 1 from lyrics l where l.track_id = ${tracks.id}))`.as('detail'),
     })
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
@@ -112,16 +113,21 @@ function trackDetailQuery(db: Db, anyStatus: boolean) {
     .limit(1);
 }
 
+/** The detail statement's one column: json, parsed by node-postgres; PGlite's driver may hand it over as text. */
+interface DetailRow {
+  detail: TrackDetailJson | string;
+}
+
 export class CatalogRepository {
   /**
    * Track detail is the catalog's hottest read. Building the query with Drizzle cost more CPU than the
    * query itself (bench/README.md, HTTP), so it is built once; on PostgreSQL it is also a named prepared
    * statement, parsed and planned once per connection.
    */
-  private readonly trackDetail: ReturnType<ReturnType<typeof trackDetailQuery>['prepare']>;
+  private readonly trackDetail: NamedStatement<DetailRow>;
 
   /** The same for admins, who also see tracks taken down or still processing. */
-  private readonly anyTrackDetail: ReturnType<ReturnType<typeof trackDetailQuery>['prepare']>;
+  private readonly anyTrackDetail: NamedStatement<DetailRow>;
 
   private readonly search: TrackSearch;
 
@@ -129,8 +135,8 @@ export class CatalogRepository {
     private readonly db: Db,
     searchOptions?: TrackSearchOptions,
   ) {
-    this.trackDetail = trackDetailQuery(db, false).prepare('catalog_track_detail');
-    this.anyTrackDetail = trackDetailQuery(db, true).prepare('catalog_track_detail_any_status');
+    this.trackDetail = namedStatement(db, 'catalog_track_detail', trackDetailQuery(db, false));
+    this.anyTrackDetail = namedStatement(db, 'catalog_track_detail_any_status', trackDetailQuery(db, true));
     this.search = new TrackSearch(db, searchOptions);
   }
 
@@ -209,7 +215,7 @@ export class CatalogRepository {
   /** A track of the environment with its credits and lyrics flag in one indexed query (the catalog's hottest read). */
   async findTrackDetail(id: string, environment: Environment, anyStatus = false) {
     if (!isUuid(id)) return null; // no uuid column can hold it: not found, without asking the database
-    const [row] = await (anyStatus ? this.anyTrackDetail : this.trackDetail).execute({ id, environment });
+    const [row] = await (anyStatus ? this.anyTrackDetail : this.trackDetail)({ id, environment });
     if (!row) return null;
     const detail: TrackDetailJson = typeof row.detail === 'string' ? JSON.parse(row.detail) : row.detail;
     detail.track.createdAt = new Date(detail.track.createdAt);
