@@ -13,6 +13,9 @@
  *      alone, then with the seeded retry (src/engine/music/originality.ts) up to --attempts attempts;
  *   4. the calibration's near-duplicate copies (re-encoded 192/320 kbps, gain ±1 dB, first second trimmed,
  *      re-rendered from the same seed) of every fifth master: every one must be flagged.
+ *   5. harder disguises of every master (bench/support/copy-transforms.ts: transposed, tempo changed, re-EQ'd,
+ *      an excerpt, under noise or other music), reported per kind with the audio check's CPU time; not part of
+ *      the target.
  *   Each first attempt's score is also checked note for note against the masters' symbols (symbolic copies).
  * Exits 1 when fewer than 95% of generations pass, a first attempt is a symbolic copy, or any copy passes.
  */
@@ -27,6 +30,7 @@ import { trainAudioModel } from '../src/engine/music/audio-model-training.js';
 import { MAX_ORIGINALITY_ATTEMPTS, attemptSeed } from '../src/engine/music/originality.js';
 import { generateTrack } from '../src/engine/music/pipeline.js';
 import { transcodeMp3 } from '../src/engine/music/transcode.js';
+import { copyTransforms } from './support/copy-transforms.js';
 import { SafetyFilter } from '../src/engine/safety/index.js';
 import type { AudioFeatures, MusicContext } from '../src/engine/types.js';
 import { DEFAULT_HYPERPARAMS } from '../src/station/models/default-hyperparams.js';
@@ -180,6 +184,33 @@ async function main(): Promise<void> {
     }
   }
   console.log(`near-duplicate copies flagged: ${caught}/${copies}`);
+
+  // Harder disguises (bench/support/copy-transforms.ts), every master: reported, not part of the target.
+  const transforms = copyTransforms();
+  const decoded = await Promise.all(catalog.map((c) => decodeAudio(c.mp3, 'mp3')));
+  const checkCpu = { sec: 0, checks: 0 };
+  for (const [kind, transform] of transforms) {
+    let flagged = 0;
+    let rightMaster = 0;
+    const passed: string[] = [];
+    catalog.forEach((c, i) => {
+      const { pcm, sampleRate } = decoded[i];
+      const features = extractFeatures(transform(pcm, sampleRate, decoded[(i + 7) % catalog.length].pcm), sampleRate);
+      const cpu = cpuSec();
+      const verdict = filter.checkAudio(features);
+      checkCpu.sec += cpuSec() - cpu;
+      checkCpu.checks++;
+      if (verdict.playable) passed.push(c.slug);
+      else {
+        flagged++;
+        if (verdict.details.nearestId === c.slug) rightMaster++;
+      }
+    });
+    console.log(
+      `  ${kind.padEnd(36)} flagged ${flagged}/${catalog.length} (naming its master ${rightMaster})${passed.length ? `; passed: ${passed.join(', ')}` : ''}`,
+    );
+  }
+  console.log(`audio check: ${((1000 * checkCpu.sec) / Math.max(1, checkCpu.checks)).toFixed(1)} ms CPU per check against ${catalog.length} masters`);
   console.log(`total ${Math.round((performance.now() - started) / 1000)} s`);
   const ok = retryPass >= Math.ceil(0.95 * generations) && caught === copies && symbolicCopies === 0;
   process.exitCode = ok ? 0 : 1;
