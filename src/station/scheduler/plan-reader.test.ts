@@ -106,6 +106,7 @@ describe('a follower playing on alone', () => {
     const cued: [number, Partial<SlotRow>][] = [];
     const leading = new RadioTrackSource({
       ...trackSourceDeps,
+      leader: { isLeader: () => true },
       config: { get: async () => config },
       slots: {
         returnCued: async () => undefined,

@@ -74,6 +74,7 @@ export function buildRadioScheduler(deps: SchedulerDeps) {
     leader,
     listeners: deps.listeners,
     recordPlay: deps.recordPlay,
+    log,
   });
 
   return {

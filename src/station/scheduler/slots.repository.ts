@@ -1,6 +1,6 @@
 /** The radio's running order and the scheduler's state, in the database so a restart resumes them. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { artists, generations, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
@@ -102,19 +102,33 @@ export class SlotsRepository {
     return row ?? null;
   }
 
-  /** Marks a cued slot as started and closes the one before it. */
+  /**
+   * Marks a cued slot as started and closes the one before it; null when the slot is not cued (started already,
+   * or back in the plan), and then nothing changes. A start recorded late (heard while no instance led, recorded
+   * once one did) closes only what started before it, and is closed itself where a slot that started after it
+   * took over (it comes back played).
+   */
   async start(id: number, startedAt: Date, listeners: number): Promise<SlotRow | null> {
     return this.db.transaction(async (tx) => {
-      await tx
-        .update(radioSlots)
-        .set({ status: 'played', endedAt: startedAt })
-        .where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt), ne(radioSlots.id, id)));
       const [row] = await tx
         .update(radioSlots)
         .set({ startedAt, listenersAtStart: listeners })
         .where(and(eq(radioSlots.id, id), eq(radioSlots.status, 'playing'), isNull(radioSlots.startedAt)))
         .returning();
-      return row ?? null;
+      if (!row) return null;
+      await tx
+        .update(radioSlots)
+        .set({ status: 'played', endedAt: startedAt })
+        .where(and(eq(radioSlots.status, 'playing'), isNotNull(radioSlots.startedAt), ne(radioSlots.id, id), lte(radioSlots.startedAt, startedAt)));
+      const [next] = await tx
+        .select({ startedAt: radioSlots.startedAt })
+        .from(radioSlots)
+        .where(and(ne(radioSlots.id, id), gt(radioSlots.startedAt, startedAt)))
+        .orderBy(asc(radioSlots.startedAt))
+        .limit(1);
+      if (!next?.startedAt) return row;
+      const [closed] = await tx.update(radioSlots).set({ status: 'played', endedAt: next.startedAt }).where(eq(radioSlots.id, id)).returning();
+      return closed;
     });
   }
 

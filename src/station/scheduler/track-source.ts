@@ -40,17 +40,25 @@ export interface TrackSourceDeps {
   /** The station's total listener count, recorded with each play. */
   listeners: () => Promise<number>;
   recordPlay?: SchedulerDeps['recordPlay'];
+  /** Where a start that could not be recorded, even late, is told. */
+  log?: Pick<SchedulerDeps['log'], 'warn'>;
 }
+
+/** Starts kept while not leading: an outage of several tracks; older ones a leader has long recorded or replaced. */
+const MAX_UNRECORDED = 16;
+/** Tries of a start kept because recording it failed (the database out): a few cycles of the stream. */
+const MAX_ATTEMPTS = 5;
 
 export class RadioTrackSource implements TrackSource {
   /** The last on-air slot this (follower) instance's stream took. */
   private followed = 0;
   /**
-   * The last track start this instance's stream announced while it did not lead (playing alone through a Redis
-   * outage: no instance leads, so none records it). Recorded once this instance leads, if the slot is still
-   * only cued: otherwise that slot would stay cued for good while the ones after it start.
+   * The track starts this instance's stream announced while it did not lead (playing alone through a Redis
+   * outage: no instance leads, so none records them) or while the database was out, in the order heard. Recorded once this instance leads,
+   * before anything else: otherwise a slot that aired then stays cued for good while the ones after it start, or
+   * a takeover returns it to the plan and it airs twice. More than one: an outage can outlast a track.
    */
-  private unrecordedStart: { slotId: string; startedAtMs: number } | null = null;
+  private unrecordedStarts: { slotId: string; startedAtMs: number; attempts: number }[] = [];
 
   constructor(private readonly deps: TrackSourceDeps) {}
 
@@ -59,7 +67,7 @@ export class RadioTrackSource implements TrackSource {
     const config = await this.deps.config.get();
     if (!config.radioEnabled) return null;
     if (!this.deps.leader.isLeader()) return this.follow(config);
-    await this.recordUnrecordedStart();
+    await this.recordUnrecordedStarts();
     await this.deps.planner.cycle();
     // The cycle may have waited out a Redis outage that cost this instance the lead: only a leader cues.
     if (!this.deps.leader.isLeader()) return this.follow(config);
@@ -93,6 +101,8 @@ export class RadioTrackSource implements TrackSource {
     const slotId = Number(id);
     if (!Number.isSafeInteger(slotId)) return null;
     const keep = [slotId, ...continued.map(Number).filter((other) => Number.isSafeInteger(other) && other !== slotId)];
+    // What aired while no instance led is recorded first: returned to the plan, a slot that aired would air again.
+    if (this.deps.leader.isLeader()) await this.recordUnrecordedStarts();
     await this.deps.slots.returnCued(keep);
     let slot = await this.deps.slots.find(slotId);
     // A slot a follower put on air alone while there was no leader (live-stream.ts) may still be planned: it is
@@ -132,28 +142,61 @@ export class RadioTrackSource implements TrackSource {
   }
 
   /**
-   * Records the start this instance heard while it did not lead (unless it is `current`'s, recorded next). The
-   * slots repository's start takes only a slot still cued, so one a leader already started stays as it was.
+   * Records the starts this instance could not record when heard (it did not lead, or the database was out), in
+   * order, all but `current`'s (recorded next). A slot its stream played alone from the plan is cued first, with
+   * what it played (as a takeover cues it). The slots repository starts only a slot still cued, so one a leader
+   * already started stays as it was. One that fails stays for the next call (a few times); none holds up the
+   * others, nor the stream that asked for its next track.
    */
-  private async recordUnrecordedStart(current?: string): Promise<void> {
-    const heard = this.unrecordedStart;
-    this.unrecordedStart = null;
-    if (heard && heard.slotId !== current) await this.trackStarted(heard.slotId, heard.startedAtMs);
+  private async recordUnrecordedStarts(current?: string): Promise<void> {
+    for (const start of this.unrecordedStarts.slice()) {
+      // Taken by a call running meanwhile (the stream's next track and a start may overlap).
+      if (!this.unrecordedStarts.includes(start)) continue;
+      this.unrecordedStarts = this.unrecordedStarts.filter((other) => other !== start);
+      if (start.slotId === current) continue;
+      try {
+        const slot = await this.deps.slots.find(Number(start.slotId));
+        if (slot?.status === 'planned') await this.deps.slots.cue(slot.id, await this.aloneFields(slot));
+        await this.record(start.slotId, start.startedAtMs);
+      } catch (error) {
+        if (start.attempts < MAX_ATTEMPTS) this.unrecordedStarts.unshift({ ...start, attempts: start.attempts + 1 });
+        this.deps.log?.warn({ err: error, slot: start.slotId }, 'recording a track start heard earlier failed');
+      }
+    }
   }
 
-  /** Listeners now hear the track (the stream's audible change); they heard its first sound at `startedAtMs`. */
+  /** A start to record once this instance leads and the database answers. */
+  private remember(slotId: string, startedAtMs: number): void {
+    // A takeover announces the start of the track it continues again: one entry a slot.
+    const others = this.unrecordedStarts.filter((heard) => heard.slotId !== slotId);
+    this.unrecordedStarts = [...others, { slotId, startedAtMs, attempts: 0 }].slice(-MAX_UNRECORDED);
+  }
+
+  /**
+   * Listeners now hear the track (the stream's audible change); they heard its first sound at `startedAtMs`.
+   * A start this instance cannot record now (it does not lead, or the database is out) is kept for later.
+   */
   async trackStarted(slotId: string, startedAtMs: number): Promise<void> {
-    if (!this.deps.leader.isLeader()) {
-      this.unrecordedStart = { slotId, startedAtMs };
-      return;
+    if (!this.deps.leader.isLeader()) return this.remember(slotId, startedAtMs);
+    try {
+      await this.recordUnrecordedStarts(slotId);
+      await this.record(slotId, startedAtMs);
+    } catch (error) {
+      this.remember(slotId, startedAtMs);
+      throw error;
     }
-    await this.recordUnrecordedStart(slotId);
+  }
+
+  /** Marks the slot on air, counts the play and publishes the card (a start recorded late: counted only). */
+  private async record(slotId: string, startedAtMs: number): Promise<void> {
     const listeners = await this.deps.listeners().catch(() => 0);
     const slot = await this.deps.slots.start(Number(slotId), new Date(startedAtMs), listeners);
     if (!slot) return;
     const card = await this.deps.cards.forSlot(slot);
     if (!card) return;
-    this.deps.onAir.put({ slot, card, startedAtMs });
+    // Recorded late, after the slot that followed it started: it aired and counts, but is no longer on air.
+    const onAir = slot.status === 'playing';
+    if (onAir) this.deps.onAir.put({ slot, card, startedAtMs });
     if (slot.origin === 'ai_generated' && slot.stationTrackId) await this.deps.registry.countPlayback(slot.stationTrackId);
     else if (slot.trackId) await this.deps.catalog.recordPlay({ trackId: slot.trackId, userId: null, source: 'radio', sessionId: slot.sessionId });
     await this.deps.recordPlay?.({
@@ -165,6 +208,7 @@ export class RadioTrackSource implements TrackSource {
       durationSec: card.duration_sec,
       listenerCount: listeners,
     });
+    if (!onAir) return;
     // The stream calls this when listeners hear the change; in a crossfade they heard its first sound earlier.
     const elapsed = Math.max(0, Math.min(card.duration_sec, Math.floor((this.deps.clock.now() - startedAtMs) / 1000)));
     const full: NowPlayingCard = { ...card, elapsed_sec: elapsed, started_at: new Date(startedAtMs).toISOString() };
