@@ -107,6 +107,8 @@ export function buildUploadsModule(deps: UploadsDeps) {
   };
   return {
     service,
+    /** Read port for the store's downloads: a track's uploaded master. */
+    masters: { masterOf: (trackId: string) => repo.masterOf(trackId) },
     routes: async (app: FastifyInstance) => {
       await app.register(
         uploadRoutes(service, { maxBytes: config.uploadMaxBytes, maxSec: config.uploadMaxSec, tempDir, bodyTimeoutMs: config.uploadTimeoutMs, admission }),

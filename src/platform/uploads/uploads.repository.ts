@@ -159,6 +159,12 @@ export class UploadsRepository {
     return rows.map((row) => row.id);
   }
 
+  /** The uploaded master of a track (`tracks/<id>/master.*`), or null when the track was not uploaded. */
+  async masterOf(trackId: string): Promise<string | null> {
+    const [row] = await this.db.select({ key: trackUploads.masterBlobKey }).from(trackUploads).where(eq(trackUploads.trackId, trackId)).limit(1);
+    return row?.key ?? null;
+  }
+
   /** How many of this user's uploads are still waiting for their renditions (every instance's). */
   async processingCountBy(userId: string): Promise<number> {
     const [row] = await this.db
