@@ -35,6 +35,7 @@ import { buildDemoSeedModule } from '../demo/module.js';
 import { demoSeedOutlook } from '../demo/seed-state.js';
 import { buildRadioModule } from './radio/module.js';
 import { buildDatasetModule } from './dataset/module.js';
+import type { MasterBitrates } from './dataset/service.js';
 import { buildTrainingModule } from './training/module.js';
 import { loadOrCreateSecret } from '../infra/secrets.js';
 import type { EgressPolicy } from '../infra/egress/egress-policy.js';
@@ -63,6 +64,8 @@ export interface StationInfra {
   playWindow: PlayWindow;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
+  /** The platform uploads' masters' bitrates, which module B's quality gate judges an uploaded track by. */
+  masterBitrates: MasterBitrates;
   log: FastifyBaseLogger;
 }
 
@@ -97,7 +100,7 @@ export function buildStationModules(infra: StationInfra) {
     log,
   });
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
-  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns });
+  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns, masterBitrates: infra.masterBitrates });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
   // The registry judges listener reports against module A's report_threshold, read in the report's transaction.
   const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
