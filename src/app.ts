@@ -293,6 +293,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     access: connectionGuard,
     leases,
     playWindow: catalogModule.playWindow,
+    catalogTracks: catalogModule.trackReads,
     verified: auth,
     masterBitrates: uploads.masterBitrates,
     log,

@@ -41,6 +41,7 @@ import { loadOrCreateSecret } from '../infra/secrets.js';
 import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
+import type { CatalogTrackReads } from '../platform/catalog/track-reads.js';
 import type { EmailVerifiedCheck } from '../auth/email-verification.js';
 
 export interface StationInfra {
@@ -62,6 +63,8 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
+  /** The catalog's reads of its tracks: stored features (module A's safety test). */
+  catalogTracks: CatalogTrackReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
   /** The platform uploads' masters' bitrates, which module B's quality gate judges an uploaded track by. */
@@ -191,7 +194,6 @@ export function buildStationModules(infra: StationInfra) {
   const realtime = realtimeModule.realtime;
   // ---- Module A (station control): its status reads the radio and module C ----
   const admin = buildStationAdminModule({
-    db,
     bus,
     clock,
     engine,
@@ -205,6 +207,7 @@ export function buildStationModules(infra: StationInfra) {
     generationQueueDepth: generation.queueDepth,
     safetyFlagsSince: (since) => registryModule.repo.safetyFlagsSince(since),
     reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
+    catalogFeatures: infra.catalogTracks,
   });
   // ---- Leader-only: rotates the live context on the scheduler's leader ----
   const contextRotation = buildContextRotationModule({ context, clock, isLeader: () => radioModule.leader.isLeader(), log });

@@ -1,13 +1,13 @@
 /**
- * What module A's safety test reads from another module's table (read-only): a catalog track's stored
- * features. The status counts generations and safety flags through modules E's and G's read ports.
+ * The catalog's read port for the station: a track's stored style features (the safety filter's dry run).
+ * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
-import type { Db } from '../../infra/db/client.js';
-import { trackFeatures } from '../../infra/db/schema/index.js';
 import type { AudioFeatures } from '../../engine/types.js';
+import type { Db } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
+import { trackFeatures } from '../../infra/db/schema/index.js';
 
-export class StatusRepository {
+export class CatalogTrackReads {
   constructor(private readonly db: Db) {}
 
   /** The stored audio features of a catalog track, or null when it has none (or does not exist). */
