@@ -63,7 +63,7 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
-  /** The catalog's reads of its tracks: stored features (module A's safety test). */
+  /** The catalog's reads of its tracks: stored features (module A's safety test) and names (module E's influences). */
   catalogTracks: CatalogTrackReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
@@ -126,6 +126,7 @@ export function buildStationModules(infra: StationInfra) {
     lyrics,
     safetyReference,
     registry,
+    catalog: infra.catalogTracks,
     log,
     timers: infra.timers,
     resetRunning: !config.redisUrl,

@@ -1,11 +1,21 @@
 /**
- * The catalog's read port for the station: a track's stored style features (the safety filter's dry run).
- * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
+ * The catalog's read port for the station: a track's stored style features (the safety filter's dry run) and
+ * the names of tracks found by id (a generated track's "influenced by"). Published by the catalog module as
+ * `trackReads`; the station's modules declare the part they use on their side.
  */
+import { eq, inArray } from 'drizzle-orm';
 import type { AudioFeatures } from '../../engine/types.js';
 import type { Db } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { trackFeatures } from '../../infra/db/schema/index.js';
+import { artists, trackFeatures, tracks } from '../../infra/db/schema/index.js';
+
+/** A catalog track named with its artist, and whether that artist is the platform's own. */
+export interface NamedTrack {
+  id: string;
+  title: string;
+  artist: string;
+  platformOwned: boolean;
+}
 
 export class CatalogTrackReads {
   constructor(private readonly db: Db) {}
@@ -14,5 +24,14 @@ export class CatalogTrackReads {
   async trackFeatures(trackId: string): Promise<AudioFeatures | null> {
     const [row] = await this.db.select({ features: trackFeatures.features }).from(trackFeatures).where(idEq(trackFeatures.trackId, trackId)).limit(1);
     return row ? (row.features as AudioFeatures) : null;
+  }
+
+  /** The tracks of these ids that exist, with their artists' names (in no particular order). */
+  async namedTracks(ids: string[]): Promise<NamedTrack[]> {
+    return this.db
+      .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(inArray(tracks.id, ids));
   }
 }
