@@ -63,7 +63,7 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
-  /** The catalog's reads of its tracks: stored features (module A's safety test) and names (module E's influences). */
+  /** The catalog's reads of its tracks: stored features (module A's safety test), names (module E's influences), platform artists (module F's styles). */
   catalogTracks: CatalogTrackReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
@@ -109,7 +109,7 @@ export function buildStationModules(infra: StationInfra) {
   const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db, reportThreshold));
   // ---- Modules F (lyrics) and E (generation) ----
-  const lyricsModule = buildLyricsModule({ db, engine, models, safetyReference, stationConfig, events, clock, availability });
+  const lyricsModule = buildLyricsModule({ db, engine, models, safetyReference, stationConfig, events, clock, availability, catalog: infra.catalogTracks });
   const lyrics = lyricsModule.service;
   const generation = buildGenerationModule({
     db,

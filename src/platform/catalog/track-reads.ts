@@ -1,12 +1,13 @@
 /**
- * The catalog's read port for the station: a track's stored style features (the safety filter's dry run) and
- * the names of tracks found by id (a generated track's "influenced by"). Published by the catalog module as
+ * The catalog's read port for the station: a track's stored style features (the safety filter's dry run),
+ * the names of tracks found by id (a generated track's "influenced by") and the platform's own artists named
+ * by id or slug (a lyric's style artists). Published by the catalog module as
  * `trackReads`; the station's modules declare the part they use on their side.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { AudioFeatures } from '../../engine/types.js';
 import type { Db } from '../../infra/db/client.js';
-import { idEq } from '../../infra/db/ids.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
 import { artists, trackFeatures, tracks } from '../../infra/db/schema/index.js';
 
 /** A catalog track named with its artist, and whether that artist is the platform's own. */
@@ -33,5 +34,15 @@ export class CatalogTrackReads {
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
       .where(inArray(tracks.id, ids));
+  }
+
+  /** Platform-owned artists named by id or slug, with their slugs (what the lyrics model knows them by). */
+  async platformArtists(idsOrSlugs: string[]): Promise<{ id: string; slug: string }[]> {
+    if (idsOrSlugs.length === 0) return [];
+    const ids = idsOrSlugs.filter(isUuid);
+    return this.db
+      .select({ id: artists.id, slug: artists.slug })
+      .from(artists)
+      .where(and(eq(artists.platformOwned, true), or(inArray(artists.slug, idsOrSlugs), ids.length ? inArray(artists.id, ids) : undefined)));
   }
 }
