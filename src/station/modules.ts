@@ -16,7 +16,7 @@ import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
 import { buildContextModule, buildContextRotationModule } from './context/module.js';
-import { buildGenerationModule } from './generation/module.js';
+import { buildGenerationModule, generationExists } from './generation/module.js';
 import { buildListeners } from './realtime/realtime.js';
 import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
@@ -109,7 +109,18 @@ export function buildStationModules(infra: StationInfra) {
   const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db, reportThreshold));
   // ---- Modules F (lyrics) and E (generation) ----
-  const lyricsModule = buildLyricsModule({ db, engine, models, safetyReference, stationConfig, events, clock, availability, catalog: infra.catalogTracks });
+  const lyricsModule = buildLyricsModule({
+    db,
+    engine,
+    models,
+    safetyReference,
+    stationConfig,
+    events,
+    clock,
+    availability,
+    catalog: infra.catalogTracks,
+    generationExists: generationExists(db),
+  });
   const lyrics = lyricsModule.service;
   const generation = buildGenerationModule({
     db,

@@ -32,6 +32,12 @@ export class GenerationRepository {
     return row ?? null;
   }
 
+  /** Whether a generation of this id exists. */
+  async exists(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: generations.id }).from(generations).where(idEq(generations.id, id)).limit(1);
+    return row !== undefined;
+  }
+
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
   /**
    * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when

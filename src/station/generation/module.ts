@@ -54,6 +54,15 @@ export interface GenerationModuleDeps {
   resetRunning: boolean;
 }
 
+/**
+ * Module E's read port for module F (lyrics), which is built first because module E's runner asks it for a
+ * track's words: whether a generation exists (a lyric request may name one). Made on the database alone.
+ */
+export function generationExists(db: Db): (generationId: string) => Promise<boolean> {
+  const repo = new GenerationRepository(db);
+  return (generationId) => repo.exists(generationId);
+}
+
 export function buildGenerationModule(deps: GenerationModuleDeps) {
   const repo = new GenerationRepository(deps.db);
   const service = new GenerationService({

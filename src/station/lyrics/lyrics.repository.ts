@@ -92,9 +92,4 @@ export class LyricsRepository {
     const sections = order.filter((name) => typeof structure[name] === 'string').map((name) => ({ name, text: structure[name] }));
     return sections.length > 0 ? { language: row.language, sections } : null;
   }
-
-  async generationExists(id: string): Promise<boolean> {
-    const [row] = await this.db.select({ id: generations.id }).from(generations).where(idEq(generations.id, id)).limit(1);
-    return !!row;
-  }
 }

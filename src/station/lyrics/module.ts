@@ -12,7 +12,7 @@ import type { ModelAvailability } from '../models/model-availability.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import { LyricsRepository } from './lyrics.repository.js';
-import { LyricsService, type PlatformArtistsRead } from './lyrics.service.js';
+import { LyricsService, type GenerationExists, type PlatformArtistsRead } from './lyrics.service.js';
 import { lyricsRoutes } from './routes.js';
 
 export interface LyricsModuleDeps {
@@ -28,6 +28,8 @@ export interface LyricsModuleDeps {
   availability: ModelAvailability;
   /** The catalog's read port: the platform's own artists a request names as its style. */
   catalog: PlatformArtistsRead;
+  /** Module E's read port: whether a generation exists (made before module E, which is built after this one). */
+  generationExists: GenerationExists;
 }
 
 export function buildLyricsModule(deps: LyricsModuleDeps) {
@@ -42,6 +44,7 @@ export function buildLyricsModule(deps: LyricsModuleDeps) {
     deps.clock,
     deps.availability,
     deps.catalog,
+    deps.generationExists,
   );
   return {
     service,
