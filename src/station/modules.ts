@@ -189,6 +189,7 @@ export function buildStationModules(infra: StationInfra) {
     presence: listeners.presence,
     verified: infra.verified,
     listenerTotal,
+    catalogTracks: infra.catalogTracks,
     log,
   });
   // ---- WebSocket channels (hub, listener count broadcast, bus feeds) and the listener-count history ----

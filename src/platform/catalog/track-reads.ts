@@ -1,8 +1,8 @@
 /**
  * The catalog's read port for the station: a track's stored style features (the safety filter's dry run),
- * the names of tracks found by id (a generated track's "influenced by") and the platform's own artists named
- * by id or slug (a lyric's style artists). Published by the catalog module as
- * `trackReads`; the station's modules declare the part they use on their side.
+ * the names of tracks found by id (a generated track's "influenced by"), the platform's own artists named by
+ * id or slug (a lyric's style artists) and whether a track is in the live catalog (the radio's feedback).
+ * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { AudioFeatures } from '../../engine/types.js';
@@ -44,5 +44,16 @@ export class CatalogTrackReads {
       .select({ id: artists.id, slug: artists.slug })
       .from(artists)
       .where(and(eq(artists.platformOwned, true), or(inArray(artists.slug, idsOrSlugs), ids.length ? inArray(artists.id, ids) : undefined)));
+  }
+
+  /** Whether a track is published in the live catalog (the radio's listeners are live: a sandbox track is none of theirs). */
+  async publishedLiveTrackExists(trackId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, 'live'), eq(tracks.status, 'published')))
+      .limit(1);
+    return !!row;
   }
 }
