@@ -257,6 +257,14 @@ export async function createStation(config: Config, options: StationOptions = {}
     ...options.webhooks,
   });
   // ---- end webhooks ----
+  // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
+  const engine =
+    options.engine ??
+    (config.ml
+      ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
+      : new LocalEngine({ artifacts: new BlobArtifactSource(blobs), niceness: config.engineThreadNiceness ?? undefined }));
+  // Uploads before the store: a purchase of an uploaded track downloads its master (the uploads' `masters`).
+  const uploads = buildUploadsModule({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers, log });
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
   const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
@@ -269,13 +277,8 @@ export async function createStation(config: Config, options: StationOptions = {}
     processors,
     publicBaseUrl: config.publicBaseUrl,
     subscriptions: subscriptions.service,
+    masters: uploads.masters,
   });
-  // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
-  const engine =
-    options.engine ??
-    (config.ml
-      ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
-      : new LocalEngine({ artifacts: new BlobArtifactSource(blobs), niceness: config.engineThreadNiceness ?? undefined }));
   const station = buildStationModules({
     config,
     database,
@@ -290,7 +293,9 @@ export async function createStation(config: Config, options: StationOptions = {}
     access: connectionGuard,
     leases,
     playWindow: catalogModule.playWindow,
+    catalogTracks: catalogModule.trackReads,
     verified: auth,
+    masterBitrates: uploads.masterBitrates,
     log,
   });
   const analytics = buildAnalyticsModule({
@@ -304,7 +309,6 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   // A published or changed catalog track may bring new style features: the safety filter's reference is rebuilt when next needed.
   await bus.subscribe(TRACK_CHANGED_CHANNEL, () => station.safetyReference.invalidate());
-  const uploads = buildUploadsModule({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers, log });
   const artists = buildArtistsModule({
     db: database.db,
     catalogRepository: catalogModule.repo,

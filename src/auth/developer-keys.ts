@@ -8,7 +8,7 @@ import { Errors } from '../errors.js';
 import { API_KEY_CREDENTIAL } from './access.js';
 import { SESSION_REVOKED_CHANNEL } from './auth-events.js';
 import type { ApiKeyRow, AuthRepository } from './auth.repository.js';
-import type { Principal } from './principal.js';
+import { isAdmin, type Principal } from './principal.js';
 import type { Role, Scope } from './scopes.js';
 import { newOpaqueToken, sha256Hex } from './tokens.js';
 import type { Environment } from '../kernel/environment.js';
@@ -113,8 +113,7 @@ export class DeveloperKeys {
   /** Revokes a key at once (every instance reads keys from the database on use). Another user's key is 404; admins revoke any. */
   async revoke(caller: Principal, keyId: string): Promise<void> {
     const userId = loginSessionUser(caller, 'API keys');
-    const isAdmin = caller.scopes.has('platform:admin');
-    if (!(await this.repo.revokeApiKey(keyId, isAdmin ? null : userId))) throw Errors.notFound('API key', keyId);
+    if (!(await this.repo.revokeApiKey(keyId, isAdmin(caller) ? null : userId))) throw Errors.notFound('API key', keyId);
     await this.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId: `${API_KEY_CREDENTIAL}${keyId}` });
   }
 }

@@ -16,7 +16,7 @@ import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
 import { buildContextModule, buildContextRotationModule } from './context/module.js';
-import { buildGenerationModule } from './generation/module.js';
+import { buildGenerationModule, generationExists } from './generation/module.js';
 import { buildListeners } from './realtime/realtime.js';
 import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
@@ -35,11 +35,13 @@ import { buildDemoSeedModule } from '../demo/module.js';
 import { demoSeedOutlook } from '../demo/seed-state.js';
 import { buildRadioModule } from './radio/module.js';
 import { buildDatasetModule } from './dataset/module.js';
+import type { MasterBitrates } from './dataset/service.js';
 import { buildTrainingModule } from './training/module.js';
 import { loadOrCreateSecret } from '../infra/secrets.js';
 import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
+import type { CatalogTrackReads } from '../platform/catalog/track-reads.js';
 import type { EmailVerifiedCheck } from '../auth/email-verification.js';
 
 export interface StationInfra {
@@ -61,8 +63,12 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
+  /** The catalog's reads of its tracks: stored features (module A's safety test), names (module E's influences), platform artists (module F's styles). */
+  catalogTracks: CatalogTrackReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
+  /** The platform uploads' masters' bitrates, which module B's quality gate judges an uploaded track by. */
+  masterBitrates: MasterBitrates;
   log: FastifyBaseLogger;
 }
 
@@ -97,13 +103,24 @@ export function buildStationModules(infra: StationInfra) {
     log,
   });
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
-  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns });
+  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns, masterBitrates: infra.masterBitrates });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
   // The registry judges listener reports against module A's report_threshold, read in the report's transaction.
   const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
   const registry = new RegistryService(new RegistryRepository(db), clock, new SafetyReviewRepository(db, reportThreshold));
   // ---- Modules F (lyrics) and E (generation) ----
-  const lyricsModule = buildLyricsModule({ db, engine, models, safetyReference, stationConfig, events, clock, availability });
+  const lyricsModule = buildLyricsModule({
+    db,
+    engine,
+    models,
+    safetyReference,
+    stationConfig,
+    events,
+    clock,
+    availability,
+    catalog: infra.catalogTracks,
+    generationExists: generationExists(db),
+  });
   const lyrics = lyricsModule.service;
   const generation = buildGenerationModule({
     db,
@@ -120,6 +137,7 @@ export function buildStationModules(infra: StationInfra) {
     lyrics,
     safetyReference,
     registry,
+    catalog: infra.catalogTracks,
     log,
     timers: infra.timers,
     resetRunning: !config.redisUrl,
@@ -171,6 +189,7 @@ export function buildStationModules(infra: StationInfra) {
     presence: listeners.presence,
     verified: infra.verified,
     listenerTotal,
+    catalogTracks: infra.catalogTracks,
     log,
   });
   // ---- WebSocket channels (hub, listener count broadcast, bus feeds) and the listener-count history ----
@@ -188,7 +207,6 @@ export function buildStationModules(infra: StationInfra) {
   const realtime = realtimeModule.realtime;
   // ---- Module A (station control): its status reads the radio and module C ----
   const admin = buildStationAdminModule({
-    db,
     bus,
     clock,
     engine,
@@ -202,6 +220,7 @@ export function buildStationModules(infra: StationInfra) {
     generationQueueDepth: generation.queueDepth,
     safetyFlagsSince: (since) => registryModule.repo.safetyFlagsSince(since),
     reportThresholdChanged: (threshold) => registryModule.reviews.applyThreshold(threshold),
+    catalogFeatures: infra.catalogTracks,
   });
   // ---- Leader-only: rotates the live context on the scheduler's leader ----
   const contextRotation = buildContextRotationModule({ context, clock, isLeader: () => radioModule.leader.isLeader(), log });

@@ -8,7 +8,7 @@
  *   30 days before `to`, whatever the period.
  * - Artist analytics: the artist's owner or an admin; anyone else 403, an unknown artist 404.
  */
-import type { Principal } from '../../auth/principal.js';
+import { isAdmin, type Principal } from '../../auth/principal.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { Errors } from '../../errors.js';
 import {
@@ -118,8 +118,7 @@ export class AnalyticsService {
   /** GET /v1/artists/{slug}/analytics: the artist's streams, listeners, top tracks and sales. */
   async artistReport(caller: Principal, value: string, query: PeriodQuery) {
     const artist = await this.artist(caller, value);
-    const isAdmin = caller.scopes.has('platform:admin');
-    if (!isAdmin && (caller.userId === null || artist.ownerUserId !== caller.userId)) {
+    if (!isAdmin(caller) && (caller.userId === null || artist.ownerUserId !== caller.userId)) {
       throw Errors.forbidden("an artist's analytics are for the artist's own account and admins");
     }
     const scope = this.scope(caller, query, artist.id);

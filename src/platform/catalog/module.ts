@@ -10,6 +10,7 @@ import { CatalogRepository } from './catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
+import { CatalogTrackReads } from './track-reads.js';
 
 export interface CatalogModuleDeps {
   db: Db;
@@ -39,6 +40,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     repo,
     /** Read port for the station's play counts: one counted play per caller and track within its length. */
     playWindow,
+    /** Read port for the station: a track's stored features, tracks named by id. */
+    trackReads: new CatalogTrackReads(deps.db),
     routes: async (app: FastifyInstance) => {
       await app.register(catalogRoutes(service));
     },

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { Principal } from '../../auth/principal.js';
+import { isAdmin, type Principal } from '../../auth/principal.js';
 import { assertMayCreateCredentials, loginSessionUser, type DeveloperAccountCheck } from '../../auth/developer-keys.js';
 import { newOpaqueToken, sha256Hex } from '../../auth/tokens.js';
 import { Errors } from '../../errors.js';
@@ -105,14 +105,14 @@ export class OAuthAppsService {
   async get(caller: Principal, id: string) {
     const ownerUserId = loginSessionUser(caller, 'OAuth apps');
     const row = await this.repo.client(id);
-    if (!row || (row.ownerUserId !== ownerUserId && !caller.scopes.has('platform:admin'))) throw Errors.notFound('OAuth app', id);
+    if (!row || (row.ownerUserId !== ownerUserId && !isAdmin(caller))) throw Errors.notFound('OAuth app', id);
     return appJson(row);
   }
 
   /** Deletes an app with its grants, codes and tokens; another user's app is 404 (platform:admin deletes any). */
   async delete(caller: Principal, id: string): Promise<void> {
     const ownerUserId = loginSessionUser(caller, 'OAuth apps');
-    const sessions = await this.repo.deleteClient(id, caller.scopes.has('platform:admin') ? null : ownerUserId);
+    const sessions = await this.repo.deleteClient(id, isAdmin(caller) ? null : ownerUserId);
     if (sessions === null) throw Errors.notFound('OAuth app', id);
     for (const sessionId of sessions) await this.revokeSession(sessionId, 'OAuth app deleted');
   }

@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, exists } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
-import { storeOrders, storeProducts, storeProductTracks, trackUploads, tracks } from '../../infra/db/schema/index.js';
+import { storeOrders, storeProducts, storeProductTracks, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 import { entitlingOrders, type OrderRow } from './store.repository.js';
 
@@ -12,7 +12,6 @@ export interface PurchasedTrack {
   title: string;
   audioBlobKey: string | null;
   audioBitrateKbps: number | null;
-  masterBlobKey: string | null;
 }
 
 export class BuyerRepository {
@@ -57,7 +56,7 @@ export class BuyerRepository {
     return { rows, total };
   }
 
-  /** The buyer's latest entitling order whose product holds this track, with the track's audio and master; null when none. */
+  /** The buyer's latest entitling order whose product holds this track, with the track's audio; null when none. */
   async purchasedTrack(userId: string, trackId: string, environment: Environment, sandboxEntitles: boolean): Promise<PurchasedTrack | null> {
     if (!isUuid(trackId)) return null;
     const [row] = await this.db
@@ -67,12 +66,10 @@ export class BuyerRepository {
         title: tracks.title,
         audioBlobKey: tracks.audioBlobKey,
         audioBitrateKbps: tracks.audioBitrateKbps,
-        masterBlobKey: trackUploads.masterBlobKey,
       })
       .from(storeOrders)
       .innerJoin(storeProductTracks, eq(storeProductTracks.productId, storeOrders.productId))
       .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
-      .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
       .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId), entitlingOrders(environment, sandboxEntitles)))
       .orderBy(desc(storeOrders.createdAt))
       .limit(1);

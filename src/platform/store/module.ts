@@ -12,7 +12,7 @@ import { BuyerRepository } from './buyer.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { PayoutsService } from './payouts.service.js';
 import { ProductsService } from './products.service.js';
-import { PurchasesService } from './purchases.service.js';
+import { PurchasesService, type UploadedMasters } from './purchases.service.js';
 import { StoreArtists } from './store-artists.js';
 import { DownloadFiles } from './download-files.js';
 import type { StripeSubscriptionHandler } from './store.types.js';
@@ -31,6 +31,8 @@ export interface StoreDeps {
   publicBaseUrl: string;
   /** Where the Stripe webhook sends subscription-mode sessions (src/platform/subscriptions). */
   subscriptions: StripeSubscriptionHandler;
+  /** The uploads' read port: a purchased track's uploaded master is what it downloads. */
+  masters: UploadedMasters;
 }
 
 export function buildStoreModule(deps: StoreDeps) {
@@ -41,7 +43,7 @@ export function buildStoreModule(deps: StoreDeps) {
   const services = {
     products: new ProductsService(repo, artists, clock),
     checkout: new CheckoutService(repo, processors, deps.bus, clock, publicBaseUrl, deps.subscriptions),
-    purchases: new PurchasesService(buyers, processors, deps.signer, new DownloadFiles(deps.blobs)),
+    purchases: new PurchasesService(buyers, processors, deps.signer, new DownloadFiles(deps.blobs), deps.masters),
     payouts: new PayoutsService(repo, artists, processors, publicBaseUrl),
   };
   return {

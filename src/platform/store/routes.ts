@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { hasScope } from '../../auth/principal.js';
+import { isAdmin } from '../../auth/principal.js';
 import { DomainError } from '../../errors.js';
 import { IdParams, Nullable, OpaqueId, PageQuery, Paginated, StringEnum } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
@@ -24,7 +24,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 function callerOf(request: FastifyRequest): StoreCaller {
   const principal = request.principal!;
-  return { userId: principal.userId, isAdmin: hasScope(principal, 'platform:admin'), apiKeyId: principal.apiKeyId, environment: principal.environment };
+  return { userId: principal.userId, isAdmin: isAdmin(principal), apiKeyId: principal.apiKeyId, environment: principal.environment };
 }
 
 /** The store's services, one per idea (module.ts builds them). */

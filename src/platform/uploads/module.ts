@@ -107,6 +107,10 @@ export function buildUploadsModule(deps: UploadsDeps) {
   };
   return {
     service,
+    /** Read port for the store's downloads: a track's uploaded master. */
+    masters: { masterOf: (trackId: string) => repo.masterOf(trackId) },
+    /** Read port for the dataset's quality gate: uploaded masters' bitrates. */
+    masterBitrates: { masterBitrates: () => repo.masterBitrates() },
     routes: async (app: FastifyInstance) => {
       await app.register(
         uploadRoutes(service, { maxBytes: config.uploadMaxBytes, maxSec: config.uploadMaxSec, tempDir, bodyTimeoutMs: config.uploadTimeoutMs, admission }),

@@ -1,5 +1,5 @@
 /** Uploaded tracks: the catalog row, its upload record (the master) and takedowns. */
-import { and, count, eq, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { AudioFeatures } from '../../engine/types.js';
@@ -157,6 +157,21 @@ export class UploadsRepository {
       .innerJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
       .where(eq(tracks.status, status));
     return rows.map((row) => row.id);
+  }
+
+  /** The uploaded master of a track (`tracks/<id>/master.*`), or null when the track was not uploaded. */
+  async masterOf(trackId: string): Promise<string | null> {
+    const [row] = await this.db.select({ key: trackUploads.masterBlobKey }).from(trackUploads).where(eq(trackUploads.trackId, trackId)).limit(1);
+    return row?.key ?? null;
+  }
+
+  /** The bitrate of every uploaded master that has one, by track id (a master's, not its 320 kbps rendition's). */
+  async masterBitrates(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .select({ trackId: trackUploads.trackId, kbps: trackUploads.bitrateKbps })
+      .from(trackUploads)
+      .where(isNotNull(trackUploads.bitrateKbps));
+    return new Map(rows.map((row) => [row.trackId, row.kbps!]));
   }
 
   /** How many of this user's uploads are still waiting for their renditions (every instance's). */

@@ -1,7 +1,7 @@
 /** POST/GET /v1/webhooks, DELETE /v1/webhooks/{id}, GET /v1/webhooks/{id}/deliveries. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { hasScope } from '../../auth/principal.js';
+import { hasScope, isAdmin } from '../../auth/principal.js';
 import { STATION_SCOPES } from '../../auth/scopes.js';
 import { IdParams, PageQuery, Paginated } from '../../http/schemas.js';
 import { pageOf } from '../../pagination.js';
@@ -91,7 +91,7 @@ function callerOf(request: FastifyRequest): WebhookCaller {
   const principal = request.principal!;
   return {
     userId: principal.userId,
-    isAdmin: hasScope(principal, 'platform:admin'),
+    isAdmin: isAdmin(principal),
     hasStationScope: STATION_SCOPES.some((scope) => hasScope(principal, scope)),
     environment: principal.environment,
   };

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { RadioStatus } from '../events/now-playing.js';
 import type { StationEvents } from '../events/station-events.js';
@@ -15,13 +14,11 @@ import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { ConfigRepository } from './config.repository.js';
 import { StationConfigService } from './config.service.js';
 import { adminRoutes } from './routes.js';
-import { SafetyTestService } from './safety-test.service.js';
+import { SafetyTestService, type CatalogFeaturesRead } from './safety-test.service.js';
 import type { TrainingStatusSource } from './status-ports.js';
-import { StatusRepository } from './status.repository.js';
 import { StationStatusService } from './status.service.js';
 
 export interface StationAdminModuleDeps {
-  db: Db;
   bus: EventBus;
   clock: Clock;
   engine: Engine;
@@ -42,10 +39,11 @@ export interface StationAdminModuleDeps {
   safetyFlagsSince: (since: Date) => Promise<number>;
   /** Module G applies a changed report_threshold to the tracks already in its review queue. */
   reportThresholdChanged: (threshold: number) => Promise<unknown>;
+  /** The catalog's read port: the safety test's catalog track features. */
+  catalogFeatures: CatalogFeaturesRead;
 }
 
 export function buildStationAdminModule(deps: StationAdminModuleDeps) {
-  const statusRepo = new StatusRepository(deps.db);
   const services = {
     config: new StationConfigService(deps.stationConfig, deps.events, deps.bus, deps.clock, deps.reportThresholdChanged),
     status: new StationStatusService({
@@ -59,7 +57,7 @@ export function buildStationAdminModule(deps: StationAdminModuleDeps) {
       radio: deps.radio,
       training: deps.training,
     }),
-    safetyTest: new SafetyTestService(deps.engine, deps.safetyReference, deps.stationConfig, statusRepo),
+    safetyTest: new SafetyTestService(deps.engine, deps.safetyReference, deps.stationConfig, deps.catalogFeatures),
   };
   return {
     ...services,

@@ -7,13 +7,18 @@ import type { AudioFeatures } from '../../engine/types.js';
 import { Errors } from '../../errors.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import type { ConfigRepository } from './config.repository.js';
-import type { StatusRepository } from './status.repository.js';
 
 export interface SafetyTestInput {
   lyrics?: string | Record<string, string>;
   audio_track_id?: string;
   audio_features?: AudioFeatures;
   explicit_allowed?: boolean;
+}
+
+/** The catalog's read port (src/platform/catalog/track-reads.ts): a catalog track's stored features. */
+export interface CatalogFeaturesRead {
+  /** The stored audio features of a catalog track, or null when it has none (or does not exist). */
+  trackFeatures(trackId: string): Promise<AudioFeatures | null>;
 }
 
 type Verdict = Omit<SafetyVerdict, 'details'> & { details: unknown };
@@ -33,7 +38,7 @@ export class SafetyTestService {
     private readonly engine: Pick<Engine, 'checkLyrics' | 'checkAudio'>,
     private readonly reference: Pick<SafetyReferenceStore, 'ref'>,
     private readonly config: Pick<ConfigRepository, 'get'>,
-    private readonly repo: Pick<StatusRepository, 'trackFeatures'>,
+    private readonly catalog: CatalogFeaturesRead,
   ) {}
 
   async run(input: SafetyTestInput): Promise<SafetyTestResult> {
@@ -46,7 +51,7 @@ export class SafetyTestService {
     }
     let features = input.audio_features ?? null;
     if (input.audio_track_id !== undefined) {
-      features = await this.repo.trackFeatures(input.audio_track_id);
+      features = await this.catalog.trackFeatures(input.audio_track_id);
       if (!features) throw Errors.notFound('Catalog track with audio features', input.audio_track_id);
     }
     const explicitAllowed = input.explicit_allowed ?? (await this.config.get()).explicitAllowed;

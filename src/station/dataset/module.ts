@@ -9,7 +9,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { DatasetRepository } from './repository.js';
 import { datasetRoutes } from './routes.js';
-import { DatasetService, type TrainingRunsLookup } from './service.js';
+import { DatasetService, type MasterBitrates, type TrainingRunsLookup } from './service.js';
 import { DatasetValidator } from './validation.js';
 
 export type DatasetModule = ReturnType<typeof buildDatasetModule>;
@@ -20,11 +20,13 @@ export interface DatasetModuleDeps {
   clock: Clock;
   /** Module C's jobs per snapshot (its `snapshotRuns` port). */
   trainingRuns: TrainingRunsLookup;
+  /** The platform uploads' masters' bitrates (its `masterBitrates` port), for the quality gate. */
+  masterBitrates: MasterBitrates;
 }
 
-export function buildDatasetModule({ db, blobs, clock, trainingRuns }: DatasetModuleDeps) {
+export function buildDatasetModule({ db, blobs, clock, trainingRuns, masterBitrates }: DatasetModuleDeps) {
   const repo = new DatasetRepository(db);
-  const service = new DatasetService(repo, new DatasetValidator({ repo, blobs }), clock, trainingRuns);
+  const service = new DatasetService(repo, new DatasetValidator({ repo, blobs }), clock, trainingRuns, masterBitrates);
   return {
     repo,
     service,

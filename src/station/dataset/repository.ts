@@ -14,7 +14,6 @@ import {
   trackCredits,
   trackFeatures,
   tracks,
-  trackUploads,
 } from '../../infra/db/schema/index.js';
 import type { ArtistOverride, CatalogArtist, CatalogLyric, CatalogSnapshot, CatalogTrack } from './eligibility.js';
 import type { ArtistStatus } from './schemas.js';
@@ -130,8 +129,7 @@ export class DatasetRepository {
           status: tracks.status,
           releaseYear: tracks.releaseYear,
           isrc: tracks.isrc,
-          // The quality gate judges an uploaded track by its master, not by the 320 kbps rendition made from it.
-          audioBitrateKbps: sql<number | null>`coalesce(${trackUploads.bitrateKbps}, ${tracks.audioBitrateKbps})`,
+          audioBitrateKbps: tracks.audioBitrateKbps,
           audioBlobKey: tracks.audioBlobKey,
           audioFormat: tracks.audioFormat,
           durationSec: tracks.durationSec,
@@ -140,7 +138,6 @@ export class DatasetRepository {
         })
         .from(tracks)
         .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
-        .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
         .leftJoin(credits, eq(credits.trackId, tracks.id))
         .where(eq(tracks.environment, 'live'))
         .orderBy(asc(tracks.id)),

@@ -37,6 +37,11 @@ export interface TrainingRunsLookup {
   runsForSnapshots(snapshotIds: string[]): Promise<Map<string, TrainingRunView[]>>;
 }
 
+/** Port: the bitrate of every uploaded master that has one, by track id (the platform's uploads serve it). */
+export interface MasterBitrates {
+  masterBitrates(): Promise<Map<string, number>>;
+}
+
 /**
  * The configuration as frozen into a snapshot (and hashed): no timestamps, lists in canonical order. A type
  * alias, not an interface, so that it is a Record<string, unknown> as dataset_snapshots.config is typed.
@@ -106,6 +111,8 @@ export class DatasetService {
     private readonly clock: Clock,
     /** How to find the training jobs that used a snapshot. */
     private readonly trainingRuns: TrainingRunsLookup,
+    /** The uploaded masters' bitrates, which the quality gate judges an uploaded track by. */
+    private readonly masters: MasterBitrates,
   ) {}
 
   async getConfig(): Promise<DatasetConfigView> {
@@ -155,8 +162,14 @@ export class DatasetService {
     }
   }
 
-  private async current(repo: DatasetRepository = this.repo) {
-    const [row, overrides, catalog] = await Promise.all([repo.config(), repo.overrides(), repo.catalog()]);
+  /**
+   * `masterKbps`: read before a transaction that calls this (the port reads outside it, and an embedded
+   * database runs one transaction's statements at a time, so reading it inside would wait on itself).
+   */
+  private async current(repo: DatasetRepository = this.repo, masterKbps?: Map<string, number>) {
+    const [row, overrides, rows, kbps] = await Promise.all([repo.config(), repo.overrides(), repo.catalog(), masterKbps ?? this.masters.masterBitrates()]);
+    // The quality gate judges an uploaded track by its master, not by the 320 kbps rendition made from it.
+    const catalog = { ...rows, tracks: rows.tracks.map((track) => ({ ...track, audioBitrateKbps: kbps.get(track.id) ?? track.audioBitrateKbps })) };
     return { row, overrides, catalog, eligibility: computeEligibility(settingsOf(row), overrides, catalog) };
   }
 
@@ -207,9 +220,10 @@ export class DatasetService {
 
   /** Freezes the configuration and the exact eligible items, with their hash. */
   async createSnapshot(body: { name: string; description?: string }, by: string | null): Promise<SnapshotView> {
+    const masterKbps = await this.masters.masterBitrates();
     const row = await this.repo.transaction(async (repo) => {
       await repo.lockConfig();
-      const { row: config, overrides, eligibility } = await this.current(repo);
+      const { row: config, overrides, eligibility } = await this.current(repo, masterKbps);
       const [features, documents] = await Promise.all([repo.featuresOf(eligibility.audioTrackIds), repo.lyricDocuments(eligibility.lyricIds)]);
       const missing = [...eligibility.audioTrackIds.filter((id) => !features.has(id)), ...eligibility.lyricIds.filter((id) => !documents.has(id))];
       if (missing.length > 0) throw Errors.conflict('The catalog changed while the snapshot was taken; try again', `items gone: ${missing.join(', ')}`);

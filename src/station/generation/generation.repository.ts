@@ -32,6 +32,17 @@ export class GenerationRepository {
     return row ?? null;
   }
 
+  /** The state and title of the generations of these ids that exist (the radio's queue shows them). */
+  async titlesOf(ids: string[]): Promise<Pick<GenerationRow, 'id' | 'status' | 'title'>[]> {
+    return this.db.select({ id: generations.id, status: generations.status, title: generations.title }).from(generations).where(inArray(generations.id, ids));
+  }
+
+  /** Whether a generation of this id exists. */
+  async exists(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: generations.id }).from(generations).where(idEq(generations.id, id)).limit(1);
+    return row !== undefined;
+  }
+
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
   /**
    * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when

@@ -8,7 +8,6 @@
  *   safety block -> registered but withheld, station.safety.flag_raised, and a new generation
  */
 import { createHash } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_RENDER_HOLE_SEC, longestHoleSec } from '../../engine/audio/track-analysis.js';
 import { firstOriginalAttempt } from '../../engine/music/originality.js';
@@ -18,8 +17,6 @@ import { publicFailure, type PublicFailure } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { Db } from '../../infra/db/client.js';
-import { artists, tracks } from '../../infra/db/schema/index.js';
 import type { Job } from '../../infra/queue/job-queue.js';
 import type { ConfigRepository, StationConfigRow } from '../admin/config.repository.js';
 import type { StationEvents } from '../events/station-events.js';
@@ -57,8 +54,15 @@ const THEME_BY_LIFESTYLE: Record<MusicContext['lifestyle'], string> = {
   sleep: 'stars',
 };
 
+/** The catalog's read port (src/platform/catalog/track-reads.ts): tracks named by id, with their artists. */
+export interface CatalogTrackNames {
+  /** The tracks of these ids that exist, with their artists' names and whether the artist is the platform's own. */
+  namedTracks(ids: string[]): Promise<{ id: string; title: string; artist: string; platformOwned: boolean }[]>;
+}
+
 export interface GenerationRunnerDeps {
-  db: Db;
+  /** The catalog's read port: the names of the nearest catalog tracks (influences). */
+  catalog: CatalogTrackNames;
   repo: GenerationRepository;
   engine: Engine;
   models: ModelStore;
@@ -229,16 +233,7 @@ export class GenerationRunner {
     if (!style) return [];
     const nearest = await this.deps.engine.influences(artifactRefOf(style), reference, features, INFLUENCES_LISTED);
     if (nearest.length === 0) return [];
-    const rows = await this.deps.db
-      .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(
-        inArray(
-          tracks.id,
-          nearest.map((n) => n.id),
-        ),
-      );
+    const rows = await this.deps.catalog.namedTracks(nearest.map((n) => n.id));
     const byId = new Map(rows.filter((r) => r.platformOwned).map((r) => [r.id, r]));
     return nearest
       .filter((n) => byId.has(n.id))

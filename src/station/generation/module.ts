@@ -22,7 +22,7 @@ import type { ModelStore } from '../models/model-store.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import { GenerationRepository } from './generation.repository.js';
-import { GenerationRunner } from './generation.runner.js';
+import { GenerationRunner, type CatalogTrackNames } from './generation.runner.js';
 import { GENERATION_QUEUE, GenerationService, MAX_CONCURRENT_GENERATIONS } from './generation.service.js';
 import { ModelWaiter } from './model-waiter.js';
 import { generationRoutes } from './routes.js';
@@ -42,6 +42,8 @@ export interface GenerationModuleDeps {
   lyrics: LyricsService;
   safetyReference: SafetyReferenceStore;
   registry: RegistryService;
+  /** The catalog's read port: the names of the catalog tracks a generated track was influenced by. */
+  catalog: CatalogTrackNames;
   log: FastifyBaseLogger;
   /** The model waiter's repeating timer; real ones by default. */
   timers?: IntervalTimers;
@@ -50,6 +52,15 @@ export interface GenerationModuleDeps {
    * them (with Redis, jobs other instances run stay theirs: BullMQ redelivers a dead worker's job).
    */
   resetRunning: boolean;
+}
+
+/**
+ * Module E's read port for module F (lyrics), which is built first because module E's runner asks it for a
+ * track's words: whether a generation exists (a lyric request may name one). Made on the database alone.
+ */
+export function generationExists(db: Db): (generationId: string) => Promise<boolean> {
+  const repo = new GenerationRepository(db);
+  return (generationId) => repo.exists(generationId);
 }
 
 export function buildGenerationModule(deps: GenerationModuleDeps) {
@@ -81,7 +92,7 @@ export function buildGenerationModule(deps: GenerationModuleDeps) {
     /** Picks up generations a previous process left unfinished, then takes jobs; then looks for work waiting for a model. */
     start: async () => {
       const runner = new GenerationRunner({
-        db: deps.db,
+        catalog: deps.catalog,
         repo,
         engine: deps.engine,
         models: deps.models,

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { artists, generations, lyricGenerations } from '../../infra/db/schema/index.js';
-import { idEq, isUuid } from '../../infra/db/ids.js';
+import { generations, lyricGenerations } from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
 
 export type LyricRow = typeof lyricGenerations.$inferSelect;
 
@@ -91,20 +91,5 @@ export class LyricsRepository {
     const order = Array.isArray(row.safety.order) ? row.safety.order.map(String) : Object.keys(structure);
     const sections = order.filter((name) => typeof structure[name] === 'string').map((name) => ({ name, text: structure[name] }));
     return sections.length > 0 ? { language: row.language, sections } : null;
-  }
-
-  async generationExists(id: string): Promise<boolean> {
-    const [row] = await this.db.select({ id: generations.id }).from(generations).where(idEq(generations.id, id)).limit(1);
-    return !!row;
-  }
-
-  /** Platform-owned artists named by id or slug, with their slugs (what the lyrics model knows them by). */
-  async platformArtists(idsOrSlugs: string[]): Promise<{ id: string; slug: string }[]> {
-    if (idsOrSlugs.length === 0) return [];
-    const ids = idsOrSlugs.filter(isUuid);
-    return this.db
-      .select({ id: artists.id, slug: artists.slug })
-      .from(artists)
-      .where(and(eq(artists.platformOwned, true), or(inArray(artists.slug, idsOrSlugs), ids.length ? inArray(artists.id, ids) : undefined)));
   }
 }

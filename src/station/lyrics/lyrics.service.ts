@@ -28,6 +28,15 @@ export interface LyricsRequest {
   seed?: number | null;
 }
 
+/** The catalog's read port (src/platform/catalog/track-reads.ts): the platform's own artists by id or slug. */
+export interface PlatformArtistsRead {
+  /** Platform-owned artists named by id or slug, with their slugs (what the lyrics model knows them by). */
+  platformArtists(idsOrSlugs: string[]): Promise<{ id: string; slug: string }[]>;
+}
+
+/** Module E's read port (src/station/generation/module.ts, generationExists): whether a generation exists. */
+export type GenerationExists = (generationId: string) => Promise<boolean>;
+
 /** Engine refusals that are the caller's mistake become 400s; anything else is a generation failure. */
 function toHttpError(error: unknown): Error {
   if (error instanceof EngineError) {
@@ -55,16 +64,20 @@ export class LyricsService {
     private readonly events: StationEvents,
     private readonly clock: Clock,
     private readonly availability: ModelAvailability,
+    /** The catalog's read port: the style artists a request names. */
+    private readonly catalog: PlatformArtistsRead,
+    /** Module E's read port: whether the generation a request names exists. */
+    private readonly generationExists: GenerationExists,
   ) {}
 
   async create(request: LyricsRequest, requestedBy: string | null) {
     const config = await this.config.get();
     if (!config.lyricsGeneration) throw Errors.conflict('Lyrics generation is disabled (config lyrics_generation is false)');
     const styleIds = request.style_artist_ids ?? [];
-    const known = await this.repo.platformArtists(styleIds);
+    const known = await this.catalog.platformArtists(styleIds);
     const unknown = styleIds.filter((id) => !known.some((a) => a.id === id || a.slug === id));
     if (unknown.length > 0) throw Errors.validation(`style_artist_ids must name platform artists; unknown: ${unknown.join(', ')}`);
-    if (request.generation_id && !(await this.repo.generationExists(request.generation_id))) {
+    if (request.generation_id && !(await this.generationExists(request.generation_id))) {
       throw Errors.notFound('Generation', request.generation_id);
     }
     const input = {

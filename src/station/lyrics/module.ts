@@ -12,7 +12,7 @@ import type { ModelAvailability } from '../models/model-availability.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
 import { LyricsRepository } from './lyrics.repository.js';
-import { LyricsService } from './lyrics.service.js';
+import { LyricsService, type GenerationExists, type PlatformArtistsRead } from './lyrics.service.js';
 import { lyricsRoutes } from './routes.js';
 
 export interface LyricsModuleDeps {
@@ -26,11 +26,26 @@ export interface LyricsModuleDeps {
   clock: Clock;
   /** Whether a lyrics model is deployed, or one is coming (lyrics then wait for it). */
   availability: ModelAvailability;
+  /** The catalog's read port: the platform's own artists a request names as its style. */
+  catalog: PlatformArtistsRead;
+  /** Module E's read port: whether a generation exists (made before module E, which is built after this one). */
+  generationExists: GenerationExists;
 }
 
 export function buildLyricsModule(deps: LyricsModuleDeps) {
   const repo = new LyricsRepository(deps.db);
-  const service = new LyricsService(repo, deps.engine, deps.models, deps.safetyReference, deps.stationConfig, deps.events, deps.clock, deps.availability);
+  const service = new LyricsService(
+    repo,
+    deps.engine,
+    deps.models,
+    deps.safetyReference,
+    deps.stationConfig,
+    deps.events,
+    deps.clock,
+    deps.availability,
+    deps.catalog,
+    deps.generationExists,
+  );
   return {
     service,
     /** Read port for the registry: a lyric's record (its words and the model that wrote them). */

@@ -32,7 +32,8 @@ import { buildRadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { RadioControlMessage } from '../admin/config.service.js';
 import { RADIO_CONTROL_CHANNEL, STREAM_RELAY_CHANNEL } from '../events/now-playing.js';
-import { HLS_BLOB_PREFIX, HLS_PATH, RadioService, STREAM_PATH } from './radio.service.js';
+import { HLS_BLOB_PREFIX, HLS_PATH, RadioService, STREAM_PATH, type LiveCatalogCheck } from './radio.service.js';
+import { FeedbackRepository } from './feedback.repository.js';
 import { radioRoutes } from './routes.js';
 import { StreamBroadcaster } from '../stream/broadcaster.js';
 import { LiveStream } from '../stream/live-stream.js';
@@ -81,6 +82,8 @@ export interface RadioModuleDeps {
   verified: EmailVerifiedCheck;
   /** The station-wide listener total (every instance's streams and WebSockets), recorded with each play. */
   listenerTotal: () => Promise<number>;
+  /** The catalog's read port: whether a rated track is published in the live catalog. */
+  catalogTracks: LiveCatalogCheck;
   log: FastifyBaseLogger;
 }
 
@@ -155,7 +158,8 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   // Whose listener reports count: a verified address that was listening while the track was on air.
   const eligibility = allOf(new VerifiedAddress(deps.verified), new HeardOnAir(deps.plays, listening));
   const radio = new RadioService(
-    db,
+    new FeedbackRepository(db),
+    { aiTracks: deps.registry, generations: deps.generationRepo, catalog: deps.catalogTracks },
     scheduler.status,
     slots,
     cards,

@@ -1,9 +1,6 @@
 /** Module H: what listeners see of the radio. */
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { Db } from '../../infra/db/client.js';
-import { artists, generations, listenerFeedback, registryTracks, tracks } from '../../infra/db/schema/index.js';
 import { DomainError } from '../../errors.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { SafetyReviewService } from '../registry/safety-review.service.js';
@@ -13,8 +10,9 @@ import type { SlotsRepository } from '../scheduler/slots.repository.js';
 import type { StreamTickets } from './stream-tickets.js';
 import type { ListeningSessionsRepository } from './listening-sessions.repository.js';
 import type { ReporterEligibility } from './reporter-eligibility.js';
+import type { GenerationRow } from '../generation/generation.repository.js';
+import type { FeedbackRepository } from './feedback.repository.js';
 import { listenerKeyOf } from '../realtime/listener-presence.js';
-import { idEq } from '../../infra/db/ids.js';
 
 export const STREAM_PATH = '/station/v1/radio/stream';
 /** The HLS rendition: <HLS_PATH>/live.m3u8 and its segments, read from the blobs under HLS_BLOB_PREFIX. */
@@ -28,9 +26,32 @@ export interface FeedbackInput {
   flag_inappropriate?: boolean;
 }
 
+/** Module G's read port: whether an AI track of this station_track_id is in the registry. */
+export interface AiTrackLookup {
+  exists(stationTrackId: string): Promise<boolean>;
+}
+
+/** Module E's read port: the state and title of generations, by id (those that exist). */
+export interface GenerationTitles {
+  titlesOf(ids: string[]): Promise<Pick<GenerationRow, 'id' | 'status' | 'title'>[]>;
+}
+
+/** The catalog's read port: whether a track is published in the live catalog (the radio's listeners are live). */
+export interface LiveCatalogCheck {
+  publishedLiveTrackExists(trackId: string): Promise<boolean>;
+}
+
+/** What the radio's listener view reads of other modules. */
+export interface RadioReads {
+  aiTracks: AiTrackLookup;
+  generations: GenerationTitles;
+  catalog: LiveCatalogCheck;
+}
+
 export class RadioService {
   constructor(
-    private readonly db: Db,
+    private readonly feedbacks: FeedbackRepository,
+    private readonly reads: RadioReads,
     private readonly status: Pick<RadioStatusView, 'nowPlaying' | 'listenerCount' | 'upcoming'>,
     private readonly slots: SlotsRepository,
     private readonly cards: CardBuilder,
@@ -76,12 +97,7 @@ export class RadioService {
   async queue() {
     const upcoming = await this.status.upcoming();
     const generationIds = upcoming.map((s) => s.generationId).filter((id): id is string => !!id);
-    const generated = generationIds.length
-      ? await this.db
-          .select({ id: generations.id, status: generations.status, title: generations.title })
-          .from(generations)
-          .where(inArray(generations.id, generationIds))
-      : [];
+    const generated = generationIds.length ? await this.reads.generations.titlesOf(generationIds) : [];
     const byGeneration = new Map(generated.map((g) => [g.id, g]));
     const data = [];
     for (const [index, slot] of upcoming.entries()) {
@@ -130,25 +146,21 @@ export class RadioService {
    * (reporter-eligibility.ts) and once per client address (`clientKey`, the address as TRUST_PROXY resolves it).
    */
   async feedback(principal: Principal, input: FeedbackInput, clientKey: string) {
-    const aiTrack = await this.findAiTrack(input.station_track_id);
-    if (!aiTrack && !(await this.catalogTrackExists(input.station_track_id))) {
+    const aiTrack = (await this.reads.aiTracks.exists(input.station_track_id)) ? input.station_track_id : null;
+    if (!aiTrack && !(await this.reads.catalog.publishedLiveTrackExists(input.station_track_id))) {
       throw new DomainError('not_found', 'TRACK_NOT_FOUND', 'station_track_id does not exist', `no track ${input.station_track_id}`);
     }
     const reports = !!aiTrack && !!input.flag_inappropriate && (await this.eligibility.eligible(principal, aiTrack));
-    const { row, report } = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(listenerFeedback)
-        .values({
-          userId: principal.userId,
-          apiKeyId: principal.apiKeyId,
-          stationTrackId: input.station_track_id,
-          rating: input.rating,
-          flagInappropriate: input.flag_inappropriate ?? false,
-        })
-        .returning();
-      const report = aiTrack && reports ? await this.reviews.report(tx, aiTrack, { ...principal, clientKey }, row.id) : null;
-      return { row, report };
-    });
+    const { row, result: report } = await this.feedbacks.record(
+      {
+        userId: principal.userId,
+        apiKeyId: principal.apiKeyId,
+        stationTrackId: input.station_track_id,
+        rating: input.rating,
+        flagInappropriate: input.flag_inappropriate ?? false,
+      },
+      (tx, row) => (aiTrack && reports ? this.reviews.report(tx, aiTrack, { ...principal, clientKey }, row.id) : Promise.resolve(null)),
+    );
     await this.reviews.announce(report);
     return {
       feedback_id: row.id,
@@ -157,21 +169,5 @@ export class RadioService {
       flag_inappropriate: row.flagInappropriate,
       created_at: row.createdAt.toISOString(),
     };
-  }
-
-  private async findAiTrack(id: string): Promise<string | null> {
-    const [row] = await this.db.select({ id: registryTracks.stationTrackId }).from(registryTracks).where(eq(registryTracks.stationTrackId, id)).limit(1);
-    return row?.id ?? null;
-  }
-
-  private async catalogTrackExists(id: string): Promise<boolean> {
-    const [row] = await this.db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      // The radio's listeners are live: a sandbox track is none of its tracks.
-      .where(and(idEq(tracks.id, id), eq(tracks.environment, 'live'), eq(tracks.status, 'published')))
-      .limit(1);
-    return !!row;
   }
 }

@@ -31,6 +31,11 @@ export class RegistryService {
     return row;
   }
 
+  /** Whether an AI track of this station_track_id is in the registry (the radio's feedback checks it). */
+  async exists(stationTrackId: string): Promise<boolean> {
+    return (await this.repo.find(stationTrackId)) !== null;
+  }
+
   async countPlayback(stationTrackId: string): Promise<RegistryRow> {
     const row = await this.repo.countPlayback(stationTrackId, this.clock.date());
     if (!row) throw trackNotFound(stationTrackId);

@@ -75,6 +75,7 @@ describe('a follower playing on alone', () => {
       },
     };
     const source = new RadioTrackSource(trackSourceDeps as TrackSourceDeps);
+    // The reader and the track source read only these columns of the configuration row.
     const config = { radioEnabled: true, streamQuality: '128', crossfadeSec: 3 } as unknown as StationConfigRow;
     const readerDeps: PlanReaderDeps = {
       slots: { find: async (id) => plan.find((s) => s.id === id) ?? null, lastHandedOut: async () => null, planned: async () => plan },

@@ -1,0 +1,59 @@
+/**
+ * The catalog's read port for the station: a track's stored style features (the safety filter's dry run),
+ * the names of tracks found by id (a generated track's "influenced by"), the platform's own artists named by
+ * id or slug (a lyric's style artists) and whether a track is in the live catalog (the radio's feedback).
+ * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
+ */
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { AudioFeatures } from '../../engine/types.js';
+import type { Db } from '../../infra/db/client.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
+import { artists, trackFeatures, tracks } from '../../infra/db/schema/index.js';
+
+/** A catalog track named with its artist, and whether that artist is the platform's own. */
+export interface NamedTrack {
+  id: string;
+  title: string;
+  artist: string;
+  platformOwned: boolean;
+}
+
+export class CatalogTrackReads {
+  constructor(private readonly db: Db) {}
+
+  /** The stored audio features of a catalog track, or null when it has none (or does not exist). */
+  async trackFeatures(trackId: string): Promise<AudioFeatures | null> {
+    const [row] = await this.db.select({ features: trackFeatures.features }).from(trackFeatures).where(idEq(trackFeatures.trackId, trackId)).limit(1);
+    return row ? (row.features as AudioFeatures) : null;
+  }
+
+  /** The tracks of these ids that exist, with their artists' names (in no particular order). */
+  async namedTracks(ids: string[]): Promise<NamedTrack[]> {
+    return this.db
+      .select({ id: tracks.id, title: tracks.title, artist: artists.name, platformOwned: artists.platformOwned })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(inArray(tracks.id, ids));
+  }
+
+  /** Platform-owned artists named by id or slug, with their slugs (what the lyrics model knows them by). */
+  async platformArtists(idsOrSlugs: string[]): Promise<{ id: string; slug: string }[]> {
+    if (idsOrSlugs.length === 0) return [];
+    const ids = idsOrSlugs.filter(isUuid);
+    return this.db
+      .select({ id: artists.id, slug: artists.slug })
+      .from(artists)
+      .where(and(eq(artists.platformOwned, true), or(inArray(artists.slug, idsOrSlugs), ids.length ? inArray(artists.id, ids) : undefined)));
+  }
+
+  /** Whether a track is published in the live catalog (the radio's listeners are live: a sandbox track is none of theirs). */
+  async publishedLiveTrackExists(trackId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, 'live'), eq(tracks.status, 'published')))
+      .limit(1);
+    return !!row;
+  }
+}
