@@ -454,7 +454,7 @@ describe('module A: safety test against a trained station', () => {
       method: 'POST',
       url: '/station/v1/admin/safety/test',
       headers: admin,
-      payload: { audio_features: master.features as Record<string, unknown> },
+      payload: { audio_features: master.features },
     });
     expect(byFeatures.json().flagged_categories).toContain('audio_duplicate');
 

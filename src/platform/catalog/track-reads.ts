@@ -24,7 +24,7 @@ export class CatalogTrackReads {
   /** The stored audio features of a catalog track, or null when it has none (or does not exist). */
   async trackFeatures(trackId: string): Promise<AudioFeatures | null> {
     const [row] = await this.db.select({ features: trackFeatures.features }).from(trackFeatures).where(idEq(trackFeatures.trackId, trackId)).limit(1);
-    return row ? (row.features as AudioFeatures) : null;
+    return row ? row.features : null;
   }
 
   /** The tracks of these ids that exist, with their artists' names (in no particular order). */

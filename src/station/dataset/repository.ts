@@ -224,7 +224,7 @@ export class DatasetRepository {
         .select({ id: trackFeatures.trackId, features: trackFeatures.features })
         .from(trackFeatures)
         .where(inArray(trackFeatures.trackId, part));
-      for (const row of rows) out.set(row.id, row.features as AudioFeatures);
+      for (const row of rows) out.set(row.id, row.features);
     }
     return out;
   }
@@ -245,7 +245,7 @@ export class DatasetRepository {
       .innerJoin(artists, eq(artists.id, tracks.artistId))
       .where(and(eq(artists.platformOwned, false), eq(tracks.environment, 'live')))
       .orderBy(asc(tracks.id));
-    return rows.map((r) => ({ id: r.id, title: r.title, features: r.features as AudioFeatures }));
+    return rows.map((r) => ({ id: r.id, title: r.title, features: r.features }));
   }
 
   async tracksForCheck(trackIds: string[]): Promise<TrackCheckRow[]> {

@@ -28,7 +28,7 @@ export async function loadAudioItems(db: DbOrTx, trackIds?: string[]): Promise<A
     .innerJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
     .where(and(eq(artists.platformOwned, true), trackIds ? inArray(tracks.id, trackIds) : undefined))
     .orderBy(asc(tracks.id));
-  return rows.map((row) => ({ id: row.id, genre: row.genre, mood: row.mood, features: row.features as AudioFeatures }));
+  return rows.map((row) => ({ id: row.id, genre: row.genre, mood: row.mood, features: row.features }));
 }
 
 export async function loadLyricsDocuments(db: DbOrTx, lyricIds?: string[]): Promise<LyricsDocument[]> {

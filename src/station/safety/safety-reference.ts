@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { ArtifactRef, SafetyReference } from '../../engine/engine.js';
-import type { AudioFeatures } from '../../engine/types.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db } from '../../infra/db/client.js';
 import { trackFeatures } from '../../infra/db/schema/index.js';
@@ -40,7 +39,7 @@ export class SafetyReferenceStore {
     ]);
     return {
       lyrics: lyricRows.map((row) => row.document),
-      audio: featureRows.map((row) => ({ id: row.id, features: row.features as AudioFeatures })),
+      audio: featureRows.map((row) => ({ id: row.id, features: row.features })),
     };
   }
 

@@ -21,6 +21,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { apiKeyEnvironment, users } from './auth.js';
+import type { AudioFeatures } from '../../../engine/types.js';
 
 /** A PostgreSQL tsvector (read and written by SQL only: the catalog's search document). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -281,6 +282,6 @@ export const trackFeatures = pgTable('track_features', {
     .primaryKey()
     .references(() => tracks.id, { onDelete: 'cascade' }),
   extractorVersion: text('extractor_version').notNull(),
-  features: jsonb('features').notNull(),
+  features: jsonb('features').$type<AudioFeatures>().notNull(),
   extractedAt: timestamp('extracted_at', { withTimezone: true }).notNull().defaultNow(),
 });
