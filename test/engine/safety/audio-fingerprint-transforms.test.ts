@@ -12,6 +12,7 @@ import { Rng } from '../../../src/engine/random.js';
 import { featureDistance, fingerprintAgreement, MAX_PRINT_SHIFT, similarityFromDistance } from '../../../src/engine/safety/audio-duplicate.js';
 import { SAFETY_PLAYBACK_THRESHOLD, SafetyFilter } from '../../../src/engine/safety/index.js';
 import type { AudioFeatures } from '../../../src/engine/types.js';
+import { soundingElsewhere } from './sounding-elsewhere.js';
 
 const RATE = 22050;
 const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
@@ -58,16 +59,6 @@ const REORDERED = [3, 6, 1, 4, 7, 2, 5, 0].map((k) => ({ chord: BARS[k].chord, m
 const BAR_SEC = 1.6;
 const master = song(BARS, BAR_SEC); // 12.8 s
 const masterFeatures = extractFeatures(master, RATE);
-
-/** Features whose summary sound says "something else" and whose chord sequence is no evidence (as at 8 s). */
-const soundingElsewhere = (f: AudioFeatures): AudioFeatures => ({
-  ...f,
-  tempoBpm: f.tempoBpm * 1.37,
-  mode: f.mode === 'major' ? 'minor' : 'major',
-  mfccMean: f.mfccMean.map((m) => m + 6),
-  loudnessDb: f.loudnessDb - 5,
-  beatChords: f.beatChords.slice(0, 4),
-});
 
 const filter = new SafetyFilter({ catalogAudio: [{ id: 'master', features: masterFeatures }] });
 const check = (pcm: Float32Array) => filter.checkAudio(soundingElsewhere(extractFeatures(pcm, RATE)));

@@ -9,7 +9,7 @@ import { extractFeatures } from '../../../src/engine/features/extract.js';
 import { Rng } from '../../../src/engine/random.js';
 import { fingerprintAgreement, MAX_PRINT_SHIFT, MIN_PRINT_OVERLAP, similarityFromPrint } from '../../../src/engine/safety/audio-duplicate.js';
 import { SafetyFilter, SAFETY_PLAYBACK_THRESHOLD } from '../../../src/engine/safety/index.js';
-import type { AudioFeatures } from '../../../src/engine/types.js';
+import { soundingElsewhere } from './sounding-elsewhere.js';
 
 const RATE = 22050;
 const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
@@ -85,16 +85,6 @@ describe('audio filter with fingerprints', () => {
   ];
   const master = extractFeatures(chords(progression, 1), RATE);
   const other = extractFeatures(chords([...progression].reverse(), 1), RATE);
-
-  /** The same music as `master` with the summary sound of something else (as a re-encoded 8 s master can read). */
-  const soundingElsewhere = (f: AudioFeatures): AudioFeatures => ({
-    ...f,
-    tempoBpm: f.tempoBpm * 1.37,
-    mode: f.mode === 'major' ? 'minor' : 'major',
-    mfccMean: f.mfccMean.map((m) => m + 6),
-    loudnessDb: f.loudnessDb - 5,
-    beatChords: f.beatChords.slice(0, 4), // too few beats to be evidence
-  });
 
   it('flags a copy whose summary sound moved, by its fingerprint, and names the master', () => {
     const filter = new SafetyFilter({ catalogAudio: [{ id: 'master', features: master }] });
