@@ -17,9 +17,25 @@ import { encodeFlac, encodeMp3, tonePcm } from './playout-support.js';
 import { decodePcm } from '../../src/engine/audio/pcm.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+import { FakeEngine } from '../helpers/fake-engine.js';
+import type { LyricsJob, LyricsResult } from '../../src/engine/engine.js';
+import { parseStructure } from '../../src/engine/lyrics/structure.js';
 
 /** Moves only when a test moves it: expiries and timestamps are asserted exactly. */
 const POLL_MS = 200;
+
+/**
+ * The FakeEngine with the real engine's section keys (verse_1, chorus, ...: src/engine/lyrics/structure.ts),
+ * for the suite about waiting for the first models: what it asserts of lyrics is that the asked structure
+ * arrives once a model is deployed, not what a model writes.
+ */
+class SectionedFakeEngine extends FakeEngine {
+  override async generateLyrics(job: LyricsJob): Promise<LyricsResult> {
+    const { keys, order } = parseStructure(job.structure);
+    const structure = Object.fromEntries(keys.map((key) => [key, `${job.theme}, ${key} (${job.seed})\nsung in ${job.mood.join(' and ') || 'calm'}`]));
+    return { structure, title: job.theme, order, modelVersion: job.lyricsModel.version };
+  }
+}
 
 describe('modules E and F: generation and lyrics endpoints', () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
@@ -341,7 +357,10 @@ describe('modules E and F before the first model is deployed (issue 8, item 9)',
   let service: Record<string, string>;
 
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock, timers });
+    // About when work waits for a model and when it runs, not about what the models make: the FakeEngine
+    // renders the masters, trains the models and runs the work (test/station/generation's first suite and
+    // test/engine cover the real ones).
+    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock, timers, engine: new SectionedFakeEngine() });
     const db = station.database.db;
     await seedDemoCatalog(db);
     let rendered = 0;
