@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { EngineError } from '../../src/engine/errors.js';
 import { eq } from 'drizzle-orm';
 import { id3TagLength } from '../../src/engine/audio/id3.js';
@@ -18,7 +18,8 @@ import { decodePcm } from '../../src/engine/audio/pcm.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 import { FakeEngine } from '../helpers/fake-engine.js';
-import type { LyricsJob, LyricsResult } from '../../src/engine/engine.js';
+import type { LyricsJob, LyricsResult, TrackJob } from '../../src/engine/engine.js';
+import type { ProgressFn } from '../../src/engine/types.js';
 import { parseStructure } from '../../src/engine/lyrics/structure.js';
 
 /** Moves only when a test moves it: expiries and timestamps are asserted exactly. */
@@ -58,6 +59,23 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   const generate = (payload: Record<string, unknown>, headers = service) =>
     station.http.inject({ method: 'POST', url: '/station/v1/generate/track', headers, payload });
   const poll = (id: string, headers = service) => station.http.inject({ url: `/station/v1/generate/track/${id}`, headers });
+
+  /**
+   * For the running test, the station's renders by the FakeEngine (a tone as long as asked, up to its cap),
+   * each once `gate` opens: for the tests about the queue, regeneration and the station's own checks on a
+   * render. The rest of the pipeline (features, safety, influences, registry) stays the real engine's.
+   */
+  const fake = new FakeEngine();
+  function fakeRenders(gate: Promise<unknown> = Promise.resolve()): void {
+    const real = station.engine.generateTrack.bind(station.engine);
+    station.engine.generateTrack = async (job: TrackJob, onProgress?: ProgressFn) => {
+      await gate;
+      return fake.generateTrack(job, onProgress);
+    };
+    onTestFinished(() => {
+      station.engine.generateTrack = real;
+    });
+  }
 
   /** Polls until the generation reaches one of `statuses`; the station's clock moves one poll interval per poll. */
   async function waitFor(id: string, statuses = ['complete', 'failed', 'cancelled']) {
@@ -202,6 +220,10 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   });
 
   it('allows 4 generations in flight, refuses the 5th with 429, cancels pending ones only', async () => {
+    // Renders held until the rules are checked: the running one stays in progress however fast it renders.
+    let openGate = () => {};
+    fakeRenders(new Promise<void>((resolve) => (openGate = resolve)));
+    onTestFinished(() => openGate());
     const accepted: string[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await generate({ max_duration_sec: 30, seed: 100 + i });
@@ -241,10 +263,13 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       const again = await station.http.inject({ method: 'DELETE', url: `/station/v1/generate/track/${id}`, headers: service });
       expect(again.statusCode).toBe(409);
     }
-    await waitFor(running!);
+    openGate();
+    // All of them done (rendered or cancelled): none is left rendering into the next test.
+    for (const id of accepted) await waitFor(id);
   }, 420_000);
 
   it('regenerates with the same context and another seed (admin only)', async () => {
+    fakeRenders(); // about the request and its context, not the audio
     const first = await waitFor((await generate({ max_duration_sec: 10, seed: 5, context_override: { genre: 'jazz', mood: ['warm'] } })).json().generation_id);
     expect(
       (await station.http.inject({ method: 'POST', url: `/station/v1/generate/track/${first.generation_id}/regenerate`, headers: service })).statusCode,
@@ -282,7 +307,12 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     const real = station.engine.generateTrack.bind(station.engine);
     const tone = (seconds: number) => tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds });
     const holed = Float32Array.from([...tone(2), ...new Float32Array(Math.round(1.5 * 44100)), ...tone(2)]);
-    station.engine.generateTrack = async (job, onProgress) => ({ ...(await real(job, onProgress)), master: encodeFlac(holed), mp3: await encodeMp3(holed) });
+    // The render's audio is replaced by the holed one: the rest of the result needs no real render.
+    station.engine.generateTrack = async (job, onProgress) => ({
+      ...(await fake.generateTrack(job, onProgress)),
+      master: encodeFlac(holed),
+      mp3: await encodeMp3(holed),
+    });
     try {
       const failed = await waitFor((await generate({ max_duration_sec: 10, seed: 13 })).json().generation_id, ['failed']);
       expect(failed.error.code).toBe('STATION_GENERATION_FAILED');
