@@ -47,7 +47,8 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   const progress: { generation_id: string; progress_pct: number }[] = [];
 
   beforeAll(async () => {
-    station = await buildTrainedStation({}, { clock });
+    // Three masters to train on: nothing here counts them, and each is a real render.
+    station = await buildTrainedStation({}, { clock, masters: 3 });
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
     admin = authHeaders(await staffLogin(station));
