@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { renderDemoMasters } from '../../src/demo/seed-audio.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import type { Db } from '../../src/infra/db/client.js';
@@ -396,8 +396,21 @@ describe('module C: training jobs and model versions', () => {
   it('deploys a new audio model while a generation runs: the running one finishes on the old version, new ones use the new', async () => {
     const oldModel = (await station.station.models.production('audio'))!;
     const newJob = completedJobs.audio2;
-    const generate = (seconds = 10) => api.call('POST', '/station/v1/generate/track', { max_duration_sec: seconds, seed: 3 });
-    const running = await generate(30);
+    const generate = () => api.call('POST', '/station/v1/generate/track', { max_duration_sec: 10, seed: 3 });
+    // Renders (the real engine's, on the model bound at admission) start once the swap is checked, so the first
+    // generation is surely still running through it however fast it would render.
+    const real = station.engine.generateTrack.bind(station.engine);
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    station.engine.generateTrack = async (job, onProgress) => {
+      await gate;
+      return real(job, onProgress);
+    };
+    onTestFinished(() => {
+      openGate();
+      station.engine.generateTrack = real;
+    });
+    const running = await generate();
     expect(running.statusCode, running.body).toBe(202);
     const runningId = running.json().generation_id;
     const generation = async (id: string) => (await api.call('GET', `/station/v1/generate/track/${id}`)).json();
@@ -421,6 +434,7 @@ describe('module C: training jobs and model versions', () => {
       status: 'production',
       previous_version: oldModel.version,
     });
+    openGate();
 
     const after = await generate();
     expect(after.statusCode).toBe(202);
