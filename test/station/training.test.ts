@@ -471,8 +471,10 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'station-training-'));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` };
     // The runner's recovery is under test (dead worker, checkpoint, restart count), not the lyrics model's own
-    // resume (test/engine): the fake engine trains, an epoch a second so the job is caught between checkpoints.
-    const fakeEngine = { epochMs: 1000 };
+    // resume (test/engine): the fake engine trains, an epoch every quarter second so the job is caught between
+    // checkpoints (eight of them: it is still running well after the first checkpoint is seen).
+    const fakeEngine = { epochMs: 250 };
+    const epochs = 8;
     let station = await buildTestStation(env, { database, fakeEngine });
     try {
       await seedDemoCatalog(station.database.db);
@@ -483,7 +485,7 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
       const created = await api.call('POST', '/station/v1/training/jobs', {
         model_type: 'lyrics',
         dataset_snapshot_id: snapshotId,
-        hyperparams: { epochs: 3, learning_rate: 0.01, batch_size: 64, warmup_steps: 5 },
+        hyperparams: { epochs, learning_rate: 0.01, batch_size: 64, warmup_steps: 5 },
         seed: 4,
       });
       expect(created.statusCode).toBe(202);
@@ -518,7 +520,7 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
       const done = await api.waitFor(id, finished, 120_000);
       expect(done.status).toBe('completed');
       const curve = done.loss_curve as Json[];
-      expect(curve.map((p) => p.epoch)).toEqual([1, 2, 3]);
+      expect(curve.map((p) => p.epoch)).toEqual(Array.from({ length: epochs }, (_, i) => i + 1));
       expect(curve.slice(0, checkpointEpoch)).toEqual(kept);
       expect(curve.every((p) => p.loss < 99)).toBe(true);
       const [row] = await station.database.db.select().from(trainingJobs).where(eq(trainingJobs.id, id));
