@@ -63,8 +63,9 @@ describe('modules E and F: generation and lyrics endpoints', () => {
 
   /**
    * For the running test, the station's renders by the FakeEngine (a tone as long as asked, up to its cap),
-   * each once `gate` opens: for the tests about the queue, regeneration and the station's own checks on a
-   * render. The rest of the pipeline (features, safety, influences, registry) stays the real engine's.
+   * each once `gate` opens: for the tests about the queue, regeneration, a session's lyrics and the station's
+   * own checks on a render. The rest of the pipeline (lyrics, features, safety, influences, registry) stays
+   * the real engine's.
    */
   const fake = new FakeEngine();
   function fakeRenders(gate: Promise<unknown> = Promise.resolve()): void {
@@ -147,6 +148,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   }, 180_000);
 
   it('never sings a line its session sang in its last songs; another session gets the same song again', async () => {
+    fakeRenders(); // the lines are the real lyrics model's, written before the render; the audio is not examined
     const request = { max_duration_sec: 10, seed: 11, include_lyrics: true, context_override: { genre: 'synthwave', mood: ['dreamy'], lifestyle: 'focus' } };
     const linesOf = async (generationId: string) => {
       const [row] = await station.database.db.select().from(lyricGenerations).where(eq(lyricGenerations.generationId, generationId));
