@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { EngineError } from '../../src/engine/errors.js';
 import { eq } from 'drizzle-orm';
 import { id3TagLength } from '../../src/engine/audio/id3.js';
@@ -17,9 +17,26 @@ import { encodeFlac, encodeMp3, tonePcm } from './playout-support.js';
 import { decodePcm } from '../../src/engine/audio/pcm.js';
 import { authHeaders, signupListener, staffLogin, type TestStation } from '../helpers/station.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
+import { FakeEngine } from '../helpers/fake-engine.js';
+import type { LyricsJob, LyricsResult, TrackJob } from '../../src/engine/engine.js';
+import type { ProgressFn } from '../../src/engine/types.js';
+import { parseStructure } from '../../src/engine/lyrics/structure.js';
 
 /** Moves only when a test moves it: expiries and timestamps are asserted exactly. */
 const POLL_MS = 200;
+
+/**
+ * The FakeEngine with the real engine's section keys (verse_1, chorus, ...: src/engine/lyrics/structure.ts),
+ * for the suite about waiting for the first models: what it asserts of lyrics is that the asked structure
+ * arrives once a model is deployed, not what a model writes.
+ */
+class SectionedFakeEngine extends FakeEngine {
+  override async generateLyrics(job: LyricsJob): Promise<LyricsResult> {
+    const { keys, order } = parseStructure(job.structure);
+    const structure = Object.fromEntries(keys.map((key) => [key, `${job.theme}, ${key} (${job.seed})\nsung in ${job.mood.join(' and ') || 'calm'}`]));
+    return { structure, title: job.theme, order, modelVersion: job.lyricsModel.version };
+  }
+}
 
 describe('modules E and F: generation and lyrics endpoints', () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
@@ -30,7 +47,8 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   const progress: { generation_id: string; progress_pct: number }[] = [];
 
   beforeAll(async () => {
-    station = await buildTrainedStation({}, { clock });
+    // Three masters to train on: nothing here counts them, and each is a real render.
+    station = await buildTrainedStation({}, { clock, masters: 3 });
     const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': SERVICE_KEY } })).json().csrf_token;
     service = { 'x-api-key': SERVICE_KEY, 'x-csrf-token': csrf };
     admin = authHeaders(await staffLogin(station));
@@ -42,6 +60,24 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   const generate = (payload: Record<string, unknown>, headers = service) =>
     station.http.inject({ method: 'POST', url: '/station/v1/generate/track', headers, payload });
   const poll = (id: string, headers = service) => station.http.inject({ url: `/station/v1/generate/track/${id}`, headers });
+
+  /**
+   * For the running test, the station's renders by the FakeEngine (a tone as long as asked, up to its cap),
+   * each once `gate` opens: for the tests about the queue, regeneration, a session's lyrics and the station's
+   * own checks on a render. The rest of the pipeline (lyrics, features, safety, influences, registry) stays
+   * the real engine's.
+   */
+  const fake = new FakeEngine();
+  function fakeRenders(gate: Promise<unknown> = Promise.resolve()): void {
+    const real = station.engine.generateTrack.bind(station.engine);
+    station.engine.generateTrack = async (job: TrackJob, onProgress?: ProgressFn) => {
+      await gate;
+      return fake.generateTrack(job, onProgress);
+    };
+    onTestFinished(() => {
+      station.engine.generateTrack = real;
+    });
+  }
 
   /** Polls until the generation reaches one of `statuses`; the station's clock moves one poll interval per poll. */
   async function waitFor(id: string, statuses = ['complete', 'failed', 'cancelled']) {
@@ -112,6 +148,7 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   }, 180_000);
 
   it('never sings a line its session sang in its last songs; another session gets the same song again', async () => {
+    fakeRenders(); // the lines are the real lyrics model's, written before the render; the audio is not examined
     const request = { max_duration_sec: 10, seed: 11, include_lyrics: true, context_override: { genre: 'synthwave', mood: ['dreamy'], lifestyle: 'focus' } };
     const linesOf = async (generationId: string) => {
       const [row] = await station.database.db.select().from(lyricGenerations).where(eq(lyricGenerations.generationId, generationId));
@@ -186,6 +223,10 @@ describe('modules E and F: generation and lyrics endpoints', () => {
   });
 
   it('allows 4 generations in flight, refuses the 5th with 429, cancels pending ones only', async () => {
+    // Renders held until the rules are checked: the running one stays in progress however fast it renders.
+    let openGate = () => {};
+    fakeRenders(new Promise<void>((resolve) => (openGate = resolve)));
+    onTestFinished(() => openGate());
     const accepted: string[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await generate({ max_duration_sec: 30, seed: 100 + i });
@@ -225,10 +266,13 @@ describe('modules E and F: generation and lyrics endpoints', () => {
       const again = await station.http.inject({ method: 'DELETE', url: `/station/v1/generate/track/${id}`, headers: service });
       expect(again.statusCode).toBe(409);
     }
-    await waitFor(running!);
+    openGate();
+    // All of them done (rendered or cancelled): none is left rendering into the next test.
+    for (const id of accepted) await waitFor(id);
   }, 420_000);
 
   it('regenerates with the same context and another seed (admin only)', async () => {
+    fakeRenders(); // about the request and its context, not the audio
     const first = await waitFor((await generate({ max_duration_sec: 10, seed: 5, context_override: { genre: 'jazz', mood: ['warm'] } })).json().generation_id);
     expect(
       (await station.http.inject({ method: 'POST', url: `/station/v1/generate/track/${first.generation_id}/regenerate`, headers: service })).statusCode,
@@ -266,7 +310,12 @@ describe('modules E and F: generation and lyrics endpoints', () => {
     const real = station.engine.generateTrack.bind(station.engine);
     const tone = (seconds: number) => tonePcm({ frequencyHz: 440, amplitude: 0.25, seconds });
     const holed = Float32Array.from([...tone(2), ...new Float32Array(Math.round(1.5 * 44100)), ...tone(2)]);
-    station.engine.generateTrack = async (job, onProgress) => ({ ...(await real(job, onProgress)), master: encodeFlac(holed), mp3: await encodeMp3(holed) });
+    // The render's audio is replaced by the holed one: the rest of the result needs no real render.
+    station.engine.generateTrack = async (job, onProgress) => ({
+      ...(await fake.generateTrack(job, onProgress)),
+      master: encodeFlac(holed),
+      mp3: await encodeMp3(holed),
+    });
     try {
       const failed = await waitFor((await generate({ max_duration_sec: 10, seed: 13 })).json().generation_id, ['failed']);
       expect(failed.error.code).toBe('STATION_GENERATION_FAILED');
@@ -341,7 +390,10 @@ describe('modules E and F before the first model is deployed (issue 8, item 9)',
   let service: Record<string, string>;
 
   beforeAll(async () => {
-    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock, timers });
+    // About when work waits for a model and when it runs, not about what the models make: the FakeEngine
+    // renders the masters, trains the models and runs the work (test/station/generation's first suite and
+    // test/engine cover the real ones).
+    station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY }, { clock, timers, engine: new SectionedFakeEngine() });
     const db = station.database.db;
     await seedDemoCatalog(db);
     let rendered = 0;

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { renderDemoMasters } from '../../src/demo/seed-audio.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import type { Db } from '../../src/infra/db/client.js';
@@ -18,7 +18,8 @@ import { datasetSnapshots, trainingJobs } from '../../src/infra/db/schema/index.
 import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadAudioItems, loadLyricRows } from '../../src/station/dataset/training-data.js';
 import { STATION_EVENTS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../../src/station/events/station-events.js';
-import { authHeaders, buildTestStation, createTestDatabase, staffLogin, type TestStation } from '../helpers/station.js';
+import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
+import { createRestartableTestDatabase } from '../helpers/restartable-database.js';
 import { pollUntil } from '../helpers/poll.js';
 
 const WEBHOOK_SECRET = 'whsec_training_test_secret';
@@ -396,8 +397,21 @@ describe('module C: training jobs and model versions', () => {
   it('deploys a new audio model while a generation runs: the running one finishes on the old version, new ones use the new', async () => {
     const oldModel = (await station.station.models.production('audio'))!;
     const newJob = completedJobs.audio2;
-    const generate = (seconds = 10) => api.call('POST', '/station/v1/generate/track', { max_duration_sec: seconds, seed: 3 });
-    const running = await generate(30);
+    const generate = () => api.call('POST', '/station/v1/generate/track', { max_duration_sec: 10, seed: 3 });
+    // Renders (the real engine's, on the model bound at admission) start once the swap is checked, so the first
+    // generation is surely still running through it however fast it would render.
+    const real = station.engine.generateTrack.bind(station.engine);
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    station.engine.generateTrack = async (job, onProgress) => {
+      await gate;
+      return real(job, onProgress);
+    };
+    onTestFinished(() => {
+      openGate();
+      station.engine.generateTrack = real;
+    });
+    const running = await generate();
     expect(running.statusCode, running.body).toBe(202);
     const runningId = running.json().generation_id;
     const generation = async (id: string) => (await api.call('GET', `/station/v1/generate/track/${id}`)).json();
@@ -421,6 +435,7 @@ describe('module C: training jobs and model versions', () => {
       status: 'production',
       previous_version: oldModel.version,
     });
+    openGate();
 
     const after = await generate();
     expect(after.statusCode).toBe(202);
@@ -453,12 +468,14 @@ describe('module C: training jobs and model versions', () => {
 
 describe('module C: a killed worker resumes from its last checkpoint', () => {
   it('resumes a lyrics job after a restart from the checkpoint epoch, not from 0', async () => {
-    const database = await createTestDatabase({ persistent: true });
+    const database = await createRestartableTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'station-training-'));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` };
     // The runner's recovery is under test (dead worker, checkpoint, restart count), not the lyrics model's own
-    // resume (test/engine): the fake engine trains, an epoch a second so the job is caught between checkpoints.
-    const fakeEngine = { epochMs: 1000 };
+    // resume (test/engine): the fake engine trains, an epoch every quarter second so the job is caught between
+    // checkpoints (eight of them: it is still running well after the first checkpoint is seen).
+    const fakeEngine = { epochMs: 250 };
+    const epochs = 8;
     let station = await buildTestStation(env, { database, fakeEngine });
     try {
       await seedDemoCatalog(station.database.db);
@@ -469,7 +486,7 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
       const created = await api.call('POST', '/station/v1/training/jobs', {
         model_type: 'lyrics',
         dataset_snapshot_id: snapshotId,
-        hyperparams: { epochs: 3, learning_rate: 0.01, batch_size: 64, warmup_steps: 5 },
+        hyperparams: { epochs, learning_rate: 0.01, batch_size: 64, warmup_steps: 5 },
         seed: 4,
       });
       expect(created.statusCode).toBe(202);
@@ -504,7 +521,7 @@ describe('module C: a killed worker resumes from its last checkpoint', () => {
       const done = await api.waitFor(id, finished, 120_000);
       expect(done.status).toBe('completed');
       const curve = done.loss_curve as Json[];
-      expect(curve.map((p) => p.epoch)).toEqual([1, 2, 3]);
+      expect(curve.map((p) => p.epoch)).toEqual(Array.from({ length: epochs }, (_, i) => i + 1));
       expect(curve.slice(0, checkpointEpoch)).toEqual(kept);
       expect(curve.every((p) => p.loss < 99)).toBe(true);
       const [row] = await station.database.db.select().from(trainingJobs).where(eq(trainingJobs.id, id));
