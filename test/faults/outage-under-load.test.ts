@@ -7,50 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
-import { DATABASE_URL, FaultStation, REDIS_URL, freePort, serviceHeaders, sleep, startRedis, until, type Instance } from './support.js';
-
-interface Answer {
-  path: string;
-  instance: string;
-  /** When it was sent. */
-  at: number;
-  status: number;
-  ms: number;
-  envelope: boolean;
-}
-
-/** GETs `paths` on every instance every 500 ms until stopped; each request bounded by 10 s (0: no answer). */
-function load(instances: Instance[], paths: string[]) {
-  const answers: Answer[] = [];
-  let running = true;
-  const loops = instances.flatMap((instance) =>
-    paths.map(async (path) => {
-      while (running) {
-        const started = Date.now();
-        const answer = await fetch(`${instance.base}${path}`, { headers: serviceHeaders, signal: AbortSignal.timeout(10_000) })
-          .then(async (response) => {
-            const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null;
-            return { status: response.status, envelope: typeof body?.error?.code === 'string' };
-          })
-          .catch(() => ({ status: 0, envelope: false }));
-        answers.push({ path, ...answer, ms: Date.now() - started, at: started, instance: instance.name });
-        await sleep(500);
-      }
-    }),
-  );
-  return {
-    answers,
-    stop: async () => {
-      running = false;
-      await Promise.all(loops);
-    },
-  };
-}
-
-const readyz = (instance: Instance) =>
-  fetch(`${instance.base}/readyz`, { signal: AbortSignal.timeout(5_000) })
-    .then((r) => r.status)
-    .catch(() => 0);
+import { DATABASE_URL, FaultStation, REDIS_URL, freePort, load, readyz, serviceHeaders, sleep, startRedis, until } from './support.js';
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('Redis restarted and PostgreSQL cut off under load (2 instances)', () => {
   const station = new FaultStation();

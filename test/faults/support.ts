@@ -4,10 +4,11 @@
  * directly in the database with a few tone masters, so the radio plays at once without the demo's rendering
  * and training competing for the CPU the measurements need.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
@@ -17,6 +18,7 @@ import { WebSocket } from 'ws';
 import { join } from 'node:path';
 import { FileBlobStore } from '../../src/infra/blobs/blob-store.js';
 import { artists, stationConfig, tracks } from '../../src/infra/db/schema/index.js';
+import { openDatabase } from '../../src/infra/db/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
 import { toneMaster } from '../station/playout-support.js';
 
@@ -305,3 +307,110 @@ export async function expectRunningOrder(databaseUrl: string): Promise<{ started
     await db.end();
   }
 }
+
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+/**
+ * A private PostgreSQL cluster on `port` (never the shared one on 5432), in a temporary directory owned by the
+ * `postgres` user (PostgreSQL refuses to run as root, which the suite is), trusting loopback connections. Its
+ * one database, `station`, is a TestDatabase for FaultStation (not migrated: seed() migrates). stop() is a fast
+ * shutdown (sessions cut, the server gone), start() brings it back on the same data and port.
+ */
+export class PrivatePostgres {
+  private constructor(
+    readonly port: number,
+    private readonly dir: string,
+  ) {}
+
+  static async create(port: number): Promise<PrivatePostgres> {
+    const dir = mkdtempSync(join(tmpdir(), 'station-fault-pg-'));
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
+    chownSync(dir, uid, gid);
+    const cluster = new PrivatePostgres(port, dir);
+    await cluster.asPostgres('initdb', ['-D', cluster.data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    await cluster.start();
+    const admin = new pg.Client({ connectionString: cluster.url('postgres') });
+    await admin.connect();
+    await admin.query('CREATE DATABASE station');
+    await admin.end();
+    return cluster;
+  }
+
+  private get data(): string {
+    return join(this.dir, 'data');
+  }
+
+  /** Runs a PostgreSQL tool as the postgres user (asynchronously: the instances' load goes on meanwhile). */
+  private async asPostgres(tool: string, args: string[]): Promise<void> {
+    await promisify(execFile)('runuser', ['-u', 'postgres', '--', join(PG_BIN, tool), ...args], { timeout: 60_000 });
+  }
+
+  url(database = 'station'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Starts the server and waits until it accepts connections. */
+  async start(): Promise<void> {
+    const options = `-p ${this.port} -c listen_addresses=127.0.0.1 -k ${this.dir} -c fsync=off -c max_connections=50`;
+    await this.asPostgres('pg_ctl', ['-D', this.data, '-l', join(this.dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
+  }
+
+  /** Fast shutdown: every session is cut and the server exits. */
+  async stop(): Promise<void> {
+    await this.asPostgres('pg_ctl', ['-D', this.data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+  }
+
+  /** The station's TestDatabase on this cluster (drop() is close(): the whole cluster goes). */
+  database(): TestDatabase {
+    return { url: this.url(), dataDir: null, open: () => openDatabase({ url: this.url(), dataDir: null, poolSize: 4 }), drop: async () => undefined };
+  }
+
+  async close(): Promise<void> {
+    await this.asPostgres('pg_ctl', ['-D', this.data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined); // unless stopped already
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export interface Answer {
+  path: string;
+  instance: string;
+  /** When it was sent. */
+  at: number;
+  status: number;
+  ms: number;
+  envelope: boolean;
+}
+
+/** GETs `paths` on every instance every 500 ms until stopped; each request bounded by 10 s (0: no answer). */
+export function load(instances: Instance[], paths: string[]) {
+  const answers: Answer[] = [];
+  let running = true;
+  const loops = instances.flatMap((instance) =>
+    paths.map(async (path) => {
+      while (running) {
+        const started = Date.now();
+        const answer = await fetch(`${instance.base}${path}`, { headers: serviceHeaders, signal: AbortSignal.timeout(10_000) })
+          .then(async (response) => {
+            const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null;
+            return { status: response.status, envelope: typeof body?.error?.code === 'string' };
+          })
+          .catch(() => ({ status: 0, envelope: false }));
+        answers.push({ path, ...answer, ms: Date.now() - started, at: started, instance: instance.name });
+        await sleep(500);
+      }
+    }),
+  );
+  return {
+    answers,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+export const readyz = (instance: Instance) =>
+  fetch(`${instance.base}/readyz`, { signal: AbortSignal.timeout(5_000) })
+    .then((r) => r.status)
+    .catch(() => 0);
