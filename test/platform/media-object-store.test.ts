@@ -61,7 +61,8 @@ for (const mode of ['proxy', 'presigned'] as const) {
     beforeAll(async () => {
       const env = await s3.env();
       bucket = env.S3_BUCKET;
-      station = await buildTestStation({ ...env, ...(mode === 'presigned' ? { STATION_MEDIA_LINKS: 'presigned' } : {}) });
+      // The FakeEngine: the renditions stored and served are the RenditionPool's; the engine only extracts features.
+      station = await buildTestStation({ ...env, ...(mode === 'presigned' ? { STATION_MEDIA_LINKS: 'presigned' } : {}) }, { fakeEngine: true });
     });
     afterAll(async () => {
       await station?.destroy();

@@ -35,7 +35,8 @@ describe('track lifecycle', () => {
 
   beforeAll(async () => {
     // The scheduler cycles only when the test asks (an hour apart on its own).
-    station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_SCHEDULER_CYCLE_SEC: '3600' });
+    // The FakeEngine: an upload's renditions are the RenditionPool's; the engine only extracts its style features.
+    station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_SCHEDULER_CYCLE_SEC: '3600' }, { fakeEngine: true });
     receiver = await startReceiver();
     admin = await staffLogin(station);
     const hook = await call(admin, 'POST', '/v1/webhooks', { url: receiver.url, events: ['track.removed'] });

@@ -26,7 +26,8 @@ describe('upload masters', () => {
   let catalog: CatalogRepository;
 
   beforeAll(async () => {
-    station = await buildTestStation();
+    // The masters and renditions are the RenditionPool's; the engine only extracts style features (not read here).
+    station = await buildTestStation({}, { fakeEngine: true });
     owner = await loginAs(station, 'artist');
     // Verified, so its tracks are on the radio's side of the catalog.
     await artistFor(station, owner.userId, false, true);
