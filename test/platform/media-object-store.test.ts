@@ -41,7 +41,7 @@ async function objectsIn(bucket: string): Promise<string[]> {
 async function uploadedTrack(station: TestStation) {
   const owner = await loginAs(station, 'artist');
   await artistFor(station, owner.userId);
-  const answer = await upload(station, owner, { title: 'Stored Elsewhere', genre: 'Ambient' }, { data: await mp3Of(music(2)) });
+  const answer = await upload(station, owner, { title: 'Stored Elsewhere', genre: 'Ambient' }, { data: await mp3Of(music(1.2)) });
   expect(answer.statusCode, answer.body).toBe(202);
   return published(station, owner, answer.json().id);
 }

@@ -81,9 +81,9 @@ describe('master backfill', () => {
       losslessOf: async (bytes, format) => (await pool.render(bytes, format, [], async () => undefined, undefined, { losslessMaster: true })).losslessMaster!,
       log: { warn: (_object, message) => warnings.push(message), error: (_object, message) => warnings.push(message) },
     });
-    ids.wav = await uploaded('Old Wave', wavOf(music(2)));
-    ids.mp3 = await uploaded('Old Press', await mp3Of(music(2)));
-    ids.gone = await uploaded('Lost Original', wavOf(music(1.5)));
+    ids.wav = await uploaded('Old Wave', wavOf(music(1.4)));
+    ids.mp3 = await uploaded('Old Press', await mp3Of(music(1.4)));
+    ids.gone = await uploaded('Lost Original', wavOf(music(1.2)));
     await station.blobs.delete(`tracks/${ids.gone}/master.wav`);
     ids.demoFlac = await demoTrack(artist.id, 2, 2);
     ids.demoNone = await demoTrack(artist.id, 2, null);
@@ -150,7 +150,7 @@ describe('master backfill in the uploads module', () => {
   it('runs in the background on the hourly tick (as it does once at start)', async () => {
     const owner = await loginAs(station, 'artist');
     await artistFor(station, owner.userId, false, true);
-    const answer = await upload(station, owner, { title: 'Hourly', genre: 'Ambient' }, { data: await mp3Of(music(1.5)) });
+    const answer = await upload(station, owner, { title: 'Hourly', genre: 'Ambient' }, { data: await mp3Of(music(1.2)) });
     expect(answer.statusCode, answer.body).toBe(202);
     const { id } = answer.json();
     await published(station, owner, id);

@@ -50,10 +50,10 @@ describe('track lifecycle', () => {
     artist = await artistFor(station, owner.userId);
     platformArtist = await artistFor(station, platformOwner.userId, true);
     await artistFor(station, rival.userId, false, true); // verified: its tracks go on air
-    ids.own = await uploaded(owner, 'Own Song', 2);
-    ids.second = await uploaded(owner, 'Second Song', 1.5);
-    ids.platform = await uploaded(platformOwner, 'House Song', 2);
-    ids.rival = await uploaded(rival, 'Rival Song', 1.5);
+    ids.own = await uploaded(owner, 'Own Song', 1.4);
+    ids.second = await uploaded(owner, 'Second Song', 1.2);
+    ids.platform = await uploaded(platformOwner, 'House Song', 1.4);
+    ids.rival = await uploaded(rival, 'Rival Song', 1.2);
   }, 600_000); // four uploads processed one after another: minutes on a loaded CI machine
   afterAll(async () => {
     await receiver?.close();
