@@ -35,7 +35,8 @@ describe('track lifecycle', () => {
 
   beforeAll(async () => {
     // The scheduler cycles only when the test asks (an hour apart on its own).
-    station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_SCHEDULER_CYCLE_SEC: '3600' });
+    // The FakeEngine: an upload's renditions are the RenditionPool's; the engine only extracts its style features.
+    station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback', STATION_SCHEDULER_CYCLE_SEC: '3600' }, { fakeEngine: true });
     receiver = await startReceiver();
     admin = await staffLogin(station);
     const hook = await call(admin, 'POST', '/v1/webhooks', { url: receiver.url, events: ['track.removed'] });
@@ -49,10 +50,10 @@ describe('track lifecycle', () => {
     artist = await artistFor(station, owner.userId);
     platformArtist = await artistFor(station, platformOwner.userId, true);
     await artistFor(station, rival.userId, false, true); // verified: its tracks go on air
-    ids.own = await uploaded(owner, 'Own Song', 2);
-    ids.second = await uploaded(owner, 'Second Song', 1.5);
-    ids.platform = await uploaded(platformOwner, 'House Song', 2);
-    ids.rival = await uploaded(rival, 'Rival Song', 1.5);
+    ids.own = await uploaded(owner, 'Own Song', 1.4);
+    ids.second = await uploaded(owner, 'Second Song', 1.2);
+    ids.platform = await uploaded(platformOwner, 'House Song', 1.4);
+    ids.rival = await uploaded(rival, 'Rival Song', 1.2);
   }, 600_000); // four uploads processed one after another: minutes on a loaded CI machine
   afterAll(async () => {
     await receiver?.close();

@@ -13,7 +13,10 @@ describe('request body timeouts', () => {
   let owner: Login;
   let port: number;
 
-  const station = stationForSuite({ STATION_REQUEST_TIMEOUT_SEC: '2', STATION_UPLOAD_TIMEOUT_SEC: '6' });
+  // The shortest limits the configuration takes that still keep the upload's limit a few times the request's:
+  // every second of them is waited for in real time. The FakeEngine: the accepted upload's renditions are not
+  // what this suite is about (the engine only extracts an upload's style features).
+  const station = stationForSuite({ STATION_REQUEST_TIMEOUT_SEC: '1', STATION_UPLOAD_TIMEOUT_SEC: '3' }, { fakeEngine: true });
   beforeAll(async () => {
     owner = await loginAs(station, 'artist');
     await artistFor(station, owner.userId);
@@ -47,14 +50,14 @@ describe('request body timeouts', () => {
   it('cuts off a login whose body arrives a byte at a time with 408, within the request limit', async () => {
     const body = Buffer.from(JSON.stringify({ email: 'slow@example.com', password: 'x'.repeat(40) }));
     const head = `POST /v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-    // One byte every 500 ms would take 30 s; the limit is 2 s.
+    // One byte every 500 ms would take 30 s; the limit is 1 s.
     const { answer, seconds } = await trickle(head, body, body.length, 500);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(answer).toContain('REQUEST_TIMEOUT');
-    expect(seconds).toBeLessThan(6);
+    expect(seconds).toBeLessThan(3);
   }, 30_000);
 
-  it('gives an upload its longer limit: a body sent over 3 s is accepted, one that trickles past 6 s is cut off', async () => {
+  it('gives an upload its longer limit: a body sent over 1.5 s is accepted, one that trickles past 3 s is cut off', async () => {
     const upload = form({ title: 'Slow link', genre: 'Test' }, { data: silentWav(1.5), contentType: 'audio/wav' });
     const head = (length: number) =>
       [
@@ -67,12 +70,13 @@ describe('request body timeouts', () => {
         '',
         '',
       ].join('\r\n');
-    const accepted = await trickle(head(upload.payload.length), upload.payload, 10, 300);
+    // Longer than the request limit (1 s), within the upload's (3 s).
+    const accepted = await trickle(head(upload.payload.length), upload.payload, 10, 150);
     expect(accepted.answer).toMatch(/^HTTP\/1\.1 202/);
 
-    const cut = await trickle(head(upload.payload.length), upload.payload, 100, 500);
+    const cut = await trickle(head(upload.payload.length), upload.payload, 100, 250);
     expect(cut.answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(cut.seconds).toBeGreaterThan(5);
-    expect(cut.seconds).toBeLessThan(10);
+    expect(cut.seconds).toBeGreaterThan(2.5);
+    expect(cut.seconds).toBeLessThan(5);
   }, 60_000);
 });

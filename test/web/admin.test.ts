@@ -37,7 +37,9 @@ async function logIn(page: Browser['page'], staff: { email: string; password: st
 }
 
 describe('the admin panel', () => {
-  const suite = playingStationAndBrowserForSuite();
+  // The panel, not the engine: the FakeEngine renders, trains and judges, an epoch every 100 ms so that a
+  // 400-epoch job runs long enough (40 s) to watch its loss curve grow and cancel it.
+  const suite = playingStationAndBrowserForSuite({ fakeEngine: { epochMs: 100 } });
 
   it('logs in with TOTP and runs the station: config, radio switch, training, safety review', async () => {
     const { station, browser } = suite;

@@ -8,7 +8,9 @@ import { pollUntil } from '../helpers/poll.js';
 import { ORIGIN, playingStationAndBrowserForSuite, screenshots, seriousViolations } from './support.js';
 
 describe('the listener player', () => {
-  const suite = playingStationAndBrowserForSuite();
+  // The player, not the engine's music: the FakeEngine's tracks are real MP3s of the asked length (a tone), so
+  // the stream, the track changes and the AI track's transparency panel are the station's own.
+  const suite = playingStationAndBrowserForSuite({ fakeEngine: true });
 
   it('signs up, plays the stream, follows the track changes, explains an AI track and takes feedback', async () => {
     const { browser } = suite;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { WEB_ROOT } from '../../src/http/web.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { buildTestStation, type TestStation, type TestStationOptions } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -107,11 +107,15 @@ export function portOf(address: string): number {
 /**
  * A small trained station on air (short AI tracks, an even catalog/AI ratio, no crossfade, so track changes
  * and AI slots come round quickly), served on a loopback port, and a browser pointed at it. Set up through
- * the services, not the staff API: a browser login may need this 30 s window's one TOTP code.
+ * the services, not the staff API: a browser login may need this 30 s window's one TOTP code. `options` go to
+ * the station (e.g. the FakeEngine, for pages that show what the engine made but not how it sounds).
  */
-export async function playingStationAndBrowser(): Promise<{ station: TestStation; browser: Browser }> {
+export async function playingStationAndBrowser(options: TestStationOptions = {}): Promise<{ station: TestStation; browser: Browser }> {
   ensureWebBuild();
-  const station = await buildTrainedStation({ STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'] });
+  const station = await buildTrainedStation(
+    { STATION_SCHEDULER_CYCLE_SEC: '1' },
+    { masters: 4, trackSec: 4, models: ['audio', 'style_embedding'], ...options },
+  );
   await station.station.admin.config.update({ catalog_ratio: 0.5, ai_generation_ratio: 0.5, max_track_length_sec: 10, crossfade_sec: 0 });
   await station.station.admin.config.enable(null);
   const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
@@ -119,10 +123,10 @@ export async function playingStationAndBrowser(): Promise<{ station: TestStation
 }
 
 /** The station and browser of a suite: set up before its tests (playingStationAndBrowser), closed after them. */
-export function playingStationAndBrowserForSuite(): { station: TestStation; browser: Browser } {
+export function playingStationAndBrowserForSuite(options: TestStationOptions = {}): { station: TestStation; browser: Browser } {
   const suite = {} as { station: TestStation; browser: Browser };
   beforeAll(async () => {
-    Object.assign(suite, await playingStationAndBrowser());
+    Object.assign(suite, await playingStationAndBrowser(options));
   }, 300_000);
   afterAll(async () => {
     await suite.browser?.close();
@@ -133,13 +137,14 @@ export function playingStationAndBrowserForSuite(): { station: TestStation; brow
 
 /**
  * A plain station (no models, radio off) served on a loopback port and a browser pointed at it, for one suite;
- * `env` adds to the test configuration (e.g. STATION_WEBHOOK_ALLOWED_HOSTS for a receiver on loopback).
+ * `env` adds to the test configuration (e.g. STATION_WEBHOOK_ALLOWED_HOSTS for a receiver on loopback), and
+ * `options` to the station's (e.g. the FakeEngine, or a shorter webhook backoff).
  */
-export function stationAndBrowserForSuite(env: Record<string, string> = {}): { station: TestStation; browser: Browser } {
+export function stationAndBrowserForSuite(env: Record<string, string> = {}, options: TestStationOptions = {}): { station: TestStation; browser: Browser } {
   const suite = {} as { station: TestStation; browser: Browser };
   beforeAll(async () => {
     ensureWebBuild();
-    suite.station = await buildTestStation(env);
+    suite.station = await buildTestStation(env, options);
     suite.browser = await launchBrowser(portOf(await suite.station.http.listen({ port: 0, host: '127.0.0.1' })));
   }, 300_000);
   afterAll(async () => {
