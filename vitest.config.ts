@@ -20,9 +20,13 @@ const servicesOnly = process.env.STATION_SUITE === 'services';
  */
 const SLOW_FIRST = [
   'test/faults/leader-failover.test.ts',
+  'test/faults/worker-training.test.ts',
   'test/e2e/radio.test.ts',
   'test/station/radio.test.ts',
   'test/faults/redis-outage-stream.test.ts',
+  'test/faults/readiness.test.ts',
+  'test/faults/webhook-redis-restart.test.ts',
+  'test/faults/postgres-restart.test.ts',
   'test/platform/media-object-store.test.ts',
   'test/auth/totp-sealing.test.ts',
   'test/web/admin.test.ts',
@@ -39,7 +43,6 @@ const SLOW_FIRST = [
   'test/engine/remote-engine.test.ts',
   'test/foundation/route-fuzz.test.ts',
   'test/foundation/shutdown.test.ts',
-  'test/faults/readiness.test.ts',
   'test/web/listener.test.ts',
 ];
 
