@@ -43,6 +43,14 @@ export class GenerationRepository {
     return row !== undefined;
   }
 
+  /**
+   * The ids of a session's generations, as a subquery for the lyrics repository's `where ... in (...)`: module F
+   * reads a session's latest lyrics in one query without reading this table itself.
+   */
+  sessionGenerationIds(sessionId: string) {
+    return this.db.select({ id: generations.id }).from(generations).where(eq(generations.sessionId, sessionId));
+  }
+
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
   /**
    * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when
