@@ -236,7 +236,7 @@ export function buildStationModules(infra: StationInfra) {
         stationConfig,
         contexts,
         safetyReference,
-        radioAwaitsFirstAiTrack: () => radioModule.slots.awaitingFirstAiTrack(),
+        radioAwaitsFirstAiTrack: () => radioModule.awaitingFirstAiTrack(),
         log,
         clock,
         trackSec: config.demoTrackSec,
