@@ -16,7 +16,7 @@ import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
 import { buildContextModule, buildContextRotationModule } from './context/module.js';
-import { buildGenerationModule, generationExists } from './generation/module.js';
+import { buildGenerationModule, generationExists, sessionGenerationIds } from './generation/module.js';
 import { buildListeners } from './realtime/realtime.js';
 import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
@@ -120,6 +120,7 @@ export function buildStationModules(infra: StationInfra) {
     availability,
     catalog: infra.catalogTracks,
     generationExists: generationExists(db),
+    sessionGenerationIds: sessionGenerationIds(db),
   });
   const lyrics = lyricsModule.service;
   const generation = buildGenerationModule({
@@ -235,7 +236,7 @@ export function buildStationModules(infra: StationInfra) {
         stationConfig,
         contexts,
         safetyReference,
-        radioAwaitsFirstAiTrack: () => radioModule.slots.awaitingFirstAiTrack(),
+        radioAwaitsFirstAiTrack: () => radioModule.awaitingFirstAiTrack(),
         log,
         clock,
         trackSec: config.demoTrackSec,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import type { Station } from '../../src/app.js';
+import { pollUntil } from '../helpers/poll.js';
 import { authHeaders, buildTestStation, createTestDatabase, signupListener, type TestStation } from '../helpers/station.js';
 import { listen, staffWithTotp } from './support.js';
 
@@ -186,10 +187,12 @@ describe.skipIf(!multiInstance)('access across two instances', () => {
     const onB = () => b.http.inject({ url: '/station/v1/auth/validate', headers: { authorization: `Bearer ${listener.token}` } });
     expect((await onB()).statusCode).toBe(200);
     await a.auth.setUserStatus(listener.userId, 'banned');
-    await within(
-      (async () => {
-        while ((await onB()).statusCode !== 401) await new Promise((resolve) => setTimeout(resolve, 20));
-      })(),
+    await pollUntil(
+      'B refuses the banned user',
+      async () => (await onB()).statusCode,
+      (status) => status === 401,
+      5000,
+      20,
     );
   });
 
@@ -198,10 +201,12 @@ describe.skipIf(!multiInstance)('access across two instances', () => {
     const onB = async () => (await b.http.inject({ url: '/station/v1/auth/validate', headers: { authorization: `Bearer ${admin.token}` } })).json();
     expect((await onB()).can_toggle_radio).toBe(true);
     await a.auth.setUserRole(admin.userId, 'listener');
-    await within(
-      (async () => {
-        while ((await onB()).can_toggle_radio !== false) await new Promise((resolve) => setTimeout(resolve, 20));
-      })(),
+    await pollUntil(
+      'B narrows the demoted scopes',
+      async () => (await onB()).can_toggle_radio,
+      (can) => can === false,
+      5000,
+      20,
     );
   });
 

@@ -9,10 +9,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { pollUntil } from '../helpers/poll.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
 
 const STARTUP_TIMEOUT_MS = 120_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -28,18 +28,18 @@ function freePort(): Promise<number> {
 async function waitUntilReady(base: string, child: ChildProcess, output: () => string): Promise<void> {
   // Normally ~8 s (tsx compiles the sources, PGlite runs initdb); a loaded CI machine took over 60 s (a slow VM
   // running both suites side by side). A wait budget for start-up, not a bound on what the test asserts.
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
+  const readyz = async () => {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output()}`);
-    try {
-      const response = await fetch(`${base}/readyz`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`the server was not ready within ${STARTUP_TIMEOUT_MS / 1000} s: ${output()}`);
+    // null: not listening yet
+    return fetch(`${base}/readyz`).then(
+      (response) => response.status,
+      () => null,
+    );
+  };
+  await pollUntil('the server is ready', readyz, (status) => status === 200, STARTUP_TIMEOUT_MS, 100).catch((error: Error) => {
+    // An exit is reported as it is (with the output); a timeout gets the output added.
+    throw child.exitCode !== null ? error : new Error(`${error.message}: ${output()}`);
+  });
 }
 
 let child: ChildProcess | undefined;
@@ -108,24 +108,19 @@ it(
     inFlight.flushHeaders();
     // SIGTERM only once the server is handling the request (headers parsed, body still coming).
     const arrived = () => output.split('\n').some((line) => line.includes('incoming request') && line.includes('/v1/auth/signup'));
-    const seenBy = Date.now() + 10_000;
-    while (!arrived()) {
-      if (Date.now() > seenBy) throw new Error(`the server never logged the in-flight request: ${output}`);
-      await sleep(20);
-    }
+    await pollUntil('the server logs the in-flight request', arrived, (seen) => seen, 10_000, 20).catch((error: Error) => {
+      throw new Error(`${error.message}: ${output}`);
+    });
 
     child.kill('SIGTERM');
 
     // No new connections while it drains: the listener closes soon after the signal, the process stays up.
-    const deadline = Date.now() + 10_000;
-    let refused = false;
-    while (!refused && Date.now() < deadline) {
-      refused = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+    const connectionRefused = () =>
+      fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
         () => false,
         () => true,
       );
-      if (!refused) await sleep(100);
-    }
+    const refused = await pollUntil('the listener refuses new connections', connectionRefused, (no) => no, 10_000, 100).catch(() => false);
     expect(refused).toBe(true);
     expect(child.exitCode, output).toBeNull();
 

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { albums, artists, tracks, users } from '../../src/infra/db/schema/index.js';
 import { loadAudioItems } from '../../src/station/dataset/training-data.js';
-import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { pollUntil } from '../helpers/poll.js';
 import { stationForSuite, signupListener, staffLogin, type Credentials } from '../helpers/station.js';
@@ -169,8 +169,8 @@ describe('unverified artists: public, but off the radio and out of the dataset',
       albumId,
       trackNumber: 1,
     });
-    const slots = new SlotsRepository(db);
-    const onAir = async () => (await slots.catalogCandidates(true)).map((candidate) => candidate.id);
+    const catalog = new CatalogTrackReads(db);
+    const onAir = async () => (await catalog.radioCandidates(true)).map((candidate) => candidate.id);
 
     const listener = await loginAs(station, 'listener');
     const detail = await call(listener, 'GET', `/v1/tracks/${trackId}`);

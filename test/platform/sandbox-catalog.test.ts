@@ -12,7 +12,7 @@ import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { mirrorSandboxMedia, seedSandboxCatalog } from '../../src/demo/seed-sandbox.js';
 import { albums, artists, lyrics, tracks } from '../../src/infra/db/schema/index.js';
 import { DatasetRepository } from '../../src/station/dataset/repository.js';
-import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
@@ -234,7 +234,7 @@ describe('the sandbox base address /sandbox/v1', () => {
 
 describe('the station', () => {
   it('never puts a sandbox track on the radio', async () => {
-    const candidates = (await new SlotsRepository(station.database.db).catalogCandidates(true)).map((c) => c.id);
+    const candidates = (await new CatalogTrackReads(station.database.db).radioCandidates(true)).map((c) => c.id);
     expect(candidates.length).toBeGreaterThan(0);
     const sandboxIds = new Set(sandbox.tracks.values());
     expect(candidates.filter((id) => sandboxIds.has(id))).toEqual([]);

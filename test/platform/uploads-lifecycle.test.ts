@@ -5,6 +5,7 @@
  * B's rules; anyone else's upload never does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { pollUntil } from '../helpers/poll.js';
 import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
@@ -123,15 +124,16 @@ describe('track lifecycle', () => {
     radio.broadcaster.stop(); // the plan alone: nothing pulls tracks onto the air behind the test's back
     await station.station.stationConfig.update({ radioEnabled: true, generationMode: 'catalog_only' });
     const slots = new SlotsRepository(station.database.db);
+    const catalog = new CatalogTrackReads(station.database.db);
     await radio.scheduler.planner.cycle();
     const planned = async () => (await slots.planned()).map((slot) => slot.trackId);
-    const playable = (await slots.catalogCandidates(true)).map((c) => c.id);
+    const playable = (await catalog.radioCandidates(true)).map((c) => c.id);
     expect(playable).toContain(ids.rival);
     expect((await planned()).sort()).toEqual(playable.sort()); // a handful of masters: each planned once
 
     expect((await call(admin, 'DELETE', `/v1/tracks/${ids.rival}`, { reason: 'Takedown notice' })).statusCode).toBe(200);
     await pollUntil('the removed track leaves the plan', planned, (trackIds) => !trackIds.includes(ids.rival), 10_000);
-    expect((await slots.catalogCandidates(true)).map((c) => c.id)).not.toContain(ids.rival);
+    expect((await catalog.radioCandidates(true)).map((c) => c.id)).not.toContain(ids.rival);
     for (let i = 0; i < 4; i++) {
       const next = await radio.scheduler.source.next();
       expect(next?.title).not.toBe('Rival Song');

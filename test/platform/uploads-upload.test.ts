@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMp3 } from '../../src/engine/audio/mp3-frames.js';
 import { artists, tracks } from '../../src/infra/db/schema/index.js';
-import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { startReceiver, type Receiver } from '../webhooks/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
@@ -112,7 +112,7 @@ describe('track upload', () => {
     expect((await station.http.inject({ method: 'GET', url: `/v1/tracks/${view.id}`, headers: bearer(sandbox) })).statusCode).toBe(200);
     expect((await station.http.inject({ method: 'GET', url: `/v1/tracks/${view.id}`, headers: bearer(owner) })).statusCode).toBe(404);
     expect((await station.http.inject({ method: 'GET', url: `/v1/tracks/${view.id}/upload`, headers: bearer(owner) })).statusCode).toBe(404);
-    const candidates = await new SlotsRepository(station.database.db).catalogCandidates(true);
+    const candidates = await new CatalogTrackReads(station.database.db).radioCandidates(true);
     expect(candidates.map((c) => c.id)).not.toContain(view.id);
   });
 

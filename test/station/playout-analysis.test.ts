@@ -18,6 +18,7 @@ import { artists, playoutAnalyses, radioSlots, tracks } from '../../src/infra/db
 import { UrlSigner } from '../../src/infra/blobs/url-signer.js';
 import { systemClock } from '../../src/infra/clock/clock.js';
 import type { StationConfigRow } from '../../src/station/admin/config.repository.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { CardBuilder } from '../../src/station/scheduler/cards.js';
 import { SlotsRepository } from '../../src/station/scheduler/slots.repository.js';
 import { streamSource } from '../../src/station/scheduler/stream-source.js';
@@ -208,7 +209,7 @@ describe('PlayoutAnalyses (the database cache)', () => {
     expect(row.durationSec).toBeCloseTo(analysis.durationSec, 3);
     expect(row.durationSec!).toBeLessThan(4);
     // A catalog slot's card never asks the registry (AI tracks only).
-    const cards = new CardBuilder(database.db, null as never, new UrlSigner(Buffer.alloc(32, 1), 'http://station.test', systemClock));
+    const cards = new CardBuilder(new CatalogTrackReads(database.db), null as never, new UrlSigner(Buffer.alloc(32, 1), 'http://station.test', systemClock));
     expect((await cards.forSlot(row))?.duration_sec).toBe(Math.round(analysis.durationSec));
   });
 });

@@ -313,7 +313,7 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
   });
 
   it('a withheld track is never reused as a fallback stand-in, even when marked reuse_eligible', async () => {
-    const slots = new SlotsRepository(db());
+    const registry = station.station.registry;
     const filtered = await newTrack();
     const [row] = await db().select().from(registryTracks).where(eq(registryTracks.stationTrackId, filtered));
     await db()
@@ -326,8 +326,8 @@ describe('safety review: listener reports, threshold, admin flag and approval', 
     const others = (await db().select({ id: registryTracks.stationTrackId }).from(registryTracks).where(eq(registryTracks.reuseEligible, true)))
       .map((r) => r.id)
       .filter((id) => id !== filtered && id !== clean);
-    expect((await slots.reusableAiTrack(others))?.stationTrackId).toBe(clean);
-    expect(await slots.reusableAiTrack([...others, clean])).toBeNull();
+    expect((await registry.reusableAiTrack(others))?.stationTrackId).toBe(clean);
+    expect(await registry.reusableAiTrack([...others, clean])).toBeNull();
   });
 
   it('an AI slot whose finished track is withheld falls back with that reason, not as a failed generation', async () => {

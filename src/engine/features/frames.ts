@@ -57,6 +57,7 @@ let configuredFor: string | undefined;
 function configureMeyda(sampleRate: number): void {
   const key = `${sampleRate}/${FRAME_SIZE}`;
   if (configuredFor === key) return;
+  // meyda's types do not declare the filter banks it caches on itself (see above), so they are reached untyped.
   const cache = Meyda as unknown as MeydaCache;
   delete cache.chromaFilterBank;
   delete cache.melFilterBank;

@@ -5,23 +5,17 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
+import type { LiveCounters, LiveEventData } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export interface FeedEvent {
   id: number;
   environment: Environment;
-  kind: 'play' | 'order';
-  data: Record<string, unknown>;
+  kind: LiveEventData['type'];
+  data: LiveEventData;
 }
 
-export interface Counters {
-  day: string;
-  plays: number;
-  radio_plays: number;
-  on_demand_plays: number;
-  orders: number;
-  revenue_cents: Record<string, number>;
-}
+export type Counters = LiveCounters;
 
 export interface FeedSync {
   /** The last feed number at the time of the read. */
@@ -35,13 +29,13 @@ export interface FeedSync {
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 /** A jsonb value as the driver returns it (PGlite: parsed; some paths: text), in the shape its writer gave it. */
-const json = <T = Record<string, unknown>>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 const eventOf = (row: Row): FeedEvent => ({
   id: Number(row.id),
   environment: row.environment as Environment,
   kind: row.kind as FeedEvent['kind'],
-  data: json(row.data),
+  data: json<LiveEventData>(row.data),
 });
 
 export class LiveFeedRepository {

@@ -1,14 +1,17 @@
 /**
  * The catalog's read port for the station: a track's stored style features (the safety filter's dry run),
  * the names of tracks found by id (a generated track's "influenced by"), the platform's own artists named by
- * id or slug (a lyric's style artists) and whether a track is in the live catalog (the radio's feedback).
+ * id or slug (a lyric's style artists), whether a track is in the live catalog (the radio's feedback), and for the
+ * radio's scheduler the tracks it may play, their artists, whether one still can play and a track's now-playing card.
  * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AudioFeatures } from '../../engine/types.js';
 import type { Db } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import { artists, trackFeatures, tracks } from '../../infra/db/schema/index.js';
+
+type TrackRow = typeof tracks.$inferSelect;
 
 /** A catalog track named with its artist, and whether that artist is the platform's own. */
 export interface NamedTrack {
@@ -55,5 +58,65 @@ export class CatalogTrackReads {
       .where(and(idEq(tracks.id, trackId), eq(tracks.environment, 'live'), eq(tracks.status, 'published')))
       .limit(1);
     return !!row;
+  }
+
+  /**
+   * Published live catalog tracks with a master (explicit ones only when the station allows them). The sandbox's
+   * tracks (environment 'test', what test keys see) never go on air, nor do those of an artist that is neither
+   * verified by an admin nor platform-owned (contract: unverified artists' tracks are public but off the radio).
+   */
+  async radioCandidates(explicitAllowed: boolean) {
+    return this.db
+      .select({
+        id: tracks.id,
+        artistId: tracks.artistId,
+        genre: tracks.genre,
+        subgenre: tracks.subgenre,
+        mood: tracks.mood,
+        bpm: tracks.bpm,
+        durationSec: tracks.durationSec,
+      })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(
+        and(
+          eq(tracks.environment, 'live'),
+          eq(tracks.status, 'published'),
+          isNotNull(tracks.audioBlobKey),
+          or(eq(artists.verified, true), eq(artists.platformOwned, true)),
+          explicitAllowed ? undefined : sql`${tracks.explicit} = false`,
+        ),
+      );
+  }
+
+  /** The artist of each of these tracks that exists, by track id. */
+  async artistIdsOf(trackIds: string[]): Promise<Map<string, string>> {
+    if (trackIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: tracks.id, artistId: tracks.artistId })
+      .from(tracks)
+      .where(inArray(tracks.id, [...new Set(trackIds)]));
+    return new Map(rows.map((row) => [row.id, row.artistId]));
+  }
+
+  /** Whether a track can still be played: published, with a master. */
+  async playable(trackId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .where(and(eq(tracks.id, trackId), eq(tracks.status, 'published'), isNotNull(tracks.audioBlobKey)))
+      .limit(1);
+    return !!row;
+  }
+
+  /** A track with its artist's name (a now-playing card), or null when it does not exist. */
+  async trackWithArtist(trackId: string): Promise<{ track: TrackRow; artistName: string } | null> {
+    const [row] = await this.db
+      .select({ track: tracks, artistName: artists.name })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(eq(tracks.id, trackId))
+      .limit(1);
+    return row ?? null;
   }
 }

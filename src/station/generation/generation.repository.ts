@@ -43,6 +43,29 @@ export class GenerationRepository {
     return row !== undefined;
   }
 
+  /**
+   * Whether a generation has completed yet ('complete'), else whether one is queued or rendering ('rendering'),
+   * else 'none' (the radio waits for its first AI track while the answer is not 'complete').
+   */
+  async firstTrackOutlook(): Promise<'complete' | 'rendering' | 'none'> {
+    const completed = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.status, 'complete')).limit(1);
+    if (completed.length > 0) return 'complete';
+    const rendering = await this.db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(inArray(generations.status, ['pending', 'in_progress']))
+      .limit(1);
+    return rendering.length > 0 ? 'rendering' : 'none';
+  }
+
+  /**
+   * The ids of a session's generations, as a subquery for the lyrics repository's `where ... in (...)`: module F
+   * reads a session's latest lyrics in one query without reading this table itself.
+   */
+  sessionGenerationIds(sessionId: string) {
+    return this.db.select({ id: generations.id }).from(generations).where(eq(generations.sessionId, sessionId));
+  }
+
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
   /**
    * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when

@@ -4,6 +4,7 @@
  * generations and lyrics that were accepted before the first model of their type was deployed
  * (model-waiter.ts). Its repository is also the registry's GenerationLookup.
  */
+import type { SQLWrapper } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
@@ -61,6 +62,15 @@ export interface GenerationModuleDeps {
 export function generationExists(db: Db): (generationId: string) => Promise<boolean> {
   const repo = new GenerationRepository(db);
   return (generationId) => repo.exists(generationId);
+}
+
+/**
+ * Module E's second read port for module F, made on the database alone like generationExists: the ids of a
+ * session's generations as a subquery, so the lyrics repository reads a session's latest songs in one query.
+ */
+export function sessionGenerationIds(db: Db): (sessionId: string) => SQLWrapper {
+  const repo = new GenerationRepository(db);
+  return (sessionId) => repo.sessionGenerationIds(sessionId);
 }
 
 export function buildGenerationModule(deps: GenerationModuleDeps) {

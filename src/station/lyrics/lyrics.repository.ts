@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { generations, lyricGenerations } from '../../infra/db/schema/index.js';
+import { lyricGenerations } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 
 export type LyricRow = typeof lyricGenerations.$inferSelect;
@@ -11,8 +11,17 @@ export interface SungSections {
   sections: { name: string; text: string }[];
 }
 
+/**
+ * Module E's read port (src/station/generation/module.ts, sessionGenerationIds): the ids of a session's
+ * generations, as a subquery this repository filters its rows by (module E's table stays module E's).
+ */
+export type SessionGenerationIds = (sessionId: string) => SQLWrapper;
+
 export class LyricsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sessionGenerationIds: SessionGenerationIds,
+  ) {}
 
   async insert(row: typeof lyricGenerations.$inferInsert): Promise<LyricRow> {
     const [inserted] = await this.db.insert(lyricGenerations).values(row).returning();
@@ -64,10 +73,9 @@ export class LyricsRepository {
     const rows = await this.db
       .select({ structure: lyricGenerations.structure })
       .from(lyricGenerations)
-      .innerJoin(generations, eq(generations.id, lyricGenerations.generationId))
       .where(
         and(
-          eq(generations.sessionId, sessionId),
+          inArray(lyricGenerations.generationId, this.sessionGenerationIds(sessionId)),
           eq(lyricGenerations.status, 'complete'),
           eq(lyricGenerations.language, language),
           exceptGenerationId ? ne(lyricGenerations.generationId, exceptGenerationId) : undefined,

@@ -11,7 +11,7 @@ import type { StationEvents } from '../events/station-events.js';
 import type { ModelAvailability } from '../models/model-availability.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { SafetyReferenceStore } from '../safety/safety-reference.js';
-import { LyricsRepository } from './lyrics.repository.js';
+import { LyricsRepository, type SessionGenerationIds } from './lyrics.repository.js';
 import { LyricsService, type GenerationExists, type PlatformArtistsRead } from './lyrics.service.js';
 import { lyricsRoutes } from './routes.js';
 
@@ -30,10 +30,12 @@ export interface LyricsModuleDeps {
   catalog: PlatformArtistsRead;
   /** Module E's read port: whether a generation exists (made before module E, which is built after this one). */
   generationExists: GenerationExists;
+  /** Module E's read port: the ids of a session's generations, as a subquery (a session's latest songs in one query). */
+  sessionGenerationIds: SessionGenerationIds;
 }
 
 export function buildLyricsModule(deps: LyricsModuleDeps) {
-  const repo = new LyricsRepository(deps.db);
+  const repo = new LyricsRepository(deps.db, deps.sessionGenerationIds);
   const service = new LyricsService(
     repo,
     deps.engine,

@@ -27,6 +27,7 @@ import type { RegistryService } from '../registry/registry.service.js';
 import type { PlaysRepository } from '../registry/plays.repository.js';
 import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import { CardBuilder } from '../scheduler/cards.js';
+import type { CatalogRadioReads } from '../scheduler/catalog-reads.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
 import { buildRadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
@@ -82,8 +83,8 @@ export interface RadioModuleDeps {
   verified: EmailVerifiedCheck;
   /** The station-wide listener total (every instance's streams and WebSockets), recorded with each play. */
   listenerTotal: () => Promise<number>;
-  /** The catalog's read port: whether a rated track is published in the live catalog. */
-  catalogTracks: LiveCatalogCheck;
+  /** The catalog's read port: whether a rated track is published in the live catalog; what the scheduler may play. */
+  catalogTracks: LiveCatalogCheck & CatalogRadioReads;
   log: FastifyBaseLogger;
 }
 
@@ -97,7 +98,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const { config, db, log } = deps;
   const leader = chooseLeader(config);
   const slots = new SlotsRepository(db);
-  const cards = new CardBuilder(db, deps.registry, deps.signer);
+  const cards = new CardBuilder(deps.catalogTracks, deps.registry, deps.signer);
   const catalog = new CatalogRepository(db);
   let stopControl: (() => Promise<void> | void) | null = null;
 
@@ -110,6 +111,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     models: deps.models,
     registry: deps.registry,
     catalog,
+    catalogReads: deps.catalogTracks,
     blobs: deps.blobs,
     cards,
     events: deps.events,
@@ -215,6 +217,15 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   return {
     scheduler,
     slots,
+    /**
+     * True while the radio waits for its first AI track: no generation has completed yet (module E's read port),
+     * and one is queued or rendering, or an AI slot (or a catalog slot holding an AI slot's place) is planned.
+     */
+    awaitingFirstAiTrack: async (): Promise<boolean> => {
+      const outlook = await deps.generationRepo.firstTrackOutlook();
+      if (outlook !== 'none') return outlook === 'rendering';
+      return slots.aiSlotPlanned();
+    },
     broadcaster,
     stream,
     radio,

@@ -18,7 +18,7 @@ export class RegistryService {
   constructor(
     private readonly repo: RegistryRepository,
     private readonly clock: Clock,
-    private readonly reviews: Pick<SafetyReviewRepository, 'state'>,
+    private readonly reviews: Pick<SafetyReviewRepository, 'state' | 'reusableAiTrack'>,
   ) {}
 
   register(input: RegisterInput): Promise<RegistryRow> {
@@ -53,6 +53,11 @@ export class RegistryService {
   /** Withholds a registered track (or lyric) on the safety filter's verdict: one flag, kept with the record. */
   async raiseSafetyFlag(flag: Pick<SafetyFlagRow, 'stationTrackId' | 'generationId' | 'lyricId' | 'flagType' | 'safetyScore' | 'detail'>): Promise<void> {
     await this.repo.insertSafetyFlag(flag);
+  }
+
+  /** A reuse_eligible AI track that may play, least played first, other than those in `avoid` (the radio's fallback). */
+  reusableAiTrack(avoid: string[]): Promise<RegistryRow | null> {
+    return this.reviews.reusableAiTrack(avoid);
   }
 
   async isWithheld(stationTrackId: string): Promise<boolean> {

@@ -5,7 +5,7 @@
  * A listener's repeated report is absorbed by the unique index (track, round, reporter), a second report
  * from one client address by (track, round, client_key).
  */
-import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { registryTracks, safetyFlags, safetyReports, safetyReviews } from '../../infra/db/schema/index.js';
 import type { RegistryRow, SafetyFlagRow } from './registry.repository.js';
@@ -89,6 +89,27 @@ export class SafetyReviewRepository {
     private readonly db: Db,
     private readonly configuredThreshold: ReportThresholdRead,
   ) {}
+
+  /**
+   * An AI track an admin marked reuse_eligible, not flagged nor withheld, least played first, other than those in
+   * `avoid` (the radio's fallback_mode hybrid while the ML engine is down).
+   */
+  async reusableAiTrack(avoid: string[]): Promise<RegistryRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(registryTracks)
+      .where(
+        and(
+          eq(registryTracks.reuseEligible, true),
+          eq(registryTracks.flagForReview, false),
+          notWithheldSql(),
+          avoid.length ? notInArray(registryTracks.stationTrackId, avoid) : undefined,
+        ),
+      )
+      .orderBy(asc(registryTracks.playbackCount), asc(registryTracks.seq))
+      .limit(1);
+    return row ?? null;
+  }
 
   /** Locks the track's registry row for the rest of the transaction; null when there is no such track. */
   private async lockTrack(tx: DbOrTx, stationTrackId: string): Promise<RegistryRow | null> {

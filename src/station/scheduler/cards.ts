@@ -1,10 +1,8 @@
 /** Builds now-playing cards for catalog and AI slots. */
-import { eq } from 'drizzle-orm';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
-import type { Db } from '../../infra/db/client.js';
-import { artists, tracks } from '../../infra/db/schema/index.js';
 import type { NowPlayingCard } from '../events/now-playing.js';
 import type { RegistryService } from '../registry/registry.service.js';
+import type { CatalogRadioReads } from './catalog-reads.js';
 import type { SlotRow } from './slots.repository.js';
 
 export const STATION_DISPLAY_NAME = 'Station';
@@ -15,7 +13,8 @@ export type CardWithoutTiming = Omit<NowPlayingCard, 'elapsed_sec' | 'started_at
 
 export class CardBuilder {
   constructor(
-    private readonly db: Db,
+    /** The catalog's read port: a catalog track and its artist's name. */
+    private readonly catalog: Pick<CatalogRadioReads, 'trackWithArtist'>,
     private readonly registry: RegistryService,
     private readonly signer: UrlSigner,
   ) {}
@@ -47,12 +46,7 @@ export class CardBuilder {
       };
     }
     if (!slot.trackId) return null;
-    const [row] = await this.db
-      .select({ track: tracks, artistName: artists.name })
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(eq(tracks.id, slot.trackId))
-      .limit(1);
+    const row = await this.catalog.trackWithArtist(slot.trackId);
     if (!row) return null;
     return {
       // Catalog tracks are identified by their catalog id (there is no registry record for them).

@@ -18,6 +18,7 @@ import { RADIO_CONTROL_CHANNEL } from '../events/now-playing.js';
 import type { GenerationService } from '../generation/generation.service.js';
 import type { ModelStore } from '../models/model-store.js';
 import type { CatalogChoice } from './catalog-choice.js';
+import type { CatalogRadioReads } from './catalog-reads.js';
 import type { LeaderElection } from './leader.js';
 import { QUEUE_TARGET, nextOrigin } from './slot-planner.js';
 import { NO_AUDIO_MODEL, newRadioSessionId, type SlotRow, type SlotsRepository } from './slots.repository.js';
@@ -32,6 +33,8 @@ export interface PlannerDeps {
   /** Its health only: down means fallback mode. */
   engine: Pick<Engine, 'health'>;
   catalogChoice: Pick<CatalogChoice, 'pick' | 'suggest'>;
+  /** The catalog's read port: whether a changed track can still play. */
+  catalogReads: Pick<CatalogRadioReads, 'playable'>;
   /** What is on air decides when the planned slots play (and so when their generations are due). */
   onAir: Pick<OnAirTrack, 'remainingSec'>;
   /** The masters of the next slots, measured ahead of air. */
@@ -108,7 +111,8 @@ export class RadioPlanner {
     if (typeof id !== 'string' || !isUuid(id)) return this.running;
     this.running = this.running
       .then(async () => {
-        if (this.deps.leader.isLeader() && (await this.deps.slots.withdrawTrack(id)) > 0) await this.runCycle();
+        if (!this.deps.leader.isLeader() || (await this.deps.catalogReads.playable(id))) return;
+        if ((await this.deps.slots.withdrawTrack(id)) > 0) await this.runCycle();
       })
       .catch((error) => this.deps.log.error({ err: error }, 'withdrawing a catalog track from the plan failed'));
     return this.running;

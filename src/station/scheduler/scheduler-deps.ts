@@ -17,6 +17,7 @@ import type { ModelStore } from '../models/model-store.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { PlayoutAnalyses } from '../stream/playout-analyses.js';
 import type { CardBuilder } from './cards.js';
+import type { CatalogRadioReads } from './catalog-reads.js';
 import type { LeaderElection } from './leader.js';
 import type { SlotsRepository } from './slots.repository.js';
 
@@ -29,6 +30,8 @@ export interface SchedulerDeps {
   models: ModelStore;
   registry: RegistryService;
   catalog: CatalogRepository;
+  /** The catalog's read port: what the radio may play, whether a track still can. */
+  catalogReads: CatalogRadioReads;
   blobs: BlobStore;
   cards: CardBuilder;
   events: StationEvents;

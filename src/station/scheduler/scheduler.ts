@@ -29,7 +29,7 @@ export type RadioScheduler = ReturnType<typeof buildRadioScheduler>;
 
 export function buildRadioScheduler(deps: SchedulerDeps) {
   const { slots, config, catalog, clock, leader, log, bus } = deps;
-  const catalogChoice = new CatalogChoice(slots, deps.contexts, catalog);
+  const catalogChoice = new CatalogChoice(slots, deps.contexts, catalog, deps.catalogReads);
   const media = { blobs: deps.blobs, analyses: deps.analyses, slots };
   const onAir = new OnAirTrack(clock);
   const planner = new RadioPlanner({
@@ -39,6 +39,7 @@ export function buildRadioScheduler(deps: SchedulerDeps) {
     generations: deps.generations,
     engine: deps.engine,
     catalogChoice,
+    catalogReads: deps.catalogReads,
     onAir,
     warm: { ...media, catalog, generationRepo: deps.generationRepo },
     bus,
@@ -56,6 +57,7 @@ export function buildRadioScheduler(deps: SchedulerDeps) {
     generationRepo: deps.generationRepo,
     generations: deps.generations,
     registry: deps.registry,
+    reusable: deps.registry,
     events: deps.events,
     clock,
   });

@@ -24,6 +24,8 @@ export interface SlotResolverDeps extends MediaDeps {
   generationRepo: Pick<GenerationRepository, 'find' | 'replacementOf'>;
   generations: Pick<GenerationService, 'cancel'>;
   registry: Pick<RegistryService, 'get' | 'withheldReason'>;
+  /** The registry's read port for fallback_mode hybrid: a reuse_eligible AI track that may play. */
+  reusable: Pick<RegistryService, 'reusableAiTrack'>;
   events: Pick<StationEvents, 'emit'>;
   clock: Pick<Clock, 'now' | 'date'>;
 }
@@ -139,7 +141,7 @@ export class SlotResolver {
   /** fallback_mode hybrid: an already registered AI track an admin marked reuse_eligible stands in. */
   private async reuseAiTrack(slot: SlotRow, config: StationConfigRow): Promise<SourceTrack | null> {
     const recent = (await this.deps.slots.history(5)).map((s) => s.stationTrackId).filter((id): id is string => !!id);
-    const record = await this.deps.slots.reusableAiTrack(recent);
+    const record = await this.deps.reusable.reusableAiTrack(recent);
     if (!record) return null;
     const cued = await this.deps.slots.cue(slot.id, {
       stationTrackId: record.stationTrackId,

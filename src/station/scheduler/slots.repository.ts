@@ -1,10 +1,8 @@
 /** The radio's running order and the scheduler's state, in the database so a restart resumes them. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
-import { artists, generations, radioSlots, radioState, registryTracks, tracks } from '../../infra/db/schema/index.js';
-import type { CatalogCandidate, RecentPlays } from './catalog-picker.js';
-import { notWithheldSql } from '../registry/safety-review.repository.js';
+import { radioSlots, radioState } from '../../infra/db/schema/index.js';
 
 export type SlotRow = typeof radioSlots.$inferSelect;
 
@@ -38,19 +36,8 @@ export class SlotsRepository {
     return this.db.select().from(radioSlots).where(eq(radioSlots.status, 'planned')).orderBy(asc(radioSlots.id));
   }
 
-  /**
-   * True while the radio waits for its first AI track: no generation has completed yet, and one is queued or
-   * rendering, or an AI slot (or a catalog slot holding an AI slot's place until a model exists) is planned.
-   */
-  async awaitingFirstAiTrack(): Promise<boolean> {
-    const completed = await this.db.select({ id: generations.id }).from(generations).where(eq(generations.status, 'complete')).limit(1);
-    if (completed.length > 0) return false;
-    const rendering = await this.db
-      .select({ id: generations.id })
-      .from(generations)
-      .where(inArray(generations.status, ['pending', 'in_progress']))
-      .limit(1);
-    if (rendering.length > 0) return true;
+  /** Whether an AI slot (or a catalog slot holding an AI slot's place until a model exists) is planned. */
+  async aiSlotPlanned(): Promise<boolean> {
     const aiPlanned = await this.db
       .select({ id: radioSlots.id })
       .from(radioSlots)
@@ -163,81 +150,28 @@ export class SlotsRepository {
       .limit(limit);
   }
 
-  async recentPlays(limit = 16): Promise<RecentPlays> {
+  /** The catalog tracks of the latest catalog slots, most recent first (their artists are the catalog's to name). */
+  async recentCatalogTrackIds(limit = 16): Promise<string[]> {
     const rows = await this.db
-      .select({ trackId: radioSlots.trackId, artistId: tracks.artistId })
+      .select({ trackId: radioSlots.trackId })
       .from(radioSlots)
-      .leftJoin(tracks, eq(tracks.id, radioSlots.trackId))
       .where(and(eq(radioSlots.origin, 'catalog'), isNotNull(radioSlots.trackId)))
       .orderBy(desc(radioSlots.id))
       .limit(limit);
-    return { trackIds: rows.map((r) => r.trackId!), artistIds: rows.map((r) => r.artistId).filter((a): a is string => !!a) };
-  }
-
-  /** An AI track an admin marked reuse_eligible, least played first (fallback_mode hybrid while the ML engine is down). */
-  async reusableAiTrack(avoid: string[]) {
-    const [row] = await this.db
-      .select()
-      .from(registryTracks)
-      .where(
-        and(
-          eq(registryTracks.reuseEligible, true),
-          eq(registryTracks.flagForReview, false),
-          notWithheldSql(),
-          avoid.length ? notInArray(registryTracks.stationTrackId, avoid) : undefined,
-        ),
-      )
-      .orderBy(asc(registryTracks.playbackCount), asc(registryTracks.seq))
-      .limit(1);
-    return row ?? null;
+    return rows.map((r) => r.trackId!);
   }
 
   /**
-   * Planned catalog slots of a track that can no longer play (taken down, no audio) are replaced, so it
-   * leaves the running order at once; slots already played stay as history. Returns how many were replaced.
+   * Planned catalog slots of a track that can no longer play (taken down, no audio: the caller asks the catalog)
+   * are replaced, so it leaves the running order at once; slots already played stay as history. Returns how many
+   * were replaced.
    */
   async withdrawTrack(trackId: string): Promise<number> {
     const rows = await this.db
       .update(radioSlots)
       .set({ status: 'replaced', replacedReason: 'the catalog track is no longer playable' })
-      .where(
-        and(
-          eq(radioSlots.status, 'planned'),
-          eq(radioSlots.trackId, trackId),
-          sql`not exists (select 1 from ${tracks} where ${tracks.id} = ${radioSlots.trackId} and ${tracks.status} = 'published' and ${tracks.audioBlobKey} is not null)`,
-        ),
-      )
+      .where(and(eq(radioSlots.status, 'planned'), eq(radioSlots.trackId, trackId)))
       .returning({ id: radioSlots.id });
     return rows.length;
-  }
-
-  /**
-   * Published live catalog tracks with a master (explicit ones only when the station allows them). The sandbox's
-   * tracks (environment 'test', what test keys see) never go on air, nor do those of an artist that is neither
-   * verified by an admin nor platform-owned (contract: unverified artists' tracks are public but off the radio).
-   */
-  async catalogCandidates(explicitAllowed: boolean): Promise<CatalogCandidate[]> {
-    const rows = await this.db
-      .select({
-        id: tracks.id,
-        artistId: tracks.artistId,
-        genre: tracks.genre,
-        subgenre: tracks.subgenre,
-        mood: tracks.mood,
-        bpm: tracks.bpm,
-        durationSec: tracks.durationSec,
-      })
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(
-        and(
-          eq(tracks.environment, 'live'),
-          eq(tracks.status, 'published'),
-          isNotNull(tracks.audioBlobKey),
-          or(eq(artists.verified, true), eq(artists.platformOwned, true)),
-          explicitAllowed ? undefined : sql`${tracks.explicit} = false`,
-        ),
-      );
-    return rows;
   }
 }

@@ -16,6 +16,7 @@ import { icyMetadataBlock } from '../../../src/station/stream/icy-metadata.js';
 import { parseMp3, type Mp3Frame } from '../../../src/engine/audio/mp3-frames.js';
 import { FRAME_MS } from '../../../src/station/stream/fanout.js';
 import { streamRoute } from '../../../src/station/stream/stream-route.js';
+import { pollUntil } from '../../helpers/poll.js';
 import { FakeTimers, ListSource, MemorySink, deinterleave, tagged, toneMp3, type TestTrack } from './helpers.js';
 
 const PATH = '/station/v1/radio/stream';
@@ -39,14 +40,6 @@ let reference: MemorySink;
 let primed: number;
 let startedAt: number;
 const counts: number[] = [];
-
-async function until(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 function listen(options: { read: boolean; headers?: Record<string, string> }): Promise<Reception> {
   return new Promise((resolve, reject) => {
@@ -94,7 +87,13 @@ async function tick(listeners: { reception: Reception; joinedAt: number }[]): Pr
   expect(sent).toBeLessThanOrEqual(due + 1);
   for (const { reception, joinedAt } of listeners) {
     const expected = expectedBytes(joinedAt);
-    await until(`a listener holds ${expected.length} bytes`, () => reception.chunks.reduce((sum, c) => sum + c.length, 0) >= expected.length);
+    await pollUntil(
+      `a listener holds ${expected.length} bytes`,
+      () => reception.chunks.reduce((sum, c) => sum + c.length, 0) >= expected.length,
+      (met) => met,
+      5000,
+      5,
+    );
     expect(reception.bytes().equals(expected)).toBe(true);
   }
 }
@@ -152,7 +151,13 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
     // At once: the last 1.5 s (a fresh stream counts its first lead as sent already).
     const lead = expectedBytes(joinedA);
     expect(parseMp3(lead).durationMs).toBeGreaterThanOrEqual(LEAD_MS);
-    await until('A has its lead', () => a.bytes().length >= lead.length);
+    await pollUntil(
+      'A has its lead',
+      () => a.bytes().length >= lead.length,
+      (met) => met,
+      5000,
+      5,
+    );
     expect(a.bytes().equals(lead)).toBe(true);
 
     // Past the end of the first track, through the crossfade into the second.
@@ -170,7 +175,13 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
     // B's lead is the full 1.5 s, the end of what A already has, byte for byte.
     const leadOfB = expectedBytes(joinedB);
     expect(parseMp3(leadOfB).durationMs).toBeGreaterThanOrEqual(LEAD_MS);
-    await until('B has its lead', () => b.bytes().length >= leadOfB.length);
+    await pollUntil(
+      'B has its lead',
+      () => b.bytes().length >= leadOfB.length,
+      (met) => met,
+      5000,
+      5,
+    );
     expect(b.bytes().equals(leadOfB)).toBe(true);
     expect(
       a
@@ -201,7 +212,13 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
 
     // Counts went up to five and back to one (the reference) as clients left.
     for (const reception of [a, b, paused]) reception.request.destroy();
-    await until('every listener is gone', () => broadcaster.listenerCount() === 1);
+    await pollUntil(
+      'every listener is gone',
+      () => broadcaster.listenerCount() === 1,
+      (met) => met,
+      5000,
+      5,
+    );
     expect(counts.slice(0, 4)).toEqual([2, 3, 4, 5]);
     expect(counts.at(-1)).toBe(1);
   });
@@ -212,7 +229,13 @@ describe('GET stream (real HTTP, hand-driven clock)', () => {
     // The 1.5 s lead alone is 24,000 bytes, past one metaint of 16,000: its first block comes with it.
     const lead = expectedBytes(sentFrames().length);
     const block = icyMetadataBlock(broadcaster.currentTitle()!);
-    await until('the lead and its metadata block arrive', () => reception.bytes().length >= lead.length + block.length);
+    await pollUntil(
+      'the lead and its metadata block arrive',
+      () => reception.bytes().length >= lead.length + block.length,
+      (met) => met,
+      5000,
+      5,
+    );
     reception.request.destroy();
     const { audio, blocks } = deinterleave(reception.bytes(), 16_000);
     expect(audio.equals(lead)).toBe(true);

@@ -16,6 +16,32 @@ import { apiKeyEnvironment } from './auth.js';
 
 export const liveEventKind = pgEnum('analytics_live_event_kind', ['play', 'order']);
 
+/** A UTC day's counters as the feed carries them (analytics_counters() of migration 0020_analytics). */
+export interface LiveCounters {
+  day: string;
+  plays: number;
+  radio_plays: number;
+  on_demand_plays: number;
+  orders: number;
+  /** Gross cents by currency. */
+  revenue_cents: Record<string, number>;
+}
+
+/** An event of the feed as the triggers of migrations 0020_analytics and 0031_store_livemode write it. */
+export type LiveEventData =
+  | {
+      type: 'play';
+      track_id: string;
+      /** Null only if the track was gone by the time the play was counted. */
+      artist_id: string | null;
+      source: 'radio' | 'on_demand';
+      device: 'mobile' | 'tablet' | 'desktop' | 'tv' | 'bot' | 'other' | 'unknown' | null;
+      country: string | null;
+      at: string;
+      counters: LiveCounters;
+    }
+  | { type: 'order'; artist_id: string; product_id: string; amount_cents: number; currency: string; at: string; counters: LiveCounters };
+
 export const analyticsLiveHead = pgTable(
   'analytics_live_head',
   {
@@ -47,6 +73,6 @@ export const analyticsLiveEvents = pgTable('analytics_live_events', {
   environment: apiKeyEnvironment('environment').notNull(),
   kind: liveEventKind('kind').notNull(),
   /** The event exactly as it is sent and replayed. */
-  data: jsonb('data').notNull(),
+  data: jsonb('data').$type<LiveEventData>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
