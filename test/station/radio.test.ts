@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { and, gt, isNotNull, ne } from 'drizzle-orm';
 import { radioSlots, registryTracks } from '../../src/infra/db/schema/index.js';
-import { authHeaders, createTestDatabase, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
+import { authHeaders, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
+import { createRestartableDatabase } from '../helpers/restartable-database.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 import { pollUntil } from '../helpers/poll.js';
 
@@ -153,7 +154,7 @@ describe('fallback and restart', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase({ persistent: true });
+    database = await createRestartableDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'station-radio-'));
   });
   afterAll(async () => {
