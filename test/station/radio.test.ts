@@ -167,9 +167,13 @@ describe('fallback and restart', () => {
   // in the Redis fault tests: two slots cued at once); the track source now checks the lead again after its
   // cycle (track-source.ts). Passed 6 runs of 6 on PostgreSQL and Redis since.
   it('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
-    // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
-    // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
-    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database, models: ['audio'] });
+    // An audio model, so the first station plans AI slots the second must fill from the catalog. Its engine never
+    // finishes a render (as the real engine's renders of minutes do not, before the restart): a fake one that did
+    // would leave AI tracks the second station would play. The catalog's masters are tones from another fake.
+    const first = await buildTrainedStation(
+      { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' },
+      { masters: 4, trackSec: 4, database, models: ['audio'], fakeEngine: { holdTracks: true }, fakeRendering: true },
+    );
     const admin = authHeaders(await staffLogin(first));
     await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
     await waitFor(async () => (await first.station.radio.scheduler.status.nowPlaying()) !== null, 60_000);
