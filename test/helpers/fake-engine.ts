@@ -26,6 +26,7 @@ import type {
   TrainingSpec,
 } from '../../src/engine/engine.js';
 import type { AudioFeatures, AudioQuality, Mode, ProgressFn } from '../../src/engine/types.js';
+import { EngineError } from '../../src/engine/errors.js';
 import { parseMp3 } from '../../src/engine/audio/mp3-frames.js';
 import { createMp3Stream } from '../../src/engine/audio/encode.js';
 import { createFlacStream, dequantise, quantise } from '../../src/engine/audio/flac-encode.js';
@@ -46,6 +47,11 @@ export interface FakeEngineOptions {
   audioVerdict?: SafetyVerdict;
   /** Time each training epoch takes (default 0), for suites that must catch a job between two checkpoints. */
   epochMs?: number;
+  /**
+   * Renders never finish: generateTrack waits until close() and then fails as a closed engine's work does, for
+   * suites that need AI tracks still in the making when the station stops (the real engine's renders of minutes).
+   */
+  holdTracks?: boolean;
 }
 
 /** Calls the fake answered, by method, for suites that assert the station asked the engine. */
@@ -115,11 +121,17 @@ export class FakeEngine implements Engine {
     train: 0,
   };
   private closed = false;
+  private readonly held = new Set<() => void>();
 
   constructor(private readonly options: FakeEngineOptions = {}) {}
 
   async generateTrack(job: TrackJob, onProgress?: ProgressFn): Promise<TrackResult> {
     this.calls.generateTrack += 1;
+    if (this.closed) throw EngineError.shutdown('generateTrack');
+    if (this.options.holdTracks) {
+      await new Promise<void>((resolve) => this.held.add(resolve));
+      throw EngineError.shutdown('generateTrack');
+    }
     const seconds = Math.max(1, Math.min(job.maxDurationSec, MAX_TRACK_SEC));
     // Pitch from the seed (220..440 Hz in whole hertz), so another seed gives other bytes.
     const hz = 220 + (job.seed % 221);
@@ -237,5 +249,7 @@ export class FakeEngine implements Engine {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const release of this.held) release();
+    this.held.clear();
   }
 }

@@ -1,26 +1,31 @@
 /**
- * A test database that outlives a station's restart the way a PostgreSQL server outlives the app: on PGlite,
- * one in-memory database (from the migrated template) that every open() hands out and only drop() closes,
- * instead of createTestDatabase({ persistent: true })'s data directory on disk, whose initdb, migrations
- * and file writes cost a suite seconds (tens of seconds on a loaded machine). On PostgreSQL (DATABASE_URL)
- * it is createTestDatabase's own database.
+ * A test database that outlives a station, for suites that restart one on the same data: a PGlite directory
+ * that starts as a copy of the migrated template (as the in-memory databases do), instead of an initdb and
+ * every migration in WebAssembly on the first open (20 s on a loaded machine). On PostgreSQL (DATABASE_URL)
+ * it is createTestDatabase's, already a clone of the migrated template.
  */
-import type { Database } from '../../src/infra/db/client.js';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../../src/infra/db/client.js';
+import { migratedPgliteTemplate } from './pglite-template.js';
 import { createTestDatabase, type TestDatabase } from './station.js';
 
-export async function createRestartableTestDatabase(): Promise<TestDatabase> {
-  const database = await createTestDatabase();
-  // PostgreSQL: a database of its own, which every open() reaches again.
-  if (database.url) return database;
-  const shared = await database.open();
+export async function createRestartableDatabase(): Promise<TestDatabase> {
+  if (process.env.DATABASE_URL) return createTestDatabase({ persistent: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'station-db-'));
+  // openDatabase keeps PGlite's files under <dataDir>/pgdata: the dump is loaded there, then closed.
+  const dir = join(dataDir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir, { loadDataDir: await migratedPgliteTemplate() });
+  await client.close();
   return {
     url: null,
-    dataDir: null,
-    // What a station (or a test) closes is its handle, not the database.
-    open: async (): Promise<Database> => ({ ...shared, close: async () => undefined }),
+    dataDir,
+    open: () => openDatabase({ url: null, dataDir }),
     drop: async () => {
-      await shared.close();
-      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,6 +4,8 @@
  * The lyrics model is the slow one (its corpus is every songwriter's lyrics): a suite that never asks for
  * lyrics leaves it out. `fakeTraining`: the models are trained by the FakeEngine (instant, placeholder
  * artifacts) while the station keeps its own engine, for suites that need deployed versions but never run them.
+ * `fakeRendering`: the same for the masters (tones from the FakeEngine), for suites whose station runs its own
+ * engine on the models but never asserts anything about the catalog's music.
  */
 import type { TrainableModel } from '../../src/engine/engine.js';
 import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
@@ -16,17 +18,17 @@ export const SERVICE_KEY = 'svc_test_generation_key_0123456789';
 
 export async function buildTrainedStation(
   env: Record<string, string> = {},
-  options: { masters?: number; trackSec?: number; models?: TrainableModel[]; fakeTraining?: boolean } & NonNullable<
+  options: { masters?: number; trackSec?: number; models?: TrainableModel[]; fakeTraining?: boolean; fakeRendering?: boolean } & NonNullable<
     Parameters<typeof buildTestStation>[1]
   > = {},
 ): Promise<TestStation> {
-  const { masters, trackSec, models, fakeTraining, ...stationOptions } = options;
+  const { masters, trackSec, models, fakeTraining, fakeRendering, ...stationOptions } = options;
   const station = await buildTestStation({ STATION_SERVICE_API_KEY: SERVICE_KEY, ...env }, stationOptions);
   const db = station.database.db;
   await seedDemoCatalog(db);
   let rendered = 0;
   await renderDemoMasters(
-    { db, blobs: station.blobs, engine: station.engine },
+    { db, blobs: station.blobs, engine: fakeRendering ? new FakeEngine() : station.engine },
     trackSec ?? 4,
     () => rendered >= (masters ?? 6),
     () => {

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { and, gt, isNotNull, ne } from 'drizzle-orm';
 import { radioSlots, registryTracks } from '../../src/infra/db/schema/index.js';
-import { authHeaders, createTestDatabase, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
+import { authHeaders, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
+import { createRestartableDatabase } from '../helpers/restartable-database.js';
 import { SERVICE_KEY, buildTrainedStation } from '../helpers/trained-station.js';
 import { pollUntil } from '../helpers/poll.js';
 
@@ -47,6 +48,10 @@ describe('module H: the listener API on a playing station', () => {
     expect(info.now_playing.track_origin).toBe('catalog');
     const path = info.stream_url.replace('http://station.test', '');
     const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
+    // fetch's connection pool leaves a socket open to the server that never sends a request; Node counts it as
+    // busy until its headers timeout (60 s), and the station's close at the end of the file waited that long.
+    // The test's own client is done with the server when it ends: its connections go with it.
+    onTestFinished(() => station.http.server.closeAllConnections());
     const controller = new AbortController();
     const response = await fetch(`${address}${path}`, { signal: controller.signal });
     expect(response.status).toBe(200);
@@ -149,7 +154,7 @@ describe('fallback and restart', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase({ persistent: true });
+    database = await createRestartableDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'station-radio-'));
   });
   afterAll(async () => {
@@ -162,9 +167,13 @@ describe('fallback and restart', () => {
   // in the Redis fault tests: two slots cued at once); the track source now checks the lead again after its
   // cycle (track-source.ts). Passed 6 runs of 6 on PostgreSQL and Redis since.
   it('keeps playing the catalog when the ML engine is unreachable, and resumes state after a restart', async () => {
-    // An audio model, so the first station plans AI slots the second must fill from the catalog. The real engine
-    // here: the fake one would finish those AI tracks before the restart, and the second station would play them.
-    const first = await buildTrainedStation({ DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' }, { masters: 4, trackSec: 4, database, models: ['audio'] });
+    // An audio model, so the first station plans AI slots the second must fill from the catalog. Its engine never
+    // finishes a render (as the real engine's renders of minutes do not, before the restart): a fake one that did
+    // would leave AI tracks the second station would play. The catalog's masters are tones from another fake.
+    const first = await buildTrainedStation(
+      { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' },
+      { masters: 4, trackSec: 4, database, models: ['audio'], fakeEngine: { holdTracks: true }, fakeRendering: true },
+    );
     const admin = authHeaders(await staffLogin(first));
     await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
     await waitFor(async () => (await first.station.radio.scheduler.status.nowPlaying()) !== null, 60_000);

@@ -19,7 +19,7 @@ import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadAudioItems, loadLyricRows } from '../../src/station/dataset/training-data.js';
 import { STATION_EVENTS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../../src/station/events/station-events.js';
 import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
-import { createRestartableTestDatabase } from '../helpers/restartable-database.js';
+import { createRestartableDatabase } from '../helpers/restartable-database.js';
 import { pollUntil } from '../helpers/poll.js';
 
 const WEBHOOK_SECRET = 'whsec_training_test_secret';
@@ -468,7 +468,7 @@ describe('module C: training jobs and model versions', () => {
 
 describe('module C: a killed worker resumes from its last checkpoint', () => {
   it('resumes a lyrics job after a restart from the checkpoint epoch, not from 0', async () => {
-    const database = await createRestartableTestDatabase();
+    const database = await createRestartableDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'station-training-'));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}` };
     // The runner's recovery is under test (dead worker, checkpoint, restart count), not the lyrics model's own
