@@ -4,6 +4,8 @@
  * their routes through `registerModules`.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -54,6 +56,35 @@ export interface HttpServerDeps {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * On close, drops the connections that never sent a request (a browser's preconnect, a half-open probe).
+ * Fastify's forceCloseConnections: 'idle' closes keep-alive sockets between requests, but Node counts a socket
+ * that has not sent its first request as busy until the headers timeout (60 s): server.close() waited for it,
+ * and a SIGTERM hit the forced exit before the shutdown had released jobs, leases and the database. Node's
+ * http module offers no list of such sockets (closeIdleConnections skips them), hence the bookkeeping here.
+ */
+function closeSilentConnectionsOnClose(app: FastifyInstance): void {
+  const silent = new Set<Socket>();
+  let closing = false;
+  app.server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    silent.add(socket);
+    socket.once('close', () => silent.delete(socket));
+  });
+  // A request, or an upgrade to a WebSocket (closed with 1001 by its own plugin), makes a socket a client's.
+  const spoke = (request: IncomingMessage) => silent.delete(request.socket);
+  app.server.on('request', spoke);
+  app.server.on('upgrade', spoke);
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const socket of silent) socket.destroy();
+    silent.clear();
+  });
+}
 /** A socket with no bytes either way for this long is closed (SSE streams send a heartbeat every 15 s). */
 const IDLE_CONNECTION_MS = 120_000;
 
@@ -82,6 +113,7 @@ export async function buildHttpServer(deps: HttpServerDeps, registerModules: (ap
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
   });
+  closeSilentConnectionsOnClose(app);
   // JSON only: a text/plain body is a wrong Content-Type (415), not a string for the schema to reject.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
