@@ -104,7 +104,7 @@ async function listenerCount(station: Station, token: string): Promise<number> {
 describe('per-credential connection limits (defaults)', () => {
   let base: string;
 
-  const station = stationForSuite();
+  const station = stationForSuite({}, { fakeEngine: true });
   beforeAll(async () => {
     base = await listen(station);
   });
@@ -167,7 +167,10 @@ describe('per-credential connection limits (defaults)', () => {
 describe('per-credential connection limits (configured)', () => {
   let base: string;
 
-  const station = stationForSuite({ STATION_MAX_STREAMS_PER_CREDENTIAL: '1', STATION_MAX_WEBSOCKETS_PER_CREDENTIAL: '2', STATION_MAX_SSE_PER_CREDENTIAL: '1' });
+  const station = stationForSuite(
+    { STATION_MAX_STREAMS_PER_CREDENTIAL: '1', STATION_MAX_WEBSOCKETS_PER_CREDENTIAL: '2', STATION_MAX_SSE_PER_CREDENTIAL: '1' },
+    { fakeEngine: true },
+  );
   beforeAll(async () => {
     base = await listen(station);
   });
@@ -200,8 +203,8 @@ describe.skipIf(!multiInstance)('per-credential connection limits across two ins
     const dataDir = mkdtempSync(join(tmpdir(), 'station-limits-shared-'));
     shared.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}`, STATION_LISTENER_BROADCAST_SEC: '1' };
-    a = await buildTestStation(env, { database: testDb });
-    b = await buildTestStation(env, { database: testDb });
+    a = await buildTestStation(env, { database: testDb, fakeEngine: true });
+    b = await buildTestStation(env, { database: testDb, fakeEngine: true });
     shared.push(
       () => a.destroy(),
       () => b.destroy(),
