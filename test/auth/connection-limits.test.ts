@@ -35,10 +35,14 @@ async function streamUrl(station: Station, base: string, token: string): Promise
   return (info.json().stream_url as string).replace(station.config.publicBaseUrl, base);
 }
 
-/** Opens a radio stream and reads its first bytes; a refusal is returned instead. */
+/**
+ * Opens a radio stream and reads its first bytes; a refusal is returned instead. On a connection of its own, as
+ * an audio player's: fetch's pool kept the sockets of refusals and closed streams alive, and the station's close
+ * then waited about 70 s for them at the end of the suite (fastify keeps an idle connection 72 s).
+ */
 async function openStream(url: string): Promise<{ close: () => Promise<void> } | Refusal> {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal });
+  const response = await fetch(url, { signal: controller.signal, headers: { connection: 'close' } });
   if (response.status !== 200) {
     const body = (await response.json()) as { error: { code: string } };
     return { status: response.status, retryAfter: response.headers.get('retry-after'), code: body.error.code };
@@ -104,7 +108,7 @@ async function listenerCount(station: Station, token: string): Promise<number> {
 describe('per-credential connection limits (defaults)', () => {
   let base: string;
 
-  const station = stationForSuite();
+  const station = stationForSuite({}, { fakeEngine: true });
   beforeAll(async () => {
     base = await listen(station);
   });
@@ -167,7 +171,10 @@ describe('per-credential connection limits (defaults)', () => {
 describe('per-credential connection limits (configured)', () => {
   let base: string;
 
-  const station = stationForSuite({ STATION_MAX_STREAMS_PER_CREDENTIAL: '1', STATION_MAX_WEBSOCKETS_PER_CREDENTIAL: '2', STATION_MAX_SSE_PER_CREDENTIAL: '1' });
+  const station = stationForSuite(
+    { STATION_MAX_STREAMS_PER_CREDENTIAL: '1', STATION_MAX_WEBSOCKETS_PER_CREDENTIAL: '2', STATION_MAX_SSE_PER_CREDENTIAL: '1' },
+    { fakeEngine: true },
+  );
   beforeAll(async () => {
     base = await listen(station);
   });
@@ -200,8 +207,8 @@ describe.skipIf(!multiInstance)('per-credential connection limits across two ins
     const dataDir = mkdtempSync(join(tmpdir(), 'station-limits-shared-'));
     shared.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}`, STATION_LISTENER_BROADCAST_SEC: '1' };
-    a = await buildTestStation(env, { database: testDb });
-    b = await buildTestStation(env, { database: testDb });
+    a = await buildTestStation(env, { database: testDb, fakeEngine: true });
+    b = await buildTestStation(env, { database: testDb, fakeEngine: true });
     shared.push(
       () => a.destroy(),
       () => b.destroy(),

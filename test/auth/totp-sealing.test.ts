@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../src/infra/db/schema/index.js';
 import { ManualClock } from '../../src/infra/clock/clock.js';
 import { newTotpSecret, totpCode } from '../../src/auth/totp.js';
-import { ADMIN, buildTestStation, createTestDatabase, staffLogin, type TestStation } from '../helpers/station.js';
+import { ADMIN, buildTestStation, createTestDatabase, staffLogin, stationForSuite, type TestStation } from '../helpers/station.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -23,10 +23,11 @@ async function secretOf(station: TestStation, email: string): Promise<string | n
 }
 
 describe('TOTP secrets at rest', () => {
+  // One station for both: each test creates a user of its own, and the clock only moves forward.
+  const clock = new ManualClock(Date.UTC(2026, 10, 1, 9, 0, 0));
+  const station = stationForSuite({}, { clock, fakeEngine: true });
+
   it('stores the bootstrap admin secret and created users secrets sealed, never in clear', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 10, 1, 9, 0, 0));
-    const station = await buildTestStation({}, { clock });
-    cleanups.push(() => station.destroy());
     const secret = newTotpSecret();
     await station.auth.createUser({
       email: 'dev-sealed@station.test',
@@ -50,9 +51,6 @@ describe('TOTP secrets at rest', () => {
   });
 
   it('does not accept a sealed secret copied onto another user', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-    const station = await buildTestStation({}, { clock });
-    cleanups.push(() => station.destroy());
     await station.auth.createUser({
       email: 'dev-copy@station.test',
       password: 'developer-password',
@@ -70,7 +68,9 @@ describe('TOTP secrets at rest', () => {
     });
     expect(login.statusCode).toBe(401);
   });
+});
 
+describe('TOTP secrets at rest across restarts', () => {
   it('seals clear secrets of an older version at start, and logins keep working', async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 3, 9, 0, 0));
     const testDb = await createTestDatabase({ persistent: true });
@@ -78,7 +78,7 @@ describe('TOTP secrets at rest', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'station-totp-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    const first = await buildTestStation({ DATA_DIR: dataDir }, { clock, database: testDb });
+    const first = await buildTestStation({ DATA_DIR: dataDir }, { clock, database: testDb, fakeEngine: true });
     const developerSecret = newTotpSecret();
     await first.auth.createUser({ email: 'dev-old@station.test', password: 'developer-password', role: 'developer', displayName: 'Dev' });
     // What an older version left: secrets in clear.
@@ -86,7 +86,7 @@ describe('TOTP secrets at rest', () => {
     await first.database.db.update(users).set({ totpSecret: developerSecret }).where(eq(users.email, 'dev-old@station.test'));
     await first.destroy();
 
-    const second = await buildTestStation({ DATA_DIR: dataDir }, { clock, database: testDb });
+    const second = await buildTestStation({ DATA_DIR: dataDir }, { clock, database: testDb, fakeEngine: true });
     cleanups.push(() => second.destroy());
     for (const [email, clear] of [
       [ADMIN.email, ADMIN.totpSecret],
@@ -112,7 +112,7 @@ describe('TOTP secrets at rest', () => {
     cleanups.push(() => testDb.drop());
 
     // Each start gets its own DATA_DIR here: the second start has a new totp-secrets key.
-    const first = await buildTestStation({}, { clock, database: testDb });
+    const first = await buildTestStation({}, { clock, database: testDb, fakeEngine: true });
     const developerSecret = newTotpSecret();
     await first.auth.createUser({
       email: 'dev-lost@station.test',
@@ -124,7 +124,7 @@ describe('TOTP secrets at rest', () => {
     const sealedBefore = await secretOf(first, ADMIN.email);
     await first.destroy();
 
-    const second = await buildTestStation({}, { clock, database: testDb });
+    const second = await buildTestStation({}, { clock, database: testDb, fakeEngine: true });
     cleanups.push(() => second.destroy());
     expect(await secretOf(second, ADMIN.email)).not.toBe(sealedBefore);
     clock.advance(60_000);

@@ -105,7 +105,7 @@ async function seed() {
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  station = await buildTestStation({ PUBLIC_BASE_URL: base }, { clock });
+  station = await buildTestStation({ PUBLIC_BASE_URL: base }, { clock, fakeEngine: true });
   await station.http.listen({ port, host: '127.0.0.1' });
   await seed();
   listener = await signUp(station);

@@ -91,11 +91,11 @@ describe('restart', () => {
   it('keeps accounts across a restart on the same database', async () => {
     const testDb = await createTestDatabase({ persistent: true });
     try {
-      const first = await buildTestStation({}, { database: testDb });
+      const first = await buildTestStation({}, { database: testDb, fakeEngine: true });
       const listener = await signUp(first);
       await first.close();
 
-      const second = await buildTestStation({}, { database: testDb });
+      const second = await buildTestStation({}, { database: testDb, fakeEngine: true });
       try {
         const login = await second.http.inject({
           method: 'POST',

@@ -180,7 +180,7 @@ async function assertAdminSession(): Promise<void> {
 }
 
 beforeAll(async () => {
-  station = await buildTestStation();
+  station = await buildTestStation({}, { fakeEngine: true });
   admin = await staffLogin(station);
   spec = (await station.http.inject({ method: 'GET', url: '/openapi.json' })).json();
 }, 120_000);

@@ -51,7 +51,7 @@ describe('restart', () => {
 
     const first: TestStation = await buildTestStation(
       { DATA_DIR: dataDir, ...LOOPBACK },
-      { database: testDb, webhooks: { retry: { baseMs: RETRY_MS, random: () => 1 } } },
+      { database: testDb, webhooks: { retry: { baseMs: RETRY_MS, random: () => 1 } }, fakeEngine: true },
     );
     let stopped = false;
     cleanups.push(async () => {
@@ -79,7 +79,7 @@ describe('restart', () => {
     stopped = true;
     expect(r.matching(marker)).toHaveLength(1);
 
-    const second = await buildTestStation({ DATA_DIR: dataDir, ...LOOPBACK }, { database: testDb });
+    const second = await buildTestStation({ DATA_DIR: dataDir, ...LOOPBACK }, { database: testDb, fakeEngine: true });
     cleanups.push(() => second.destroy());
     const requests = await r.waitFor(marker, 2, 15_000);
     expect(requests[1].headers['x-webhook-id']).toBe(messageId);
@@ -113,7 +113,7 @@ describe('shutdown', () => {
       seen.add(request.body);
       return { status: 200, until: never.opened };
     });
-    const first = await buildTestStation({ DATA_DIR: dataDir, ...LOOPBACK }, { database: testDb });
+    const first = await buildTestStation({ DATA_DIR: dataDir, ...LOOPBACK }, { database: testDb, fakeEngine: true });
     let stopped = false;
     cleanups.push(async () => {
       if (!stopped) await first.destroy();
@@ -129,7 +129,7 @@ describe('shutdown', () => {
     await first.destroy();
     stopped = true;
 
-    const second = await buildTestStation({ DATA_DIR: dataDir, ...LOOPBACK }, { database: testDb });
+    const second = await buildTestStation({ DATA_DIR: dataDir, ...LOOPBACK }, { database: testDb, fakeEngine: true });
     cleanups.push(() => second.destroy());
     const requests = await r.waitFor(marker, 2, 15_000);
     expect(requests[1].headers['x-webhook-id']).toBe(hanging.headers['x-webhook-id']);
@@ -145,9 +145,9 @@ describe.skipIf(!multiInstance)('two stations on one database and one bus', () =
     const testDb = await createTestDatabase();
     cleanups.push(() => testDb.drop());
     const env = { DATA_DIR: sharedDataDir(), REDIS_PREFIX: `test-${randomBytes(5).toString('hex')}`, ...LOOPBACK };
-    const a = await buildTestStation(env, { database: testDb });
+    const a = await buildTestStation(env, { database: testDb, fakeEngine: true });
     cleanups.push(() => a.destroy());
-    const b = await buildTestStation(env, { database: testDb });
+    const b = await buildTestStation(env, { database: testDb, fakeEngine: true });
     cleanups.push(() => b.destroy());
 
     const r = await receiver();

@@ -42,7 +42,7 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<R
 }
 
 async function station(env: Record<string, string> = {}, options: Parameters<typeof buildTestStation>[1] = {}): Promise<TestStation> {
-  const built = await buildTestStation(env, { resolveHost, webhooks: FAST_WEBHOOKS, ...options });
+  const built = await buildTestStation(env, { resolveHost, webhooks: FAST_WEBHOOKS, fakeEngine: true, ...options });
   cleanups.push(() => built.destroy());
   return built;
 }
@@ -191,7 +191,10 @@ describe('a policy tightened after registration', () => {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const r = await receiver();
 
-    const loose = await buildTestStation({ DATA_DIR: dataDir, STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' }, { database: testDb, webhooks: FAST_WEBHOOKS });
+    const loose = await buildTestStation(
+      { DATA_DIR: dataDir, STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' },
+      { database: testDb, webhooks: FAST_WEBHOOKS, fakeEngine: true },
+    );
     const dev = await developer(loose);
     const hook = await registerWebhook(loose, dev, r.url, ['station.radio.enabled']);
     await loose.destroy();
