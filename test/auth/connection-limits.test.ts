@@ -35,14 +35,10 @@ async function streamUrl(station: Station, base: string, token: string): Promise
   return (info.json().stream_url as string).replace(station.config.publicBaseUrl, base);
 }
 
-/**
- * Opens a radio stream and reads its first bytes; a refusal is returned instead. On a connection of its own, as
- * an audio player's: fetch's pool kept the sockets of refusals and closed streams alive, and the station's close
- * then waited about 70 s for them at the end of the suite (fastify keeps an idle connection 72 s).
- */
+/** Opens a radio stream and reads its first bytes; a refusal is returned instead. */
 async function openStream(url: string): Promise<{ close: () => Promise<void> } | Refusal> {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal, headers: { connection: 'close' } });
+  const response = await fetch(url, { signal: controller.signal });
   if (response.status !== 200) {
     const body = (await response.json()) as { error: { code: string } };
     return { status: response.status, retryAfter: response.headers.get('retry-after'), code: body.error.code };
