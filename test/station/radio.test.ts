@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, gt, isNotNull, ne } from 'drizzle-orm';
 import { radioSlots, registryTracks } from '../../src/infra/db/schema/index.js';
 import { authHeaders, signupListener, staffLogin, buildTestStation, type TestDatabase, type TestStation } from '../helpers/station.js';
@@ -48,10 +48,6 @@ describe('module H: the listener API on a playing station', () => {
     expect(info.now_playing.track_origin).toBe('catalog');
     const path = info.stream_url.replace('http://station.test', '');
     const address = await station.http.listen({ port: 0, host: '127.0.0.1' });
-    // fetch's connection pool leaves a socket open to the server that never sends a request; Node counts it as
-    // busy until its headers timeout (60 s), and the station's close at the end of the file waited that long.
-    // The test's own client is done with the server when it ends: its connections go with it.
-    onTestFinished(() => station.http.server.closeAllConnections());
     const controller = new AbortController();
     const response = await fetch(`${address}${path}`, { signal: controller.signal });
     expect(response.status).toBe(200);
