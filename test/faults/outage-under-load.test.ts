@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
-import { DATABASE_URL, FaultStation, REDIS_URL, freePort, load, readyz, serviceHeaders, sleep, startRedis, until } from './support.js';
+import { DATABASE_URL, FaultStation, REDIS_URL, freePort, load, readyz, serviceHeaders, sleep, startRedis, tally, until } from './support.js';
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('Redis restarted and PostgreSQL cut off under load (2 instances)', () => {
   const station = new FaultStation();
@@ -91,13 +91,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('Redis restarted and PostgreSQL cut
     await traffic.stop();
 
     const { answers } = traffic;
-    const counts = new Map<number, number>();
-    for (const answer of answers) counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
-    const slowest = Math.max(...answers.map((answer) => answer.ms));
-    for (const answer of answers.filter((x) => x.status !== 200))
-      process.stdout.write(
-        `outage: ${answer.instance} ${answer.path} ${answer.status} in ${answer.ms} ms, sent at ${((answer.at - t0) / 1000).toFixed(1)} s\n`,
-      );
+    const { counts, slowest } = tally(answers, 'outage', t0);
     phase(`${answers.length} requests: ${[...counts].map(([status, n]) => `${status} x${n}`).join(', ')}; slowest ${slowest} ms`);
     // Every request answered, and only with 200 or a 503 carrying the contract's error envelope.
     expect(answers.filter((answer) => answer.status !== 200 && !(answer.status === 503 && answer.envelope))).toEqual([]);

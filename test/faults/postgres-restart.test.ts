@@ -7,7 +7,7 @@
  * the postgres user); the shared PostgreSQL on 5432 is never touched.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATABASE_URL, FaultStation, PrivatePostgres, REDIS_URL, freePort, load, readyz, serviceHeaders, sleep, until } from './support.js';
+import { DATABASE_URL, FaultStation, PrivatePostgres, REDIS_URL, freePort, load, readyz, serviceHeaders, sleep, tally, until } from './support.js';
 
 describe.skipIf(!DATABASE_URL || !REDIS_URL)('PostgreSQL stopped and started again under load', () => {
   const station = new FaultStation();
@@ -55,11 +55,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('PostgreSQL stopped and started aga
     await traffic.stop();
 
     const { answers } = traffic;
-    const counts = new Map<number, number>();
-    for (const answer of answers) counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
-    const slowest = Math.max(...answers.map((answer) => answer.ms));
-    for (const answer of answers.filter((x) => x.status !== 200))
-      process.stdout.write(`pg-restart: ${answer.path} ${answer.status} in ${answer.ms} ms, sent at ${((answer.at - t0) / 1000).toFixed(1)} s\n`);
+    const { counts, slowest } = tally(answers, 'pg-restart', t0);
     phase(`${answers.length} requests: ${[...counts].map(([status, n]) => `${status} x${n}`).join(', ')}; slowest ${slowest} ms`);
     expect(answers.filter((answer) => answer.status !== 200 && !(answer.status === 503 && answer.envelope))).toEqual([]);
     expect(counts.get(503) ?? 0).toBeGreaterThan(0);

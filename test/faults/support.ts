@@ -382,6 +382,20 @@ export interface Answer {
   envelope: boolean;
 }
 
+/**
+ * The answers of a load() run counted by status, with the slowest; every answer but a 200 is written out with
+ * `label` (when it was sent, counted from `t0`), so a failed run shows what the clients saw.
+ */
+export function tally(answers: Answer[], label: string, t0: number): { counts: Map<number, number>; slowest: number } {
+  const counts = new Map<number, number>();
+  for (const answer of answers) counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
+  for (const answer of answers.filter((x) => x.status !== 200))
+    process.stdout.write(
+      `${label}: ${answer.instance} ${answer.path} ${answer.status} in ${answer.ms} ms, sent at ${((answer.at - t0) / 1000).toFixed(1)} s\n`,
+    );
+  return { counts, slowest: Math.max(...answers.map((answer) => answer.ms)) };
+}
+
 /** GETs `paths` on every instance every 500 ms until stopped; each request bounded by 10 s (0: no answer). */
 export function load(instances: Instance[], paths: string[]) {
   const answers: Answer[] = [];
