@@ -16,7 +16,7 @@ import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
 import { buildContextModule, buildContextRotationModule } from './context/module.js';
-import { buildGenerationModule, generationExists, sessionGenerationIds } from './generation/module.js';
+import { buildGenerationModule, contextSessions, generationExists, sessionGenerationIds } from './generation/module.js';
 import { buildListeners } from './realtime/realtime.js';
 import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
@@ -84,8 +84,9 @@ export function buildStationModules(infra: StationInfra) {
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
   const safetyReference = new SafetyReferenceStore(db, blobs);
-  // ---- Module D (context engine); its rotation starts below, on the radio's leader ----
-  const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec });
+  // ---- Module D (context engine); its rotation starts below, on the radio's leader. Its history counts the
+  // generations made under each context through module E's read port, made on the database alone ----
+  const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec, sessionsOf: contextSessions(db) });
   const contexts = context.service;
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
   const training = buildTrainingModule({
