@@ -2,12 +2,13 @@
  * The catalog's read port for the station: a track's stored style features (the safety filter's dry run),
  * the names of tracks found by id (a generated track's "influenced by"), the platform's own artists named by
  * id or slug (a lyric's style artists), whether a track is in the live catalog (the radio's feedback), and for the
- * radio's scheduler the tracks it may play, their artists, whether one still can play and a track's now-playing card.
+ * radio's scheduler the tracks it may play, their artists, whether one still can play and a track's now-playing card;
+ * and one write, for the playout: the loudness it measured of a master whose catalog tracks were never measured.
  * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
-import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { AudioFeatures } from '../../engine/types.js';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import { artists, trackFeatures, tracks } from '../../infra/db/schema/index.js';
 
@@ -107,6 +108,17 @@ export class CatalogTrackReads {
       .where(and(eq(tracks.id, trackId), eq(tracks.status, 'published'), isNotNull(tracks.audioBlobKey)))
       .limit(1);
     return !!row;
+  }
+
+  /**
+   * Gives the tracks of this master whose loudness was never measured (demo masters, rendered rather than
+   * uploaded) the loudness the playout measured; in `tx`, the transaction that stores the measurement.
+   */
+  async fillMeasuredLoudness(blobKey: string, loudnessLufs: number, tx: DbOrTx): Promise<void> {
+    await tx
+      .update(tracks)
+      .set({ loudnessLufs })
+      .where(and(eq(tracks.audioBlobKey, blobKey), isNull(tracks.loudnessLufs)));
   }
 
   /** A track with its artist's name (a now-playing card), or null when it does not exist. */
