@@ -159,8 +159,8 @@ export function buildStationModules(infra: StationInfra) {
     reportThreshold,
   });
   const transparencyModule = buildTransparencyModule({
-    db,
     blobs,
+    catalog: infra.catalogTracks,
     registry: registryModule,
     lyricsOf: lyricsModule.sungLyrics,
     clock,

@@ -3,6 +3,7 @@
  * the names of tracks found by id (a generated track's "influenced by"), the platform's own artists named by
  * id or slug (a lyric's style artists), whether a track is in the live catalog (the radio's feedback), and for the
  * radio's scheduler the tracks it may play, their artists, whether one still can play and a track's now-playing card;
+ * which tracks, songwriters and artists a training dataset names are the platform's own (the transparency's check);
  * and one write, for the playout: the loudness it measured of a master whose catalog tracks were never measured.
  * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
@@ -10,7 +11,7 @@ import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { AudioFeatures } from '../../engine/types.js';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
-import { artists, trackFeatures, tracks } from '../../infra/db/schema/index.js';
+import { artists, songwriters, trackFeatures, tracks } from '../../infra/db/schema/index.js';
 
 type TrackRow = typeof tracks.$inferSelect;
 
@@ -48,6 +49,34 @@ export class CatalogTrackReads {
       .select({ id: artists.id, slug: artists.slug })
       .from(artists)
       .where(and(eq(artists.platformOwned, true), or(inArray(artists.slug, idsOrSlugs), ids.length ? inArray(artists.id, ids) : undefined)));
+  }
+
+  /** The ids among these of tracks by platform-owned artists. */
+  async platformOwnedTrackIds(ids: string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .where(and(inArray(tracks.id, ids), eq(artists.platformOwned, true)));
+    return rows.map((row) => row.id);
+  }
+
+  /** The slugs among these of the platform's own songwriters. */
+  async platformSongwriterSlugs(slugs: string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ slug: songwriters.slug })
+      .from(songwriters)
+      .where(and(inArray(songwriters.slug, slugs), eq(songwriters.platformOwned, true)));
+    return rows.map((row) => row.slug);
+  }
+
+  /** The slugs among these of platform-owned artists. */
+  async platformArtistSlugs(slugs: string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ slug: artists.slug })
+      .from(artists)
+      .where(and(inArray(artists.slug, slugs), eq(artists.platformOwned, true)));
+    return rows.map((row) => row.slug);
   }
 
   /** Whether a track is published in the live catalog (the radio's listeners are live: a sandbox track is none of theirs). */
