@@ -83,7 +83,7 @@ export function buildStationModules(infra: StationInfra) {
   const stationConfig = new ConfigRepository(db);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
-  const safetyReference = new SafetyReferenceStore(db, blobs);
+  const safetyReference = new SafetyReferenceStore(db, infra.catalogTracks, blobs);
   // ---- Module D (context engine); its rotation starts below, on the radio's leader. Its history counts the
   // generations made under each context through module E's read port, made on the database alone ----
   const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec, sessionsOf: contextSessions(db) });
@@ -91,6 +91,7 @@ export function buildStationModules(infra: StationInfra) {
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
   const training = buildTrainingModule({
     db,
+    catalog: infra.catalogTracks,
     blobs,
     queue,
     bus,
@@ -104,7 +105,14 @@ export function buildStationModules(infra: StationInfra) {
     log,
   });
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
-  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns, masterBitrates: infra.masterBitrates });
+  const dataset = buildDatasetModule({
+    db,
+    catalog: infra.catalogTracks,
+    blobs,
+    clock,
+    trainingRuns: training.snapshotRuns,
+    masterBitrates: infra.masterBitrates,
+  });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
   // The registry judges listener reports against module A's report_threshold, read in the report's transaction.
   const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();

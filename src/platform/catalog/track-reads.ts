@@ -4,14 +4,16 @@
  * id or slug (a lyric's style artists), whether a track is in the live catalog (the radio's feedback), and for the
  * radio's scheduler the tracks it may play, their artists, whether one still can play and a track's now-playing card;
  * which tracks, songwriters and artists a training dataset names are the platform's own (the transparency's check);
+ * the training inputs, platform-owned masters' features and lyrics as the engine reads them (the dataset's loaders,
+ * which the safety reference shares);
  * and one write, for the playout: the loudness it measured of a master whose catalog tracks were never measured.
  * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
-import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import type { AudioFeatures } from '../../engine/types.js';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
-import { artists, songwriters, trackFeatures, tracks } from '../../infra/db/schema/index.js';
+import { artists, lyrics, songwriters, trackFeatures, tracks } from '../../infra/db/schema/index.js';
 
 type TrackRow = typeof tracks.$inferSelect;
 
@@ -77,6 +79,63 @@ export class CatalogTrackReads {
       .from(artists)
       .where(and(inArray(artists.slug, slugs), eq(artists.platformOwned, true)));
     return rows.map((row) => row.slug);
+  }
+
+  /** Audio features of masters by platform-owned artists (of these tracks only, when named), by track id. */
+  async platformAudioItems(trackIds?: string[]): Promise<{ id: string; genre: string; mood: string[]; features: AudioFeatures }[]> {
+    return this.db
+      .select({ id: tracks.id, genre: tracks.genre, mood: tracks.mood, features: trackFeatures.features })
+      .from(tracks)
+      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .innerJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
+      .where(and(eq(artists.platformOwned, true), trackIds ? inArray(tracks.id, trackIds) : undefined))
+      .orderBy(asc(tracks.id));
+  }
+
+  /**
+   * Lyrics as the engine reads them (LyricsDocument, artists and songwriters by slug), by slug. Training reads only
+   * the platform's own; the safety reference reads every lyric the platform holds, since no generated line may
+   * copy any of them. In `tx` when given (a dataset snapshot reads them in its transaction).
+   */
+  async lyricDocuments(
+    options: { platformOnly: boolean; lyricIds?: string[] },
+    tx: DbOrTx = this.db,
+  ): Promise<{ lyricId: string; document: LyricsDocument }[]> {
+    const rows = await tx
+      .select({
+        id: lyrics.id,
+        slug: lyrics.slug,
+        title: lyrics.title,
+        language: lyrics.language,
+        mood: lyrics.mood,
+        theme: lyrics.theme,
+        sections: lyrics.sections,
+        songwriterSlug: songwriters.slug,
+        artistSlug: artists.slug,
+      })
+      .from(lyrics)
+      .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
+      .innerJoin(artists, eq(artists.id, lyrics.artistId))
+      .where(
+        and(
+          options.platformOnly ? and(eq(songwriters.platformOwned, true), eq(artists.platformOwned, true)) : undefined,
+          options.lyricIds ? inArray(lyrics.id, options.lyricIds) : undefined,
+        ),
+      )
+      .orderBy(asc(lyrics.slug));
+    return rows.map((row) => ({
+      lyricId: row.id,
+      document: {
+        id: row.slug,
+        title: row.title,
+        songwriterId: row.songwriterSlug,
+        artistId: row.artistSlug,
+        language: row.language,
+        mood: row.mood,
+        theme: row.theme,
+        sections: row.sections,
+      },
+    }));
   }
 
   /** Whether a track is published in the live catalog (the radio's listeners are live: a sandbox track is none of theirs). */

@@ -8,13 +8,15 @@ import type { ArtifactRef, SafetyReference } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db } from '../../infra/db/client.js';
 import { trackFeatures } from '../../infra/db/schema/index.js';
-import { selectLyricDocuments } from '../dataset/training-data.js';
+import type { TrainingCatalog } from '../dataset/training-data.js';
 
 export class SafetyReferenceStore {
   private current: Promise<ArtifactRef> | null = null;
 
   constructor(
     private readonly db: Db,
+    /** The catalog's read port: every lyric the platform holds, as the engine reads them. */
+    private readonly catalog: Pick<TrainingCatalog, 'lyricDocuments'>,
     private readonly blobs: BlobStore,
   ) {}
 
@@ -34,7 +36,7 @@ export class SafetyReferenceStore {
 
   async load(): Promise<SafetyReference> {
     const [lyricRows, featureRows] = await Promise.all([
-      selectLyricDocuments(this.db, { platformOnly: false }),
+      this.catalog.lyricDocuments({ platformOnly: false }),
       this.db.select({ id: trackFeatures.trackId, features: trackFeatures.features }).from(trackFeatures).orderBy(trackFeatures.trackId),
     ]);
     return {
