@@ -83,7 +83,7 @@ export function buildStationModules(infra: StationInfra) {
   const stationConfig = new ConfigRepository(db);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
-  const safetyReference = new SafetyReferenceStore(db, infra.catalogTracks, blobs);
+  const safetyReference = new SafetyReferenceStore(infra.catalogTracks, blobs);
   // ---- Module D (context engine); its rotation starts below, on the radio's leader. Its history counts the
   // generations made under each context through module E's read port, made on the database alone ----
   const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec, sessionsOf: contextSessions(db) });

@@ -5,7 +5,7 @@
  * radio's scheduler the tracks it may play, their artists, whether one still can play and a track's now-playing card;
  * which tracks, songwriters and artists a training dataset names are the platform's own (the transparency's check);
  * the training inputs, platform-owned masters' features and lyrics as the engine reads them (the dataset's loaders,
- * which the safety reference shares);
+ * which the safety reference shares, with the stored features of every master);
  * and one write, for the playout: the loudness it measured of a master whose catalog tracks were never measured.
  * Published by the catalog module as `trackReads`; the station's modules declare the part they use on their side.
  */
@@ -32,6 +32,11 @@ export class CatalogTrackReads {
   async trackFeatures(trackId: string): Promise<AudioFeatures | null> {
     const [row] = await this.db.select({ features: trackFeatures.features }).from(trackFeatures).where(idEq(trackFeatures.trackId, trackId)).limit(1);
     return row ? row.features : null;
+  }
+
+  /** The stored style features of every catalog track that has them, by track id (the safety reference). */
+  async everyTrackFeatures(): Promise<{ id: string; features: AudioFeatures }[]> {
+    return this.db.select({ id: trackFeatures.trackId, features: trackFeatures.features }).from(trackFeatures).orderBy(trackFeatures.trackId);
   }
 
   /** The tracks of these ids that exist, with their artists' names (in no particular order). */
