@@ -93,6 +93,32 @@ export class GenerationRepository {
     }));
   }
 
+  /**
+   * The ids of the radio sessions generations were made in, as a subquery: the registry's session list
+   * (registry/sessions.repository.ts) unions them with its own in one statement.
+   */
+  generationSessionIds() {
+    return this.db.select({ session_id: generations.sessionId }).from(generations).where(isNotNull(generations.sessionId));
+  }
+
+  /**
+   * Each radio session's generations (columns session_id, complete, failed, first_at, last_at), as a subquery the
+   * registry's session list joins in its one statement, so its page and totals agree.
+   */
+  sessionActivity() {
+    return this.db
+      .select({
+        session_id: generations.sessionId,
+        complete: sql`count(*) filter (where ${generations.status} = 'complete')`.as('complete'),
+        failed: sql`count(*) filter (where ${generations.status} = 'failed')`.as('failed'),
+        first_at: sql`min(${generations.createdAt})`.as('first_at'),
+        last_at: sql`max(coalesce(${generations.completedAt}, ${generations.startedAt}, ${generations.createdAt}))`.as('last_at'),
+      })
+      .from(generations)
+      .where(isNotNull(generations.sessionId))
+      .groupBy(generations.sessionId);
+  }
+
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
   /**
    * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when
