@@ -63,7 +63,11 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
-  /** The catalog's reads of its tracks: stored features (module A's safety test), names (module E's influences), platform artists (module F's styles). */
+  /**
+   * The catalog's port for the station (src/platform/catalog/track-reads.ts): stored features (module A's safety
+   * test, the safety reference), names (module E's influences), platform artists (module F's styles), training
+   * inputs (modules B and C), ownership (module I's dataset check), what the radio plays and the playout's loudness.
+   */
   catalogTracks: CatalogTrackReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
