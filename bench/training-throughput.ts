@@ -21,6 +21,7 @@ import { documentTokens } from '../src/engine/lyrics/tokenizer.js';
 import { FileBlobStore } from '../src/infra/blobs/blob-store.js';
 import { openDatabase } from '../src/infra/db/client.js';
 import { loadAudioItems, loadLyricsDocuments, publishDataset } from '../src/station/dataset/training-data.js';
+import { CatalogTrackReads } from '../src/platform/catalog/track-reads.js';
 import { BlobArtifactSource } from '../src/station/models/blob-artifact-source.js';
 import { DEFAULT_HYPERPARAMS } from '../src/station/models/default-hyperparams.js';
 
@@ -52,8 +53,9 @@ try {
   );
   console.log(`rendered ${rendered} demo masters (${args['track-sec']} s each) in ${((performance.now() - renderStarted) / 1000).toFixed(1)} s\n`);
 
-  const audioItems = await loadAudioItems(database.db);
-  const lyricsDocs = await loadLyricsDocuments(database.db);
+  const catalog = new CatalogTrackReads(database.db);
+  const audioItems = await loadAudioItems(catalog);
+  const lyricsDocs = await loadLyricsDocuments(catalog);
   // The neural LM trains on each language's training split; count what it reads per epoch.
   const lyricsTokens = splitCorpus(lyricsDocs).reduce((sum, c) => sum + c.train.reduce((n, d) => n + documentTokens(d, 2).length - 2, 0), 0);
 

@@ -12,6 +12,7 @@ import { DEFAULT_HYPERPARAMS } from '../station/models/default-hyperparams.js';
 import type { ModelStore } from '../station/models/model-store.js';
 import type { ModelsRepository } from '../station/models/models.repository.js';
 import { loadAudioItems, loadLyricsDocuments, publishDataset } from '../station/dataset/training-data.js';
+import { CatalogTrackReads } from '../platform/catalog/track-reads.js';
 
 export async function trainDemoModels(
   deps: { db: Db; blobs: BlobStore; engine: Engine; models: ModelStore; modelsRepo: ModelsRepository },
@@ -21,11 +22,12 @@ export async function trainDemoModels(
   hyperparams: Partial<Record<TrainableModel, TrainingHyperparams>> = {},
   options: { retrain?: boolean } = {},
 ): Promise<void> {
+  const catalog = new CatalogTrackReads(deps.db);
   for (const type of types) {
     if (shouldStop()) return;
     const current = await deps.models.production(type);
     if (current && !options.retrain) continue;
-    const items = type === 'lyrics' ? await loadLyricsDocuments(deps.db) : await loadAudioItems(deps.db);
+    const items = type === 'lyrics' ? await loadLyricsDocuments(catalog) : await loadAudioItems(catalog);
     if (items.length === 0) continue;
     const dataset = await publishDataset(deps.blobs, type, items);
     if (current?.datasetHash === dataset.datasetHash) continue;

@@ -16,7 +16,7 @@ import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
 import { buildContextModule, buildContextRotationModule } from './context/module.js';
-import { buildGenerationModule, generationExists, sessionGenerationIds } from './generation/module.js';
+import { buildGenerationModule, contextSessions, generationExists, sessionGenerationIds } from './generation/module.js';
 import { buildListeners } from './realtime/realtime.js';
 import { buildRealtimeModule } from './realtime/module.js';
 import { StationEvents } from './events/station-events.js';
@@ -63,7 +63,11 @@ export interface StationInfra {
   leases: LeaseStore;
   /** One counted play per caller and track within the track's length (src/platform/catalog/play-window.ts). */
   playWindow: PlayWindow;
-  /** The catalog's reads of its tracks: stored features (module A's safety test), names (module E's influences), platform artists (module F's styles). */
+  /**
+   * The catalog's port for the station (src/platform/catalog/track-reads.ts): stored features (module A's safety
+   * test, the safety reference), names (module E's influences), platform artists (module F's styles), training
+   * inputs (modules B and C), ownership (module I's dataset check), what the radio plays and the playout's loudness.
+   */
   catalogTracks: CatalogTrackReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
@@ -83,13 +87,15 @@ export function buildStationModules(infra: StationInfra) {
   const stationConfig = new ConfigRepository(db);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);
-  const safetyReference = new SafetyReferenceStore(db, blobs);
-  // ---- Module D (context engine); its rotation starts below, on the radio's leader ----
-  const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec });
+  const safetyReference = new SafetyReferenceStore(infra.catalogTracks, blobs);
+  // ---- Module D (context engine); its rotation starts below, on the radio's leader. Its history counts the
+  // generations made under each context through module E's read port, made on the database alone ----
+  const context = buildContextModule({ db, clock, rotationSec: config.contextRotationSec, sessionsOf: contextSessions(db) });
   const contexts = context.service;
   // ---- Module C (training jobs, model versions); module A's training_status reads its jobs ----
   const training = buildTrainingModule({
     db,
+    catalog: infra.catalogTracks,
     blobs,
     queue,
     bus,
@@ -103,7 +109,14 @@ export function buildStationModules(infra: StationInfra) {
     log,
   });
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
-  const dataset = buildDatasetModule({ db, blobs, clock, trainingRuns: training.snapshotRuns, masterBitrates: infra.masterBitrates });
+  const dataset = buildDatasetModule({
+    db,
+    catalog: infra.catalogTracks,
+    blobs,
+    clock,
+    trainingRuns: training.snapshotRuns,
+    masterBitrates: infra.masterBitrates,
+  });
   const availability = new ModelAvailability(modelsRepo, training.jobsInFlight, demoSeedOutlook(db), clock);
   // The registry judges listener reports against module A's report_threshold, read in the report's transaction.
   const reportThreshold: ReportThresholdRead = (tx) => new ConfigRepository(tx).reportThreshold();
@@ -158,8 +171,8 @@ export function buildStationModules(infra: StationInfra) {
     reportThreshold,
   });
   const transparencyModule = buildTransparencyModule({
-    db,
     blobs,
+    catalog: infra.catalogTracks,
     registry: registryModule,
     lyricsOf: lyricsModule.sungLyrics,
     clock,

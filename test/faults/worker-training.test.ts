@@ -12,6 +12,7 @@ import { totpCode } from '../../src/auth/totp.js';
 import { datasetSnapshots } from '../../src/infra/db/schema/index.js';
 import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadAudioItems } from '../../src/station/dataset/training-data.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { ADMIN } from '../helpers/station.js';
 import { buildTrainedStation } from '../helpers/trained-station.js';
 import { DATABASE_URL, FaultStation, REDIS_URL, sleep, until } from './support.js';
@@ -44,7 +45,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('a worker killed mid-training (an A
     const seed = async () => {
       const seeded = await buildTrainedStation({ DATA_DIR: station.dataDir }, { masters: 3, trackSec: 4, database: station.database, models: [] });
       try {
-        const audio = (await loadAudioItems(seeded.database.db)).map((item) => item.id).sort();
+        const audio = (await loadAudioItems(new CatalogTrackReads(seeded.database.db))).map((item) => item.id).sort();
         const [row] = await seeded.database.db
           .insert(datasetSnapshots)
           .values({

@@ -203,7 +203,7 @@ describe('unverified artists: public, but off the radio and out of the dataset',
     expect((await call(listener, 'GET', `/v1/artists/${artist.slug}`)).json()).toMatchObject({ verified: true });
     // Verified but not platform-owned: still never training data (only the platform's own masters are).
     expect(await inDataset()).toMatchObject({ status: 'excluded', eligible_masters: 0 });
-    expect((await loadAudioItems(db)).map((item) => item.id)).not.toContain(trackId);
+    expect((await loadAudioItems(new CatalogTrackReads(db))).map((item) => item.id)).not.toContain(trackId);
     const [row] = await db.select({ platformOwned: artists.platformOwned }).from(artists).where(eq(artists.id, artist.id));
     expect(row.platformOwned).toBe(false);
   });

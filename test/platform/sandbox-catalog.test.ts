@@ -241,7 +241,7 @@ describe('the station', () => {
   });
 
   it('never takes a sandbox track or artist into the training dataset', async () => {
-    const dataset = new DatasetRepository(station.database.db);
+    const dataset = new DatasetRepository(station.database.db, new CatalogTrackReads(station.database.db));
     const catalog = await dataset.catalog();
     const sandboxIds = new Set([...sandbox.tracks.values(), ...sandbox.artists.values()]);
     expect(catalog.tracks.length).toBe(demoTracks.length);

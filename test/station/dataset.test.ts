@@ -30,6 +30,7 @@ import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { computeEligibility, type DatasetSettings } from '../../src/station/dataset/eligibility.js';
 import { loadSnapshotDataset } from '../../src/station/dataset/snapshot-dataset.js';
 import { loadLyricRows } from '../../src/station/dataset/training-data.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { authHeaders, stationForSuite, signupListener, staffLogin } from '../helpers/station.js';
 
 type Json = Record<string, any>;
@@ -418,7 +419,7 @@ describe('module B: dataset manager', () => {
     /** The hash as a third party would compute it from the catalog, without the module's code. */
     async function expectedHash(config: Json, audioIds: string[], lyricIds: string[]) {
       const features = new Map((await db.select().from(trackFeatures).where(inArray(trackFeatures.trackId, audioIds))).map((r) => [r.trackId, r.features]));
-      const docs = new Map((await loadLyricRows(db, lyricIds)).map((r) => [r.lyricId, r.document]));
+      const docs = new Map((await loadLyricRows(new CatalogTrackReads(db), lyricIds)).map((r) => [r.lyricId, r.document]));
       return sha(
         canonicalJson({
           config,
@@ -522,7 +523,7 @@ describe('module B: dataset manager', () => {
 
     it('hands module C exactly the snapshot items (404 unknown, 409 when an item went away)', async () => {
       const snap = (await call('POST', '/station/v1/dataset/snapshot', { name: 'for training' })).json();
-      const audio = await loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'audio');
+      const audio = await loadSnapshotDataset(db, new CatalogTrackReads(db), station.blobs, snap.snapshot_id, 'audio');
       expect(audio.items).toBe(snap.item_counts.audio);
       expect(audio.snapshot.id).toBe(snap.snapshot_id);
       expect(audio.datasetHash).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -530,17 +531,19 @@ describe('module B: dataset manager', () => {
       expect(published.map((i) => i.id)).toEqual(
         snap.item_counts.audio > 0 ? (await call('GET', `/station/v1/dataset/snapshots/${snap.snapshot_id}`)).json().audio_track_ids : [],
       );
-      const lyricSet = await loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'lyrics');
+      const lyricSet = await loadSnapshotDataset(db, new CatalogTrackReads(db), station.blobs, snap.snapshot_id, 'lyrics');
       expect(lyricSet.items).toBe(snap.item_counts.lyrics);
       // Same snapshot, same artifact.
-      expect((await loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'audio')).datasetHash).toBe(audio.datasetHash);
+      expect((await loadSnapshotDataset(db, new CatalogTrackReads(db), station.blobs, snap.snapshot_id, 'audio')).datasetHash).toBe(audio.datasetHash);
 
-      await expect(loadSnapshotDataset(db, station.blobs, '00000000-0000-4000-8000-000000000000', 'audio')).rejects.toMatchObject({ kind: 'not_found' });
-      await expect(loadSnapshotDataset(db, station.blobs, 'nope', 'lyrics')).rejects.toBeInstanceOf(DomainError);
+      await expect(loadSnapshotDataset(db, new CatalogTrackReads(db), station.blobs, '00000000-0000-4000-8000-000000000000', 'audio')).rejects.toMatchObject({
+        kind: 'not_found',
+      });
+      await expect(loadSnapshotDataset(db, new CatalogTrackReads(db), station.blobs, 'nope', 'lyrics')).rejects.toBeInstanceOf(DomainError);
 
       const [features] = await db.select().from(trackFeatures).where(eq(trackFeatures.trackId, published[0].id));
       await db.delete(trackFeatures).where(eq(trackFeatures.trackId, published[0].id));
-      await expect(loadSnapshotDataset(db, station.blobs, snap.snapshot_id, 'audio')).rejects.toMatchObject({ kind: 'conflict' });
+      await expect(loadSnapshotDataset(db, new CatalogTrackReads(db), station.blobs, snap.snapshot_id, 'audio')).rejects.toMatchObject({ kind: 'conflict' });
       await db.insert(trackFeatures).values(features);
     });
   });

@@ -156,12 +156,12 @@ describe('PlayoutAnalyses (the database cache)', () => {
       .insert(tracks)
       .values({ slug: 'tone', title: 'Tone', artistId: artist.id, genre: 'ambient', durationSec: 2, audioBlobKey: 'catalog/demo.mp3', audioFormat: 'mp3' })
       .returning();
-    const one = new PlayoutAnalyses(database.db, blobs);
+    const one = new PlayoutAnalyses(database.db, blobs, new CatalogTrackReads(database.db));
     const [first, again] = await Promise.all([one.forBlob('catalog/demo.mp3'), one.forBlob('catalog/demo.mp3', master)]);
     expect(one.measured).toBe(1);
     expect(again).toEqual(first);
     // Another instance reads it from the database.
-    const other = new PlayoutAnalyses(database.db, blobs);
+    const other = new PlayoutAnalyses(database.db, blobs, new CatalogTrackReads(database.db));
     const cached = await other.forBlob('catalog/demo.mp3');
     expect(other.measured).toBe(0);
     expect(cached.loudnessLufs).toBeCloseTo(first.loudnessLufs!, 4);
@@ -203,7 +203,13 @@ describe('PlayoutAnalyses (the database cache)', () => {
     const slot = await slots.insert({ origin: 'catalog', trackId: track.id, sessionId: 'session-placeholder', durationSec: 150 });
     // Only the two fields streamSource reads; the rest of the station's config plays no part here.
     const config = { streamQuality: '128kbps', crossfadeSec: 3 } as StationConfigRow;
-    const source = streamSource({ blobs, analyses: new PlayoutAnalyses(database.db, blobs), slots }, slot, 'catalog/short.mp3', 'Placeholder', config);
+    const source = streamSource(
+      { blobs, analyses: new PlayoutAnalyses(database.db, blobs, new CatalogTrackReads(database.db)), slots },
+      slot,
+      'catalog/short.mp3',
+      'Placeholder',
+      config,
+    );
     const analysis = await source.analysis!(await source.read());
     const [row] = await database.db.select().from(radioSlots).where(eq(radioSlots.id, slot.id));
     expect(row.durationSec).toBeCloseTo(analysis.durationSec, 3);

@@ -12,6 +12,7 @@ import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { datasetSnapshots } from '../../src/infra/db/schema/index.js';
 import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadLyricRows } from '../../src/station/dataset/training-data.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { STATION_EVENTS_CHANNEL } from '../../src/station/events/station-events.js';
 import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -48,7 +49,7 @@ describe('training job failures in public', () => {
     station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' });
     const db = station.database.db;
     await seedDemoCatalog(db);
-    const lyricIds = (await loadLyricRows(db)).map((row) => row.lyricId).sort();
+    const lyricIds = (await loadLyricRows(new CatalogTrackReads(db))).map((row) => row.lyricId).sort();
     const [snapshot] = await db
       .insert(datasetSnapshots)
       .values({ name: 'failures', config: { test: true }, audioTrackIds: [], lyricIds, datasetHash: sha256Tagged(`failures:${lyricIds.join()}`) })

@@ -17,6 +17,7 @@ import type { Db } from '../../src/infra/db/client.js';
 import { datasetSnapshots, trainingJobs } from '../../src/infra/db/schema/index.js';
 import { sha256Tagged } from '../../src/lib/canonical-json.js';
 import { loadAudioItems, loadLyricRows } from '../../src/station/dataset/training-data.js';
+import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { STATION_EVENTS_CHANNEL, TRAINING_PROGRESS_CHANNEL } from '../../src/station/events/station-events.js';
 import { authHeaders, buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { createRestartableDatabase } from '../helpers/restartable-database.js';
@@ -26,8 +27,8 @@ const WEBHOOK_SECRET = 'whsec_training_test_secret';
 type Json = Record<string, any>;
 
 async function insertSnapshot(db: Db, name: string): Promise<string> {
-  const audio = (await loadAudioItems(db)).map((item) => item.id);
-  const lyricIds = (await loadLyricRows(db)).map((row) => row.lyricId);
+  const audio = (await loadAudioItems(new CatalogTrackReads(db))).map((item) => item.id);
+  const lyricIds = (await loadLyricRows(new CatalogTrackReads(db))).map((row) => row.lyricId);
   const [row] = await db
     .insert(datasetSnapshots)
     .values({

@@ -1,7 +1,7 @@
 /** Module D's contexts: the history of active contexts (the current one is the latest) and presets. */
-import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
-import { contextPresets, generations, stationContexts } from '../../infra/db/schema/index.js';
+import { contextPresets, stationContexts } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { StoredPresetContext } from '../../infra/db/schema/index.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
@@ -9,14 +9,6 @@ import { isUniqueViolation } from '../../infra/db/errors.js';
 export type ContextRow = typeof stationContexts.$inferSelect;
 export type ContextInsert = typeof stationContexts.$inferInsert;
 export type PresetRow = typeof contextPresets.$inferSelect;
-
-export interface SessionUse {
-  contextId: string;
-  sessionId: string | null;
-  generations: number;
-  firstAt: Date;
-  lastAt: Date;
-}
 
 export class ContextRepository {
   constructor(private readonly db: DbOrTx) {}
@@ -84,30 +76,6 @@ export class ContextRepository {
       .orderBy(asc(stationContexts.seq))
       .limit(1);
     return next?.activeSince ?? null;
-  }
-
-  /** The generations made under each of these contexts, grouped by radio session. */
-  async sessionsOf(contextIds: string[]): Promise<SessionUse[]> {
-    if (contextIds.length === 0) return [];
-    const rows = await this.db
-      .select({
-        contextId: generations.contextId,
-        sessionId: generations.sessionId,
-        generations: sql<number>`count(*)::int`,
-        firstAt: sql<string>`min(${generations.createdAt})`,
-        lastAt: sql<string>`max(${generations.createdAt})`,
-      })
-      .from(generations)
-      .where(inArray(generations.contextId, contextIds))
-      .groupBy(generations.contextId, generations.sessionId)
-      .orderBy(sql`min(${generations.createdAt})`);
-    return rows.map((r) => ({
-      contextId: r.contextId as string,
-      sessionId: r.sessionId,
-      generations: r.generations,
-      firstAt: new Date(r.firstAt),
-      lastAt: new Date(r.lastAt),
-    }));
   }
 
   /** null when the name is taken. */

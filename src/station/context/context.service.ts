@@ -26,6 +26,21 @@ export function timeOfDayAt(date: Date): TimeOfDay {
   return 'evening';
 }
 
+/** The generations made under a context during one radio session (null: outside any session). */
+export interface SessionUse {
+  contextId: string;
+  sessionId: string | null;
+  generations: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+/**
+ * Module E's read port (src/station/generation/module.ts, contextSessions): the generations made under each
+ * of these contexts, grouped by radio session, oldest first. Module D reads no generation itself.
+ */
+export type ContextSessions = (contextIds: string[]) => Promise<SessionUse[]>;
+
 export type ContextSource = 'initial' | 'override' | 'preset' | 'rotation';
 
 export interface ContextView extends MusicContext {
@@ -148,6 +163,7 @@ export class ContextService {
     private readonly repo: ContextRepository,
     private readonly clock: Clock,
     private readonly rotationSec: number,
+    private readonly sessionsOf: ContextSessions,
   ) {}
 
   /** The active context, creating the first one on a fresh station. */
@@ -232,7 +248,7 @@ export class ContextService {
     const { page, limit, offset } = pageOf(query);
     const since = new Date(this.clock.now() - HISTORY_DAYS * 24 * 3600 * 1000);
     const { rows, total } = await this.repo.history(since, limit, offset);
-    const sessions = await this.repo.sessionsOf(rows.map((r) => r.contextId));
+    const sessions = await this.sessionsOf(rows.map((r) => r.contextId));
     let newerActiveSince = rows.length > 0 ? await this.repo.activeUntil(rows[0].seq) : null;
     const data = rows.map((row) => {
       const used = sessions.filter((s) => s.contextId === row.contextId);

@@ -8,7 +8,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { ContextRotator } from './context-rotator.js';
 import { ContextRepository } from './context.repository.js';
-import { ContextService } from './context.service.js';
+import { ContextService, type ContextSessions } from './context.service.js';
 import { contextRoutes } from './routes.js';
 
 export interface ContextModuleDeps {
@@ -16,11 +16,13 @@ export interface ContextModuleDeps {
   clock: Clock;
   /** How often the live context rotates (STATION_CONTEXT_ROTATION_SEC). */
   rotationSec: number;
+  /** Module E's read port: the generations made under each context, by radio session (the context history). */
+  sessionsOf: ContextSessions;
 }
 
-export function buildContextModule({ db, clock, rotationSec }: ContextModuleDeps) {
+export function buildContextModule({ db, clock, rotationSec, sessionsOf }: ContextModuleDeps) {
   const repo = new ContextRepository(db);
-  const service = new ContextService(repo, clock, rotationSec);
+  const service = new ContextService(repo, clock, rotationSec, sessionsOf);
   return {
     repo,
     service,

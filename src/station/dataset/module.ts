@@ -8,6 +8,7 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { DatasetRepository } from './repository.js';
+import type { TrainingCatalog } from './training-data.js';
 import { datasetRoutes } from './routes.js';
 import { DatasetService, type MasterBitrates, type TrainingRunsLookup } from './service.js';
 import { DatasetValidator } from './validation.js';
@@ -16,6 +17,8 @@ export type DatasetModule = ReturnType<typeof buildDatasetModule>;
 
 export interface DatasetModuleDeps {
   db: Db;
+  /** The catalog's read port: the lyrics a snapshot freezes, as the training loader reads them. */
+  catalog: TrainingCatalog;
   blobs: BlobStore;
   clock: Clock;
   /** Module C's jobs per snapshot (its `snapshotRuns` port). */
@@ -24,8 +27,8 @@ export interface DatasetModuleDeps {
   masterBitrates: MasterBitrates;
 }
 
-export function buildDatasetModule({ db, blobs, clock, trainingRuns, masterBitrates }: DatasetModuleDeps) {
-  const repo = new DatasetRepository(db);
+export function buildDatasetModule({ db, catalog, blobs, clock, trainingRuns, masterBitrates }: DatasetModuleDeps) {
+  const repo = new DatasetRepository(db, catalog);
   const service = new DatasetService(repo, new DatasetValidator({ repo, blobs }), clock, trainingRuns, masterBitrates);
   return {
     repo,

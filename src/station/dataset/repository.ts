@@ -17,7 +17,7 @@ import {
 } from '../../infra/db/schema/index.js';
 import type { ArtistOverride, CatalogArtist, CatalogLyric, CatalogSnapshot, CatalogTrack } from './eligibility.js';
 import type { ArtistStatus } from './schemas.js';
-import { loadLyricRows } from './training-data.js';
+import { loadLyricRows, type TrainingCatalog } from './training-data.js';
 
 export type DatasetConfigRow = typeof datasetConfig.$inferSelect;
 export type DatasetConfigChange = Partial<Omit<DatasetConfigRow, 'id' | 'updatedAt'>>;
@@ -56,11 +56,15 @@ export interface LyricCheckRow {
 }
 
 export class DatasetRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    /** The catalog's read port: lyrics as the training loader reads them (read in this repository's transaction). */
+    private readonly catalogReads: TrainingCatalog,
+  ) {}
 
   /** Runs `work` in one transaction with a repository bound to it. */
   transaction<T>(work: (repo: DatasetRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(new DatasetRepository(tx)));
+    return this.db.transaction((tx) => work(new DatasetRepository(tx, this.catalogReads)));
   }
 
   /** The record, created with its defaults the first time it is read. */
@@ -232,7 +236,7 @@ export class DatasetRepository {
   /** Lyrics as the training loader reads them (platform songwriters and artists only), by lyric id. */
   async lyricDocuments(lyricIds: string[]): Promise<Map<string, LyricsDocument>> {
     const out = new Map<string, LyricsDocument>();
-    for (const part of chunks(lyricIds)) for (const row of await loadLyricRows(this.db, part)) out.set(row.lyricId, row.document);
+    for (const part of chunks(lyricIds)) for (const row of await loadLyricRows(this.catalogReads, part, this.db)) out.set(row.lyricId, row.document);
     return out;
   }
 

@@ -8,7 +8,7 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { datasetSnapshots } from '../../infra/db/schema/index.js';
 import { DatasetErrors } from './errors.js';
-import { loadAudioItemsExactly, loadLyricsDocumentsExactly, publishDataset } from './training-data.js';
+import { loadAudioItemsExactly, loadLyricsDocumentsExactly, publishDataset, type TrainingCatalog } from './training-data.js';
 import { idEq } from '../../infra/db/ids.js';
 
 export type DatasetSnapshotRow = typeof datasetSnapshots.$inferSelect;
@@ -28,13 +28,15 @@ export async function findSnapshot(db: DbOrTx, snapshotId: string): Promise<Data
  */
 export async function loadSnapshotDataset(
   db: Db,
+  catalog: TrainingCatalog,
   blobs: BlobStore,
   snapshotId: string,
   kind: SnapshotDatasetKind,
 ): Promise<{ snapshot: DatasetSnapshotRow; ref: ArtifactRef; datasetHash: string; items: number }> {
   const snapshot = await findSnapshot(db, snapshotId);
   if (!snapshot) throw DatasetErrors.snapshotNotFound(snapshotId);
-  const loaded = kind === 'lyrics' ? await loadLyricsDocumentsExactly(db, snapshot.lyricIds) : await loadAudioItemsExactly(db, snapshot.audioTrackIds);
+  const loaded =
+    kind === 'lyrics' ? await loadLyricsDocumentsExactly(catalog, snapshot.lyricIds) : await loadAudioItemsExactly(catalog, snapshot.audioTrackIds);
   if (loaded.missing.length > 0) throw DatasetErrors.snapshotStale(snapshotId, loaded.missing);
   const { ref, datasetHash } = await publishDataset(blobs, kind, loaded.items);
   return { snapshot, ref, datasetHash, items: loaded.items.length };

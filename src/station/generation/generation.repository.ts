@@ -66,6 +66,59 @@ export class GenerationRepository {
     return this.db.select({ id: generations.id }).from(generations).where(eq(generations.sessionId, sessionId));
   }
 
+  /**
+   * The generations made under each of these contexts, grouped by radio session (null: outside any session),
+   * oldest session first: module D's context history reads them through module E's `contextSessions`.
+   */
+  async sessionsOfContexts(contextIds: string[]): Promise<{ contextId: string; sessionId: string | null; generations: number; firstAt: Date; lastAt: Date }[]> {
+    if (contextIds.length === 0) return [];
+    const rows = await this.db
+      .select({
+        contextId: generations.contextId,
+        sessionId: generations.sessionId,
+        generations: sql<number>`count(*)::int`,
+        firstAt: sql<string>`min(${generations.createdAt})`,
+        lastAt: sql<string>`max(${generations.createdAt})`,
+      })
+      .from(generations)
+      .where(inArray(generations.contextId, contextIds))
+      .groupBy(generations.contextId, generations.sessionId)
+      .orderBy(sql`min(${generations.createdAt})`);
+    return rows.map((r) => ({
+      contextId: r.contextId as string,
+      sessionId: r.sessionId,
+      generations: r.generations,
+      firstAt: new Date(r.firstAt),
+      lastAt: new Date(r.lastAt),
+    }));
+  }
+
+  /**
+   * The ids of the radio sessions generations were made in, as a subquery: the registry's session list
+   * (registry/sessions.repository.ts) unions them with its own in one statement.
+   */
+  generationSessionIds() {
+    return this.db.select({ session_id: generations.sessionId }).from(generations).where(isNotNull(generations.sessionId));
+  }
+
+  /**
+   * Each radio session's generations (columns session_id, complete, failed, first_at, last_at), as a subquery the
+   * registry's session list joins in its one statement, so its page and totals agree.
+   */
+  sessionActivity() {
+    return this.db
+      .select({
+        session_id: generations.sessionId,
+        complete: sql`count(*) filter (where ${generations.status} = 'complete')`.as('complete'),
+        failed: sql`count(*) filter (where ${generations.status} = 'failed')`.as('failed'),
+        first_at: sql`min(${generations.createdAt})`.as('first_at'),
+        last_at: sql`max(coalesce(${generations.completedAt}, ${generations.startedAt}, ${generations.createdAt}))`.as('last_at'),
+      })
+      .from(generations)
+      .where(isNotNull(generations.sessionId))
+      .groupBy(generations.sessionId);
+  }
+
   /** pending -> in_progress; also takes over a job whose worker died (in progress for longer than staleMs). */
   /**
    * Takes a pending generation (or one in progress for longer than `staleMs`, or any in progress when

@@ -73,6 +73,15 @@ export function sessionGenerationIds(db: Db): (sessionId: string) => SQLWrapper 
   return (sessionId) => repo.sessionGenerationIds(sessionId);
 }
 
+/**
+ * Module E's read port for module D (context), which is built before module E because module E resolves each
+ * generation's context: the generations made under each context, by radio session. Made on the database alone.
+ */
+export function contextSessions(db: Db): GenerationRepository['sessionsOfContexts'] {
+  const repo = new GenerationRepository(db);
+  return (contextIds) => repo.sessionsOfContexts(contextIds);
+}
+
 export function buildGenerationModule(deps: GenerationModuleDeps) {
   const repo = new GenerationRepository(deps.db);
   const service = new GenerationService({

@@ -47,7 +47,7 @@ import { STREAM_TICKET_TTL_SEC, StreamTickets } from './stream-tickets.js';
 import { ListeningSessionsRepository } from './listening-sessions.repository.js';
 import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import { allOf, HeardOnAir, VerifiedAddress } from './reporter-eligibility.js';
-import { PlayoutAnalyses } from '../stream/playout-analyses.js';
+import { PlayoutAnalyses, type MeasuredLoudnessFill } from '../stream/playout-analyses.js';
 import { listenerKeyOf, type ListenerPresence } from '../realtime/listener-presence.js';
 
 /** Any fixed number: the advisory lock key of the scheduler leader on PostgreSQL. */
@@ -83,8 +83,11 @@ export interface RadioModuleDeps {
   verified: EmailVerifiedCheck;
   /** The station-wide listener total (every instance's streams and WebSockets), recorded with each play. */
   listenerTotal: () => Promise<number>;
-  /** The catalog's read port: whether a rated track is published in the live catalog; what the scheduler may play. */
-  catalogTracks: LiveCatalogCheck & CatalogRadioReads;
+  /**
+   * The catalog's port: whether a rated track is published in the live catalog; what the scheduler may play; the
+   * loudness the playout measured for tracks never measured.
+   */
+  catalogTracks: LiveCatalogCheck & CatalogRadioReads & MeasuredLoudnessFill;
   log: FastifyBaseLogger;
 }
 
@@ -122,7 +125,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     log,
     cycleSec: config.schedulerCycleSec,
     listeners: deps.listenerTotal,
-    analyses: new PlayoutAnalyses(db, deps.blobs),
+    analyses: new PlayoutAnalyses(db, deps.blobs, deps.catalogTracks),
     recordPlay: async (play) => {
       const common = { sessionId: play.sessionId, startedAt: play.startedAt, durationSec: play.durationSec, listenerCount: play.listenerCount };
       if (play.origin === 'ai_generated' && play.stationTrackId)

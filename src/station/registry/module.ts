@@ -18,12 +18,13 @@ import { RegistryRepository } from './registry.repository.js';
 import { registryRoutes } from './routes.js';
 import { SafetyReviewRepository, type ReportThresholdRead } from './safety-review.repository.js';
 import { SafetyReviewService } from './safety-review.service.js';
-import { SessionsRepository } from './sessions.repository.js';
+import { SessionsRepository, type GenerationSessions } from './sessions.repository.js';
 import { type GenerationLookup, TrackRegistrationService } from './track-registration.js';
 
 export interface RegistryModuleDeps {
   db: Db;
-  generations: GenerationLookup;
+  /** Module E's read ports: a generation by id (registration), its generations by radio session (the session list). */
+  generations: GenerationLookup & GenerationSessions;
   blobs: BlobStore;
   events: StationEvents;
   clock: Clock;
@@ -45,7 +46,16 @@ export function buildRegistryModule({ db, generations, blobs, events, clock, pla
   const audit = new ChainAuditService(repo, clock);
   const reviewsRepo = new SafetyReviewRepository(db, reportThreshold);
   const reviews = new SafetyReviewService({ reviews: reviewsRepo, events, clock });
-  const admin = new RegistryAdminService({ registry: repo, sessions: new SessionsRepository(db), plays, models: lineage, lyrics, reviews, clock, playWindow });
+  const admin = new RegistryAdminService({
+    registry: repo,
+    sessions: new SessionsRepository(db, generations),
+    plays,
+    models: lineage,
+    lyrics,
+    reviews,
+    clock,
+    playWindow,
+  });
   const registration = new TrackRegistrationService({ registry: repo, generations, lyrics, models: lineage, blobs, clock });
   return {
     repo,

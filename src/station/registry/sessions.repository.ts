@@ -1,9 +1,21 @@
 /**
  * Radio sessions seen from the audit trail: every session_id that appears on a registry record, a
- * generation or a play, with its aggregates. One SQL statement so the page and its totals agree.
+ * generation or a play, with its aggregates. One SQL statement so the page and its totals agree; module E's
+ * generations come in as its subqueries (GenerationSessions), not read here.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
+
+/**
+ * Module E's read port (src/station/generation/generation.repository.ts, which satisfies it): subqueries of its
+ * generations, by radio session, for this repository's statement.
+ */
+export interface GenerationSessions {
+  /** The ids of the sessions generations were made in (one column, session_id). */
+  generationSessionIds(): SQLWrapper;
+  /** Per session: session_id, complete, failed, first_at (first created), last_at (last activity). */
+  sessionActivity(): SQLWrapper;
+}
 
 export interface SessionAggregate {
   sessionId: string;
@@ -39,12 +51,15 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export class SessionsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly generations: GenerationSessions,
+  ) {}
 
   async list(limit: number, offset: number): Promise<{ rows: SessionAggregate[]; total: number }> {
     const ids = sql`
       select session_id from registry_tracks where session_id is not null
-      union select session_id from generations where session_id is not null
+      union ${this.generations.generationSessionIds()}
       union select session_id from station_plays where session_id is not null`;
     const page = await this.db.execute(sql`
       with ids as (${ids}),
@@ -52,11 +67,7 @@ export class SessionsRepository {
         select session_id, count(*) as generated, count(*) filter (where playback_count > 0) as played,
                min(generated_at) as first_at, max(generated_at) as last_at
         from registry_tracks where session_id is not null group by session_id),
-      gen as (
-        select session_id, count(*) filter (where status = 'complete') as complete,
-               count(*) filter (where status = 'failed') as failed,
-               min(created_at) as first_at, max(coalesce(completed_at, started_at, created_at)) as last_at
-        from generations where session_id is not null group by session_id),
+      gen as (${this.generations.sessionActivity()}),
       pl as (
         select session_id, count(*) as plays, count(*) filter (where origin = 'ai_generated') as ai_plays,
                sum(duration_sec::float8 * listener_count) as listener_seconds,

@@ -3,13 +3,14 @@
  * taken once and kept in `playout_analyses` by blob key. The scheduler warms them for the next slots, so a
  * track is normally measured well before it airs; otherwise on its first air, while it is loaded ahead.
  * Concurrent requests for one master share one measurement. A catalog track whose loudness was never
- * measured (demo masters, which are rendered rather than uploaded) gets `tracks.loudness_lufs` filled in.
+ * measured (demo masters, which are rendered rather than uploaded) gets its loudness filled in, through the
+ * catalog's port, in the transaction that stores the measurement.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { analyseTrack, type TrackAnalysis } from '../../engine/audio/track-analysis.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
-import type { Db } from '../../infra/db/client.js';
-import { playoutAnalyses, tracks } from '../../infra/db/schema/index.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
+import { playoutAnalyses } from '../../infra/db/schema/index.js';
 import { sniffFormat } from './track-reader.js';
 
 /**
@@ -20,6 +21,15 @@ import { sniffFormat } from './track-reader.js';
 const ANALYSIS_REVISION = 'v2';
 export const analysisRowKey = (blobKey: string) => `${blobKey}#${ANALYSIS_REVISION}`;
 
+/**
+ * The catalog's port (src/platform/catalog/track-reads.ts, published as the catalog module's `trackReads`): gives
+ * the catalog tracks of a master whose loudness was never measured the one measured here, in the caller's
+ * transaction. The playout writes no catalog table itself.
+ */
+export interface MeasuredLoudnessFill {
+  fillMeasuredLoudness(blobKey: string, loudnessLufs: number, tx: DbOrTx): Promise<void>;
+}
+
 export class PlayoutAnalyses {
   private readonly inFlight = new Map<string, Promise<TrackAnalysis>>();
   /** Masters measured by this instance (not read from the cache). */
@@ -28,6 +38,7 @@ export class PlayoutAnalyses {
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
+    private readonly catalog: MeasuredLoudnessFill,
   ) {}
 
   /** The analysis of the master at `blobKey`; `bytes` saves reading it when the caller holds it already. */
@@ -54,12 +65,7 @@ export class PlayoutAnalyses {
         .insert(playoutAnalyses)
         .values({ blobKey: key, ...values })
         .onConflictDoUpdate({ target: playoutAnalyses.blobKey, set: values });
-      if (analysis.loudnessLufs !== null) {
-        await tx
-          .update(tracks)
-          .set({ loudnessLufs: analysis.loudnessLufs })
-          .where(and(eq(tracks.audioBlobKey, blobKey), isNull(tracks.loudnessLufs)));
-      }
+      if (analysis.loudnessLufs !== null) await this.catalog.fillMeasuredLoudness(blobKey, analysis.loudnessLufs, tx);
     });
     return analysis;
   }

@@ -15,10 +15,13 @@ import { trainingRoutes } from './routes.js';
 import { TrainingRunner } from './runner.js';
 import { TRAINING_CONCURRENCY, TRAINING_QUEUE, TrainingService } from './service.js';
 import { snapshotSource } from './snapshots.js';
+import type { TrainingCatalog } from '../dataset/training-data.js';
 import { processJobs } from '../../infra/queue/jobs.js';
 
 export interface TrainingModuleDeps {
   db: Db;
+  /** The catalog's read port: the snapshot's items a job trains on (platform-owned masters' features, lyrics). */
+  catalog: TrainingCatalog;
   blobs: BlobStore;
   queue: JobQueue;
   bus: EventBus;
@@ -35,7 +38,7 @@ export interface TrainingModuleDeps {
 
 export function buildTrainingModule(deps: TrainingModuleDeps) {
   const repo = new TrainingJobsRepository(deps.db);
-  const snapshots = snapshotSource(deps.db, deps.blobs);
+  const snapshots = snapshotSource(deps.db, deps.catalog, deps.blobs);
   const service = new TrainingService({
     repo,
     snapshots,

@@ -3,6 +3,7 @@ import type { ArtifactRef, TrainableModel } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Db } from '../../infra/db/client.js';
 import { findSnapshot, loadSnapshotDataset, type DatasetSnapshotRow } from '../dataset/snapshot-dataset.js';
+import type { TrainingCatalog } from '../dataset/training-data.js';
 
 export type { DatasetSnapshotRow };
 
@@ -12,10 +13,10 @@ export interface SnapshotSource {
   load(snapshotId: string, type: TrainableModel): Promise<{ ref: ArtifactRef; datasetHash: string; items: number }>;
 }
 
-export function snapshotSource(db: Db, blobs: BlobStore): SnapshotSource {
+export function snapshotSource(db: Db, catalog: TrainingCatalog, blobs: BlobStore): SnapshotSource {
   return {
     find: (snapshotId) => findSnapshot(db, snapshotId),
-    load: (snapshotId, type) => loadSnapshotDataset(db, blobs, snapshotId, type),
+    load: (snapshotId, type) => loadSnapshotDataset(db, catalog, blobs, snapshotId, type),
   };
 }
 

@@ -3,13 +3,23 @@
  * hash (station/dataset/training-data.ts), so the items can be re-read and each one looked up in the
  * catalog. Audio items must be masters of platform-owned artists; lyrics items must be by the platform's
  * own songwriters (and platform-owned artists). A dataset is immutable, so a verdict is cached by hash.
- * Only counts leave this module, never the items.
+ * Only counts leave this module, never the items. The catalog is read through its port (DatasetOwnership).
  */
-import { and, eq, inArray } from 'drizzle-orm';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
-import type { Db } from '../../infra/db/client.js';
-import { artists, songwriters, tracks } from '../../infra/db/schema/index.js';
 import type { ModelType } from '../models/models.repository.js';
+
+/**
+ * The catalog's read port (src/platform/catalog/track-reads.ts, published as the catalog module's `trackReads`):
+ * which of the named tracks, songwriters and artists are the platform's own.
+ */
+export interface DatasetOwnership {
+  /** The ids among these of tracks by platform-owned artists. */
+  platformOwnedTrackIds(ids: string[]): Promise<string[]>;
+  /** The slugs among these of the platform's own songwriters. */
+  platformSongwriterSlugs(slugs: string[]): Promise<string[]>;
+  /** The slugs among these of platform-owned artists. */
+  platformArtistSlugs(slugs: string[]): Promise<string[]>;
+}
 
 export interface DatasetVerdict {
   dataset_hash: string;
@@ -33,7 +43,7 @@ export class DatasetProvenance {
   private readonly cache = new Map<string, Promise<DatasetVerdict>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly catalog: DatasetOwnership,
     private readonly blobs: Pick<BlobStore, 'get' | 'stat'>,
   ) {}
 
@@ -66,12 +76,7 @@ export class DatasetProvenance {
     const ids = items.map((item) => item.id).filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id));
     const owned = new Set<string>();
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await this.db
-        .select({ id: tracks.id })
-        .from(tracks)
-        .innerJoin(artists, eq(artists.id, tracks.artistId))
-        .where(and(inArray(tracks.id, part), eq(artists.platformOwned, true)));
-      rows.forEach((r) => owned.add(r.id));
+      (await this.catalog.platformOwnedTrackIds(part)).forEach((id) => owned.add(id));
     }
     return items.filter((item) => owned.has(String(item.id))).length;
   }
@@ -83,18 +88,10 @@ export class DatasetProvenance {
     const ownedWriters = new Set<string>();
     const ownedArtists = new Set<string>();
     for (const part of chunks(writerSlugs)) {
-      const rows = await this.db
-        .select({ slug: songwriters.slug })
-        .from(songwriters)
-        .where(and(inArray(songwriters.slug, part), eq(songwriters.platformOwned, true)));
-      rows.forEach((r) => ownedWriters.add(r.slug));
+      (await this.catalog.platformSongwriterSlugs(part)).forEach((slug) => ownedWriters.add(slug));
     }
     for (const part of chunks(artistSlugs)) {
-      const rows = await this.db
-        .select({ slug: artists.slug })
-        .from(artists)
-        .where(and(inArray(artists.slug, part), eq(artists.platformOwned, true)));
-      rows.forEach((r) => ownedArtists.add(r.slug));
+      (await this.catalog.platformArtistSlugs(part)).forEach((slug) => ownedArtists.add(slug));
     }
     return items.filter((i) => ownedWriters.has(String(i.songwriterId)) && ownedArtists.has(String(i.artistId))).length;
   }
