@@ -294,6 +294,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     leases,
     playWindow: catalogModule.playWindow,
     catalogTracks: catalogModule.trackReads,
+    catalogDataset: catalogModule.datasetReads,
     verified: auth,
     masterBitrates: uploads.masterBitrates,
     log,
