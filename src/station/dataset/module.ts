@@ -36,6 +36,14 @@ export function buildDatasetModule({ db, catalog, catalogRows, blobs, clock, tra
   return {
     repo,
     service,
+    /**
+     * Read port for the platform's artist profiles: whether the training dataset takes a platform artist's
+     * masters, by the artist's explicit status (included unless an admin excluded it).
+     */
+    artistStatus: {
+      datasetStatus: async (artistId: string): Promise<'included' | 'excluded'> =>
+        (await repo.explicitStatus(artistId)) === 'excluded' ? 'excluded' : 'included',
+    },
     routes: async (app: FastifyInstance) => {
       await app.register(datasetRoutes(service));
     },

@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
-import { isUuid } from '../../infra/db/ids.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
 import { datasetArtistAudit, datasetArtistStatus, datasetConfig, datasetSnapshots } from '../../infra/db/schema/index.js';
 import type { DatasetCatalogReads, LyricCheckRow, TrackCheckRow } from './catalog-reads.js';
 import type { ArtistOverride, CatalogArtist, CatalogSnapshot } from './eligibility.js';
@@ -114,6 +114,12 @@ export class DatasetRepository {
       })
       .returning();
     return audit;
+  }
+
+  /** An artist's explicit status, or null when none was ever set. */
+  async explicitStatus(artistId: string): Promise<ArtistStatus | null> {
+    const [row] = await this.db.select({ status: datasetArtistStatus.status }).from(datasetArtistStatus).where(idEq(datasetArtistStatus.artistId, artistId));
+    return (row?.status as ArtistStatus | undefined) ?? null;
   }
 
   /** The latest audit entry of each given artist. */
