@@ -294,6 +294,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     leases,
     playWindow: catalogModule.playWindow,
     catalogTracks: catalogModule.trackReads,
+    catalogDataset: catalogModule.datasetReads,
     verified: auth,
     masterBitrates: uploads.masterBitrates,
     log,
@@ -318,6 +319,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     clock,
     accounts: auth,
     releaseProducts: store.releaseProducts,
+    datasetStatus: station.dataset.artistStatus,
   });
   const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases });
   const oauth = buildOAuthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl });

@@ -41,6 +41,7 @@ import { loadOrCreateSecret } from '../infra/secrets.js';
 import type { EgressPolicy } from '../infra/egress/egress-policy.js';
 import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
+import type { CatalogDatasetReads } from '../platform/catalog/dataset-reads.js';
 import type { CatalogTrackReads } from '../platform/catalog/track-reads.js';
 import type { EmailVerifiedCheck } from '../auth/email-verification.js';
 
@@ -69,6 +70,8 @@ export interface StationInfra {
    * inputs (modules B and C), ownership (module I's dataset check), what the radio plays and the playout's loudness.
    */
   catalogTracks: CatalogTrackReads;
+  /** The catalog's port for module B (src/platform/catalog/dataset-reads.ts): the rows its eligibility and validation judge. */
+  catalogDataset: CatalogDatasetReads;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
   /** The platform uploads' masters' bitrates, which module B's quality gate judges an uploaded track by. */
@@ -112,6 +115,7 @@ export function buildStationModules(infra: StationInfra) {
   const dataset = buildDatasetModule({
     db,
     catalog: infra.catalogTracks,
+    catalogRows: infra.catalogDataset,
     blobs,
     clock,
     trainingRuns: training.snapshotRuns,

@@ -98,6 +98,14 @@ describe('GET /v1/artists/{slug}', () => {
     expect(folk).toMatchObject({ platform_owned: false, virtual_artist: null, songwriters: [], other_tracks: [] });
   });
 
+  it('shows the training dataset status module B holds for a platform artist', async () => {
+    const dataset = station.station.dataset.service;
+    await dataset.setArtistStatus(NEON.id, { status: 'excluded', reason: 'paused for review' }, null);
+    expect(await ok(`/v1/artists/${NEON.slug}`)).toMatchObject({ virtual_artist: { operated_by: 'platform', training_dataset: 'excluded' } });
+    await dataset.setArtistStatus(NEON.id, { status: 'included', reason: 'review done' }, null);
+    expect(await ok(`/v1/artists/${NEON.slug}`)).toMatchObject({ virtual_artist: { operated_by: 'platform', training_dataset: 'included' } });
+  });
+
   it('says whether the caller follows, and counts followers in the caller’s environment', async () => {
     const followed = await station.http.inject({ method: 'POST', url: `/v1/artists/${NEON.slug}/follow`, headers: bearer(listener) });
     expect(followed.statusCode, followed.body).toBe(200);

@@ -12,6 +12,7 @@ import { seedDemoCatalog } from '../../src/demo/seed-catalog.js';
 import { mirrorSandboxMedia, seedSandboxCatalog } from '../../src/demo/seed-sandbox.js';
 import { albums, artists, lyrics, tracks } from '../../src/infra/db/schema/index.js';
 import { DatasetRepository } from '../../src/station/dataset/repository.js';
+import { CatalogDatasetReads } from '../../src/platform/catalog/dataset-reads.js';
 import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { stationForSuite } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
@@ -241,7 +242,7 @@ describe('the station', () => {
   });
 
   it('never takes a sandbox track or artist into the training dataset', async () => {
-    const dataset = new DatasetRepository(station.database.db, new CatalogTrackReads(station.database.db));
+    const dataset = new DatasetRepository(station.database.db, new CatalogTrackReads(station.database.db), new CatalogDatasetReads(station.database.db));
     const catalog = await dataset.catalog();
     const sandboxIds = new Set([...sandbox.tracks.values(), ...sandbox.artists.values()]);
     expect(catalog.tracks.length).toBe(demoTracks.length);

@@ -2,7 +2,7 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artistFollows, artists, datasetArtistStatus, songwriters, users } from '../../infra/db/schema/index.js';
+import { artistFollows, artists, songwriters, users } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export type ArtistRow = typeof artists.$inferSelect;
@@ -89,12 +89,6 @@ export class ArtistsRepository {
       .from(songwriters)
       .where(eq(songwriters.artistId, artistId))
       .orderBy(asc(songwriters.name), asc(songwriters.id));
-  }
-
-  /** Whether the station's training dataset takes the artist's masters (module B; included unless excluded). */
-  async datasetStatus(artistId: string): Promise<'included' | 'excluded'> {
-    const [row] = await this.db.select({ status: datasetArtistStatus.status }).from(datasetArtistStatus).where(eq(datasetArtistStatus.artistId, artistId));
-    return row?.status === 'excluded' ? 'excluded' : 'included';
   }
 
   /**

@@ -5,6 +5,11 @@ import type { AlbumsService } from '../albums/albums.service.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
 import type { ArtistFilter, ArtistRow, ArtistsRepository } from './artists.repository.js';
 
+/** Module B's read port (the station's dataset manager, its `artistStatus`): whether training takes an artist's masters. */
+export interface ArtistDatasetStatus {
+  datasetStatus(artistId: string): Promise<'included' | 'excluded'>;
+}
+
 /** How many releases, and how many tracks on no release, a profile shows. */
 const PROFILE_LIMIT = 100;
 
@@ -13,6 +18,8 @@ export class ArtistsService {
     private readonly repo: ArtistsRepository,
     private readonly catalog: CatalogService,
     private readonly albums: AlbumsService,
+    /** The station's training dataset status of a platform-owned artist (a virtual artist's profile shows it). */
+    private readonly dataset: ArtistDatasetStatus,
   ) {}
 
   summary(row: ArtistRow, followers = row.followers) {
@@ -37,7 +44,7 @@ export class ArtistsService {
       this.repo.followers(row, caller.environment),
       caller.userId ? this.repo.isFollowing(caller.userId, row.id, caller.environment) : null,
       this.repo.songwritersOf(row.id),
-      row.platformOwned ? this.repo.datasetStatus(row.id) : null,
+      row.platformOwned ? this.dataset.datasetStatus(row.id) : null,
       this.albums.ofArtist(row.id, PROFILE_LIMIT),
       this.catalog.listTracks({ environment: caller.environment, artistId: row.id, onRelease: false }, PROFILE_LIMIT, 0),
     ]);

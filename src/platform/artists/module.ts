@@ -13,7 +13,7 @@ import type { CatalogService } from '../catalog/catalog.service.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { ArtistOnboardingService, type ArtistAccounts } from './artist-onboarding.service.js';
 import { ArtistsRepository } from './artists.repository.js';
-import { ArtistsService } from './artists.service.js';
+import { ArtistsService, type ArtistDatasetStatus } from './artists.service.js';
 import { artistsRoutes } from './routes.js';
 
 export interface ArtistsModuleDeps {
@@ -26,6 +26,8 @@ export interface ArtistsModuleDeps {
   accounts: ArtistAccounts;
   /** The store's read port: the products that sell a release. */
   releaseProducts: ReleaseProducts;
+  /** The station's dataset manager's read port (module B's `artistStatus`): a virtual artist's training status. */
+  datasetStatus: ArtistDatasetStatus;
 }
 
 export function buildArtistsModule(deps: ArtistsModuleDeps) {
@@ -33,7 +35,7 @@ export function buildArtistsModule(deps: ArtistsModuleDeps) {
   const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer, deps.releaseProducts);
   return {
     async routes(app: FastifyInstance) {
-      const service = new ArtistsService(artists, deps.catalog, albums);
+      const service = new ArtistsService(artists, deps.catalog, albums, deps.datasetStatus);
       await app.register(artistsRoutes(service, new ArtistOnboardingService(artists, service, deps.accounts)));
       await app.register(albumsRoutes(albums));
       await app.register(artistVerificationRoutes(new ArtistVerificationService(artists, deps.events, deps.clock)));

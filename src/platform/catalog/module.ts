@@ -8,6 +8,7 @@ import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { CatalogRepository } from './catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
+import { CatalogDatasetReads } from './dataset-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
@@ -42,6 +43,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     playWindow,
     /** Read port for the station: a track's stored features, tracks named by id. */
     trackReads: new CatalogTrackReads(deps.db),
+    /** Read port for the station's dataset manager: the rows its eligibility and validation judge, in its transaction. */
+    datasetReads: new CatalogDatasetReads(deps.db),
     routes: async (app: FastifyInstance) => {
       await app.register(catalogRoutes(service));
     },

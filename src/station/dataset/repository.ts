@@ -1,21 +1,15 @@
-/** Module B's queries: the configuration record, per-artist statuses and their audit trail, catalog rows, snapshots. */
+/**
+ * Module B's queries: the configuration record, per-artist statuses and their audit trail, snapshots. The
+ * catalog's rows (artists, tracks, lyrics, credits, stored features) are read through the catalog's ports, in
+ * this repository's handle, so that inside transaction() they are read in the same transaction.
+ */
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AudioFeatures, LyricsDocument } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
-import { isUuid } from '../../infra/db/ids.js';
-import {
-  artists,
-  datasetArtistAudit,
-  datasetArtistStatus,
-  datasetConfig,
-  datasetSnapshots,
-  lyrics,
-  songwriters,
-  trackCredits,
-  trackFeatures,
-  tracks,
-} from '../../infra/db/schema/index.js';
-import type { ArtistOverride, CatalogArtist, CatalogLyric, CatalogSnapshot, CatalogTrack } from './eligibility.js';
+import { idEq, isUuid } from '../../infra/db/ids.js';
+import { datasetArtistAudit, datasetArtistStatus, datasetConfig, datasetSnapshots } from '../../infra/db/schema/index.js';
+import type { DatasetCatalogReads, LyricCheckRow, TrackCheckRow } from './catalog-reads.js';
+import type { ArtistOverride, CatalogArtist, CatalogSnapshot } from './eligibility.js';
 import type { ArtistStatus } from './schemas.js';
 import { loadLyricRows, type TrainingCatalog } from './training-data.js';
 
@@ -32,39 +26,18 @@ function chunks<T>(values: T[]): T[][] {
   return out;
 }
 
-export interface TrackCheckRow {
-  id: string;
-  title: string;
-  artistId: string;
-  artistPlatformOwned: boolean;
-  audioBlobKey: string | null;
-  audioFormat: string | null;
-  hasFeatures: boolean;
-}
-
-export interface LyricCheckRow {
-  id: string;
-  title: string;
-  artistId: string;
-  artistPlatformOwned: boolean;
-  songwriterId: string;
-  songwriterName: string;
-  songwriterPlatformOwned: boolean;
-  trackId: string | null;
-  /** Whether the songwriter holds a lyricist (or composer_lyricist) credit on the lyric's track; null without a track. */
-  creditedOnTrack: boolean | null;
-}
-
 export class DatasetRepository {
   constructor(
     private readonly db: DbOrTx,
     /** The catalog's read port: lyrics as the training loader reads them (read in this repository's transaction). */
     private readonly catalogReads: TrainingCatalog,
+    /** The catalog's read port for this module: the rows the eligibility and the validation judge, stored features. */
+    private readonly catalogRows: DatasetCatalogReads,
   ) {}
 
   /** Runs `work` in one transaction with a repository bound to it. */
   transaction<T>(work: (repo: DatasetRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(new DatasetRepository(tx, this.catalogReads)));
+    return this.db.transaction((tx) => work(new DatasetRepository(tx, this.catalogReads, this.catalogRows)));
   }
 
   /** The record, created with its defaults the first time it is read. */
@@ -100,77 +73,17 @@ export class DatasetRepository {
     return rows.map((r) => ({ artistId: r.artistId, status: r.status as ArtistStatus, reason: r.reason }));
   }
 
+  /** The live artists among these ids, read through the catalog's port in this repository's handle. */
   async artistsByIds(ids: string[]): Promise<CatalogArtist[]> {
-    const valid = ids.filter(isUuid);
-    if (valid.length === 0) return [];
-    return this.db
-      .select({ id: artists.id, slug: artists.slug, name: artists.name, platformOwned: artists.platformOwned })
-      .from(artists)
-      .where(and(inArray(artists.id, valid), eq(artists.environment, 'live')));
+    return this.catalogRows.liveArtists(ids, this.db);
   }
 
   /**
-   * Every catalog row the eligibility rules look at: the live catalog's. The sandbox's copies (environment
-   * 'test') are never training data, whoever their artist is.
+   * Every catalog row the eligibility rules look at (the live catalog's), read through the catalog's port in this
+   * repository's handle: inside transaction(), a snapshot's transaction.
    */
   async catalog(): Promise<CatalogSnapshot> {
-    const credits = this.db
-      .select({ trackId: trackCredits.trackId, n: count().as('n') })
-      .from(trackCredits)
-      .groupBy(trackCredits.trackId)
-      .as('credits');
-    const [artistRows, trackRows, lyricRows] = await Promise.all([
-      this.db
-        .select({ id: artists.id, slug: artists.slug, name: artists.name, platformOwned: artists.platformOwned })
-        .from(artists)
-        .where(eq(artists.environment, 'live'))
-        .orderBy(asc(artists.name), asc(artists.id)),
-      this.db
-        .select({
-          id: tracks.id,
-          title: tracks.title,
-          artistId: tracks.artistId,
-          status: tracks.status,
-          releaseYear: tracks.releaseYear,
-          isrc: tracks.isrc,
-          audioBitrateKbps: tracks.audioBitrateKbps,
-          audioBlobKey: tracks.audioBlobKey,
-          audioFormat: tracks.audioFormat,
-          durationSec: tracks.durationSec,
-          featuresTrackId: trackFeatures.trackId,
-          creditCount: credits.n,
-        })
-        .from(tracks)
-        .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
-        .leftJoin(credits, eq(credits.trackId, tracks.id))
-        .where(eq(tracks.environment, 'live'))
-        .orderBy(asc(tracks.id)),
-      this.db
-        .select({
-          id: lyrics.id,
-          slug: lyrics.slug,
-          title: lyrics.title,
-          artistId: lyrics.artistId,
-          trackId: lyrics.trackId,
-          songwriterId: lyrics.songwriterId,
-          songwriterPlatformOwned: songwriters.platformOwned,
-        })
-        .from(lyrics)
-        .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
-        // The sandbox's copies of the demo lyrics are of sandbox artists: not catalog rows the rules look at.
-        .innerJoin(artists, eq(artists.id, lyrics.artistId))
-        .where(eq(artists.environment, 'live'))
-        .orderBy(asc(lyrics.id)),
-    ]);
-    return {
-      artists: artistRows,
-      tracks: trackRows.map(({ featuresTrackId, creditCount, ...t }): CatalogTrack => ({
-        ...t,
-        hasFeatures: featuresTrackId !== null,
-        creditCount: Number(creditCount ?? 0),
-      })),
-      lyrics: lyricRows satisfies CatalogLyric[],
-    };
+    return this.catalogRows.eligibilityCatalog(this.db);
   }
 
   async setArtistStatus(change: {
@@ -203,6 +116,12 @@ export class DatasetRepository {
     return audit;
   }
 
+  /** An artist's explicit status, or null when none was ever set. */
+  async explicitStatus(artistId: string): Promise<ArtistStatus | null> {
+    const [row] = await this.db.select({ status: datasetArtistStatus.status }).from(datasetArtistStatus).where(idEq(datasetArtistStatus.artistId, artistId));
+    return (row?.status as ArtistStatus | undefined) ?? null;
+  }
+
   /** The latest audit entry of each given artist. */
   async lastChanges(artistIds: string[]): Promise<Map<string, ArtistAuditRow>> {
     const out = new Map<string, ArtistAuditRow>();
@@ -221,16 +140,9 @@ export class DatasetRepository {
     return this.db.select().from(datasetArtistAudit).where(eq(datasetArtistAudit.artistId, artistId)).orderBy(asc(datasetArtistAudit.id));
   }
 
+  /** Stored style features of these tracks, by track id (the catalog's port, in this repository's handle). */
   async featuresOf(trackIds: string[]): Promise<Map<string, AudioFeatures>> {
-    const out = new Map<string, AudioFeatures>();
-    for (const part of chunks(trackIds)) {
-      const rows = await this.db
-        .select({ id: trackFeatures.trackId, features: trackFeatures.features })
-        .from(trackFeatures)
-        .where(inArray(trackFeatures.trackId, part));
-      for (const row of rows) out.set(row.id, row.features);
-    }
-    return out;
+    return this.catalogRows.featuresOf(trackIds, this.db);
   }
 
   /** Lyrics as the training loader reads them (platform songwriters and artists only), by lyric id. */
@@ -240,65 +152,17 @@ export class DatasetRepository {
     return out;
   }
 
-  /** Style features of every master by an artist that is not platform-owned (third-party audio). */
+  /** Style features of every live master by an artist that is not platform-owned (third-party audio). */
   async nonPlatformFeatures(): Promise<{ id: string; title: string; features: AudioFeatures }[]> {
-    const rows = await this.db
-      .select({ id: tracks.id, title: tracks.title, features: trackFeatures.features })
-      .from(trackFeatures)
-      .innerJoin(tracks, eq(tracks.id, trackFeatures.trackId))
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(eq(artists.platformOwned, false), eq(tracks.environment, 'live')))
-      .orderBy(asc(tracks.id));
-    return rows.map((r) => ({ id: r.id, title: r.title, features: r.features }));
+    return this.catalogRows.thirdPartyFeatures(this.db);
   }
 
   async tracksForCheck(trackIds: string[]): Promise<TrackCheckRow[]> {
-    const out: TrackCheckRow[] = [];
-    for (const part of chunks(trackIds.filter(isUuid))) {
-      const rows = await this.db
-        .select({
-          id: tracks.id,
-          title: tracks.title,
-          artistId: tracks.artistId,
-          artistPlatformOwned: artists.platformOwned,
-          audioBlobKey: tracks.audioBlobKey,
-          audioFormat: tracks.audioFormat,
-          featuresTrackId: trackFeatures.trackId,
-        })
-        .from(tracks)
-        .innerJoin(artists, eq(artists.id, tracks.artistId))
-        .leftJoin(trackFeatures, eq(trackFeatures.trackId, tracks.id))
-        .where(and(inArray(tracks.id, part), eq(tracks.environment, 'live')));
-      out.push(...rows.map(({ featuresTrackId, ...r }) => ({ ...r, hasFeatures: featuresTrackId !== null })));
-    }
-    return out;
+    return this.catalogRows.tracksToValidate(trackIds, this.db);
   }
 
   async lyricsForCheck(lyricIds: string[]): Promise<LyricCheckRow[]> {
-    const out: LyricCheckRow[] = [];
-    for (const part of chunks(lyricIds.filter(isUuid))) {
-      const rows = await this.db
-        .select({
-          id: lyrics.id,
-          title: lyrics.title,
-          artistId: lyrics.artistId,
-          artistPlatformOwned: artists.platformOwned,
-          songwriterId: lyrics.songwriterId,
-          songwriterName: songwriters.name,
-          songwriterPlatformOwned: songwriters.platformOwned,
-          trackId: lyrics.trackId,
-          creditedOnTrack: sql<boolean | null>`CASE WHEN ${lyrics.trackId} IS NULL THEN NULL ELSE EXISTS (
-            SELECT 1 FROM ${trackCredits} WHERE ${trackCredits.trackId} = ${lyrics.trackId}
-              AND ${trackCredits.songwriterId} = ${lyrics.songwriterId}
-              AND ${trackCredits.role} IN ('lyricist', 'composer_lyricist')) END`,
-        })
-        .from(lyrics)
-        .innerJoin(artists, eq(artists.id, lyrics.artistId))
-        .innerJoin(songwriters, eq(songwriters.id, lyrics.songwriterId))
-        .where(inArray(lyrics.id, part));
-      out.push(...rows);
-    }
-    return out;
+    return this.catalogRows.lyricsToValidate(lyricIds, this.db);
   }
 
   async insertSnapshot(values: typeof datasetSnapshots.$inferInsert): Promise<DatasetSnapshotRow> {

@@ -11,7 +11,8 @@ import { decodeAudio, type AudioFormat } from '../../engine/features/decode.js';
 import { AudioDuplicateIndex, scoreAudio } from '../../engine/safety/index.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import { NOT_PLATFORM_OWNED } from './eligibility.js';
-import type { DatasetRepository, TrackCheckRow } from './repository.js';
+import type { TrackCheckRow } from './catalog-reads.js';
+import type { DatasetRepository } from './repository.js';
 import type { ProblemKind, ValidationProblem } from './schemas.js';
 
 /** Enough of each master to prove it decodes without reading or decoding it all. */
