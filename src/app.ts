@@ -167,7 +167,9 @@ export async function createStation(config: Config, options: StationOptions = {}
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
     : null;
-  const bus: EventBus = config.redisUrl ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix) : new InProcessEventBus();
+  const bus: EventBus = config.redisUrl
+    ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl, publishRetries: config.busPublishRetries }), config.redisPrefix)
+    : new InProcessEventBus();
   const jobs: JobQueue = config.redisUrl
     ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue`, lockDurationMs: config.jobLockMs })
     : new InProcessJobQueue();
