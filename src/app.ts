@@ -167,7 +167,9 @@ export async function createStation(config: Config, options: StationOptions = {}
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
     : null;
-  const bus: EventBus = config.redisUrl ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl }), config.redisPrefix) : new InProcessEventBus();
+  const bus: EventBus = config.redisUrl
+    ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl, publishRetries: config.busPublishRetries }), config.redisPrefix)
+    : new InProcessEventBus();
   const jobs: JobQueue = config.redisUrl
     ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue`, lockDurationMs: config.jobLockMs })
     : new InProcessJobQueue();
@@ -189,7 +191,21 @@ export async function createStation(config: Config, options: StationOptions = {}
 
   // Login throttling and the 2FA step's attempts are shared by every instance (Redis) when there are several.
   const counters: CounterStore = redis ? new RedisCounterStore(redis, `${config.redisPrefix}:auth`) : new InProcessCounterStore(clock);
-  const platformEvents = new PlatformEvents(bus, clock);
+  // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts); built
+  // before the events, which record their deliveries in its outbox before publishing them ----
+  // One egress policy (STATION_WEBHOOK_ALLOWED_HOSTS) for webhooks and training's notify_webhook.
+  const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
+  const webhooks = buildWebhooksModule({
+    db: database.db,
+    bus,
+    queue,
+    clock,
+    egress,
+    secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null),
+    ...options.webhooks,
+  });
+  // ---- end webhooks ----
+  const platformEvents = new PlatformEvents(bus, clock, webhooks.outbox);
   const developerAccounts = new DeveloperAccountsRepository(database.db);
   const auth = new AuthService({
     database,
@@ -244,19 +260,6 @@ export async function createStation(config: Config, options: StationOptions = {}
   const catalog = catalogModule.service;
   const media = buildMediaModule({ blobs, signer });
 
-  // ---- Webhooks: station and platform events share one registry (src/platform/webhooks/module.ts) ----
-  // One egress policy (STATION_WEBHOOK_ALLOWED_HOSTS) for webhooks and training's notify_webhook.
-  const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
-  const webhooks = buildWebhooksModule({
-    db: database.db,
-    bus,
-    queue,
-    clock,
-    egress,
-    secretKey: loadOrCreateSecret(config.dataDir, 'webhook-secrets', null),
-    ...options.webhooks,
-  });
-  // ---- end webhooks ----
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
   const engine =
     options.engine ??
@@ -281,6 +284,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   const station = buildStationModules({
     config,
+    eventOutbox: webhooks.outbox,
     database,
     bus,
     queue,

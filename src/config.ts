@@ -31,6 +31,11 @@ export interface Config {
   role: StationRole;
   /** STATION_JOB_LOCK_SEC: how long a BullMQ job's lock lives unrenewed: a dead worker's job is retried after it. */
   jobLockMs: number;
+  /**
+   * STATION_BUS_PUBLISH_RETRIES: Redis reconnect attempts a pub/sub publish waits through before it fails
+   * (20, about 75 s of outage). Tests shorten it to reach an outage longer than the window quickly.
+   */
+  busPublishRetries: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   admin: AdminBootstrap | null;
   serviceApiKey: string | null;
@@ -279,6 +284,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     redisPrefix: prefix(env, 'REDIS_PREFIX'),
     role: stationRole(env, url(env, 'REDIS_URL', ['redis:', 'rediss:']), databaseUrl),
     jobLockMs: integer(env, 'STATION_JOB_LOCK_SEC', 30, 5, 3600) * 1000,
+    busPublishRetries: integer(env, 'STATION_BUS_PUBLISH_RETRIES', 20, 0, 1000),
     logLevel: logLevel as Config['logLevel'],
     admin: adminBootstrap(env),
     serviceApiKey,

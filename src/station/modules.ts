@@ -12,6 +12,7 @@ import type { Clock } from '../infra/clock/clock.js';
 import type { IntervalTimers } from '../infra/clock/timers.js';
 import type { Database } from '../infra/db/client.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
+import type { MessageOutbox } from '../infra/pubsub/recorded-publish.js';
 import type { JobQueue } from '../infra/queue/job-queue.js';
 import { ConfigRepository } from './admin/config.repository.js';
 import { buildStationAdminModule } from './admin/module.js';
@@ -77,6 +78,8 @@ export interface StationInfra {
   /** The platform uploads' masters' bitrates, which module B's quality gate judges an uploaded track by. */
   masterBitrates: MasterBitrates;
   log: FastifyBaseLogger;
+  /** The webhooks' outbox: station events are recorded there before they are published (delivered after any outage). */
+  eventOutbox: MessageOutbox;
 }
 
 export type StationModules = ReturnType<typeof buildStationModules>;
@@ -86,7 +89,7 @@ export function buildStationModules(infra: StationInfra) {
   const db = database.db;
   const startedAt = clock.now();
   // ---- What most modules read: the bus's station events, the configuration, the model versions ----
-  const events = new StationEvents(bus, clock);
+  const events = new StationEvents(bus, clock, infra.eventOutbox);
   const stationConfig = new ConfigRepository(db);
   const modelsRepo = new ModelsRepository(db);
   const models = new ModelStore(modelsRepo, blobs, clock);

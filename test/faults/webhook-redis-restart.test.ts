@@ -4,6 +4,11 @@
  * the test. Redis (a private redis-server, restarted empty: no persistence) is killed for longer than a track,
  * then started again. Every track that started after the webhook was registered, before, during and after
  * the outage, is delivered exactly once (one successful request per X-Webhook-Id, one X-Webhook-Id per play).
+ * The radio has no leader while Redis is down, so its starts are recorded (and their events emitted) once it is
+ * back; an admin verifying an artist during the outage raises `artist.verified` then. The outage outlasts the
+ * window a bus publish waits through Redis reconnects (shortened here from ~75 s to a fraction of a second by
+ * STATION_BUS_PUBLISH_RETRIES), so that event never reaches the bus: it must be answered 200 and delivered
+ * exactly once after Redis returns, from what the emitting side recorded in PostgreSQL (the webhooks' outbox).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,13 +38,16 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
     const t0 = Date.now();
     const phase = (what: string) => process.stdout.write(`webhook-redis: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     const deliveries: Delivery[] = [];
+    const verifications: { at: number; messageId: string; artistId: string }[] = [];
     const receiver = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
-        const parsed = JSON.parse(body) as { event: string; data: { started_at: string } };
+        const parsed = JSON.parse(body) as { event: string; data: { started_at: string; artist_id: string } };
         if (parsed.event === 'station.track.now_playing')
           deliveries.push({ at: Date.now(), messageId: String(request.headers['x-webhook-id']), startedAt: parsed.data.started_at });
+        if (parsed.event === 'artist.verified')
+          verifications.push({ at: Date.now(), messageId: String(request.headers['x-webhook-id']), artistId: parsed.data.artist_id });
         response.writeHead(204).end();
       });
     });
@@ -51,7 +59,13 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
     const redisPort = await freePort();
     let redis = await startRedis(redisPort);
     cleanups.push(() => void redis.kill('SIGKILL'));
-    const instance = await station.start('a', { ...STAFF, REDIS_URL: `redis://127.0.0.1:${redisPort}`, STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' });
+    const instance = await station.start('a', {
+      ...STAFF,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback',
+      // A publish gives up after one reconnect attempt (~0.1 s): the 10 s outage is far longer than the window.
+      STATION_BUS_PUBLISH_RETRIES: '1',
+    });
     phase('instance ready');
 
     const login = await fetch(`${instance.base}/api/auth/admin/login`, {
@@ -64,7 +78,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
     const registered = await fetch(`${instance.base}/v1/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'x-csrf-token': csrf, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: hookUrl, events: ['station.track.now_playing'] }),
+      body: JSON.stringify({ url: hookUrl, events: ['station.track.now_playing', 'artist.verified'] }),
     });
     expect(registered.status, await registered.clone().text()).toBe(201);
     const registeredAt = Date.now();
@@ -78,7 +92,17 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
     redis.kill('SIGKILL');
     const killedAt = Date.now();
     phase('Redis killed');
-    await sleep(10_000); // longer than a track: at least one starts during the outage
+    await sleep(2_000); // past the bus's publish window (one reconnect attempt)
+    // A platform event raised during the outage: the change is committed and its event recorded, not lost.
+    const verify = await fetch(`${instance.base}/v1/admin/artists/fault-tones/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-csrf-token': csrf },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const verified = (await verify.json()) as { id: string };
+    expect(verify.status, JSON.stringify(verified)).toBe(200);
+    phase('artist verified during the outage');
+    await sleep(Math.max(0, killedAt + 10_000 - Date.now())); // longer than a track: at least one starts during the outage
     redis = await startRedis(redisPort);
     const backAt = Date.now();
     phase('Redis back');
@@ -89,6 +113,12 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
       30_000,
     );
     await until('a delivery of a track started after the outage', () => deliveries.some((d) => Date.parse(d.startedAt) > backAt), Boolean, 30_000);
+    await until(
+      'the verification delivered',
+      () => verifications.length,
+      (n) => n >= 1,
+      30_000,
+    );
     const firstAfter = Math.min(...deliveries.map((d) => Date.parse(d.startedAt)).filter((at) => at > backAt));
     await sleep(3_000); // time for a doubled delivery to arrive
 
@@ -105,6 +135,8 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
     phase(`${plays.length} plays (${during.length} during the outage), ${deliveries.length} deliveries`);
     for (const d of deliveries) phase(`delivery ${d.messageId} for ${d.startedAt} at ${((d.at - t0) / 1000).toFixed(1)} s`);
     for (const p of plays) phase(`play ${p}`);
+    phase(`artist.verified delivered ${((verifications[0].at - backAt) / 1000).toFixed(1)} s after Redis was back`);
+    expect(verifications.map((v) => v.artistId)).toEqual([verified.id]);
     expect(during.length).toBeGreaterThan(0);
     // One request per message id (nothing doubled), one message per play (nothing lost).
     expect(new Set(deliveries.map((d) => d.messageId)).size).toBe(deliveries.length);

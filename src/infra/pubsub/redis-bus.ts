@@ -14,6 +14,8 @@ export interface RedisEventBusOptions {
   onError?: BusErrorReporter;
   /** Prefix of the two connection names in CLIENT LIST (default `station:bus`). */
   connectionName?: string;
+  /** Reconnect attempts a publish waits through before it fails (ioredis maxRetriesPerRequest; default 20, ~75 s). */
+  publishRetries?: number;
 }
 
 interface Subscription {
@@ -37,7 +39,11 @@ export class RedisEventBus implements EventBus {
     this.onError = options.onError ?? reportToConsole;
     const onConnectionError = (error: Error) => this.onError(error, '(connection)');
     const name = options.connectionName ?? 'station:bus';
-    this.publisher = createRedisConnection(options.url, { name: `${name}:pub`, onError: onConnectionError });
+    this.publisher = createRedisConnection(options.url, {
+      name: `${name}:pub`,
+      onError: onConnectionError,
+      maxRetriesPerRequest: options.publishRetries,
+    });
     this.subscriber = createRedisConnection(options.url, { name: `${name}:sub`, onError: onConnectionError });
     this.subscriber.on('message', (channel: string, raw: string) => this.dispatch(channel, raw));
   }

@@ -1,8 +1,11 @@
 /**
- * From the event bus to delivery rows. Every instance receives every bus message, so every instance runs
- * this; the rows' unique (webhook_id, event_id, attempt) makes only the first insert count, and only the
- * instance whose insert counted queues the jobs. Also brings pending attempts back after a restart, and
- * sweeps for attempts whose job was lost (an in-process queue dies with its instance).
+ * From events to delivery rows, the webhooks' transactional outbox. The emitting instance records an event's
+ * rows in the database before it publishes it (record(), called by StationEvents/PlatformEvents): from then on
+ * the event survives a Redis outage of any length. Every instance also receives the bus copy (dispatch());
+ * the rows' unique (webhook_id, event_id, attempt) makes only the first insert count, and only the instance
+ * whose insert counted queues the jobs. A queued job is only a wake-up: the relay is the sweep, which on every
+ * instance re-queues pending attempts left without a job (the queue was down or restarted empty, an in-process
+ * queue died with its instance), and the worker's claim (repository.ts) lets one of them send each attempt.
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
@@ -20,7 +23,7 @@ import { bodyFor, eventIdOf, webhookMessageIdOf, type EventMessage } from './sig
 export type WebhookErrorReporter = (message: string, error: unknown) => void;
 
 export interface DispatcherOptions {
-  /** How often to look for pending attempts that are overdue (0 disables; default 60 s). */
+  /** How often to look for pending attempts that are overdue (0 disables; default 10 s). */
   sweepIntervalMs: number;
   onError: WebhookErrorReporter;
 }
@@ -67,15 +70,35 @@ export class WebhookDispatcher {
   }
 
   /**
+   * The outbox: records the event's first attempts and resolves once they are in the database. Their jobs are
+   * queued without waiting (during a Redis outage BullMQ holds the add until Redis is back); a job that never
+   * gets queued is the sweep's to queue.
+   */
+  async record(message: unknown): Promise<void> {
+    const inserted = await this.insertFirstAttempts(message);
+    for (const row of inserted)
+      enqueueDelivery(this.queue, this.clock, { id: row.id, runAt: row.nextAttemptAt }).catch((error: unknown) =>
+        this.options.onError(`webhook attempt ${row.id} not queued (the sweep will queue it)`, error),
+      );
+  }
+
+  /**
    * Creates the first attempt of this event for every subscribed webhook whose owner may hear it now
-   * (event-audience.ts); answers how many this call created.
+   * (event-audience.ts), and queues them; answers how many this call created (none if recorded already).
    */
   async dispatch(message: unknown): Promise<number> {
+    const inserted = await this.insertFirstAttempts(message);
+    // Each attempt its own job: one slow receiver holds one worker slot, never the others' deliveries.
+    await Promise.all(inserted.map((row) => enqueueDelivery(this.queue, this.clock, { id: row.id, runAt: row.nextAttemptAt })));
+    return inserted.length;
+  }
+
+  private async insertFirstAttempts(message: unknown): Promise<{ id: string; nextAttemptAt: Date }[]> {
     const parsed = parseMessage(message);
-    if (!parsed) return 0;
+    if (!parsed) return [];
     const subscribed = await this.repo.activeWebhooksFor(parsed.event, parsed.environment);
     const hooks = subscribed.filter((hook) => recipientMayHear(parsed.event, hook, parsed.audience));
-    if (hooks.length === 0) return 0;
+    if (hooks.length === 0) return [];
     const eventId = eventIdOf(parsed);
     const family = familyOf(parsed.event);
     const runAt = this.clock.date();
@@ -98,10 +121,7 @@ export class WebhookDispatcher {
         nextAttemptAt: runAt,
       });
     }
-    const inserted = await this.repo.insertDeliveries(rows);
-    // Each attempt its own job: one slow receiver holds one worker slot, never the others' deliveries.
-    await Promise.all(inserted.map((row) => enqueueDelivery(this.queue, this.clock, { id: row.id, runAt: row.nextAttemptAt })));
-    return inserted.length;
+    return this.repo.insertDeliveries(rows);
   }
 
   /**

@@ -1,17 +1,20 @@
 /**
- * The webhooks module assembled from its ports, for the composition root: the registry's routes, the bus
- * subscription that turns events into delivery attempts, and the queue worker that sends them.
+ * The webhooks module assembled from its ports, for the composition root: the registry's routes, the outbox
+ * that turns events into delivery attempts (and the bus subscription that dedupes against it), and the queue
+ * worker that sends them.
  *
  *   StationEvents.emit / PlatformEvents.emit (with the resource's owner, for owner-scoped events)
- *     -> event bus (every instance)            dispatcher.ts: one row per subscribed webhook whose owner may hear
- *                                              it (event-audience.ts), deduped by event id
+ *     -> outbox (the emitting instance)        dispatcher.ts: one row per subscribed webhook whose owner may hear
+ *        then event bus (every instance)       it (event-audience.ts), deduped by event id: the bus copy adds none
  *     -> JobQueue 'webhooks' (job id = attempt) delivery.ts: claim, POST, record; retry = new row + delayed job
+ *        (a wake-up: the sweep re-queues an attempt whose job Redis lost)
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EgressPolicy } from '../../infra/egress/egress-policy.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { MessageOutbox } from '../../infra/pubsub/recorded-publish.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { DEFAULT_TIMEOUT_MS, WEBHOOK_QUEUE, WebhookDeliveryWorker } from './delivery.js';
 import { WebhookDispatcher, type WebhookErrorReporter } from './dispatcher.js';
@@ -43,6 +46,13 @@ export interface WebhookDeps extends WebhookOptions {
   secretKey: Buffer;
 }
 
+/**
+ * How often every instance looks for attempts whose job was lost, and how overdue one must be: an event
+ * recorded while Redis was down, or a retry Redis lost on an empty restart, goes out 10-20 s late at most.
+ * One indexed read of the pending attempts per instance and period.
+ */
+const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
+
 export function buildWebhooksModule(deps: WebhookDeps) {
   const onError: WebhookErrorReporter = deps.onError ?? ((message, error) => console.error(message, error));
   const repo = new WebhookRepository(deps.db);
@@ -55,13 +65,17 @@ export function buildWebhooksModule(deps: WebhookDeps) {
     retry,
   });
   const dispatcher = new WebhookDispatcher(repo, box, deps.queue, deps.clock, {
-    sweepIntervalMs: deps.sweepIntervalMs ?? 60_000,
+    sweepIntervalMs: deps.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS,
     onError,
   });
+
+  const outbox: MessageOutbox = dispatcher;
 
   return {
     service,
     dispatcher,
+    /** For StationEvents and PlatformEvents: an event's delivery rows, recorded before the bus hears of it. */
+    outbox,
     routes: async (app: FastifyInstance) => {
       await app.register(webhookRoutes(service));
     },

@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import { recordThenPublish, type MessageOutbox } from '../../infra/pubsub/recorded-publish.js';
 
 export const STATION_EVENTS_CHANNEL = 'station.events';
 export const GENERATION_PROGRESS_CHANNEL = 'station.generation_progress';
@@ -37,10 +38,14 @@ export class StationEvents {
   constructor(
     private readonly bus: EventBus,
     private readonly clock: Clock,
+    /** The webhooks' outbox: an event recorded there is delivered even if the bus loses it (absent: bus only). */
+    private readonly outbox?: MessageOutbox,
   ) {}
 
+  /** Resolves once the event is recorded in the outbox (without one: once published). */
   emit(event: StationEventName, data: Record<string, unknown>): Promise<void> {
     const message: StationEvent = { event, timestamp: this.clock.date().toISOString(), data };
+    if (this.outbox) return recordThenPublish(this.bus, this.outbox, STATION_EVENTS_CHANNEL, message);
     return this.bus.publish(STATION_EVENTS_CHANNEL, message);
   }
 
