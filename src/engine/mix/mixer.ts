@@ -6,7 +6,6 @@
  */
 import { AirExciter } from './air.js';
 import { type Biquad, eqChain } from './biquad.js';
-import { DrumTop, type DrumHit } from './drum-top.js';
 import { Compressor, Ducker } from './dynamics.js';
 import { type BusSettings, type MixPlan, type PartRole } from './plan.js';
 import { StereoReverb } from './reverb.js';
@@ -63,14 +62,7 @@ export interface MixerInput {
   blockSamples: number;
   /** The vocal stem (mono), or null for an instrumental. */
   vocal: Float32Array | null;
-  /** The kit's hits in track samples (as the synth plays them), for the synthesised top (drum-top.ts). */
-  drumHits?: readonly DrumHit[];
-  /** The song's seed: the drum top's noise. */
-  seed?: number;
 }
-
-/** The General MIDI kit's channel. */
-const KIT_CHANNEL = 9;
 
 export class Mixer {
   private readonly buses: { channel: number; bus: Bus }[];
@@ -79,7 +71,6 @@ export class Mixer {
   private readonly vocalSpace: VocalSpace | null;
   private readonly reverb: StereoReverb;
   private readonly air: AirExciter;
-  private readonly drumTop: DrumTop | null;
   private readonly backingGain: number;
   private readonly sendL: Float32Array;
   private readonly sendR: Float32Array;
@@ -93,8 +84,6 @@ export class Mixer {
     this.vocalSpace = input.vocal ? new VocalSpace(sampleRate) : null;
     this.reverb = new StereoReverb(plan.reverb, sampleRate);
     this.air = new AirExciter(plan.air, sampleRate);
-    const hits = input.drumHits ?? [];
-    this.drumTop = plan.drumTop && hits.length > 0 ? new DrumTop(plan.drumTop, plan.drumKit, hits, input.seed ?? 0, sampleRate) : null;
     this.backingGain = 10 ** (plan.backingGainDb / 20);
     this.sendL = new Float32Array(blockSamples);
     this.sendR = new Float32Array(blockSamples);
@@ -114,8 +103,6 @@ export class Mixer {
     const g = this.backingGain;
     for (const { channel, bus } of this.buses) {
       const [l, r] = channels[channel];
-      // The kit's click and wires go in before its bus, so they are EQ'd, compressed and placed as the kit.
-      if (channel === KIT_CHANNEL) this.drumTop?.process(l, r, blockStart, length);
       bus.mixInto(l, r, length, { outL, outR, sendL, sendR, dry: bus.gain * g, wet: bus.send * g });
     }
     // The instruments' air, before the vocal (it has its own air shelf) and the reverb (it damps the top anyway).

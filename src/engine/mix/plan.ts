@@ -11,7 +11,6 @@ import type { Part } from '../compose/score.js';
 import type { Band } from './biquad.js';
 import type { AirSettings } from './air.js';
 import type { CompressorSettings } from './dynamics.js';
-import type { DrumTopSettings } from './drum-top.js';
 import type { ReverbSettings } from './reverb.js';
 import type { Placement } from './stereo.js';
 
@@ -38,8 +37,6 @@ export interface MixPlan {
   air: AirSettings;
   /** Drum kit: the General MIDI drum program (bank 128) the kit channel plays. */
   drumKit: number;
-  /** The kit's synthesised top (drum-top.ts: kick click, snare wires), or null where the family has none. */
-  drumTop: DrumTopSettings | null;
 }
 
 /**
@@ -267,21 +264,6 @@ const COLOUR_HZ = 2500;
  */
 export const BALANCE_DB: Record<PartRole, number> = { drums: 5, bass: 3, chords: 3, melody: 3, pad: 5 };
 
-/**
- * Where a family's kits get a synthesised top (drum-top.ts) and the ranges a song draws from: the click's
- * and the wires' level against the kick's and the snare's own energy (dB), the wires' lower edge (Hz) and
- * decay (ms). FluidR3Mono's kicks hold -35 to -75 dB and its snares -15 to -31 dB of their energy at
- * 11-16 kHz; a click at -24 dB and wires at -12 dB put about -30 and -18 dB there. Drawn uniformly, so one
- * song's kit ticks and hisses and another's is dull, as drummers' kits and their miking differ.
- */
-export const DRUM_TOP: Partial<
-  Record<GenreFamily, { clickDb: [number, number]; wiresDb: [number, number]; wiresHz: [number, number]; wiresDecayMs: [number, number] }>
-> = {
-  rock: { clickDb: [-36, -14], wiresDb: [-22, -2], wiresHz: [2000, 7000], wiresDecayMs: [40, 200] },
-};
-/** Lower edge of the kick's click (Hz). */
-const CLICK_HZ = 4000;
-
 /** A song's reverb is its family's room scaled by up to this factor either way (a tighter or larger room). */
 const ROOM_SCALE = 1.35;
 
@@ -304,19 +286,6 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   const colour: Band[] = rng && colourDepth > 0 ? [{ type: 'highshelf', hz: COLOUR_HZ, db: Math.round((2 * rng.next() - 1) * colourDepth * 10) / 10 }] : [];
   // Its own stream: the kit, room, tone and colour stay what they were for every seed.
   const balance = seed === undefined ? null : Rng.derive(seed, 'balance');
-  // Its own stream too, drawn last: every earlier draw stays what it was for every seed.
-  const range = DRUM_TOP[family];
-  const top = seed === undefined ? null : Rng.derive(seed, 'drum-top');
-  const within = ([lo, hi]: [number, number]) => Math.round((lo + (hi - lo) * (top ? top.next() : 0.5)) * 10) / 10;
-  const drumTop: DrumTopSettings | null = range
-    ? {
-        clickDb: within(range.clickDb),
-        clickHz: CLICK_HZ,
-        wiresDb: within(range.wiresDb),
-        wiresHz: within(range.wiresHz),
-        wiresDecayMs: within(range.wiresDecayMs),
-      }
-    : null;
   const buses = {} as Record<PartRole, BusSettings>;
   for (const role of Object.keys(BASE) as PartRole[]) {
     const [pan, width, send] = f.places[role];
@@ -330,7 +299,6 @@ export function mixPlan(family: GenreFamily, seed?: number): MixPlan {
   }
   return {
     drumKit,
-    drumTop,
     buses,
     vocal: { ...VOCAL, placement: { pan: 0, width: f.vocalWidth ?? 0, widthDelayMs: 19 }, gainDb: f.vocalDb, send: f.vocalSend },
     reverb,

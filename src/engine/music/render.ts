@@ -119,16 +119,7 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
   }
 
   const events = scoreEvents(score, totalSamples, { seed: opts.seed, family: opts.family });
-  const drumHits = events.filter((e) => e.on && e.channel === 9);
-  const mixer = new Mixer({
-    parts: score.parts,
-    plan,
-    sampleRate: SAMPLE_RATE,
-    blockSamples: BLOCK_SAMPLES,
-    vocal: opts.vocal ?? null,
-    drumHits,
-    seed: opts.seed,
-  });
+  const mixer = new Mixer({ parts: score.parts, plan, sampleRate: SAMPLE_RATE, blockSamples: BLOCK_SAMPLES, vocal: opts.vocal ?? null });
   const outputs = Array.from({ length: OUTPUT_PAIRS }, () => [new Float32Array(BLOCK_SAMPLES), new Float32Array(BLOCK_SAMPLES)]);
   const effects = new Float32Array(BLOCK_SAMPLES); // unused: effects are off
   const mixL = new Float32Array(totalSamples);
