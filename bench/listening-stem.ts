@@ -16,12 +16,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import type { VocalMelody } from '../src/engine/compose/vocal-melody.js';
-import { generateTrack } from '../src/engine/music/pipeline.js';
 import { VOICES, renderVocalStem } from '../src/engine/voice/index.js';
 import { closedShare, contentRecall, median, recogniserWav, sungSpans } from './support/listening-measures.js';
-import { LISTENING_SONGS } from './support/listening-songs.js';
+import { LISTENING_SONGS, closedVocabulary, renderListeningSong } from './support/listening-songs.js';
 import { recogniseClosed, recogniseOpen, recogniserAvailable, tokens } from './support/recognise.js';
 
 const args = process.argv.slice(2);
@@ -51,17 +49,7 @@ mkdirSync(work, { recursive: true });
 async function melodyOf(song: (typeof LISTENING_SONGS)[number]): Promise<CachedMelody> {
   const path = join(cacheDir, `${song.name}.json`);
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as CachedMelody;
-  const track = await generateTrack({
-    context: song.context,
-    seed: song.seed,
-    maxDurationSec: DURATION_SEC,
-    quality: '128kbps',
-    model: emptyAudioModel(),
-    modelVersion: 'listening',
-    lyrics: song.lyrics,
-  });
-  if (!track.vocals) throw new Error(`${song.name}: no vocals rendered`);
-  const { stem } = track.vocals;
+  const { track, stem } = await renderListeningSong(song, DURATION_SEC);
   const cached = { melody: stem.melody, bpm: track.bpm, voice: stem.voice, durationSec: stem.samples.length / stem.sampleRate, sampleRate: stem.sampleRate };
   writeFileSync(path, JSON.stringify(cached));
   return cached;
@@ -89,9 +77,7 @@ for (const [index, song] of LISTENING_SONGS.entries()) {
   const wav = await recogniserWav(sungSpans(stem.samples, stem.sampleRate, stem.timeline.lines), stem.sampleRate, work, song.name);
   const reference = stem.melody.lines.flatMap((l) => tokens(l.text));
   const own = new Set(reference);
-  const other = LISTENING_SONGS[(index + 1) % LISTENING_SONGS.length];
-  const vocabulary = new Set([...own, ...Object.values(other.lyrics.sections).flatMap((t) => tokens(t))]);
-  const heard = recogniseClosed(wav, vocabulary, join(work, `${song.name}.gram`));
+  const heard = recogniseClosed(wav, closedVocabulary(index, own), join(work, `${song.name}.gram`));
   const share = closedShare(heard, own);
   const count = new Map<string, number>();
   for (const w of heard) count.set(w, (count.get(w) ?? 0) + 1);

@@ -26,11 +26,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { decodeAudio } from '../src/engine/features/decode.js';
-import { generateTrack } from '../src/engine/music/pipeline.js';
 import { FUNCTION_WORDS, closedShare, contentRecall, median, recogniserWav, sungSpans } from './support/listening-measures.js';
-import { LISTENING_SONGS } from './support/listening-songs.js';
+import { LISTENING_SONGS, closedVocabulary, renderListeningSong } from './support/listening-songs.js';
 import { RECOGNISER_RATE, recogniseClosed, recogniseOpen, recogniserAvailable, speak, tokens, writeWav16 } from './support/recognise.js';
 
 const args = process.argv.slice(2);
@@ -105,17 +103,7 @@ console.log(`${LISTENING_SONGS.length} songs, ${durationSec} s each; PocketSphin
 console.log('song              voice     lines cwords | recall stem  mix espeak | ratio stem  mix | closed stem  mix espeak chance | 3-7k dB stem espeak');
 for (const [index, song] of LISTENING_SONGS.entries()) {
   if (only && !only.has(song.name)) continue;
-  const track = await generateTrack({
-    context: song.context,
-    seed: song.seed,
-    maxDurationSec: durationSec,
-    quality: '128kbps',
-    model: emptyAudioModel(),
-    modelVersion: 'listening',
-    lyrics: song.lyrics,
-  });
-  if (!track.vocals) throw new Error(`${song.name}: no vocals rendered`);
-  const { stem } = track.vocals;
+  const { track, stem } = await renderListeningSong(song, durationSec);
   const sungLines = stem.melody.lines.map((l) => l.text);
   const spans = stem.timeline.lines;
   const stemSung = sungSpans(stem.samples, stem.sampleRate, spans);
@@ -130,8 +118,7 @@ for (const [index, song] of LISTENING_SONGS.entries()) {
 
   const reference = sungLines.flatMap((l) => tokens(l));
   const own = new Set(reference);
-  const other = LISTENING_SONGS[(index + 1) % LISTENING_SONGS.length];
-  const vocabulary = new Set([...own, ...Object.values(other.lyrics.sections).flatMap((t) => tokens(t))]);
+  const vocabulary = closedVocabulary(index, own);
   const grammar = join(work, `${song.name}.gram`);
   const open = { stem: recogniseOpen(stemWav), mix: recogniseOpen(mixWav), espeak: recogniseOpen(espeakWav) };
   const closed = {
