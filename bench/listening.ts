@@ -26,10 +26,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyAudioModel } from '../src/engine/compose/audio-model.js';
 import { decodeAudio } from '../src/engine/features/decode.js';
-import { generateTrack } from '../src/engine/music/pipeline.js';
-import { LISTENING_SONGS } from './support/listening-songs.js';
+import { FUNCTION_WORDS, closedShare, contentRecall, median, recogniserWav, sungSpans } from './support/listening-measures.js';
+import { LISTENING_SONGS, closedVocabulary, renderListeningSong } from './support/listening-songs.js';
 import { RECOGNISER_RATE, recogniseClosed, recogniseOpen, recogniserAvailable, speak, tokens, writeWav16 } from './support/recognise.js';
 
 const args = process.argv.slice(2);
@@ -41,17 +40,6 @@ const TARGET_RECALL_RATIO = 0.8;
 const TARGET_CLOSED_STEM = 0.9;
 const TARGET_CLOSED_MIX = 0.8;
 
-/** Function words: not counted as content words (articles, pronouns, auxiliaries, prepositions, conjunctions). */
-const FUNCTION_WORDS = new Set(
-  (
-    'a an the i me my mine you your yours he him his she her hers it its we us our ours they them their theirs this that these those ' +
-    'is am are was were be been being do does did have has had will would shall should can could may might must ' +
-    'and or but nor so yet if then than as of at by for from in into on onto to up down out over under with without ' +
-    'about across along around through till until upon oh all every no not there here what who when where why how ' +
-    "let let's i'm you're it's we're don't can't"
-  ).split(/\s+/),
-);
-
 const problem = recogniserAvailable();
 if (problem) {
   console.error(`listening bench: ${problem}`);
@@ -60,25 +48,6 @@ if (problem) {
 
 const work = keep ? join('artifacts', 'listening') : mkdtempSync(join(tmpdir(), 'listening-'));
 mkdirSync(work, { recursive: true });
-
-/** Bag-of-words recall of `reference`'s content words in `heard`. */
-function contentRecall(reference: readonly string[], heard: readonly string[]): number {
-  const want = new Map<string, number>();
-  for (const w of reference) if (!FUNCTION_WORDS.has(w)) want.set(w, (want.get(w) ?? 0) + 1);
-  const got = new Map<string, number>();
-  for (const w of heard) got.set(w, (got.get(w) ?? 0) + 1);
-  let total = 0;
-  let found = 0;
-  for (const [w, n] of want) {
-    total += n;
-    found += Math.min(n, got.get(w) ?? 0);
-  }
-  return total > 0 ? found / total : 0;
-}
-
-function closedShare(heard: readonly string[], own: ReadonlySet<string>): number {
-  return heard.length > 0 ? heard.filter((w) => own.has(w)).length / heard.length : 0;
-}
 
 /** Energy in [low, high] Hz over all of `x`, by a 4th-order Butterworth band (two 2nd-order sections each side). */
 function bandEnergy(x: Float32Array, fs: number, low: number, high: number): number {
@@ -115,31 +84,6 @@ function consonantBandDb(x: Float32Array, fs: number): number {
   return 10 * Math.log10(bandEnergy(x, fs, 3000, 7000) / bandEnergy(x, fs, 100, 7000));
 }
 
-/** The sung spans of `signal` (at `fs`), joined with 0.3 s of silence. */
-function sungSpans(signal: Float32Array, fs: number, lines: readonly { startSec: number; endSec: number }[]): Float32Array {
-  const gap = Math.round(0.3 * fs);
-  const pieces = lines.map((l) =>
-    signal.subarray(Math.max(0, Math.round((l.startSec - 0.15) * fs)), Math.min(signal.length, Math.round((l.endSec + 0.35) * fs))),
-  );
-  const out = new Float32Array(pieces.reduce((s, p) => s + p.length + gap, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length + gap;
-  }
-  return out;
-}
-
-async function to16k(samples: Float32Array, fs: number, name: string): Promise<string> {
-  const source = join(work, `${name}.src.wav`);
-  writeWav16(source, samples, fs);
-  const { pcm } = await decodeAudio(readFileSync(source), 'wav', { sampleRate: RECOGNISER_RATE });
-  const path = join(work, `${name}.wav`);
-  writeWav16(path, pcm, RECOGNISER_RATE);
-  rmSync(source);
-  return path;
-}
-
 interface SongResult {
   song: string;
   voice: string;
@@ -152,11 +96,6 @@ interface SongResult {
   heard: { stem: string; mix: string; espeak: string };
 }
 
-/** Median of the finite values (a song where espeak's recall is 0 has no ratio). */
-const median = (xs: number[]) => {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : ' n/a');
 
 const results: SongResult[] = [];
@@ -164,22 +103,12 @@ console.log(`${LISTENING_SONGS.length} songs, ${durationSec} s each; PocketSphin
 console.log('song              voice     lines cwords | recall stem  mix espeak | ratio stem  mix | closed stem  mix espeak chance | 3-7k dB stem espeak');
 for (const [index, song] of LISTENING_SONGS.entries()) {
   if (only && !only.has(song.name)) continue;
-  const track = await generateTrack({
-    context: song.context,
-    seed: song.seed,
-    maxDurationSec: durationSec,
-    quality: '128kbps',
-    model: emptyAudioModel(),
-    modelVersion: 'listening',
-    lyrics: song.lyrics,
-  });
-  if (!track.vocals) throw new Error(`${song.name}: no vocals rendered`);
-  const { stem } = track.vocals;
+  const { track, stem } = await renderListeningSong(song, durationSec);
   const sungLines = stem.melody.lines.map((l) => l.text);
   const spans = stem.timeline.lines;
   const stemSung = sungSpans(stem.samples, stem.sampleRate, spans);
   const mix = await decodeAudio(track.mp3!, 'mp3', { sampleRate: RECOGNISER_RATE });
-  const stemWav = await to16k(stemSung, stem.sampleRate, `${song.name}.stem`);
+  const stemWav = await recogniserWav(stemSung, stem.sampleRate, work, `${song.name}.stem`);
   const mixWav = join(work, `${song.name}.mix.wav`);
   writeWav16(mixWav, sungSpans(mix.pcm, RECOGNISER_RATE, spans), RECOGNISER_RATE);
   const espeakWav = join(work, `${song.name}.espeak.wav`);
@@ -189,8 +118,7 @@ for (const [index, song] of LISTENING_SONGS.entries()) {
 
   const reference = sungLines.flatMap((l) => tokens(l));
   const own = new Set(reference);
-  const other = LISTENING_SONGS[(index + 1) % LISTENING_SONGS.length];
-  const vocabulary = new Set([...own, ...Object.values(other.lyrics.sections).flatMap((t) => tokens(t))]);
+  const vocabulary = closedVocabulary(index, own);
   const grammar = join(work, `${song.name}.gram`);
   const open = { stem: recogniseOpen(stemWav), mix: recogniseOpen(mixWav), espeak: recogniseOpen(espeakWav) };
   const closed = {

@@ -4,7 +4,10 @@
  * chance and espeak-ng reads them cleanly). Each song's words differ from the next song's, which is the
  * distractor vocabulary of its closed-set test (bench/listening.ts).
  */
+import { emptyAudioModel } from '../../src/engine/compose/audio-model.js';
+import { generateTrack } from '../../src/engine/music/pipeline.js';
 import type { MusicContext, TrackLyrics } from '../../src/engine/types.js';
+import { tokens } from './recognise.js';
 import { FAMILY_CONTEXTS } from './mix-fixtures.js';
 
 export interface ListeningSong {
@@ -63,3 +66,24 @@ export const LISTENING_SONGS: ListeningSong[] = FAMILY_CONTEXTS.filter(([family]
   seed: SEEDS[family],
   lyrics: LYRICS[family],
 }));
+
+/** The song rendered as the listening benches hear it: `generateTrack` with its lyrics, no trained model. */
+export async function renderListeningSong(song: ListeningSong, durationSec: number) {
+  const track = await generateTrack({
+    context: song.context,
+    seed: song.seed,
+    maxDurationSec: durationSec,
+    quality: '128kbps',
+    model: emptyAudioModel(),
+    modelVersion: 'listening',
+    lyrics: song.lyrics,
+  });
+  if (!track.vocals) throw new Error(`${song.name}: no vocals rendered`);
+  return { track, stem: track.vocals.stem };
+}
+
+/** The closed-set vocabulary of song `index`: the words it sang (`own`) plus every word of the next song. */
+export function closedVocabulary(index: number, own: ReadonlySet<string>): Set<string> {
+  const other = LISTENING_SONGS[(index + 1) % LISTENING_SONGS.length];
+  return new Set([...own, ...Object.values(other.lyrics.sections).flatMap((t) => tokens(t))]);
+}

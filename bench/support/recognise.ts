@@ -92,6 +92,34 @@ export function speak(lines: readonly string[], wavPath: string): void {
   rmSync(raw);
 }
 
+/**
+ * espeak-ng speaking each line alone, its silences trimmed, time-stretched (sox `tempo`, WSOLA, pitch kept)
+ * to `lengthsSec[i]` when given, padded and joined as the listening bench joins the sung spans (0.15 s
+ * before, 0.35 s after, 0.3 s between). With the sung lines' lengths it asks how a speech synthesiser's
+ * words fare at the tempo of singing (bench/README.md, Listening, round 6).
+ */
+export function speakLineByLine(lines: readonly string[], lengthsSec: readonly number[] | null, wavPath: string): void {
+  const parts: string[] = [];
+  const gap = `${wavPath}.gap.wav`;
+  execFileSync('sox', ['-n', '-r', String(RECOGNISER_RATE), '-c', '1', '-b', '16', gap, 'trim', '0', '0.3']);
+  lines.forEach((line, i) => {
+    const raw = `${wavPath}.${i}.raw.wav`;
+    const trimmed = `${wavPath}.${i}.trim.wav`;
+    const part = `${wavPath}.${i}.wav`;
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', raw, `${line}.`]);
+    const trim = ['silence', '1', '0.01', '0.5%', 'reverse', 'silence', '1', '0.01', '0.5%', 'reverse'];
+    execFileSync('sox', [raw, '-D', '-r', String(RECOGNISER_RATE), '-c', '1', '-b', '16', trimmed, ...trim]);
+    const spoken = Number(execFileSync('soxi', ['-D', trimmed], { encoding: 'utf8' }));
+    const tempo = lengthsSec ? ['tempo', '-s', String(spoken / lengthsSec[i])] : [];
+    execFileSync('sox', [trimmed, '-D', part, ...tempo, 'pad', '0.15', '0.35']);
+    rmSync(raw);
+    rmSync(trimmed);
+    parts.push(part);
+  });
+  execFileSync('sox', [...parts.flatMap((p) => [p, gap]), wavPath]);
+  for (const p of [...parts, gap]) rmSync(p);
+}
+
 /** Lower-case word tokens (letters and inner apostrophes). */
 export function tokens(text: string): string[] {
   return (text.toLowerCase().match(/[a-z]+(?:'[a-z]+)*/g) ?? []).filter((w) => w.length > 0);
