@@ -1,7 +1,8 @@
 /**
- * The shared authentication layer of both APIs: sign-up, logins (platform, with the 2FA step, and staff),
- * refresh-token rotation with reuse detection, revocation, API keys. Role and status changes are
- * UserAdministration's (user-admin.service.ts). Turning a
+ * The shared authentication layer of both APIs: logins (platform, with the 2FA step, and staff, and with an
+ * identity provider), refresh-token rotation with reuse detection, revocation, API keys. An account's
+ * self-service (sign-up, verification, address and password changes, reset) is AccountService's
+ * (account.service.ts); role and status changes are UserAdministration's (user-admin.service.ts). Turning a
  * presented credential into a Principal is in access.ts. No HTTP here: routes in platform/auth and
  * station/auth call this, passing the client address the server resolved (TRUST_PROXY).
  *
@@ -37,18 +38,12 @@ import { acceptTotp } from './totp.js';
 import type { TotpSecrets } from './totp-secrets.js';
 import { TotpEnrolment } from './totp-enrolment.js';
 import { AccountProvisioning, type BootstrapAdmin, type NewUser } from './account-provisioning.js';
-import { publicUser, type PublicUser } from './public-user.js';
+import { publicUser, type IssuedLogin, type PublicUser } from './public-user.js';
+import { AccountService } from './account.service.js';
 import type { Environment } from '../kernel/environment.js';
 
 export type { PublicUser };
-
-export interface IssuedLogin {
-  accessToken: string;
-  refreshToken: string;
-  csrfToken: string;
-  expiresIn: number;
-  user: PublicUser;
-}
+export type { IssuedLogin };
 
 export interface AuthServiceDeps {
   database: Database;
@@ -101,6 +96,8 @@ export class AuthService implements EmailVerifiedCheck {
   readonly totp: TotpEnrolment;
   /** Role and status changes (user-admin.service.ts), for the admin API and artist onboarding. */
   readonly users: UserAdministration;
+  /** Sign-up, e-mail verification, address and password changes, password reset (account.service.ts). */
+  readonly accounts: AccountService;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
@@ -141,6 +138,17 @@ export class AuthService implements EmailVerifiedCheck {
       counters: deps.counters,
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
     });
+    this.accounts = new AccountService({
+      repo: this.repo,
+      passwords: this.passwords,
+      throttle: deps.throttle,
+      clock: deps.clock,
+      verification: this.verification,
+      reset: this.reset,
+      startSession: (user) => this.startSession(user, 'platform', false),
+      announceSignup: (user) => this.announceSignup(user),
+      endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
+    });
     this.csrf = deps.csrf;
     this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
   }
@@ -153,79 +161,9 @@ export class AuthService implements EmailVerifiedCheck {
     return this.credentials.authenticateApiKey(key);
   }
 
-  async signup(input: { email: string; password: string; displayName: string }): Promise<IssuedLogin> {
-    // The cheap refusal first: argon2 (46 MiB, tens of ms) runs only for an address that is free.
-    if (await this.repo.findUserByEmail(input.email)) throw Errors.conflict('An account with this e-mail already exists');
-    const user = await this.repo.insertUser({
-      email: input.email,
-      passwordHash: await this.passwords.hash(input.password),
-      role: 'listener',
-      displayName: input.displayName,
-    });
-    if (!user) throw Errors.conflict('An account with this e-mail already exists');
-    const login = await this.startSession(user, 'platform', false);
-    this.verification.sendLink(user.id, user.email);
-    await this.announceSignup(user);
-    return login;
-  }
-
-  /** POST /v1/auth/verify-email: the link's token marks the address it was mailed to verified (email-verification.ts). */
-  verifyEmail(token: string): Promise<void> {
-    return this.verification.verify(token);
-  }
-
-  /** POST /v1/auth/verify-email/resend: a new link, for a logged-in account whose address is not verified. */
-  resendVerification(caller: Principal): Promise<void> {
-    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('a new link is asked for from a login session');
-    return this.verification.resend(caller.userId);
-  }
-
   /** The check of actions marked "verified address": throws Errors.emailUnverified() (403) unless the user's address is verified. */
   assertEmailVerified(userId: string): Promise<void> {
     return this.verification.assertEmailVerified(userId);
-  }
-
-  /**
-   * A new address for the caller's account, from a login session and with the account's password (a stolen
-   * access token alone cannot move the account away). The new address is not verified: a link goes to it,
-   * a notice to the old one, and outstanding reset links (mailed to the old address) die. Wrong passwords
-   * count toward the login throttle of the account.
-   */
-  async changeEmail(caller: Principal, email: string, password: string, clientAddress: string): Promise<PublicUser & { email_verified: boolean }> {
-    if (caller.kind !== 'user' || !caller.userId) throw Errors.forbidden('the address is changed from a login session, not with an API key');
-    const user = await this.repo.findUserById(caller.userId);
-    if (!user) throw Errors.notFound('User', caller.userId);
-    await this.refuseWhileThrottled(user.email, clientAddress);
-    if (!(await this.passwords.verify(user.passwordHash, password))) {
-      await this.deps.throttle.recordFailure(user.email, clientAddress);
-      throw Errors.invalidCredentials();
-    }
-    if (email.toLowerCase() === user.email) return { ...publicUser(user), email_verified: user.emailVerifiedAt !== null };
-    const changed = await this.repo.changeEmail(user.id, email);
-    if (!changed) throw Errors.conflict('An account with this e-mail already exists');
-    await this.repo.spendUserResetTokens(user.id, this.deps.clock.date());
-    await this.verification.addressChanged(changed, user.email);
-    return { ...publicUser(changed), email_verified: false };
-  }
-
-  /**
-   * PUT /v1/users/me/password: a new password for the caller, who proves the current one (a wrong one counts
-   * toward the login throttle, as for changeEmail). Outstanding reset links die and every other session of
-   * the account ends (a thief's included); the session that asked goes on.
-   */
-  async changePassword(caller: Principal, currentPassword: string, newPassword: string, clientAddress: string): Promise<void> {
-    if (caller.kind !== 'user' || !caller.userId || !caller.sessionId)
-      throw Errors.forbidden('the password is changed from a login session, not with an API key');
-    const user = await this.repo.findUserById(caller.userId);
-    if (!user) throw Errors.notFound('User', caller.userId);
-    await this.refuseWhileThrottled(user.email, clientAddress);
-    if (!(await this.passwords.verify(user.passwordHash, currentPassword))) {
-      await this.deps.throttle.recordFailure(user.email, clientAddress);
-      throw Errors.invalidCredentials();
-    }
-    await this.repo.setPasswordHash(user.id, await this.passwords.hash(newPassword));
-    await this.repo.spendUserResetTokens(user.id, this.deps.clock.date());
-    await this.endAllSessions(user.id, 'password changed', caller.sessionId);
   }
 
   /** Event user.signup (platform-api.md): every account starts on the free plan. Delivered by the webhook engine. */
@@ -283,7 +221,7 @@ export class AuthService implements EmailVerifiedCheck {
    * TOTP-only scopes (sessionScopes), never one with them.
    */
   async platformLogin(email: string, password: string, clientAddress: string): Promise<IssuedLogin | { mfaToken: string }> {
-    await this.refuseWhileThrottled(email, clientAddress);
+    await this.deps.throttle.refuseWhileLocked(email, clientAddress);
     const user = await this.repo.findUserByEmail(email);
     const passwordOk = await this.verifyPassword(user, password);
     if (!user || !passwordOk || user.status !== 'active') return this.failLogin(email, clientAddress);
@@ -298,7 +236,7 @@ export class AuthService implements EmailVerifiedCheck {
   async verifySecondFactor(mfaToken: string, code: string, clientAddress: string): Promise<IssuedLogin> {
     const claims = await this.deps.tokens.verify(mfaToken, 'mfa').catch(() => null);
     const user = claims ? await this.repo.findUserById(claims.userId) : null;
-    if (user) await this.refuseWhileThrottled(user.email, clientAddress);
+    if (user) await this.deps.throttle.refuseWhileLocked(user.email, clientAddress);
     const attemptsKey = claims ? `mfa:attempts:${claims.tokenId}` : null;
     const attempts = attemptsKey ? await this.deps.counters.increment(attemptsKey, MFA_STATE_TTL_MS) : Infinity;
     const step = this.totpStep(user, code);
@@ -311,7 +249,7 @@ export class AuthService implements EmailVerifiedCheck {
 
   /** Staff login: e-mail, password and TOTP code, for the roles whose scopes need TOTP. */
   async staffLogin(input: { email: string; password: string; totpCode: string }, clientAddress: string): Promise<IssuedLogin> {
-    await this.refuseWhileThrottled(input.email, clientAddress);
+    await this.deps.throttle.refuseWhileLocked(input.email, clientAddress);
     const user = await this.repo.findUserByEmail(input.email);
     const passwordOk = await this.verifyPassword(user, input.password);
     const step = this.totpStep(user, input.totpCode);
@@ -349,16 +287,6 @@ export class AuthService implements EmailVerifiedCheck {
     await this.repo.revokeSession(sessionId, reason);
     this.deps.sessions.drop(sessionId);
     await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
-  }
-
-  /** POST /v1/auth/reset-password: the same for any address; a mail with a 1-hour single-use link follows for an active account. */
-  async requestPasswordReset(email: string): Promise<void> {
-    await this.reset.request(email);
-  }
-
-  /** Sets the new password from a reset link and ends every session of the user. */
-  async confirmPasswordReset(token: string, password: string): Promise<void> {
-    await this.reset.confirm(token, password);
   }
 
   /** Waits for reset and verification mails still being written (shutdown). */
@@ -424,12 +352,6 @@ export class AuthService implements EmailVerifiedCheck {
   /** Creates a user of any role; for seeding and for the admin API. The TOTP secret is sealed. */
   createUser(input: NewUser): Promise<PublicUser> {
     return this.provisioning.createUser(input);
-  }
-
-  /** 429 with Retry-After while this e-mail is locked for this address (login-throttle.ts). */
-  private async refuseWhileThrottled(email: string, clientAddress: string): Promise<void> {
-    const retryAfter = await this.deps.throttle.retryAfterSec(email, clientAddress);
-    if (retryAfter > 0) throw Errors.rateLimited(retryAfter, 'Too many failed logins for this account; try again later');
   }
 
   private async failLogin(email: string | null, clientAddress: string): Promise<never> {

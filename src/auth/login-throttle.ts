@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../infra/clock/clock.js';
 import type { CounterStore } from '../infra/counters/counter-store.js';
+import { Errors } from '../errors.js';
 
 export interface ThrottlePolicy {
   freeFailures: number;
@@ -75,6 +76,12 @@ export class LoginThrottle {
     const familiar = (await this.store.get(keys.familiar)) !== null;
     const until = Number((await this.store.get(familiar ? keys.addressLock : keys.lock)) ?? 0);
     return Math.max(0, Math.ceil((until - this.clock.now()) / 1000));
+  }
+
+  /** 429 with Retry-After while this e-mail is locked for this address. */
+  async refuseWhileLocked(email: string, address: string): Promise<void> {
+    const retryAfter = await this.retryAfterSec(email, address);
+    if (retryAfter > 0) throw Errors.rateLimited(retryAfter, 'Too many failed logins for this account; try again later');
   }
 
   async recordFailure(email: string, address: string): Promise<void> {

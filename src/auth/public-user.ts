@@ -9,6 +9,15 @@ export interface PublicUser {
   display_name: string;
 }
 
+/** The answer of a sign-up or login: the session's tokens and the user. */
+export interface IssuedLogin {
+  accessToken: string;
+  refreshToken: string;
+  csrfToken: string;
+  expiresIn: number;
+  user: PublicUser;
+}
+
 export function publicUser(row: UserRow): PublicUser {
   return { id: row.id, email: row.email, role: row.role, display_name: row.displayName };
 }

@@ -4,7 +4,7 @@
  * their routes through `registerModules`.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -85,6 +85,41 @@ function closeSilentConnectionsOnClose(app: FastifyInstance): void {
     silent.clear();
   });
 }
+/**
+ * Once the close has begun, ends each keep-alive connection as soon as its last response in flight is sent.
+ * Fastify's forceCloseConnections: 'idle' closes the idle connections once, when the close begins; a connection
+ * whose response was still being written then became idle afterwards and was kept for the keep-alive timeout
+ * (72 s), holding server.close() that long (a SIGTERM then hit the forced exit, as above).
+ *
+ * Why at each response's end rather than the alternatives: a `Connection: close` header cannot reach a response
+ * whose headers went out before the close (a media stream, a download), and calling closeIdleConnections() on
+ * a timer until the server closes polls for nothing most of the time and, on a connection with a pipelined
+ * answer queued, would destroy it mid-write (Node counts an ended but unsent response as done). Counting the
+ * responses in flight per socket knows when the last one is out; destroySoon() is what Node itself does after
+ * a `Connection: close` answer: it flushes what is written, then closes.
+ */
+function endConnectionsAfterTheirLastResponse(app: FastifyInstance): void {
+  const inFlight = new WeakMap<Socket, number>();
+  let closing = false;
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    // 'close' comes once per response: after it is sent, or when its connection is lost.
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      if (left > 0) {
+        inFlight.set(socket, left);
+        return;
+      }
+      inFlight.delete(socket);
+      if (closing && !socket.destroyed) socket.destroySoon();
+    });
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+}
+
 /** A socket with no bytes either way for this long is closed (SSE streams send a heartbeat every 15 s). */
 const IDLE_CONNECTION_MS = 120_000;
 
@@ -114,6 +149,7 @@ export async function buildHttpServer(deps: HttpServerDeps, registerModules: (ap
     reply.header('X-Request-Id', String(request.id));
   });
   closeSilentConnectionsOnClose(app);
+  endConnectionsAfterTheirLastResponse(app);
   // JSON only: a text/plain body is a wrong Content-Type (415), not a string for the schema to reject.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);

@@ -43,7 +43,7 @@ export function accountRoutes(auth: AuthService) {
         },
       },
       async (request) => {
-        await auth.verifyEmail(request.body.token);
+        await auth.accounts.verifyEmail(request.body.token);
         return { email_verified: true as const };
       },
     );
@@ -62,7 +62,7 @@ export function accountRoutes(auth: AuthService) {
         },
       },
       async (request, reply) => {
-        await auth.resendVerification(request.principal!);
+        await auth.accounts.resendVerification(request.principal!);
         return reply.status(202).send({ status: 'accepted' as const });
       },
     );
@@ -88,7 +88,7 @@ export function accountRoutes(auth: AuthService) {
           },
         },
       },
-      async (request) => auth.changeEmail(request.principal!, request.body.email, request.body.password, clientKey(request.ip)),
+      async (request) => auth.accounts.changeEmail(request.principal!, request.body.email, request.body.password, clientKey(request.ip)),
     );
 
     app.put(
@@ -109,7 +109,7 @@ export function accountRoutes(auth: AuthService) {
         },
       },
       async (request, reply) => {
-        await auth.changePassword(request.principal!, request.body.current_password, request.body.new_password, clientKey(request.ip));
+        await auth.accounts.changePassword(request.principal!, request.body.current_password, request.body.new_password, clientKey(request.ip));
         return reply.code(204).send(null);
       },
     );

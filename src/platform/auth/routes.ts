@@ -90,7 +90,7 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
         },
       },
       async (request, reply) => {
-        const login = await auth.signup({
+        const login = await auth.accounts.signup({
           email: request.body.email,
           password: request.body.password,
           displayName: request.body.display_name.trim(),
@@ -252,7 +252,7 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
         },
       },
       async (request, reply) => {
-        await auth.requestPasswordReset(request.body.email);
+        await auth.accounts.requestPasswordReset(request.body.email);
         return reply.status(202).send({ status: 'accepted' as const });
       },
     );
@@ -272,7 +272,7 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
         },
       },
       async (request, reply) => {
-        await auth.confirmPasswordReset(request.body.token, request.body.password);
+        await auth.accounts.confirmPasswordReset(request.body.token, request.body.password);
         return reply.status(204).send(null);
       },
     );
