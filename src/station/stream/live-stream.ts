@@ -59,6 +59,15 @@ export interface LiveStreamOptions {
   alone?: () => TrackSource;
   /** How much held audio is left when a follower starts playing on alone (default 2 s). */
   aloneBeforeMs?: number;
+  /**
+   * How much further than `aloneBeforeMs` the leader's frames must reach before a follower playing alone hands
+   * back to them (default 1 s). Without the margin, a leader whose frames come just under `aloneBeforeMs`
+   * ahead (its publisher reconnecting after Redis returns, a loaded machine) flips the follower at every
+   * message, and every flip restarts its broadcaster.
+   */
+  handBackMarginMs?: number;
+  /** The least time a follower plays alone before it hands back (default 2 s): bursts of late frames flip it at most once per this. */
+  minAloneMs?: number;
   onError?(error: unknown, context: string): void;
 }
 
@@ -241,6 +250,8 @@ export class LiveStream {
   handedBack = 0;
   /** True while this follower renders the timeline itself (no leader's frames). */
   private playingAlone = false;
+  /** When it last started playing alone. */
+  private aloneSince = 0;
 
   constructor(private readonly options: LiveStreamOptions) {
     this.now = options.now ?? Date.now;
@@ -376,7 +387,13 @@ export class LiveStream {
     if (this.playingAlone) {
       // Only the leader's frames still to come end playing alone, not a late delivery of old ones.
       const sent = this.options.broadcaster.clock.nextFrame;
-      if (relayed.message.first + relayed.frames.length <= sent) return;
+      const end = relayed.message.first + relayed.frames.length;
+      if (end <= sent) return;
+      // ...and only once they lead by a margin over the point where it went alone, after a least stay alone.
+      const now = this.now();
+      const ahead = relayed.message.epoch + end * FRAME_MS - now;
+      const { aloneBeforeMs = 2000, handBackMarginMs = 1000, minAloneMs = 2000 } = this.options;
+      if (ahead < aloneBeforeMs + handBackMarginMs || now - this.aloneSince < minAloneMs) return;
       this.handBack();
     }
     this.hold.add(relayed.message, relayed.frames);
@@ -402,6 +419,7 @@ export class LiveStream {
           source: this.options.alone(),
         };
         this.playingAlone = true;
+        this.aloneSince = this.now();
         this.wentAlone++;
         this.hold.reset(null, 0);
         await this.options.broadcaster.start(resume);
