@@ -252,6 +252,8 @@ export class LiveStream {
   private playingAlone = false;
   /** When it last started playing alone. */
   private aloneSince = 0;
+  /** The leader's frames that came while playing alone, not sent yet: held once it hands back. */
+  private waiting: { message: RelayMessage; frames: Buffer[] }[] = [];
 
   constructor(private readonly options: LiveStreamOptions) {
     this.now = options.now ?? Date.now;
@@ -317,6 +319,7 @@ export class LiveStream {
     if (this.playingAlone) {
       // It played the timeline alone: it goes on from its own run, now as the leader (cueing and counting).
       this.playingAlone = false;
+      this.waiting = [];
       const own = broadcaster.handover();
       broadcaster.halt();
       if (own) {
@@ -390,10 +393,16 @@ export class LiveStream {
       const end = relayed.message.first + relayed.frames.length;
       if (end <= sent) return;
       // ...and only once they lead by a margin over the point where it went alone, after a least stay alone.
+      // Until then they are kept: the ones that came before cover the time between its own last rendered frame
+      // and the message that hands back.
       const now = this.now();
       const ahead = relayed.message.epoch + end * FRAME_MS - now;
       const { aloneBeforeMs = 2000, handBackMarginMs = 1000, minAloneMs = 2000 } = this.options;
-      if (ahead < aloneBeforeMs + handBackMarginMs || now - this.aloneSince < minAloneMs) return;
+      this.waiting = this.waiting.filter((kept) => kept.message.first + kept.frames.length > sent);
+      if (ahead < aloneBeforeMs + handBackMarginMs || now - this.aloneSince < minAloneMs) {
+        this.waiting.push(relayed);
+        return;
+      }
       this.handBack();
     }
     this.hold.add(relayed.message, relayed.frames);
@@ -420,6 +429,7 @@ export class LiveStream {
         };
         this.playingAlone = true;
         this.aloneSince = this.now();
+        this.waiting = [];
         this.wentAlone++;
         this.hold.reset(null, 0);
         await this.options.broadcaster.start(resume);
@@ -440,6 +450,8 @@ export class LiveStream {
       this.hold.markers = own.markers;
       this.hold.timeline = own.timeline;
     }
+    for (const kept of this.waiting) this.hold.add(kept.message, kept.frames);
+    this.waiting = [];
   }
 
   private report(error: unknown, context: string): void {
