@@ -9,12 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { asc } from 'drizzle-orm';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/station.js';
 import type { Database } from '../../infra/db/client.js';
 import { radioSlots } from '../../infra/db/schema/index.js';
 import type { StationConfigRow } from '../admin/config.repository.js';
 import type { CardWithoutTiming } from './cards.js';
+import { InProcessEventBus } from '../../infra/pubsub/in-process-bus.js';
 import { OnAirTrack } from './on-air.js';
 import { SlotsRepository } from './slots.repository.js';
 import { RadioTrackSource, type TrackSourceDeps } from './track-source.js';
@@ -30,6 +32,7 @@ describe('starts heard while not leading', () => {
   let slots: SlotsRepository;
   let leading: boolean;
   let source: RadioTrackSource;
+  let deps: Partial<TrackSourceDeps>;
   /** Titles of the now-playing cards published, and of the plays counted. */
   let published: string[];
   let counted: string[];
@@ -71,7 +74,7 @@ describe('starts heard while not leading', () => {
     published = [];
     counted = [];
     const config = { radioEnabled: true, streamQuality: '128', crossfadeSec: 3 } as unknown as StationConfigRow;
-    const deps: Partial<TrackSourceDeps> = {
+    deps = {
       slots,
       config: { get: async () => config },
       resolver: {
@@ -158,5 +161,45 @@ describe('starts heard while not leading', () => {
     expect(rows[2].status).toBe('playing');
     expect(counted).toHaveLength(1);
     expect(published).toEqual([]);
+  });
+
+  it('emits the now-playing event even when the bus cannot publish the card, and reports each failure', async () => {
+    // Redis down: the bus refuses the card. The webhook event (recorded in the database first) still goes out.
+    const bus = new InProcessEventBus();
+    await bus.close();
+    const emitted: string[] = [];
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push((JSON.parse(line) as { msg: string }).msg) });
+    const failing = new RadioTrackSource({
+      ...deps,
+      bus,
+      events: {
+        emit: async (type, payload) => {
+          emitted.push(`${type} ${(payload as { title: string }).title}`);
+        },
+      },
+      log,
+    } as TrackSourceDeps);
+    const [, second] = await plan([{ status: 'played', started: true }, { status: 'playing' }]);
+    leading = true;
+    await failing.trackStarted(second, Date.now());
+    expect(emitted).toEqual([`station.track.now_playing slot ${second}`]);
+    expect(warnings).toEqual(['publishing the now-playing card failed']);
+    expect((await order())[1].status).toBe('playing');
+
+    // The event's own failure is reported on its own, and the card is still published.
+    const both = new RadioTrackSource({
+      ...deps,
+      events: {
+        emit: async () => {
+          throw new Error('database out');
+        },
+      },
+      log,
+    } as TrackSourceDeps);
+    const [, , third] = await plan([{ status: 'played', started: true }, { status: 'played', started: true }, { status: 'playing' }]);
+    await both.trackStarted(third, Date.now());
+    expect(published).toEqual([`slot ${third}`]);
+    expect(warnings).toEqual(['publishing the now-playing card failed', 'emitting the now-playing event failed']);
   });
 });

@@ -212,9 +212,16 @@ export class RadioTrackSource implements TrackSource {
     // The stream calls this when listeners hear the change; in a crossfade they heard its first sound earlier.
     const elapsed = Math.max(0, Math.min(card.duration_sec, Math.floor((this.deps.clock.now() - startedAtMs) / 1000)));
     const full: NowPlayingCard = { ...card, elapsed_sec: elapsed, started_at: new Date(startedAtMs).toISOString() };
-    await this.deps.bus.publish(NOW_PLAYING_CHANNEL, full);
-    // Station events take a Record<string, unknown> payload; NowPlayingCard is an interface (no index signature).
-    await this.deps.events.emit('station.track.now_playing', full as unknown as Record<string, unknown>);
+    // The card to this station's sockets (the bus) and the event to webhooks (recorded in the database first)
+    // fail apart: Redis down must not lose the webhook event, nor a database hiccup the card. The start itself is
+    // recorded by now, so a failure here is reported, not thrown (a retry would find the slot started).
+    const [published, emitted] = await Promise.allSettled([
+      this.deps.bus.publish(NOW_PLAYING_CHANNEL, full),
+      // Station events take a Record<string, unknown> payload; NowPlayingCard is an interface (no index signature).
+      this.deps.events.emit('station.track.now_playing', full as unknown as Record<string, unknown>),
+    ]);
+    if (published.status === 'rejected') this.deps.log?.warn({ err: published.reason, slot: slotId }, 'publishing the now-playing card failed');
+    if (emitted.status === 'rejected') this.deps.log?.warn({ err: emitted.reason, slot: slotId }, 'emitting the now-playing event failed');
     void this.deps.planner.cycle();
   }
 }

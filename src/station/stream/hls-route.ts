@@ -36,6 +36,56 @@ export interface HlsRouteOptions {
 
 const TicketQuery = Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: true });
 
+/** How long a playlist read is served again: its own Cache-Control allows a second; players reload every 2-4 s. */
+const PLAYLIST_CACHE_MS = 500;
+/** Segments kept in memory: the newest few are what every listener asks for (~64 KB each at 128 kbps). */
+const SEGMENTS_CACHED = 8;
+
+/**
+ * Blob reads shared by every listener's requests: each request read the store (a file or an S3 GET) again,
+ * most of an HLS request's cost. The playlist is read at most every PLAYLIST_CACHE_MS; a segment, once
+ * written, never changes (a new leader continues the sequence, it never rewrites a written segment), so the
+ * newest SEGMENTS_CACHED are kept by key. Misses are never cached: a segment not written yet is read again.
+ */
+export class HlsBlobCache {
+  private playlist: { key: string; at: number; bytes: Promise<Buffer> } | null = null;
+  private readonly segments = new Map<string, Promise<Buffer>>();
+
+  constructor(
+    private readonly blobs: Pick<BlobStore, 'get'>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  playlistAt(key: string): Promise<Buffer> {
+    const now = this.now();
+    const cached = this.playlist;
+    if (cached && cached.key === key && now - cached.at < PLAYLIST_CACHE_MS) return cached.bytes;
+    const bytes = this.blobs.get(key);
+    this.playlist = { key, at: now, bytes };
+    bytes.catch(() => {
+      if (this.playlist?.bytes === bytes) this.playlist = null;
+    });
+    return bytes;
+  }
+
+  segmentAt(key: string): Promise<Buffer> {
+    const cached = this.segments.get(key);
+    if (cached) {
+      // Most recently used last: the oldest is the one dropped.
+      this.segments.delete(key);
+      this.segments.set(key, cached);
+      return cached;
+    }
+    const bytes = this.blobs.get(key);
+    this.segments.set(key, bytes);
+    if (this.segments.size > SEGMENTS_CACHED) this.segments.delete(this.segments.keys().next().value!);
+    bytes.catch(() => {
+      if (this.segments.get(key) === bytes) this.segments.delete(key);
+    });
+    return bytes;
+  }
+}
+
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
@@ -49,6 +99,7 @@ export function rewriteSegments(playlist: string, uri: (name: string) => string)
 }
 
 export function hlsRoutes(blobs: Pick<BlobStore, 'get'>, options: HlsRouteOptions): FastifyPluginAsync {
+  const cache = new HlsBlobCache(blobs);
   return async (app) => {
     app.get(
       `${options.basePath}/live.m3u8`,
@@ -61,7 +112,7 @@ export function hlsRoutes(blobs: Pick<BlobStore, 'get'>, options: HlsRouteOption
         await options.authorize(request, true);
         let playlist: Buffer;
         try {
-          playlist = await blobs.get(`${options.prefix}/${PLAYLIST_NAME}`);
+          playlist = await cache.playlistAt(`${options.prefix}/${PLAYLIST_NAME}`);
         } catch (error) {
           if (isMissing(error)) throw Errors.notFound('HLS playlist (the stream has not published a segment yet)');
           throw error;
@@ -99,7 +150,7 @@ export function hlsRoutes(blobs: Pick<BlobStore, 'get'>, options: HlsRouteOption
         await options.authorize(request, false);
         let bytes: Buffer;
         try {
-          bytes = await blobs.get(`${options.prefix}/${segment}`);
+          bytes = await cache.segmentAt(`${options.prefix}/${segment}`);
         } catch (error) {
           if (isMissing(error)) throw Errors.notFound('HLS segment', segment);
           throw error;

@@ -59,6 +59,15 @@ export interface LiveStreamOptions {
   alone?: () => TrackSource;
   /** How much held audio is left when a follower starts playing on alone (default 2 s). */
   aloneBeforeMs?: number;
+  /**
+   * How much further than `aloneBeforeMs` the leader's frames must reach before a follower playing alone hands
+   * back to them (default 1 s). Without the margin, a leader whose frames come just under `aloneBeforeMs`
+   * ahead (its publisher reconnecting after Redis returns, a loaded machine) flips the follower at every
+   * message, and every flip restarts its broadcaster.
+   */
+  handBackMarginMs?: number;
+  /** The least time a follower plays alone before it hands back (default 2 s): bursts of late frames flip it at most once per this. */
+  minAloneMs?: number;
   onError?(error: unknown, context: string): void;
 }
 
@@ -241,6 +250,10 @@ export class LiveStream {
   handedBack = 0;
   /** True while this follower renders the timeline itself (no leader's frames). */
   private playingAlone = false;
+  /** When it last started playing alone. */
+  private aloneSince = 0;
+  /** The leader's frames that came while playing alone, not sent yet: held once it hands back. */
+  private waiting: { message: RelayMessage; frames: Buffer[] }[] = [];
 
   constructor(private readonly options: LiveStreamOptions) {
     this.now = options.now ?? Date.now;
@@ -306,6 +319,7 @@ export class LiveStream {
     if (this.playingAlone) {
       // It played the timeline alone: it goes on from its own run, now as the leader (cueing and counting).
       this.playingAlone = false;
+      this.waiting = [];
       const own = broadcaster.handover();
       broadcaster.halt();
       if (own) {
@@ -376,7 +390,19 @@ export class LiveStream {
     if (this.playingAlone) {
       // Only the leader's frames still to come end playing alone, not a late delivery of old ones.
       const sent = this.options.broadcaster.clock.nextFrame;
-      if (relayed.message.first + relayed.frames.length <= sent) return;
+      const end = relayed.message.first + relayed.frames.length;
+      if (end <= sent) return;
+      // ...and only once they lead by a margin over the point where it went alone, after a least stay alone.
+      // Until then they are kept: the ones that came before cover the time between its own last rendered frame
+      // and the message that hands back.
+      const now = this.now();
+      const ahead = relayed.message.epoch + end * FRAME_MS - now;
+      const { aloneBeforeMs = 2000, handBackMarginMs = 1000, minAloneMs = 2000 } = this.options;
+      this.waiting = this.waiting.filter((kept) => kept.message.first + kept.frames.length > sent);
+      if (ahead < aloneBeforeMs + handBackMarginMs || now - this.aloneSince < minAloneMs) {
+        this.waiting.push(relayed);
+        return;
+      }
       this.handBack();
     }
     this.hold.add(relayed.message, relayed.frames);
@@ -402,6 +428,8 @@ export class LiveStream {
           source: this.options.alone(),
         };
         this.playingAlone = true;
+        this.aloneSince = this.now();
+        this.waiting = [];
         this.wentAlone++;
         this.hold.reset(null, 0);
         await this.options.broadcaster.start(resume);
@@ -422,6 +450,8 @@ export class LiveStream {
       this.hold.markers = own.markers;
       this.hold.timeline = own.timeline;
     }
+    for (const kept of this.waiting) this.hold.add(kept.message, kept.frames);
+    this.waiting = [];
   }
 
   private report(error: unknown, context: string): void {

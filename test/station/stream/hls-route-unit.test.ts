@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../../src/errors.js';
 import { registerErrorHandling } from '../../../src/http/error-handler.js';
 import { FileBlobStore } from '../../../src/infra/blobs/blob-store.js';
-import { hlsRoutes } from '../../../src/station/stream/hls-route.js';
+import { HlsBlobCache, hlsRoutes } from '../../../src/station/stream/hls-route.js';
 
 const BASE = '/station/v1/radio/hls';
 const PLAYLIST = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:3.997,\n7.mp3\n#EXTINF:3.997,\n8.mp3\n';
@@ -95,5 +95,29 @@ describe('HLS routes', () => {
     const playlist = await app.inject({ url: `${BASE}/live.m3u8?ticket=good` });
     const uris = playlist.body.split('\n').filter((line) => line && !line.startsWith('#'));
     expect(uris).toEqual(['https://cdn.example/hls/live/7.mp3?X-Amz-Signature=abc', 'https://cdn.example/hls/live/8.mp3?X-Amz-Signature=abc']);
+  });
+
+  it('reads the playlist at most every half second and a written segment once, and never keeps a miss', async () => {
+    // The real file store, counting its reads.
+    const reads: string[] = [];
+    const store = { get: (key: string) => (reads.push(key), blobs.get(key)) };
+    let now = 0;
+    const cache = new HlsBlobCache(store, () => now);
+    await blobs.put('hls/cache/playlist.m3u8', Buffer.from(PLAYLIST));
+    expect((await cache.playlistAt('hls/cache/playlist.m3u8')).toString()).toBe(PLAYLIST);
+    now = 499;
+    await cache.playlistAt('hls/cache/playlist.m3u8');
+    expect(reads).toEqual(['hls/cache/playlist.m3u8']);
+    // The next segment is listed: a read half a second after the last one sees it.
+    await blobs.put('hls/cache/playlist.m3u8', Buffer.from(`${PLAYLIST}#EXTINF:3.997,\n9.mp3\n`));
+    now = 500;
+    expect((await cache.playlistAt('hls/cache/playlist.m3u8')).toString()).toContain('9.mp3');
+
+    // A segment not written yet is a miss each time, then read once it exists.
+    await expect(cache.segmentAt('hls/cache/9.mp3')).rejects.toMatchObject({ code: 'ENOENT' });
+    await blobs.put('hls/cache/9.mp3', Buffer.from('segment 9'));
+    expect((await cache.segmentAt('hls/cache/9.mp3')).toString()).toBe('segment 9');
+    expect((await cache.segmentAt('hls/cache/9.mp3')).toString()).toBe('segment 9');
+    expect(reads.filter((key) => key === 'hls/cache/9.mp3')).toHaveLength(2);
   });
 });
