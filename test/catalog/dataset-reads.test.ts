@@ -73,21 +73,19 @@ beforeAll(async () => {
     durationSec: 60,
     ...extra,
   });
-  await db
-    .insert(tracks)
-    .values([
-      track(T.master, 'master', OWN.id, {
-        audioBlobKey: 'tracks/master.mp3',
-        audioFormat: 'mp3',
-        releaseYear: 2020,
-        isrc: 'USABC2000001',
-        audioBitrateKbps: 320,
-      }),
-      track(T.bare, 'bare', OWN.id, { status: 'removed' }),
-      track(T.third, 'third', THIRD.id, { audioBlobKey: 'tracks/third.mp3', audioFormat: 'mp3' }),
-      { ...track(T.sandbox, 'master', SANDBOX.id, { audioBlobKey: 'tracks/master.mp3', audioFormat: 'mp3' }), environment: 'test' as const },
-      ...manyIds.map((id, i) => track(id, `many-${i}`, OWN.id, { audioBlobKey: `tracks/many-${i}.mp3`, audioFormat: 'wav' })),
-    ]);
+  await db.insert(tracks).values([
+    track(T.master, 'master', OWN.id, {
+      audioBlobKey: 'tracks/master.mp3',
+      audioFormat: 'mp3',
+      releaseYear: 2020,
+      isrc: 'USABC2000001',
+      audioBitrateKbps: 320,
+    }),
+    track(T.bare, 'bare', OWN.id, { status: 'removed' }),
+    track(T.third, 'third', THIRD.id, { audioBlobKey: 'tracks/third.mp3', audioFormat: 'mp3' }),
+    { ...track(T.sandbox, 'master', SANDBOX.id, { audioBlobKey: 'tracks/master.mp3', audioFormat: 'mp3' }), environment: 'test' as const },
+    ...manyIds.map((id, i) => track(id, `many-${i}`, OWN.id, { audioBlobKey: `tracks/many-${i}.mp3`, audioFormat: 'wav' })),
+  ]);
   await db
     .insert(trackFeatures)
     .values([
