@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { AppSessionStore } from './auth/app-session-store.js';
 import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { ConnectionLimits } from './auth/connection-limits.js';
@@ -322,7 +323,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     datasetStatus: station.dataset.artistStatus,
   });
   const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases });
-  const oauth = buildOAuthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl });
+  const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;
   // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).
