@@ -265,7 +265,19 @@ export async function createStation(config: Config, options: StationOptions = {}
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs), niceness: config.engineThreadNiceness ?? undefined }));
   // Uploads before the store: a purchase of an uploaded track downloads its master (the uploads' `masters`).
-  const uploads = buildUploadsModule({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers, log });
+  const uploads = buildUploadsModule({
+    config,
+    db: database.db,
+    catalog: catalogModule.uploadWrites,
+    blobs,
+    queue,
+    bus,
+    events: platformEvents,
+    clock,
+    engine,
+    timers: options.timers,
+    log,
+  });
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
   const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });

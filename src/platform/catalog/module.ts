@@ -12,6 +12,7 @@ import { CatalogDatasetReads } from './dataset-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
+import { CatalogUploadWrites } from './upload-writes.js';
 
 export interface CatalogModuleDeps {
   db: Db;
@@ -45,6 +46,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     trackReads: new CatalogTrackReads(deps.db),
     /** Read port for the station's dataset manager: the rows its eligibility and validation judge, in its transaction. */
     datasetReads: new CatalogDatasetReads(deps.db),
+    /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
+    uploadWrites: new CatalogUploadWrites(),
     routes: async (app: FastifyInstance) => {
       await app.register(catalogRoutes(service));
     },
