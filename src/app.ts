@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { AccountWrites } from './auth/account-writes.js';
 import { AppSessionStore } from './auth/app-session-store.js';
 import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
@@ -220,7 +221,9 @@ export async function createStation(config: Config, options: StationOptions = {}
   const staffAuth = buildStaffAuthModule({ auth, secureCookies });
   const platformAuth = buildPlatformAuthModule({ auth, secureCookies });
   const developer = buildDeveloperModule({ auth, accounts: developerAccounts, publicBaseUrl: config.publicBaseUrl });
-  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp });
+  // Auth owns `users`: the users group's display name and the subscriptions' plan are written through it.
+  const accountWrites = new AccountWrites();
+  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites });
   const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
@@ -280,7 +283,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
-  const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
+  const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl, plans: accountWrites });
   const store = buildStoreModule({
     db: database.db,
     bus,
@@ -334,7 +337,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     releaseProducts: store.releaseProducts,
     datasetStatus: station.dataset.artistStatus,
   });
-  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases });
+  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases, profiles: users.profiles });
   const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;

@@ -1,6 +1,11 @@
-/** Data access of Pro subscriptions and the plan on users. */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+/**
+ * Data access of Pro subscriptions. The plan is a column of auth's `users`, set through auth's port
+ * (`PlanWrites`, published as `AccountWrites` in src/auth/account-writes.ts) in the transaction that activates
+ * or ends the subscription.
+ */
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { UserPlan } from '../../auth/account-writes.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { isUuid } from '../../infra/db/ids.js';
 import { subscriptions, users } from '../../infra/db/schema/index.js';
 
@@ -12,8 +17,17 @@ export type Ending = { outcome: 'ended' | 'not_active'; row: SubscriptionRow };
 /** activated: this notice made the user Pro; already: an earlier one did; duplicate: the user was Pro through another subscription. */
 export type Activation = { outcome: 'activated' | 'already' | 'duplicate'; row: SubscriptionRow };
 
+/** Auth's port as this group uses it: the user's row locked, and the plan set, in the subscription's transaction. */
+export interface PlanWrites {
+  lock(userId: string, tx: DbOrTx): Promise<void>;
+  setPlan(userId: string, plan: UserPlan, tx: DbOrTx): Promise<void>;
+}
+
 export class SubscriptionsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly plans: PlanWrites,
+  ) {}
 
   async user(userId: string) {
     const [row] = await this.db.select({ id: users.id, email: users.email, plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
@@ -67,7 +81,7 @@ export class SubscriptionsRepository {
    */
   async activate(subscription: SubscriptionRow, change: { reference: string; processorSubscriptionId: string | null; now: Date }): Promise<Activation> {
     return this.db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.userId)).for('update');
+      await this.plans.lock(subscription.userId, tx);
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
       if (current.status === 'active') return { outcome: 'already', row: current };
       const [other] = await tx
@@ -81,10 +95,7 @@ export class SubscriptionsRepository {
         .set({ status: 'active', activatedAt: change.now, processorReference: change.reference, processorSubscriptionId: change.processorSubscriptionId })
         .where(eq(subscriptions.id, subscription.id))
         .returning();
-      await tx
-        .update(users)
-        .set({ plan: 'pro', updatedAt: sql`now()` })
-        .where(eq(users.id, subscription.userId));
+      await this.plans.setPlan(subscription.userId, 'pro', tx);
       return { outcome: 'activated', row };
     });
   }
@@ -117,14 +128,11 @@ export class SubscriptionsRepository {
    */
   async end(subscription: SubscriptionRow, now: Date): Promise<Ending> {
     return this.db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.userId)).for('update');
+      await this.plans.lock(subscription.userId, tx);
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
       if (current.status !== 'active') return { outcome: 'not_active', row: current };
       const [row] = await tx.update(subscriptions).set({ status: 'cancelled', endedAt: now }).where(eq(subscriptions.id, subscription.id)).returning();
-      await tx
-        .update(users)
-        .set({ plan: 'free', updatedAt: sql`now()` })
-        .where(eq(users.id, subscription.userId));
+      await this.plans.setPlan(subscription.userId, 'free', tx);
       return { outcome: 'ended', row };
     });
   }

@@ -1,4 +1,8 @@
-/** Users with their profiles (user_profiles; a missing row means the defaults). */
+/**
+ * Users with their profiles (user_profiles; a missing row means the defaults). The display name is a column of
+ * auth's `users`, written through auth's port (`DisplayNameWrite`, published as `AccountWrites` in
+ * src/auth/account-writes.ts) in the transaction that writes the profile.
+ */
 import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
@@ -45,8 +49,16 @@ export const profileColumns = {
   playlistsPublic: userProfiles.playlistsPublic,
 };
 
+/** Auth's port as this group uses it: a display name set in the profile's transaction. */
+export interface DisplayNameWrite {
+  setDisplayName(userId: string, displayName: string, tx: DbOrTx): Promise<void>;
+}
+
 export class UsersRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly names: DisplayNameWrite,
+  ) {}
 
   async find(userId: string): Promise<ProfileRow | null> {
     const [row] = await this.db
@@ -62,12 +74,7 @@ export class UsersRepository {
   async update(userId: string, change: ProfileChange): Promise<void> {
     const { displayName, ...profile } = change;
     await (this.db as Db).transaction(async (tx) => {
-      if (displayName !== undefined) {
-        await tx
-          .update(users)
-          .set({ displayName, updatedAt: sql`now()` })
-          .where(idEq(users.id, userId));
-      }
+      if (displayName !== undefined) await this.names.setDisplayName(userId, displayName, tx);
       if (Object.keys(profile).length > 0) {
         await tx
           .insert(userProfiles)
