@@ -6,7 +6,7 @@ import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { LibraryRepository } from '../library/library.repository.js';
 import { LibraryService } from '../library/library.service.js';
 import { libraryRoutes } from '../library/routes.js';
-import { PlaylistsRepository } from '../playlists/playlists.repository.js';
+import { PlaylistsRepository, type OwnerPlaylistPrivacy } from '../playlists/playlists.repository.js';
 import { PlaylistsService } from '../playlists/playlists.service.js';
 import { playlistsRoutes } from '../playlists/routes.js';
 import { CapsulesRepository } from '../capsules/capsules.repository.js';
@@ -23,13 +23,13 @@ export interface ListenersModuleDeps {
   clock: Clock;
   /** The store's read port: what unlocks a capsule kept for buyers. */
   purchases: CapsulePurchases;
-  /** The users group's read port: a listener's public profile. */
-  profiles: ProfileReads;
+  /** The users group's read port: a listener's public profile, and whether an owner's playlists are public. */
+  profiles: ProfileReads & OwnerPlaylistPrivacy;
 }
 
 export function buildListenersModule(deps: ListenersModuleDeps) {
   const follows = new FollowsRepository(deps.db);
-  const playlists = new PlaylistsRepository(deps.db);
+  const playlists = new PlaylistsRepository(deps.db, deps.profiles);
   return {
     async routes(app: FastifyInstance) {
       await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db))));

@@ -1,4 +1,5 @@
 /** The users group for the composition root: a user's own profile (GET/PATCH /v1/users/me) and two-step sign-in enrolment. */
+import type { SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { DeveloperAccountCheck } from '../../auth/developer-keys.js';
 import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
@@ -25,8 +26,8 @@ export function buildUsersModule({ db, clock, developerAccounts, totp, names }: 
   const service = new UsersService(repo, clock, developerAccounts);
   return {
     service,
-    /** Read port for the listeners' public profiles: a user with their profile. */
-    profiles: { find: (userId: string) => repo.find(userId) },
+    /** Read port for the listeners' public profiles (a user with their profile) and the playlists' owner privacy. */
+    profiles: { find: (userId: string) => repo.find(userId), playlistsPublicOf: (ownerUserId: SQLWrapper) => repo.playlistsPublicOf(ownerUserId) },
     routes: async (app: FastifyInstance) => {
       await app.register(usersRoutes(service));
       await app.register(totpRoutes(totp));

@@ -3,7 +3,7 @@
  * auth's `users`, written through auth's port (`DisplayNameWrite`, published as `AccountWrites` in
  * src/auth/account-writes.ts) in the transaction that writes the profile.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { userProfiles, users } from '../../infra/db/schema/index.js';
@@ -68,6 +68,16 @@ export class UsersRepository {
       .where(idEq(users.id, userId))
       .limit(1);
     return row ?? null;
+  }
+
+  /**
+   * Whether the owner's playlists are public, as a scalar subquery on `ownerUserId` (null without a profile row:
+   * the default applies), so that the playlists group reads it in the statement that reads the playlist.
+   */
+  playlistsPublicOf(ownerUserId: SQLWrapper): SQL<boolean | null> {
+    return sql<boolean | null>`(select ${userProfiles.playlistsPublic} from ${userProfiles} where ${userProfiles.userId} = ${ownerUserId})`.mapWith(
+      userProfiles.playlistsPublic,
+    );
   }
 
   /** Applies the change in one transaction: the display name on users, the rest on the profile row (created if missing). */
