@@ -238,6 +238,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const catalogModule = buildCatalogModule({
     db: database.db,
     concurrentStatements: database.driver === 'postgres',
+    listenerCountry: users.profiles,
     signer,
     blobs,
     bus,

@@ -6,7 +6,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { CounterStore } from '../../infra/counters/counter-store.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { CatalogRepository } from './catalog.repository.js';
+import { CatalogRepository, type ListenerCountry } from './catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
 import { CatalogDatasetReads } from './dataset-reads.js';
 import { PlayWindow } from './play-window.js';
@@ -25,12 +25,14 @@ export interface CatalogModuleDeps {
   clock: Clock;
   /** Where counted plays are remembered (shared by every instance with Redis). */
   playCounters: CounterStore;
+  /** The users group's port: the profile country a listener's play keeps. */
+  listenerCountry: ListenerCountry;
   /** Told after each recorded play (best effort: the play is kept whatever it does). */
   onPlayRecorded: () => Promise<void>;
 }
 
 export function buildCatalogModule(deps: CatalogModuleDeps) {
-  const repo = new CatalogRepository(deps.db, { concurrentStatements: deps.concurrentStatements });
+  const repo = new CatalogRepository(deps.db, { concurrentStatements: deps.concurrentStatements, listenerCountry: deps.listenerCountry });
   // One counted play per listener and track within the track's length, on every instance.
   const playWindow = new PlayWindow(deps.playCounters, deps.clock);
   const service = new CatalogService(repo, deps.signer, deps.blobs, deps.onPlayRecorded, playWindow);

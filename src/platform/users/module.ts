@@ -26,8 +26,12 @@ export function buildUsersModule({ db, clock, developerAccounts, totp, names }: 
   const service = new UsersService(repo, clock, developerAccounts);
   return {
     service,
-    /** Read port for the listeners' public profiles (a user with their profile) and the playlists' owner privacy. */
-    profiles: { find: (userId: string) => repo.find(userId), playlistsPublicOf: (ownerUserId: SQLWrapper) => repo.playlistsPublicOf(ownerUserId) },
+    /** Read port: the listeners' public profiles, the playlists' owner privacy and the country the catalog keeps on a play. */
+    profiles: {
+      find: (userId: string) => repo.find(userId),
+      playlistsPublicOf: (ownerUserId: SQLWrapper) => repo.playlistsPublicOf(ownerUserId),
+      countryOf: (userId: string) => repo.countryOf(userId),
+    },
     routes: async (app: FastifyInstance) => {
       await app.register(usersRoutes(service));
       await app.register(totpRoutes(totp));

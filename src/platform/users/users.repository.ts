@@ -80,6 +80,14 @@ export class UsersRepository {
     );
   }
 
+  /**
+   * The country of the user's profile as it is now, as a scalar subquery (null without one), so that the
+   * catalog keeps it on a play in the statement that records the play.
+   */
+  countryOf(userId: string): SQL<string | null> {
+    return sql<string | null>`(select ${userProfiles.country} from ${userProfiles} where ${userProfiles.userId} = ${userId})`;
+  }
+
   /** Applies the change in one transaction: the display name on users, the rest on the profile row (created if missing). */
   async update(userId: string, change: ProfileChange): Promise<void> {
     const { displayName, ...profile } = change;
