@@ -335,6 +335,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     events: platformEvents,
     clock,
     accounts: auth,
+    accountLock: accountWrites,
     releaseProducts: store.releaseProducts,
     datasetStatus: station.dataset.artistStatus,
   });

@@ -1,9 +1,11 @@
 /**
  * Auth's write port for the columns of `users` that other groups change: auth owns `users` (its repository
  * writes the credentials, role, status and e-mail), the users group changes a display name beside its own
- * profile row, and the subscriptions group sets the plan when a subscription starts or ends. Each declares the
- * part it uses on its side (`DisplayNameWrite` in src/platform/users/users.repository.ts, `PlanWrites` in
- * src/platform/subscriptions/subscriptions.repository.ts) and writes no `users` row itself.
+ * profile row, the subscriptions group sets the plan when a subscription starts or ends, and the artists group
+ * locks the user's row while it creates the user's one artist. Each declares the part it uses on its side
+ * (`DisplayNameWrite` in src/platform/users/users.repository.ts, `PlanWrites` in
+ * src/platform/subscriptions/subscriptions.repository.ts, `AccountLock` in src/platform/artists/artists.repository.ts)
+ * and touches no `users` row itself.
  *
  * Every method runs in the handle it is given (`tx`), which is required: the display name changes in the
  * transaction that writes the profile, and a plan changes in the transaction that activates or ends the
