@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { AccountWrites } from './auth/account-writes.js';
 import { AppSessionStore } from './auth/app-session-store.js';
+import { UserDirectory } from './auth/user-directory.js';
 import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { ConnectionLimits } from './auth/connection-limits.js';
@@ -224,7 +225,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   // Auth owns `users`: the users group's display name and the subscriptions' plan are written through it.
   const accountWrites = new AccountWrites();
   const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites });
-  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, totp: auth.totp });
+  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: new UserDirectory(database.db), totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis

@@ -1,9 +1,13 @@
-/** The admin's view of users: filtered, searched and paged. */
+/**
+ * Auth's read port of its `users` for the platform's administration: users filtered, searched and paged, and
+ * one user as the admin's checks see it. The admin group declares it on its side (`AdminUserReads`,
+ * src/platform/admin/admin-users.service.ts) and reads no `users` row itself.
+ */
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../infra/db/client.js';
-import { idEq } from '../../infra/db/ids.js';
-import { users } from '../../infra/db/schema/index.js';
-import type { Role } from '../../auth/scopes.js';
+import type { DbOrTx } from '../infra/db/client.js';
+import { idEq } from '../infra/db/ids.js';
+import { users } from '../infra/db/schema/index.js';
+import type { Role } from './scopes.js';
 
 export type AdminUserRow = Pick<typeof users.$inferSelect, 'id' | 'email' | 'role' | 'status' | 'displayName' | 'createdAt'>;
 
@@ -27,7 +31,7 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export class AdminUsersRepository {
+export class UserDirectory {
   constructor(private readonly db: DbOrTx) {}
 
   async list(filter: UserFilter, page: { limit: number; offset: number }): Promise<{ rows: AdminUserRow[]; total: number }> {
