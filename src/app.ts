@@ -222,10 +222,11 @@ export async function createStation(config: Config, options: StationOptions = {}
   const staffAuth = buildStaffAuthModule({ auth, secureCookies });
   const platformAuth = buildPlatformAuthModule({ auth, secureCookies });
   const developer = buildDeveloperModule({ auth, accounts: developerAccounts, publicBaseUrl: config.publicBaseUrl });
-  // Auth owns `users`: the users group's display name and the subscriptions' plan are written through it.
+  // Auth owns `users`: the other groups write its columns (AccountWrites) and read it (UserDirectory) through it.
   const accountWrites = new AccountWrites();
+  const userDirectory = new UserDirectory(database.db);
   const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites });
-  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: new UserDirectory(database.db), totp: auth.totp });
+  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: userDirectory, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
@@ -285,7 +286,15 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
-  const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl, plans: accountWrites });
+  const subscriptions = buildSubscriptionsModule({
+    db: database.db,
+    processors,
+    bus,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+    plans: accountWrites,
+    subscribers: userDirectory,
+  });
   const store = buildStoreModule({
     db: database.db,
     bus,

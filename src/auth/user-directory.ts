@@ -1,7 +1,8 @@
 /**
- * Auth's read port of its `users` for the platform's administration: users filtered, searched and paged, and
- * one user as the admin's checks see it. The admin group declares it on its side (`AdminUserReads`,
- * src/platform/admin/admin-users.service.ts) and reads no `users` row itself.
+ * Auth's read port of its `users` for the platform's groups: for the administration, users filtered, searched
+ * and paged, and one user as the admin's checks see it; for the subscriptions, a subscriber's address and plan.
+ * Each group declares the part it uses on its side (`AdminUserReads`, src/platform/admin/admin-users.service.ts;
+ * `SubscriberReads`, src/platform/subscriptions/subscriptions.repository.ts) and reads no `users` row itself.
  */
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
@@ -45,6 +46,12 @@ export class UserDirectory {
       this.db.select({ total: count() }).from(users).where(where),
     ]);
     return { rows, total };
+  }
+
+  /** A subscriber's address and plan; null when there is no such user. */
+  async subscriber(userId: string): Promise<{ id: string; email: string; plan: (typeof users.$inferSelect)['plan'] } | null> {
+    const [row] = await this.db.select({ id: users.id, email: users.email, plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
+    return row ?? null;
   }
 
   async find(id: string): Promise<AdminUserRow | null> {

@@ -1,13 +1,13 @@
 /**
  * Data access of Pro subscriptions. The plan is a column of auth's `users`, set through auth's port
  * (`PlanWrites`, published as `AccountWrites` in src/auth/account-writes.ts) in the transaction that activates
- * or ends the subscription.
+ * or ends the subscription, and read with the subscriber's address through `SubscriberReads`.
  */
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { UserPlan } from '../../auth/account-writes.js';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { isUuid } from '../../infra/db/ids.js';
-import { subscriptions, users } from '../../infra/db/schema/index.js';
+import { subscriptions } from '../../infra/db/schema/index.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -23,15 +23,20 @@ export interface PlanWrites {
   setPlan(userId: string, plan: UserPlan, tx: DbOrTx): Promise<void>;
 }
 
+/** Auth's read port (`UserDirectory`, src/auth/user-directory.ts): a subscriber's address and plan. */
+export interface SubscriberReads {
+  subscriber(userId: string): Promise<{ id: string; email: string; plan: UserPlan } | null>;
+}
+
 export class SubscriptionsRepository {
   constructor(
     private readonly db: Db,
     private readonly plans: PlanWrites,
+    private readonly subscribers: SubscriberReads,
   ) {}
 
-  async user(userId: string) {
-    const [row] = await this.db.select({ id: users.id, email: users.email, plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
-    return row ?? null;
+  user(userId: string) {
+    return this.subscribers.subscriber(userId);
   }
 
   async openOf(userId: string): Promise<SubscriptionRow | null> {
