@@ -256,6 +256,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
   const webhooks = buildWebhooksModule({
     db: database.db,
+    owners: userDirectory,
     bus,
     queue,
     clock,

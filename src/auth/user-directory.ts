@@ -1,13 +1,15 @@
 /**
  * Auth's read port of its `users` for the platform's groups: for the administration, users filtered, searched
- * and paged, and one user as the admin's checks see it; for the subscriptions, a subscriber's address and plan.
+ * and paged, and one user as the admin's checks see it; for the subscriptions, a subscriber's address and plan;
+ * for the webhooks, an owner's role and status as subqueries (`OwnerStanding`, src/platform/webhooks/repository.ts).
  * Each group declares the part it uses on its side (`AdminUserReads`, src/platform/admin/admin-users.service.ts;
  * `SubscriberReads`, src/platform/subscriptions/subscriptions.repository.ts) and reads no `users` row itself.
  */
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq } from '../infra/db/ids.js';
 import { users } from '../infra/db/schema/index.js';
+import type { UserStatus } from './auth.repository.js';
 import type { Role } from './scopes.js';
 
 export type AdminUserRow = Pick<typeof users.$inferSelect, 'id' | 'email' | 'role' | 'status' | 'displayName' | 'createdAt'>;
@@ -46,6 +48,18 @@ export class UserDirectory {
       this.db.select({ total: count() }).from(users).where(where),
     ]);
     return { rows, total };
+  }
+
+  /**
+   * A user's role and status now, as scalar subqueries on `userId`, so that the webhooks read their owner's
+   * standing in the statement that picks the hooks (a demoted or banned admin stops hearing admin events at once).
+   */
+  roleOf(userId: SQLWrapper): SQL<Role> {
+    return sql<Role>`(select ${users.role} from ${users} where ${users.id} = ${userId})`.mapWith(users.role);
+  }
+
+  statusOf(userId: SQLWrapper): SQL<UserStatus> {
+    return sql<UserStatus>`(select ${users.status} from ${users} where ${users.id} = ${userId})`.mapWith(users.status);
   }
 
   /** A subscriber's address and plan; null when there is no such user. */

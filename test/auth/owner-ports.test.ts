@@ -1,6 +1,7 @@
 /**
  * Auth's ports for the platform groups that touch its tables (issue 19, item 2), on the real database:
- * `AccountWrites` (display name, plan, the user's row lock), `UserDirectory.subscriber`, and `AppSessionStore`
+ * `AccountWrites` (display name, plan, the user's row lock), `UserDirectory` (a subscriber, an owner's role and
+ * status as subqueries), and `AppSessionStore`
  * (an app's sessions and refresh tokens). The writes that take a caller's transaction land in it: a
  * rolled-back transaction leaves nothing. Runs on PGlite, or PostgreSQL when DATABASE_URL is set.
  */
@@ -64,6 +65,14 @@ describe('AccountWrites and UserDirectory', () => {
     await accounts.setDisplayName('not-a-uuid', 'Nobody', db); // names no user: no row, no error
     expect(await new UserDirectory(db).subscriber(USER.id)).toEqual({ id: USER.id, email: USER.email, plan: 'pro' });
     expect(await new UserDirectory(db).subscriber(randomUUID())).toBeNull();
+  });
+
+  it('reads an owner’s role and status as subqueries of the caller’s statement', async () => {
+    const directory = new UserDirectory(db);
+    const rows = await db
+      .select({ id: oauthClients.id, role: directory.roleOf(oauthClients.ownerUserId), status: directory.statusOf(oauthClients.ownerUserId) })
+      .from(oauthClients);
+    expect(rows).toEqual([{ id: CLIENT.id, role: 'developer', status: 'active' }]);
   });
 });
 
