@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { AccountWrites } from './auth/account-writes.js';
+import { AppSessionStore } from './auth/app-session-store.js';
+import { UserDirectory } from './auth/user-directory.js';
 import { AuthService } from './auth/auth.service.js';
 import { ConnectionGuard } from './auth/connection-guard.js';
 import { ConnectionLimits } from './auth/connection-limits.js';
@@ -195,8 +198,11 @@ export async function createStation(config: Config, options: StationOptions = {}
   // before the events, which record their deliveries in its outbox before publishing them ----
   // One egress policy (STATION_WEBHOOK_ALLOWED_HOSTS) for webhooks and training's notify_webhook.
   const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
+  // Auth's read port on `users` (a hook's owner standing here; the admin's list and subscribers below).
+  const userDirectory = new UserDirectory(database.db);
   const webhooks = buildWebhooksModule({
     db: database.db,
+    owners: userDirectory,
     bus,
     queue,
     clock,
@@ -235,8 +241,10 @@ export async function createStation(config: Config, options: StationOptions = {}
   const staffAuth = buildStaffAuthModule({ auth, secureCookies });
   const platformAuth = buildPlatformAuthModule({ auth, secureCookies });
   const developer = buildDeveloperModule({ auth, accounts: developerAccounts, publicBaseUrl: config.publicBaseUrl });
-  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp });
-  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, totp: auth.totp });
+  // Auth owns `users`: the other groups write its columns (AccountWrites) and read it (UserDirectory) through it.
+  const accountWrites = new AccountWrites();
+  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites });
+  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: userDirectory, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
@@ -250,6 +258,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const catalogModule = buildCatalogModule({
     db: database.db,
     concurrentStatements: database.driver === 'postgres',
+    listenerCountry: users.profiles,
     signer,
     blobs,
     bus,
@@ -267,10 +276,30 @@ export async function createStation(config: Config, options: StationOptions = {}
       ? new RemoteEngine({ baseUrl: config.ml.url, apiKey: config.ml.apiKey, signArtifact: (ref) => signer.sign(ref.blobKey, 3600).url })
       : new LocalEngine({ artifacts: new BlobArtifactSource(blobs), niceness: config.engineThreadNiceness ?? undefined }));
   // Uploads before the store: a purchase of an uploaded track downloads its master (the uploads' `masters`).
-  const uploads = buildUploadsModule({ config, db: database.db, blobs, queue, bus, events: platformEvents, clock, engine, timers: options.timers, log });
+  const uploads = buildUploadsModule({
+    config,
+    db: database.db,
+    catalog: catalogModule.uploadWrites,
+    blobs,
+    queue,
+    bus,
+    events: platformEvents,
+    clock,
+    engine,
+    timers: options.timers,
+    log,
+  });
   // One set of payment processors for the store and the Pro subscriptions; the Stripe webhook serves both.
   const processors = createPaymentProcessors(config, clock, options.stripeEndpoint);
-  const subscriptions = buildSubscriptionsModule({ db: database.db, processors, bus, clock, publicBaseUrl: config.publicBaseUrl });
+  const subscriptions = buildSubscriptionsModule({
+    db: database.db,
+    processors,
+    bus,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+    plans: accountWrites,
+    subscribers: userDirectory,
+  });
   const store = buildStoreModule({
     db: database.db,
     bus,
@@ -322,11 +351,12 @@ export async function createStation(config: Config, options: StationOptions = {}
     events: platformEvents,
     clock,
     accounts: auth,
+    accountLock: accountWrites,
     releaseProducts: store.releaseProducts,
     datasetStatus: station.dataset.artistStatus,
   });
-  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases });
-  const oauth = buildOAuthModule({ db: database.db, auth, tokens, csrf, clock, issuer: config.publicBaseUrl });
+  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases, profiles: users.profiles });
+  const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;
   // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).

@@ -12,6 +12,7 @@ import { quantise } from '../../src/engine/audio/flac-encode.js';
 import { RenditionPool } from '../../src/engine/worker/rendition-pool.js';
 import { trackMasterBackfill, tracks } from '../../src/infra/db/schema/index.js';
 import { CatalogRepository } from '../../src/platform/catalog/catalog.repository.js';
+import { CatalogUploadWrites } from '../../src/platform/catalog/upload-writes.js';
 import { MasterBackfill } from '../../src/platform/uploads/master-backfill.js';
 import { systemTimers, type IntervalTimers } from '../../src/infra/clock/timers.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -75,6 +76,7 @@ describe('master backfill', () => {
     const artist = await artistFor(station, owner.userId, false, true);
     backfill = new MasterBackfill({
       db: station.database.db,
+      catalog: new CatalogUploadWrites(),
       blobs: station.blobs,
       bus: station.bus,
       clock: station.clock,

@@ -10,6 +10,7 @@ import { PLATFORM_EVENTS_CHANNEL, PlatformEvents } from '../../src/platform/webh
 import { sendSignedPost } from '../../src/platform/webhooks/delivery.js';
 import { WebhookDispatcher } from '../../src/platform/webhooks/dispatcher.js';
 import { WebhookRepository } from '../../src/platform/webhooks/repository.js';
+import { UserDirectory } from '../../src/auth/user-directory.js';
 import { SecretBox } from '../../src/platform/webhooks/secret-box.js';
 import { WEBHOOK_QUEUE, WebhookDeliveryWorker } from '../../src/platform/webhooks/delivery.js';
 import { loadOrCreateSecret } from '../../src/infra/secrets.js';
@@ -113,7 +114,10 @@ describe('several instances receiving one bus message', () => {
     // Two more dispatchers on the same database and key, as two other instances would run them.
     const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
     const options = { sweepIntervalMs: 0, onError: () => undefined };
-    const others = [0, 1].map(() => new WebhookDispatcher(new WebhookRepository(station.database.db), box, station.queue, station.clock, options));
+    const others = [0, 1].map(
+      () =>
+        new WebhookDispatcher(new WebhookRepository(station.database.db, new UserDirectory(station.database.db)), box, station.queue, station.clock, options),
+    );
     const marker = nonce();
     const message = { event: 'artist.verified', data: { artist_id: 'a-7', verified_by: 'admin', marker }, timestamp: new Date().toISOString() };
     const created = await Promise.all([...others.map((d) => d.dispatch(message)), station.bus.publish(PLATFORM_EVENTS_CHANNEL, message).then(() => 0)]);
@@ -184,7 +188,7 @@ describe('retries', () => {
     const timers = new ManualTimers();
     const queue = new InProcessJobQueue({ timers });
     const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
-    const repo = new WebhookRepository(station.database.db);
+    const repo = new WebhookRepository(station.database.db, new UserDirectory(station.database.db));
     const worker = new WebhookDeliveryWorker(repo, box, queue, retryClock, {
       egress: loopbackOnly,
       timeoutMs: TIMEOUT_MS,
@@ -366,7 +370,7 @@ describe('sendSignedPost', () => {
 describe('stopping', () => {
   it('waits for a sweep in flight, so no query of it outlives the stop (and the database it is about to close)', async () => {
     const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
-    const repo = new WebhookRepository(station.database.db);
+    const repo = new WebhookRepository(station.database.db, new UserDirectory(station.database.db));
     // The real repository, with a gate the test holds the next sweep's read at.
     let gate: Promise<void> | null = null;
     let release = () => {};

@@ -17,6 +17,7 @@ import { InProcessEventBus } from '../../src/infra/pubsub/in-process-bus.js';
 import { InProcessJobQueue } from '../../src/infra/queue/in-process-queue.js';
 import { loadOrCreateSecret } from '../../src/infra/secrets.js';
 import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { UserDirectory } from '../../src/auth/user-directory.js';
 import { pollUntil } from '../helpers/poll.js';
 import { attemptsOf, developer, gate, nonce, registerWebhook, settledAttempts, startReceiver, type Caller, type Receiver } from './support.js';
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   // The receivers listen on 127.0.0.1, which the default egress policy (external) refuses.
   station = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' }, { fakeEngine: true });
   dev = await developer(station);
-  repo = new WebhookRepository(station.database.db);
+  repo = new WebhookRepository(station.database.db, new UserDirectory(station.database.db));
   box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
 });
 

@@ -8,11 +8,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { domainFailure as failure } from '../../../test/helpers/domain-failure.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Role } from '../../auth/scopes.js';
-import type { AdminUserRow, AdminUsersRepository } from './admin-users.repository.js';
+import type { AdminUserReads, AdminUserRow } from './admin-users.service.js';
 import { AdminUsersService } from './admin-users.service.js';
 
 /** The repository's two reads over a map of users. */
-class InMemoryUsers implements Pick<AdminUsersRepository, 'list' | 'find'> {
+class InMemoryUsers implements AdminUserReads {
   readonly rows = new Map<string, AdminUserRow>();
 
   add(id: string, role: Role, status: 'active' | 'banned' = 'active'): AdminUserRow {

@@ -10,7 +10,15 @@ import type { Principal } from '../../auth/principal.js';
 import type { Role } from '../../auth/scopes.js';
 import { Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';
-import type { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository.js';
+import type { AdminUserRow, UserFilter } from '../../auth/user-directory.js';
+
+export type { AdminUserRow, UserFilter };
+
+/** Auth's read port of its users (`UserDirectory`, src/auth/user-directory.ts), as the admin's list and checks read them. */
+export interface AdminUserReads {
+  list(filter: UserFilter, page: { limit: number; offset: number }): Promise<{ rows: AdminUserRow[]; total: number }>;
+  find(id: string): Promise<AdminUserRow | null>;
+}
 
 export interface AdminUser {
   id: string;
@@ -37,7 +45,7 @@ export interface UserWrites {
 
 export class AdminUsersService {
   constructor(
-    private readonly repo: Pick<AdminUsersRepository, 'list' | 'find'>,
+    private readonly repo: AdminUserReads,
     private readonly users: UserWrites,
     private readonly totp: Pick<TotpEnrolment, 'reset'>,
   ) {}

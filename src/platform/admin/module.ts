@@ -2,8 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
 import type { Db } from '../../infra/db/client.js';
-import { AdminUsersRepository } from './admin-users.repository.js';
-import { AdminUsersService, type UserWrites } from './admin-users.service.js';
+import { AdminUsersService, type AdminUserReads, type UserWrites } from './admin-users.service.js';
 import { adminRoutes } from './routes.js';
 import { songwritersRoutes } from './songwriters.routes.js';
 import { SongwritersRepository } from './songwriters.repository.js';
@@ -13,12 +12,14 @@ export interface PlatformAdminModuleDeps {
   db: Db;
   /** Role and status changes, made by auth (which owns the users and their sessions). */
   users: UserWrites;
+  /** Auth's read port of the users (the list and the admin's checks). */
+  directory: AdminUserReads;
   /** The super_admin's reset of a user's two-step sign-in. */
   totp: Pick<TotpEnrolment, 'reset'>;
 }
 
-export function buildPlatformAdminModule({ db, users, totp }: PlatformAdminModuleDeps) {
-  const adminUsers = new AdminUsersService(new AdminUsersRepository(db), users, totp);
+export function buildPlatformAdminModule({ db, users, directory, totp }: PlatformAdminModuleDeps) {
+  const adminUsers = new AdminUsersService(directory, users, totp);
   const songwriters = new SongwritersService(new SongwritersRepository(db));
   return {
     routes: async (app: FastifyInstance) => {

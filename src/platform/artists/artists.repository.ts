@@ -2,7 +2,7 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artistFollows, artists, songwriters, users } from '../../infra/db/schema/index.js';
+import { artistFollows, artists, songwriters } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export type ArtistRow = typeof artists.$inferSelect;
@@ -20,8 +20,16 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Auth's port (`AccountWrites`, src/auth/account-writes.ts): the user's row locked until `tx` ends (auth owns `users`). */
+export interface AccountLock {
+  lock(userId: string, tx: DbOrTx): Promise<void>;
+}
+
 export class ArtistsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: AccountLock,
+  ) {}
 
   async list(filter: ArtistFilter, limit: number, offset: number): Promise<{ rows: ArtistRow[]; total: number }> {
     const conditions: (SQL | undefined)[] = [eq(artists.environment, filter.environment)];
@@ -118,7 +126,7 @@ export class ArtistsRepository {
     input: { name: string; genre: string; bio: string; country: string | null; slug: string; fallbackSlug: string },
   ): Promise<ArtistRow | 'exists'> {
     return this.db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerUserId)).for('update');
+      await this.accounts.lock(ownerUserId, tx);
       const [owned] = await tx
         .select({ id: artists.id })
         .from(artists)

@@ -12,7 +12,7 @@ import type { CatalogRepository } from '../catalog/catalog.repository.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { ArtistOnboardingService, type ArtistAccounts } from './artist-onboarding.service.js';
-import { ArtistsRepository } from './artists.repository.js';
+import { ArtistsRepository, type AccountLock } from './artists.repository.js';
 import { ArtistsService, type ArtistDatasetStatus } from './artists.service.js';
 import { artistsRoutes } from './routes.js';
 
@@ -24,6 +24,8 @@ export interface ArtistsModuleDeps {
   events: PlatformEvents;
   clock: Clock;
   accounts: ArtistAccounts;
+  /** Auth's lock of the user's row, so that two concurrent creations by one account make one profile. */
+  accountLock: AccountLock;
   /** The store's read port: the products that sell a release. */
   releaseProducts: ReleaseProducts;
   /** The station's dataset manager's read port (module B's `artistStatus`): a virtual artist's training status. */
@@ -31,7 +33,7 @@ export interface ArtistsModuleDeps {
 }
 
 export function buildArtistsModule(deps: ArtistsModuleDeps) {
-  const artists = new ArtistsRepository(deps.db);
+  const artists = new ArtistsRepository(deps.db, deps.accountLock);
   const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer, deps.releaseProducts);
   return {
     async routes(app: FastifyInstance) {

@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { namedStatement, type NamedStatement } from '../../infra/db/named-statement.js';
-import { artists, playEvents, tracks, userProfiles } from '../../infra/db/schema/index.js';
+import { artists, playEvents, tracks } from '../../infra/db/schema/index.js';
 import type { DeviceClass } from '../analytics/device-class.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import { playoutAudioKey, trackColumns, withArtist, type TrackRow, type TrackSummaryRow } from './track-columns.js';
@@ -16,6 +16,20 @@ export interface CreditRow {
   ipi: string | null;
   role: string;
   split_pct: number;
+}
+
+/**
+ * The users group's read port (its module's `profiles`): a listener's profile country as a subquery, kept on
+ * the play in the statement that records it. `user_profiles` is the users group's table.
+ */
+export interface ListenerCountry {
+  countryOf(userId: string): SQL<string | null>;
+}
+
+/** How the catalog's repository reads: its search's statements, and the listener's country for a play. */
+export interface CatalogRepositoryOptions extends TrackSearchOptions {
+  /** Needed by `recordPlay` for a listener's play; a repository that records only radio airings may leave it out. */
+  listenerCountry?: ListenerCountry;
 }
 
 export interface PlayInput {
@@ -133,11 +147,11 @@ export class CatalogRepository {
 
   constructor(
     private readonly db: Db,
-    searchOptions?: TrackSearchOptions,
+    private readonly options?: CatalogRepositoryOptions,
   ) {
     this.trackDetail = namedStatement(db, 'catalog_track_detail', trackDetailQuery(db, false));
     this.anyTrackDetail = namedStatement(db, 'catalog_track_detail_any_status', trackDetailQuery(db, true));
-    this.search = new TrackSearch(db, searchOptions);
+    this.search = new TrackSearch(db, options && { concurrentStatements: options.concurrentStatements });
   }
 
   /** The filter's conditions besides the search, on tracks alone (the artist by a subquery). */
@@ -229,8 +243,14 @@ export class CatalogRepository {
    * insert's trigger adds it to the track's `streams` and to the live analytics feed in the same statement.
    * A listener's play keeps the country of their profile as it is now; a radio airing has no listener.
    */
+  private listenerCountry(): ListenerCountry {
+    const port = this.options?.listenerCountry;
+    if (!port) throw new Error("a listener's play needs the users group's country port (CatalogRepositoryOptions.listenerCountry)");
+    return port;
+  }
+
   async recordPlay(input: PlayInput) {
-    const country = input.userId ? sql`(select ${userProfiles.country} from ${userProfiles} where ${userProfiles.userId} = ${input.userId})` : null;
+    const country = input.userId ? this.listenerCountry().countryOf(input.userId) : null;
     await this.db.insert(playEvents).values({
       trackId: input.trackId,
       userId: input.userId,

@@ -6,12 +6,13 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { CounterStore } from '../../infra/counters/counter-store.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { CatalogRepository } from './catalog.repository.js';
+import { CatalogRepository, type ListenerCountry } from './catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
 import { CatalogDatasetReads } from './dataset-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
+import { CatalogUploadWrites } from './upload-writes.js';
 
 export interface CatalogModuleDeps {
   db: Db;
@@ -24,12 +25,14 @@ export interface CatalogModuleDeps {
   clock: Clock;
   /** Where counted plays are remembered (shared by every instance with Redis). */
   playCounters: CounterStore;
+  /** The users group's port: the profile country a listener's play keeps. */
+  listenerCountry: ListenerCountry;
   /** Told after each recorded play (best effort: the play is kept whatever it does). */
   onPlayRecorded: () => Promise<void>;
 }
 
 export function buildCatalogModule(deps: CatalogModuleDeps) {
-  const repo = new CatalogRepository(deps.db, { concurrentStatements: deps.concurrentStatements });
+  const repo = new CatalogRepository(deps.db, { concurrentStatements: deps.concurrentStatements, listenerCountry: deps.listenerCountry });
   // One counted play per listener and track within the track's length, on every instance.
   const playWindow = new PlayWindow(deps.playCounters, deps.clock);
   const service = new CatalogService(repo, deps.signer, deps.blobs, deps.onPlayRecorded, playWindow);
@@ -45,6 +48,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     trackReads: new CatalogTrackReads(deps.db),
     /** Read port for the station's dataset manager: the rows its eligibility and validation judge, in its transaction. */
     datasetReads: new CatalogDatasetReads(deps.db),
+    /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
+    uploadWrites: new CatalogUploadWrites(),
     routes: async (app: FastifyInstance) => {
       await app.register(catalogRoutes(service));
     },

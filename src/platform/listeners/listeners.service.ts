@@ -14,16 +14,21 @@ import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import { playlistSummary } from '../playlists/playlists.service.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { ProfileRow } from '../users/users.repository.js';
 import { publicProfile } from '../users/users.service.js';
 import type { FollowsRepository } from '../artists/follows.repository.js';
 import type { ListenersRepository } from './listeners.repository.js';
 import { isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
 
+/** The users group's read port: a user with their profile (published by its module as `profiles`). */
+export interface ProfileReads {
+  find(userId: string): Promise<ProfileRow | null>;
+}
+
 export class ListenersService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: ProfileReads,
     private readonly listeners: ListenersRepository,
     private readonly playlists: PlaylistsRepository,
     private readonly follows: FollowsRepository,

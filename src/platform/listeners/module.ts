@@ -3,11 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
-import { UsersRepository } from '../users/users.repository.js';
 import { LibraryRepository } from '../library/library.repository.js';
 import { LibraryService } from '../library/library.service.js';
 import { libraryRoutes } from '../library/routes.js';
-import { PlaylistsRepository } from '../playlists/playlists.repository.js';
+import { PlaylistsRepository, type OwnerPlaylistPrivacy } from '../playlists/playlists.repository.js';
 import { PlaylistsService } from '../playlists/playlists.service.js';
 import { playlistsRoutes } from '../playlists/routes.js';
 import { CapsulesRepository } from '../capsules/capsules.repository.js';
@@ -15,7 +14,7 @@ import { CapsulesService, type CapsulePurchases } from '../capsules/capsules.ser
 import { capsulesRoutes } from '../capsules/routes.js';
 import { FollowsRepository } from '../artists/follows.repository.js';
 import { ListenersRepository } from './listeners.repository.js';
-import { ListenersService } from './listeners.service.js';
+import { ListenersService, type ProfileReads } from './listeners.service.js';
 import { listenersRoutes } from './routes.js';
 
 export interface ListenersModuleDeps {
@@ -24,16 +23,18 @@ export interface ListenersModuleDeps {
   clock: Clock;
   /** The store's read port: what unlocks a capsule kept for buyers. */
   purchases: CapsulePurchases;
+  /** The users group's read port: a listener's public profile, and whether an owner's playlists are public. */
+  profiles: ProfileReads & OwnerPlaylistPrivacy;
 }
 
 export function buildListenersModule(deps: ListenersModuleDeps) {
   const follows = new FollowsRepository(deps.db);
-  const playlists = new PlaylistsRepository(deps.db);
+  const playlists = new PlaylistsRepository(deps.db, deps.profiles);
   return {
     async routes(app: FastifyInstance) {
       await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db))));
       await app.register(playlistsRoutes(new PlaylistsService(playlists, deps.clock)));
-      await app.register(listenersRoutes(new ListenersService(new UsersRepository(deps.db), new ListenersRepository(deps.db), playlists, follows)));
+      await app.register(listenersRoutes(new ListenersService(deps.profiles, new ListenersRepository(deps.db), playlists, follows)));
       await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db), follows, deps.events, deps.clock, deps.purchases)));
     },
   };

@@ -6,6 +6,7 @@ import type { CsrfTokens, TokenService } from '../../auth/tokens.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { DeveloperAccountsRepository } from '../developer/developer-accounts.js';
+import type { AppSessions } from './app-sessions.js';
 import { OAuthAppsService } from './apps.service.js';
 import { AuthorizeService } from './authorize.service.js';
 import { OAuthRepository } from './oauth.repository.js';
@@ -16,6 +17,8 @@ import { OAuthTokenService } from './token.service.js';
 export interface OAuthDeps {
   db: Db;
   auth: AuthService;
+  /** Auth's store of the apps' sessions and refresh tokens (auth owns those tables). */
+  appSessions: AppSessions;
   tokens: TokenService;
   csrf: CsrfTokens;
   clock: Clock;
@@ -24,11 +27,11 @@ export interface OAuthDeps {
 }
 
 export function buildOAuthModule(deps: OAuthDeps) {
-  const repo = new OAuthRepository(deps.db);
+  const repo = new OAuthRepository(deps.db, deps.appSessions);
   const revokeSession = (sessionId: string, reason: string) => deps.auth.revokeSession(sessionId, reason);
   const apps = new OAuthAppsService(repo, revokeSession, deps.clock, new DeveloperAccountsRepository(deps.db));
   const authorize = new AuthorizeService(repo, deps.clock, deps.issuer);
-  const tokens = new OAuthTokenService(repo, new DelegatedSessions(deps.tokens, deps.csrf, deps.clock), revokeSession, deps.clock);
+  const tokens = new OAuthTokenService(repo, new DelegatedSessions(deps.tokens, deps.csrf, deps.clock), deps.appSessions, revokeSession, deps.clock);
   return {
     apps,
     async routes(app: FastifyInstance) {

@@ -1,8 +1,13 @@
-/** Data access of OAuth apps, grants, authorization codes and the apps' sessions and refresh tokens. */
+/**
+ * Data access of OAuth apps, grants and authorization codes. The apps' sessions and refresh tokens are auth's
+ * rows, written through auth's port (`AppSessions`) in this repository's transactions where they must be
+ * atomic with an app's or a grant's rows.
+ */
 import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { authSessions, oauthClients, oauthCodes, oauthGrants, refreshTokens, users } from '../../infra/db/schema/index.js';
+import { oauthClients, oauthCodes, oauthGrants } from '../../infra/db/schema/index.js';
+import type { AppSessions } from './app-sessions.js';
 
 export type ClientRow = typeof oauthClients.$inferSelect;
 export type CodeRow = typeof oauthCodes.$inferSelect;
@@ -11,23 +16,11 @@ export type GrantRow = typeof oauthGrants.$inferSelect;
 /** What a redemption attempt found: a code now spent by it, a code spent before (a replay), or nothing usable. */
 export type Redemption = { kind: 'spent'; code: CodeRow } | { kind: 'replayed'; sessionId: string | null } | { kind: 'unknown' };
 
-export interface OAuthRefresh {
-  id: string;
-  sessionId: string;
-  expiresAt: Date;
-  rotatedAt: Date | null;
-  sessionKind: (typeof authSessions.$inferSelect)['kind'];
-  sessionRevokedAt: Date | null;
-  sessionExpiresAt: Date;
-  oauthClientId: string | null;
-  scopes: string[] | null;
-  userId: string;
-  userStatus: (typeof users.$inferSelect)['status'];
-  role: (typeof users.$inferSelect)['role'];
-}
-
 export class OAuthRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: AppSessions,
+  ) {}
 
   // ---- apps ----
 
@@ -60,9 +53,9 @@ export class OAuthRepository {
       const owned = and(idEq(oauthClients.id, id), ownerUserId === null ? undefined : eq(oauthClients.ownerUserId, ownerUserId));
       const [client] = await tx.select({ id: oauthClients.id }).from(oauthClients).where(owned).for('update');
       if (!client) return null;
-      const sessions = await tx.select({ id: authSessions.id }).from(authSessions).where(eq(authSessions.oauthClientId, client.id));
+      const sessions = await this.sessions.sessionIdsOfApp(client.id, tx);
       await tx.delete(oauthClients).where(eq(oauthClients.id, client.id));
-      return sessions.map((s) => s.id);
+      return sessions;
     });
   }
 
@@ -119,12 +112,7 @@ export class OAuthRepository {
         .returning({ clientId: oauthGrants.clientId });
       if (deleted.length === 0) return null;
       await tx.delete(oauthCodes).where(and(eq(oauthCodes.userId, userId), eq(oauthCodes.clientId, deleted[0].clientId), isNull(oauthCodes.usedAt)));
-      const sessions = await tx
-        .update(authSessions)
-        .set({ revokedAt: sql`now()`, revokedReason: 'app access revoked by the user' })
-        .where(and(eq(authSessions.userId, userId), eq(authSessions.oauthClientId, deleted[0].clientId), isNull(authSessions.revokedAt)))
-        .returning({ id: authSessions.id });
-      return sessions.map((s) => s.id);
+      return this.sessions.revokeAppSessions(userId, deleted[0].clientId, 'app access revoked by the user', tx);
     });
   }
 
@@ -169,62 +157,9 @@ export class OAuthRepository {
         .where(and(eq(oauthGrants.userId, code.userId), eq(oauthGrants.clientId, code.clientId)))
         .for('share');
       if (!grant) return null;
-      const [session] = await tx
-        .insert(authSessions)
-        .values({ userId: code.userId, kind: 'oauth', expiresAt, secondFactor: false, oauthClientId: code.clientId, scopes: code.scopes })
-        .returning({ id: authSessions.id });
-      await tx.insert(refreshTokens).values({ sessionId: session.id, tokenHash: refreshHash, expiresAt });
-      await tx.update(oauthCodes).set({ sessionId: session.id }).where(eq(oauthCodes.codeHash, code.codeHash));
-      return session.id;
-    });
-  }
-
-  async user(userId: string) {
-    const [row] = await this.db.select({ id: users.id, role: users.role, status: users.status }).from(users).where(eq(users.id, userId)).limit(1);
-    return row ?? null;
-  }
-
-  // ---- refresh ----
-
-  async refreshToken(tokenHash: string): Promise<OAuthRefresh | null> {
-    const [row] = await this.db
-      .select({
-        id: refreshTokens.id,
-        sessionId: refreshTokens.sessionId,
-        expiresAt: refreshTokens.expiresAt,
-        rotatedAt: refreshTokens.rotatedAt,
-        sessionKind: authSessions.kind,
-        sessionRevokedAt: authSessions.revokedAt,
-        sessionExpiresAt: authSessions.expiresAt,
-        oauthClientId: authSessions.oauthClientId,
-        scopes: authSessions.scopes,
-        userId: users.id,
-        userStatus: users.status,
-        role: users.role,
-      })
-      .from(refreshTokens)
-      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
-      .innerJoin(users, eq(users.id, authSessions.userId))
-      .where(eq(refreshTokens.tokenHash, tokenHash))
-      .limit(1);
-    return row ?? null;
-  }
-
-  /**
-   * Spends a refresh token and stores its successor (and, when the app asked for less, the session's
-   * narrower scopes) in one transaction; false when the token was spent already (a replay, or a race).
-   */
-  async rotate(tokenId: string, sessionId: string, next: { hash: string; expiresAt: Date }, narrowedScopes: string[] | null): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const spent = await tx
-        .update(refreshTokens)
-        .set({ rotatedAt: sql`now()` })
-        .where(and(eq(refreshTokens.id, tokenId), isNull(refreshTokens.rotatedAt)))
-        .returning({ id: refreshTokens.id });
-      if (spent.length === 0) return false;
-      await tx.insert(refreshTokens).values({ sessionId, tokenHash: next.hash, expiresAt: next.expiresAt });
-      if (narrowedScopes) await tx.update(authSessions).set({ scopes: narrowedScopes }).where(eq(authSessions.id, sessionId));
-      return true;
+      const sessionId = await this.sessions.open({ userId: code.userId, clientId: code.clientId, scopes: code.scopes, refreshHash, expiresAt }, tx);
+      await tx.update(oauthCodes).set({ sessionId }).where(eq(oauthCodes.codeHash, code.codeHash));
+      return sessionId;
     });
   }
 }

@@ -12,6 +12,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { DelegatedSessions } from '../../auth/delegated-sessions.js';
 import { sessionScopes, type Role } from '../../auth/scopes.js';
 import { sha256Hex } from '../../auth/tokens.js';
+import type { AppSessions } from './app-sessions.js';
 import { secretMatches, type RevokeSession } from './apps.service.js';
 import { OAuthError, invalidClient, invalidGrant, invalidRequest } from './oauth-errors.js';
 import type { ClientRow, CodeRow, OAuthRepository } from './oauth.repository.js';
@@ -49,6 +50,7 @@ export class OAuthTokenService {
   constructor(
     private readonly repo: OAuthRepository,
     private readonly sessions: DelegatedSessions,
+    private readonly appSessions: AppSessions,
     private readonly revokeSession: RevokeSession,
     private readonly clock: Clock,
   ) {}
@@ -91,7 +93,7 @@ export class OAuthTokenService {
     if (found.redirectUri !== redirectUri) throw invalidGrant('redirect_uri differs from the authorization request’s');
     if (found.expiresAt.getTime() <= this.clock.now()) throw invalidGrant('the authorization code expired');
     if (!challengeMatches(found, verifier)) throw invalidGrant('code_verifier does not match the code_challenge');
-    const user = await this.repo.user(found.userId);
+    const user = await this.appSessions.account(found.userId);
     if (!user || user.status !== 'active') throw invalidGrant('the account is not active');
     const refresh = this.sessions.newRefreshToken();
     const sessionId = await this.repo.openSession(found, refresh.hash, this.sessions.sessionExpiry());
@@ -101,7 +103,7 @@ export class OAuthTokenService {
 
   private async refresh(client: ClientRow, params: TokenParams): Promise<TokenAnswer> {
     if (!params.refresh_token) throw invalidRequest('refresh_token is required');
-    const row = await this.repo.refreshToken(sha256Hex(params.refresh_token));
+    const row = await this.appSessions.refreshToken(sha256Hex(params.refresh_token));
     if (!row || row.sessionKind !== 'oauth' || row.oauthClientId !== client.id || !row.scopes) throw invalidGrant('the refresh token is not valid');
     if (row.sessionRevokedAt) throw invalidGrant('this access was revoked');
     if (row.rotatedAt) {
@@ -120,7 +122,7 @@ export class OAuthTokenService {
       if (asked.length < row.scopes.length) narrowed = asked.sort();
     }
     const next = this.sessions.newRefreshToken();
-    if (!(await this.repo.rotate(row.id, row.sessionId, { hash: next.hash, expiresAt: row.sessionExpiresAt }, narrowed))) {
+    if (!(await this.appSessions.rotate(row.id, row.sessionId, { hash: next.hash, expiresAt: row.sessionExpiresAt }, narrowed))) {
       await this.revokeSession(row.sessionId, 'refresh token reuse detected');
       throw invalidGrant('the refresh token was already used; this access has been revoked');
     }

@@ -2,10 +2,10 @@
  * playlists and playlist_tracks. Every change to a playlist's tracks locks the playlist row (FOR UPDATE) and
  * rewrites the order inside one transaction, so concurrent edits queue and positions stay 0..n-1, unique.
  */
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artists, playlists, playlistTracks, tracks, userProfiles } from '../../infra/db/schema/index.js';
+import { artists, playlists, playlistTracks, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
 import { PROFILE_DEFAULTS } from '../users/users.service.js';
@@ -22,8 +22,19 @@ export type PlaylistsStore = Pick<PlaylistsRepository, 'create' | 'find' | 'entr
 
 const trackCount = sql<number>`(select count(*)::int from ${playlistTracks} where ${playlistTracks.playlistId} = ${playlists.id})`;
 
+/**
+ * The users group's read port (its module's `profiles`): whether an owner's playlists are public, as a subquery
+ * this repository reads in the playlist's statement. `user_profiles` is the users group's table.
+ */
+export interface OwnerPlaylistPrivacy {
+  playlistsPublicOf(ownerUserId: SQLWrapper): SQL<boolean | null>;
+}
+
 export class PlaylistsRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly owners: OwnerPlaylistPrivacy,
+  ) {}
 
   async create(input: { ownerUserId: string; environment: Environment; name: string; description: string; isPublic: boolean }): Promise<PlaylistRow> {
     const [row] = await this.db.insert(playlists).values(input).returning();
@@ -32,9 +43,8 @@ export class PlaylistsRepository {
 
   async find(id: string): Promise<PlaylistWithOwner | null> {
     const [row] = await this.db
-      .select({ playlist: playlists, trackCount, ownerPlaylistsPublic: userProfiles.playlistsPublic })
+      .select({ playlist: playlists, trackCount, ownerPlaylistsPublic: this.owners.playlistsPublicOf(playlists.ownerUserId) })
       .from(playlists)
-      .leftJoin(userProfiles, eq(userProfiles.userId, playlists.ownerUserId))
       .where(idEq(playlists.id, id))
       .limit(1);
     if (!row) return null;

@@ -5,7 +5,7 @@ import type { Db } from '../../infra/db/client.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { subscriptionsRoutes } from './routes.js';
-import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { SubscriptionsRepository, type PlanWrites, type SubscriberReads } from './subscriptions.repository.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 
 export interface SubscriptionsModuleDeps {
@@ -14,10 +14,20 @@ export interface SubscriptionsModuleDeps {
   bus: EventBus;
   clock: Clock;
   publicBaseUrl: string;
+  /** Auth's writes of the plan on the user's row (auth owns `users`). */
+  plans: PlanWrites;
+  /** Auth's read of a subscriber's address and plan. */
+  subscribers: SubscriberReads;
 }
 
 export function buildSubscriptionsModule(deps: SubscriptionsModuleDeps) {
-  const service = new SubscriptionsService(new SubscriptionsRepository(deps.db), deps.processors, deps.bus, deps.clock, deps.publicBaseUrl);
+  const service = new SubscriptionsService(
+    new SubscriptionsRepository(deps.db, deps.plans, deps.subscribers),
+    deps.processors,
+    deps.bus,
+    deps.clock,
+    deps.publicBaseUrl,
+  );
   return {
     service,
     routes: async (app: FastifyInstance) => {

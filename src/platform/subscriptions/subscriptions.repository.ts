@@ -1,8 +1,13 @@
-/** Data access of Pro subscriptions and the plan on users. */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+/**
+ * Data access of Pro subscriptions. The plan is a column of auth's `users`, set through auth's port
+ * (`PlanWrites`, published as `AccountWrites` in src/auth/account-writes.ts) in the transaction that activates
+ * or ends the subscription, and read with the subscriber's address through `SubscriberReads`.
+ */
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { UserPlan } from '../../auth/account-writes.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { isUuid } from '../../infra/db/ids.js';
-import { subscriptions, users } from '../../infra/db/schema/index.js';
+import { subscriptions } from '../../infra/db/schema/index.js';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -12,12 +17,26 @@ export type Ending = { outcome: 'ended' | 'not_active'; row: SubscriptionRow };
 /** activated: this notice made the user Pro; already: an earlier one did; duplicate: the user was Pro through another subscription. */
 export type Activation = { outcome: 'activated' | 'already' | 'duplicate'; row: SubscriptionRow };
 
-export class SubscriptionsRepository {
-  constructor(private readonly db: Db) {}
+/** Auth's port as this group uses it: the user's row locked, and the plan set, in the subscription's transaction. */
+export interface PlanWrites {
+  lock(userId: string, tx: DbOrTx): Promise<void>;
+  setPlan(userId: string, plan: UserPlan, tx: DbOrTx): Promise<void>;
+}
 
-  async user(userId: string) {
-    const [row] = await this.db.select({ id: users.id, email: users.email, plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
-    return row ?? null;
+/** Auth's read port (`UserDirectory`, src/auth/user-directory.ts): a subscriber's address and plan. */
+export interface SubscriberReads {
+  subscriber(userId: string): Promise<{ id: string; email: string; plan: UserPlan } | null>;
+}
+
+export class SubscriptionsRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly plans: PlanWrites,
+    private readonly subscribers: SubscriberReads,
+  ) {}
+
+  user(userId: string) {
+    return this.subscribers.subscriber(userId);
   }
 
   async openOf(userId: string): Promise<SubscriptionRow | null> {
@@ -67,7 +86,7 @@ export class SubscriptionsRepository {
    */
   async activate(subscription: SubscriptionRow, change: { reference: string; processorSubscriptionId: string | null; now: Date }): Promise<Activation> {
     return this.db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.userId)).for('update');
+      await this.plans.lock(subscription.userId, tx);
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
       if (current.status === 'active') return { outcome: 'already', row: current };
       const [other] = await tx
@@ -81,10 +100,7 @@ export class SubscriptionsRepository {
         .set({ status: 'active', activatedAt: change.now, processorReference: change.reference, processorSubscriptionId: change.processorSubscriptionId })
         .where(eq(subscriptions.id, subscription.id))
         .returning();
-      await tx
-        .update(users)
-        .set({ plan: 'pro', updatedAt: sql`now()` })
-        .where(eq(users.id, subscription.userId));
+      await this.plans.setPlan(subscription.userId, 'pro', tx);
       return { outcome: 'activated', row };
     });
   }
@@ -117,14 +133,11 @@ export class SubscriptionsRepository {
    */
   async end(subscription: SubscriptionRow, now: Date): Promise<Ending> {
     return this.db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, subscription.userId)).for('update');
+      await this.plans.lock(subscription.userId, tx);
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
       if (current.status !== 'active') return { outcome: 'not_active', row: current };
       const [row] = await tx.update(subscriptions).set({ status: 'cancelled', endedAt: now }).where(eq(subscriptions.id, subscription.id)).returning();
-      await tx
-        .update(users)
-        .set({ plan: 'free', updatedAt: sql`now()` })
-        .where(eq(users.id, subscription.userId));
+      await this.plans.setPlan(subscription.userId, 'free', tx);
       return { outcome: 'ended', row };
     });
   }

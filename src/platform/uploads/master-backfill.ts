@@ -32,6 +32,7 @@ import type { Db } from '../../infra/db/client.js';
 import { trackMasterBackfill, trackUploads, tracks, type MasterBackfillOutcome } from '../../infra/db/schema/index.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { TRACK_CHANGED_CHANNEL } from '../catalog/catalog.service.js';
+import type { UploadCatalogWrites } from './catalog-writes.js';
 import { uploadFormat } from './render.js';
 import { losslessMasterKeyOf } from './view.js';
 
@@ -42,6 +43,8 @@ const LENGTH_TOLERANCE_SEC = 1;
 
 export interface MasterBackfillDeps {
   db: Db;
+  /** The catalog's writes: a track's master is given in the transaction that writes its ledger row. */
+  catalog: Pick<UploadCatalogWrites, 'giveMaster'>;
   blobs: BlobStore;
   bus: EventBus;
   clock: Clock;
@@ -160,12 +163,8 @@ export class MasterBackfill {
   private async record(track: Candidate, finding: Finding): Promise<void> {
     const changed = await this.deps.db.transaction(async (tx) => {
       if (finding.masterBlobKey !== null) {
-        const updated = await tx
-          .update(tracks)
-          .set({ masterBlobKey: finding.masterBlobKey })
-          .where(and(eq(tracks.id, track.id), isNull(tracks.masterBlobKey), eq(tracks.audioBlobKey, track.audioBlobKey)))
-          .returning({ id: tracks.id });
-        if (updated.length === 0) return false; // given a master (or new audio) meanwhile: nothing to record
+        const given = await this.deps.catalog.giveMaster(track.id, finding.masterBlobKey, track.audioBlobKey, tx);
+        if (!given) return false; // given a master (or new audio) meanwhile: nothing to record
       }
       const row = {
         audioBlobKey: track.audioBlobKey,

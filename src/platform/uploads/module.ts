@@ -19,6 +19,7 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { UploadAdmission } from './admission.js';
+import type { UploadCatalogWrites } from './catalog-writes.js';
 import { MasterBackfill } from './master-backfill.js';
 import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
@@ -35,6 +36,8 @@ export interface UploadsDeps {
   events: PlatformEvents;
   clock: Clock;
   engine: Pick<Engine, 'extractFeatures'>;
+  /** The catalog's writes of an upload's catalog row and features (the catalog owns those tables). */
+  catalog: UploadCatalogWrites;
   /** The spool sweep's timer (tests fire it by hand); real timers by default. */
   timers?: IntervalTimers;
   log: FailureLog;
@@ -51,7 +54,7 @@ const HOUR_MS = 3600 * 1000;
 
 export function buildUploadsModule(deps: UploadsDeps) {
   const { config, log } = deps;
-  const repo = new UploadsRepository(deps.db);
+  const repo = new UploadsRepository(deps.db, deps.catalog);
   const service = new UploadsService({
     repo,
     blobs: deps.blobs,
@@ -76,6 +79,7 @@ export function buildUploadsModule(deps: UploadsDeps) {
   let stopping = false;
   const backfill = new MasterBackfill({
     db: deps.db,
+    catalog: deps.catalog,
     blobs: deps.blobs,
     bus: deps.bus,
     clock: deps.clock,

@@ -1,11 +1,15 @@
-/** Uploaded tracks: the catalog row, its upload record (the master) and takedowns. */
+/**
+ * Uploaded tracks: the upload record (the master) and takedowns. The catalog row and its features are the
+ * catalog's, written through its port (`UploadCatalogWrites`) in this repository's handle, so that an upload's
+ * rows of both groups stay one transaction.
+ */
 import { and, count, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { AudioFeatures } from '../../engine/types.js';
-import { FEATURE_EXTRACTOR_VERSION } from '../../engine/features/version.js';
-import { artists, trackFeatures, tracks, trackTakedowns, trackUploads, type TrackStatus } from '../../infra/db/schema/index.js';
+import { artists, tracks, trackTakedowns, trackUploads, type TrackStatus } from '../../infra/db/schema/index.js';
 import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
+import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio, UploadCatalogWrites } from './catalog-writes.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export type UploadRecord = typeof trackUploads.$inferSelect;
@@ -26,9 +30,8 @@ export interface ArtistRef {
   ownerUserId: string | null;
 }
 
-export type NewTrack = typeof tracks.$inferInsert;
 export type NewUpload = typeof trackUploads.$inferInsert;
-export type TrackChange = Partial<Pick<NewTrack, 'title' | 'genre' | 'subgenre' | 'mood' | 'explicit' | 'releaseYear' | 'isrc' | 'bpm'>>;
+export type TrackChange = CatalogTrackChange;
 
 const managedColumns = {
   track: tracks,
@@ -38,11 +41,14 @@ const managedColumns = {
 };
 
 export class UploadsRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly catalog: UploadCatalogWrites,
+  ) {}
 
   /** Runs `work` in one transaction with a repository bound to it. */
   transaction<T>(work: (repo: UploadsRepository) => Promise<T>): Promise<T> {
-    return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx)));
+    return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx, this.catalog)));
   }
 
   /** An artist of the environment (a test key uploads for the sandbox twin of its owner's artist). */
@@ -76,8 +82,8 @@ export class UploadsRepository {
     return row !== undefined;
   }
 
-  async insert(track: NewTrack & { id: string }, upload: NewUpload): Promise<void> {
-    await this.db.insert(tracks).values(track);
+  async insert(track: NewCatalogTrack, upload: NewUpload): Promise<void> {
+    await this.catalog.createTrack(track, this.db);
     await this.db.insert(trackUploads).values(upload);
   }
 
@@ -97,7 +103,7 @@ export class UploadsRepository {
   }
 
   async update(id: string, change: TrackChange): Promise<void> {
-    if (Object.keys(change).length > 0) await this.db.update(tracks).set(change).where(eq(tracks.id, id));
+    await this.catalog.changeTrack(id, change, this.db);
   }
 
   async setAlbum(id: string, album: string | null): Promise<void> {
@@ -105,7 +111,7 @@ export class UploadsRepository {
   }
 
   async takeDown(id: string, reason: string, by: string | null, at: Date): Promise<void> {
-    await this.db.update(tracks).set({ status: 'removed' }).where(eq(tracks.id, id));
+    await this.catalog.markRemoved(id, this.db);
     await this.db
       .insert(trackTakedowns)
       .values({ trackId: id, reason, removedBy: by, removedAt: at })
@@ -116,38 +122,20 @@ export class UploadsRepository {
    * Publishes a processing track with its stream audio and the master the radio airs. Conditional on the
    * status, so a takedown that came first wins; true when this call published it.
    */
-  async publish(id: string, audio: { blobKey: string; masterBlobKey: string; bitrateKbps: number; sizeBytes: number }, at: Date): Promise<boolean> {
-    const rows = await this.db
-      .update(tracks)
-      .set({
-        status: 'published',
-        audioBlobKey: audio.blobKey,
-        masterBlobKey: audio.masterBlobKey,
-        audioFormat: 'mp3',
-        audioBitrateKbps: audio.bitrateKbps,
-        audioSizeBytes: audio.sizeBytes,
-      })
-      .where(and(eq(tracks.id, id), eq(tracks.status, 'processing')))
-      .returning({ id: tracks.id });
-    if (rows.length === 0) return false;
+  async publish(id: string, audio: PublishedAudio, at: Date): Promise<boolean> {
+    if (!(await this.catalog.publish(id, audio, this.db))) return false;
     await this.db.update(trackUploads).set({ publishedAt: at }).where(eq(trackUploads.trackId, id));
     return true;
   }
 
   async fail(id: string, failure: string): Promise<void> {
-    await this.db
-      .update(tracks)
-      .set({ status: 'failed' })
-      .where(and(eq(tracks.id, id), eq(tracks.status, 'processing')));
+    await this.catalog.markFailed(id, this.db);
     await this.db.update(trackUploads).set({ failure }).where(eq(trackUploads.trackId, id));
   }
 
   /** Style features of the upload, as the demo catalog has them (module B's gate and the safety filter's reference). */
   async saveFeatures(trackId: string, features: AudioFeatures): Promise<void> {
-    await this.db
-      .insert(trackFeatures)
-      .values({ trackId, extractorVersion: FEATURE_EXTRACTOR_VERSION, features })
-      .onConflictDoUpdate({ target: trackFeatures.trackId, set: { features, extractorVersion: FEATURE_EXTRACTOR_VERSION } });
+    await this.catalog.saveFeatures(trackId, features, this.db);
   }
 
   async idsWithStatus(status: TrackStatus): Promise<string[]> {

@@ -1,5 +1,9 @@
-/** Users with their profiles (user_profiles; a missing row means the defaults). */
-import { eq, sql } from 'drizzle-orm';
+/**
+ * Users with their profiles (user_profiles; a missing row means the defaults). The display name is a column of
+ * auth's `users`, written through auth's port (`DisplayNameWrite`, published as `AccountWrites` in
+ * src/auth/account-writes.ts) in the transaction that writes the profile.
+ */
+import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { userProfiles, users } from '../../infra/db/schema/index.js';
@@ -45,8 +49,16 @@ export const profileColumns = {
   playlistsPublic: userProfiles.playlistsPublic,
 };
 
+/** Auth's port as this group uses it: a display name set in the profile's transaction. */
+export interface DisplayNameWrite {
+  setDisplayName(userId: string, displayName: string, tx: DbOrTx): Promise<void>;
+}
+
 export class UsersRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly names: DisplayNameWrite,
+  ) {}
 
   async find(userId: string): Promise<ProfileRow | null> {
     const [row] = await this.db
@@ -58,16 +70,29 @@ export class UsersRepository {
     return row ?? null;
   }
 
+  /**
+   * Whether the owner's playlists are public, as a scalar subquery on `ownerUserId` (null without a profile row:
+   * the default applies), so that the playlists group reads it in the statement that reads the playlist.
+   */
+  playlistsPublicOf(ownerUserId: SQLWrapper): SQL<boolean | null> {
+    return sql<boolean | null>`(select ${userProfiles.playlistsPublic} from ${userProfiles} where ${userProfiles.userId} = ${ownerUserId})`.mapWith(
+      userProfiles.playlistsPublic,
+    );
+  }
+
+  /**
+   * The country of the user's profile as it is now, as a scalar subquery (null without one), so that the
+   * catalog keeps it on a play in the statement that records the play.
+   */
+  countryOf(userId: string): SQL<string | null> {
+    return sql<string | null>`(select ${userProfiles.country} from ${userProfiles} where ${userProfiles.userId} = ${userId})`;
+  }
+
   /** Applies the change in one transaction: the display name on users, the rest on the profile row (created if missing). */
   async update(userId: string, change: ProfileChange): Promise<void> {
     const { displayName, ...profile } = change;
     await (this.db as Db).transaction(async (tx) => {
-      if (displayName !== undefined) {
-        await tx
-          .update(users)
-          .set({ displayName, updatedAt: sql`now()` })
-          .where(idEq(users.id, userId));
-      }
+      if (displayName !== undefined) await this.names.setDisplayName(userId, displayName, tx);
       if (Object.keys(profile).length > 0) {
         await tx
           .insert(userProfiles)

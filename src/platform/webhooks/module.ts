@@ -18,7 +18,7 @@ import type { MessageOutbox } from '../../infra/pubsub/recorded-publish.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { DEFAULT_TIMEOUT_MS, WEBHOOK_QUEUE, WebhookDeliveryWorker } from './delivery.js';
 import { WebhookDispatcher, type WebhookErrorReporter } from './dispatcher.js';
-import { WebhookRepository } from './repository.js';
+import { WebhookRepository, type OwnerStanding } from './repository.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { webhookRoutes } from './routes.js';
 import { SecretBox } from './secret-box.js';
@@ -37,6 +37,8 @@ export interface WebhookOptions {
 
 export interface WebhookDeps extends WebhookOptions {
   db: Db;
+  /** Auth's read of a hook owner's role and status, in the statement that picks the hooks. */
+  owners: OwnerStanding;
   bus: EventBus;
   queue: JobQueue;
   clock: Clock;
@@ -55,7 +57,7 @@ const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
 export function buildWebhooksModule(deps: WebhookDeps) {
   const onError: WebhookErrorReporter = deps.onError ?? ((message, error) => console.error(message, error));
-  const repo = new WebhookRepository(deps.db);
+  const repo = new WebhookRepository(deps.db, deps.owners);
   const box = new SecretBox(deps.secretKey);
   const service = new WebhookService(repo, box, deps.egress);
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...deps.retry };

@@ -1,8 +1,9 @@
 /** Webhook registrations and delivery attempts (Drizzle). */
-import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
-import { ROLES, scopesOfRole } from '../../auth/scopes.js';
+import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { UserStatus } from '../../auth/auth.repository.js';
+import { ROLES, scopesOfRole, type Role } from '../../auth/scopes.js';
 import type { Db } from '../../infra/db/client.js';
-import { users, webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
+import { webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { Environment } from '../../kernel/environment.js';
 
@@ -34,8 +35,20 @@ export interface AttemptResult {
   attemptedAt: Date;
 }
 
+/**
+ * Auth's read port (`UserDirectory`, src/auth/user-directory.ts): an owner's role and status as subqueries, read
+ * in the statement that picks the hooks. `users` is auth's table.
+ */
+export interface OwnerStanding {
+  roleOf(userId: SQLWrapper): SQL<Role>;
+  statusOf(userId: SQLWrapper): SQL<UserStatus>;
+}
+
 export class WebhookRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly owners: OwnerStanding,
+  ) {}
 
   async insertWebhook(row: typeof webhooks.$inferInsert): Promise<WebhookRow> {
     const [inserted] = await this.db.insert(webhooks).values(row).returning();
@@ -69,9 +82,8 @@ export class WebhookRepository {
    */
   async activeWebhooksFor(event: string, environment: Environment): Promise<SubscribedWebhook[]> {
     const rows = await this.db
-      .select({ webhook: webhooks, ownerRole: users.role, ownerStatus: users.status })
+      .select({ webhook: webhooks, ownerRole: this.owners.roleOf(webhooks.ownerUserId), ownerStatus: this.owners.statusOf(webhooks.ownerUserId) })
       .from(webhooks)
-      .innerJoin(users, eq(users.id, webhooks.ownerUserId))
       .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
     return rows.map(({ webhook, ownerRole, ownerStatus }) => ({
       ...webhook,
