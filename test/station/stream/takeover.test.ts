@@ -115,10 +115,12 @@ describe('a follower taking over the stream', () => {
 
     expect(b.stream.resumed).toBe(1);
     expect(b.source.resumedIds).toEqual(['t0']);
-    // No gap in the bytes beyond a tick.
+    // No gap in the bytes longer than issue 20's bound (1 s). A quiet machine shows one tick (400 ms) plus a
+    // little; the arrival times are taken in this test's own process, which CI's two suites side by side on two
+    // cores starve at times (760 ms seen there, with the product unchanged), so the bound is the target's.
     const after = listener.at.filter((t) => t >= diedAt);
     const gaps = after.slice(1).map((t, i) => t - after[i]);
-    expect(Math.max(...gaps)).toBeLessThan(700);
+    expect(Math.max(...gaps)).toBeLessThan(1000);
     // The second track starts where the first one's timeline put it: 8 s less the 1 s crossfade after the first.
     const first = starts.find((s) => s.id === 't0')!;
     const second = starts.find((s) => s.id === 't1')!;
