@@ -2,17 +2,9 @@
 import { and, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq, isUuid } from '../infra/db/ids.js';
-import {
-  apiKeys,
-  authSessions,
-  developerAccounts,
-  emailVerificationTokens,
-  passwordResetTokens,
-  refreshTokens,
-  userIdentities,
-  users,
-} from '../infra/db/schema/index.js';
+import { apiKeys, authSessions, emailVerificationTokens, passwordResetTokens, refreshTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { SessionState } from './auth-events.js';
+import type { DeveloperAccountFlag } from './developer-account-reads.js';
 import type { Role } from './scopes.js';
 import type { Environment } from '../kernel/environment.js';
 import { isUniqueViolation } from '../infra/db/errors.js';
@@ -31,8 +23,12 @@ export type ApiKeyWithOwner = Pick<ApiKeyRow, 'id' | 'keyHash' | 'scopes' | 'env
   ownerDeveloperAccount: boolean;
 };
 
-/** The auth lookups that run per request (API keys) or per session-cache miss, built once per repository. */
-function authLookups(db: DbOrTx) {
+/**
+ * The auth lookups that run per request (API keys) or per session-cache miss, built once per repository. Whether
+ * the user opened a developer account is the developer group's table, read through its port as a subquery, so
+ * each lookup stays one statement.
+ */
+function authLookups(db: DbOrTx, developerAccounts: DeveloperAccountFlag) {
   const keyColumns = {
     id: apiKeys.id,
     keyHash: apiKeys.keyHash,
@@ -42,16 +38,9 @@ function authLookups(db: DbOrTx) {
     revokedAt: apiKeys.revokedAt,
     ownerStatus: users.status,
     ownerRole: users.role,
-    ownerDeveloperAccount: developerAccounts.userId,
+    ownerDeveloperAccount: developerAccounts.developerAccountOf(apiKeys.ownerUserId),
   };
-  const keyQuery = (condition: SQL) =>
-    db
-      .select(keyColumns)
-      .from(apiKeys)
-      .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
-      .leftJoin(developerAccounts, eq(developerAccounts.userId, apiKeys.ownerUserId))
-      .where(condition)
-      .limit(1);
+  const keyQuery = (condition: SQL) => db.select(keyColumns).from(apiKeys).leftJoin(users, eq(users.id, apiKeys.ownerUserId)).where(condition).limit(1);
   return {
     // Named statements: on node-postgres each connection parses and plans them once, not on every request.
     apiKeyByHash: keyQuery(eq(apiKeys.keyHash, sql.placeholder('keyHash'))).prepare('auth_api_key_by_hash'),
@@ -66,11 +55,10 @@ function authLookups(db: DbOrTx) {
         userId: users.id,
         userStatus: users.status,
         role: users.role,
-        developerAccount: developerAccounts.userId,
+        developerAccount: developerAccounts.developerAccountOf(authSessions.userId),
       })
       .from(authSessions)
       .innerJoin(users, eq(users.id, authSessions.userId))
-      .leftJoin(developerAccounts, eq(developerAccounts.userId, authSessions.userId))
       .where(eq(authSessions.id, sql.placeholder('sessionId')))
       .limit(1)
       .prepare('auth_session_state'),
@@ -80,15 +68,19 @@ function authLookups(db: DbOrTx) {
 export class AuthRepository {
   private lookups: ReturnType<typeof authLookups> | null = null;
 
-  constructor(readonly db: DbOrTx) {}
+  constructor(
+    readonly db: DbOrTx,
+    /** The developer group's port (src/platform/developer), given by the composition root. */
+    private readonly developerAccounts: DeveloperAccountFlag,
+  ) {}
 
   /** Built on first use: a repository made for one transaction (`with`) usually never needs them. */
   private get prepared(): ReturnType<typeof authLookups> {
-    return (this.lookups ??= authLookups(this.db));
+    return (this.lookups ??= authLookups(this.db, this.developerAccounts));
   }
 
   with(tx: DbOrTx): AuthRepository {
-    return new AuthRepository(tx);
+    return new AuthRepository(tx, this.developerAccounts);
   }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {
@@ -325,7 +317,7 @@ export class AuthRepository {
       secondFactor: row.secondFactor,
       oauthClientId: row.oauthClientId,
       scopes: row.scopes,
-      developerAccount: row.developerAccount !== null,
+      developerAccount: row.developerAccount,
       valid: !row.revokedAt && row.userStatus === 'active' && row.expiresAt.getTime() > nowMs,
     };
   }
@@ -414,13 +406,13 @@ export class AuthRepository {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyWithOwner | null> {
     const [row] = await this.prepared.apiKeyByHash.execute({ keyHash });
-    return row ? withOwner(row) : null;
+    return row ?? null;
   }
 
   async findApiKeyById(id: string): Promise<ApiKeyWithOwner | null> {
     if (!isUuid(id)) return null;
     const [row] = await this.prepared.apiKeyById.execute({ id });
-    return row ? withOwner(row) : null;
+    return row ?? null;
   }
 
   /** A user's keys that are not revoked, newest first. */
@@ -442,8 +434,4 @@ export class AuthRepository {
       .returning({ id: apiKeys.id });
     return rows.length === 1;
   }
-}
-
-function withOwner<T extends { ownerDeveloperAccount: string | null }>(row: T): Omit<T, 'ownerDeveloperAccount'> & { ownerDeveloperAccount: boolean } {
-  return { ...row, ownerDeveloperAccount: row.ownerDeveloperAccount !== null };
 }

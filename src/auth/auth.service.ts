@@ -25,7 +25,8 @@ import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
 import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
-import { DeveloperKeys, type DeveloperAccountCheck } from './developer-keys.js';
+import type { DeveloperAccountCheck, DeveloperAccountFlag } from './developer-account-reads.js';
+import { DeveloperKeys } from './developer-keys.js';
 import { UserAdministration } from './user-admin.service.js';
 import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
@@ -47,8 +48,8 @@ export type { IssuedLogin };
 
 export interface AuthServiceDeps {
   database: Database;
-  /** Whether a user opened a developer account (the developer module's read port). */
-  developerAccounts: DeveloperAccountCheck;
+  /** Whether a user opened a developer account: the developer group's read ports, on its own and as a subquery. */
+  developerAccounts: DeveloperAccountCheck & DeveloperAccountFlag;
   tokens: TokenService;
   csrf: CsrfTokens;
   clock: Clock;
@@ -101,7 +102,7 @@ export class AuthService implements EmailVerifiedCheck {
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
-    this.repo = new AuthRepository(deps.database.db);
+    this.repo = new AuthRepository(deps.database.db, deps.developerAccounts);
     this.developerKeys = new DeveloperKeys(this.repo, deps.developerAccounts, deps.bus, deps.maxKeysPerAccount);
     this.users = new UserAdministration({ repo: this.repo, rights: this });
     this.passwords = deps.passwords ?? argon2Passwords;

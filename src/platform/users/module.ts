@@ -1,7 +1,7 @@
 /** The users group for the composition root: a user's own profile (GET/PATCH /v1/users/me) and two-step sign-in enrolment. */
 import type { SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { DeveloperAccountCheck } from '../../auth/developer-keys.js';
+import type { DeveloperAccountCheck } from '../../auth/developer-account-reads.js';
 import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';

@@ -1,0 +1,78 @@
+/**
+ * The developer group's ports as auth reads them (issue 19, item 2), on the real database: whether a user opened
+ * a developer account, on its own and as a subquery of the caller's statement (`DeveloperAccountFlag`), and the
+ * per-request key and session lookups of auth that select it. Runs on PGlite, or PostgreSQL when DATABASE_URL is set.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthRepository } from '../../src/auth/auth.repository.js';
+import type { Database, Db } from '../../src/infra/db/client.js';
+import { apiKeys, authSessions, users } from '../../src/infra/db/schema/index.js';
+import { DeveloperAccountsRepository } from '../../src/platform/developer/developer-accounts.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+
+let testDb: TestDatabase;
+let database: Database;
+let db: Db;
+const account = (email: string) => ({ id: randomUUID(), email, passwordHash: 'x', displayName: email, role: 'listener' as const });
+const INTEGRATOR = account('integrator@example.com');
+const LISTENER = account('listener@example.com');
+const key = (id: string, ownerUserId: string | null) => ({
+  id,
+  name: 'k',
+  keyHash: `hash-${id}`,
+  keyPrefix: 'stn_test',
+  scopes: ['tracks:read'],
+  environment: 'test' as const,
+  ownerUserId,
+});
+const KEYS = { integrator: randomUUID(), listener: randomUUID(), service: randomUUID() };
+const SESSIONS = { integrator: randomUUID(), listener: randomUUID() };
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  database = await testDb.open();
+  await database.migrate();
+  db = database.db;
+  await db.insert(users).values([INTEGRATOR, LISTENER]);
+  await db.insert(apiKeys).values([key(KEYS.integrator, INTEGRATOR.id), key(KEYS.listener, LISTENER.id), key(KEYS.service, null)]);
+  const expiresAt = new Date(Date.now() + 3600_000);
+  await db.insert(authSessions).values([
+    { id: SESSIONS.integrator, userId: INTEGRATOR.id, kind: 'platform', expiresAt, secondFactor: false },
+    { id: SESSIONS.listener, userId: LISTENER.id, kind: 'platform', expiresAt, secondFactor: false },
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await database?.close();
+  await testDb?.drop();
+});
+
+describe('DeveloperAccountsRepository as auth’s port', () => {
+  const accounts = () => new DeveloperAccountsRepository(db);
+
+  it('answers whether a user opened an account, on its own and as a subquery on a column of the caller', async () => {
+    expect(await accounts().open(INTEGRATOR.id)).toMatchObject({ created: true });
+    expect(await accounts().hasDeveloperAccount(INTEGRATOR.id)).toBe(true);
+    expect(await accounts().hasDeveloperAccount(LISTENER.id)).toBe(false);
+    const rows = await db.select({ id: apiKeys.id, developer: accounts().developerAccountOf(apiKeys.ownerUserId) }).from(apiKeys);
+    // A key with no owner (the bootstrap service key) has no account: false, not null.
+    expect(rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [
+        { id: KEYS.integrator, developer: true },
+        { id: KEYS.listener, developer: false },
+        { id: KEYS.service, developer: false },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  });
+
+  it('is what auth’s key and session lookups read, in their one prepared statement', async () => {
+    const repo = new AuthRepository(db, accounts());
+    expect(await repo.findApiKeyByHash(`hash-${KEYS.integrator}`)).toMatchObject({ id: KEYS.integrator, ownerRole: 'listener', ownerDeveloperAccount: true });
+    expect(await repo.findApiKeyById(KEYS.listener)).toMatchObject({ id: KEYS.listener, ownerStatus: 'active', ownerDeveloperAccount: false });
+    expect(await repo.findApiKeyById(KEYS.service)).toMatchObject({ ownerUserId: null, ownerRole: null, ownerDeveloperAccount: false });
+    const now = Date.now();
+    expect(await repo.sessionState(SESSIONS.integrator, now)).toMatchObject({ userId: INTEGRATOR.id, developerAccount: true, valid: true });
+    expect(await repo.sessionState(SESSIONS.listener, now)).toMatchObject({ userId: LISTENER.id, developerAccount: false, valid: true });
+  });
+});
