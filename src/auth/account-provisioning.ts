@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../errors.js';
+import type { ApiKeysRepository } from './api-keys.repository.js';
 import type { AuthRepository } from './auth.repository.js';
 import { decoyPasswordHash, type PasswordHasher } from './passwords.js';
 import { publicUser, type PublicUser } from './public-user.js';
@@ -36,6 +37,7 @@ const SEAL_BATCH = 100;
 export class AccountProvisioning {
   constructor(
     private readonly repo: AuthRepository,
+    private readonly keys: ApiKeysRepository,
     private readonly passwords: PasswordHasher,
     private readonly totpSecrets: TotpSecrets,
   ) {}
@@ -67,8 +69,8 @@ export class AccountProvisioning {
       }
       if (existing) await this.markOperatorAddressVerified(existing);
     }
-    if (serviceKey && !(await this.repo.findApiKeyByHash(sha256Hex(serviceKey)))) {
-      await this.repo.insertApiKey({
+    if (serviceKey && !(await this.keys.findApiKeyByHash(sha256Hex(serviceKey)))) {
+      await this.keys.insertApiKey({
         name: 'bootstrap service key (STATION_SERVICE_API_KEY)',
         keyHash: sha256Hex(serviceKey),
         keyPrefix: serviceKey.slice(0, 4),

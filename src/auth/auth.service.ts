@@ -24,6 +24,7 @@ import { ProviderAccounts, type LinkedIdentity } from './provider-accounts.js';
 import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
 import type { DeveloperAccountCheck, DeveloperAccountFlag } from './developer-account-reads.js';
 import { DeveloperKeys } from './developer-keys.js';
@@ -34,6 +35,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
 import { STAFF_ROLES, roleNeedsSecondFactor, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { ACCESS_TOKEN_TTL_SEC, type CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, type TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
 import { acceptTotp } from './totp.js';
 import type { TotpSecrets } from './totp-secrets.js';
@@ -80,6 +82,8 @@ const MFA_STATE_TTL_MS = (MFA_TOKEN_TTL_SEC + 60) * 1000;
 
 export class AuthService implements EmailVerifiedCheck {
   private readonly repo: AuthRepository;
+  private readonly logins: SessionsRepository;
+  private readonly keys: ApiKeysRepository;
   private readonly passwords: PasswordHasher;
   readonly csrf: CsrfTokens;
   /** Credential -> principal, for the HTTP hooks, stream tickets and connection watchers. */
@@ -102,11 +106,13 @@ export class AuthService implements EmailVerifiedCheck {
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
-    this.repo = new AuthRepository(deps.database.db, deps.developerAccounts);
-    this.developerKeys = new DeveloperKeys(this.repo, deps.developerAccounts, deps.bus, deps.maxKeysPerAccount);
-    this.users = new UserAdministration({ repo: this.repo, rights: this });
+    this.repo = new AuthRepository(deps.database.db);
+    this.logins = new SessionsRepository(deps.database.db, deps.developerAccounts);
+    this.keys = new ApiKeysRepository(deps.database.db, deps.developerAccounts);
+    this.developerKeys = new DeveloperKeys(this.keys, deps.developerAccounts, deps.bus, deps.maxKeysPerAccount);
+    this.users = new UserAdministration({ repo: this.repo, sessions: this.logins, rights: this });
     this.passwords = deps.passwords ?? argon2Passwords;
-    this.provisioning = new AccountProvisioning(this.repo, this.passwords, deps.totpSecrets);
+    this.provisioning = new AccountProvisioning(this.repo, this.keys, this.passwords, deps.totpSecrets);
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
     this.reset = new PasswordReset({
       repo: this.repo,
@@ -151,7 +157,7 @@ export class AuthService implements EmailVerifiedCheck {
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
     });
     this.csrf = deps.csrf;
-    this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
+    this.credentials = new CredentialResolver(this.keys, this.logins, deps.tokens, deps.sessions, deps.clock);
   }
 
   authenticateBearer(token: string, apiKey?: string): Promise<Principal> {
@@ -271,10 +277,10 @@ export class AuthService implements EmailVerifiedCheck {
    * was already rotated means it leaked (or a client raced itself): the whole login is revoked.
    */
   async refresh(refreshToken: string, kind: 'staff' | 'platform'): Promise<IssuedLogin> {
-    const token = await this.repo.findRefreshToken(sha256Hex(refreshToken));
+    const token = await this.logins.findRefreshToken(sha256Hex(refreshToken));
     if (!token || token.sessionKind !== kind) throw Errors.authRequired('refresh token not recognised');
     if (token.sessionRevokedAt) throw Errors.authRequired('this login was revoked');
-    if (token.rotatedAt || !(await this.repo.markRotated(token.id))) {
+    if (token.rotatedAt || !(await this.logins.markRotated(token.id))) {
       await this.revokeSession(token.sessionId, 'refresh token reuse detected');
       throw Errors.authRequired('refresh token was already used; the login has been revoked');
     }
@@ -285,7 +291,7 @@ export class AuthService implements EmailVerifiedCheck {
   }
 
   async revokeSession(sessionId: string, reason: string): Promise<void> {
-    await this.repo.revokeSession(sessionId, reason);
+    await this.logins.revokeSession(sessionId, reason);
     this.deps.sessions.drop(sessionId);
     await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
   }
@@ -297,7 +303,7 @@ export class AuthService implements EmailVerifiedCheck {
 
   /** Revokes every login of the user but `keepSessionId` (refresh families included) and closes their connections on every instance. */
   async endAllSessions(userId: string, reason: string, keepSessionId?: string): Promise<void> {
-    await this.repo.revokeUserSessions(userId, reason, keepSessionId);
+    await this.logins.revokeUserSessions(userId, reason, keepSessionId);
     await this.userChanged(userId);
   }
 
@@ -320,7 +326,7 @@ export class AuthService implements EmailVerifiedCheck {
     key?: string;
   }): Promise<{ id: string; key: string }> {
     const key = input.key ?? newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
-    const row = await this.repo.insertApiKey({
+    const row = await this.keys.insertApiKey({
       name: input.name,
       keyHash: sha256Hex(key),
       keyPrefix: key.slice(0, 12),
@@ -376,13 +382,13 @@ export class AuthService implements EmailVerifiedCheck {
 
   private async startSession(user: UserRow, kind: 'staff' | 'platform', secondFactor: boolean): Promise<IssuedLogin> {
     const expiresAt = new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000);
-    const sessionId = await this.repo.insertSession(user.id, kind, expiresAt, secondFactor);
+    const sessionId = await this.logins.insertSession(user.id, kind, expiresAt, secondFactor);
     return this.issueTokens(user, sessionId);
   }
 
   private async issueTokens(user: UserRow, sessionId: string): Promise<IssuedLogin> {
     const refreshToken = newOpaqueToken('rt');
-    await this.repo.insertRefreshToken(sessionId, sha256Hex(refreshToken), new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
+    await this.logins.insertRefreshToken(sessionId, sha256Hex(refreshToken), new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
     const accessToken = await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId });
     return {
       accessToken,

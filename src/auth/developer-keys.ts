@@ -7,7 +7,7 @@ import type { EventBus } from '../infra/pubsub/event-bus.js';
 import { Errors } from '../errors.js';
 import { API_KEY_CREDENTIAL } from './access.js';
 import { SESSION_REVOKED_CHANNEL } from './auth-events.js';
-import type { ApiKeyRow, AuthRepository } from './auth.repository.js';
+import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js';
 import type { DeveloperAccountCheck } from './developer-account-reads.js';
 import { isAdmin, type Principal } from './principal.js';
 import type { Role, Scope } from './scopes.js';
@@ -63,7 +63,7 @@ export function loginSessionUser(caller: Principal, what: string): string {
 
 export class DeveloperKeys {
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly repo: ApiKeysRepository,
     private readonly accounts: DeveloperAccountCheck,
     private readonly bus: EventBus,
     /** Quotas are counted per account (src/auth/api-quota.ts); the cap keeps one account's keys few enough to manage and audit. */

@@ -5,10 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthRepository } from '../../src/auth/auth.repository.js';
+import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { apiKeys, authSessions, users } from '../../src/infra/db/schema/index.js';
 import { DeveloperAccountsRepository } from '../../src/platform/developer/developer-accounts.js';
+import { SessionsRepository } from '../../src/auth/sessions.repository.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
 
 let testDb: TestDatabase;
@@ -67,12 +68,13 @@ describe('DeveloperAccountsRepository as auth’s port', () => {
   });
 
   it('is what auth’s key and session lookups read, in their one prepared statement', async () => {
-    const repo = new AuthRepository(db, accounts());
-    expect(await repo.findApiKeyByHash(`hash-${KEYS.integrator}`)).toMatchObject({ id: KEYS.integrator, ownerRole: 'listener', ownerDeveloperAccount: true });
-    expect(await repo.findApiKeyById(KEYS.listener)).toMatchObject({ id: KEYS.listener, ownerStatus: 'active', ownerDeveloperAccount: false });
-    expect(await repo.findApiKeyById(KEYS.service)).toMatchObject({ ownerUserId: null, ownerRole: null, ownerDeveloperAccount: false });
+    const keys = new ApiKeysRepository(db, accounts());
+    expect(await keys.findApiKeyByHash(`hash-${KEYS.integrator}`)).toMatchObject({ id: KEYS.integrator, ownerRole: 'listener', ownerDeveloperAccount: true });
+    expect(await keys.findApiKeyById(KEYS.listener)).toMatchObject({ id: KEYS.listener, ownerStatus: 'active', ownerDeveloperAccount: false });
+    expect(await keys.findApiKeyById(KEYS.service)).toMatchObject({ ownerUserId: null, ownerRole: null, ownerDeveloperAccount: false });
+    const sessions = new SessionsRepository(db, accounts());
     const now = Date.now();
-    expect(await repo.sessionState(SESSIONS.integrator, now)).toMatchObject({ userId: INTEGRATOR.id, developerAccount: true, valid: true });
-    expect(await repo.sessionState(SESSIONS.listener, now)).toMatchObject({ userId: LISTENER.id, developerAccount: false, valid: true });
+    expect(await sessions.sessionState(SESSIONS.integrator, now)).toMatchObject({ userId: INTEGRATOR.id, developerAccount: true, valid: true });
+    expect(await sessions.sessionState(SESSIONS.listener, now)).toMatchObject({ userId: LISTENER.id, developerAccount: false, valid: true });
   });
 });
