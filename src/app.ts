@@ -356,7 +356,16 @@ export async function createStation(config: Config, options: StationOptions = {}
     datasetStatus: station.dataset.artistStatus,
   });
   const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases, profiles: users.profiles });
-  const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
+  const oauth = buildOAuthModule({
+    db: database.db,
+    auth,
+    appSessions: new AppSessionStore(database.db),
+    developerAccounts,
+    tokens,
+    csrf,
+    clock,
+    issuer: config.publicBaseUrl,
+  });
 
   let ready = false;
   // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).
