@@ -7,7 +7,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { usersRoutes } from './routes.js';
 import { totpRoutes } from './totp.routes.js';
-import { UsersRepository, type DisplayNameWrite } from './users.repository.js';
+import { UsersRepository, type DisplayNameWrite, type ProfileAccounts } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 export interface UsersModuleDeps {
@@ -19,10 +19,12 @@ export interface UsersModuleDeps {
   totp: TotpEnrolment;
   /** Auth's write of the display name on the user's row (auth owns `users`). */
   names: DisplayNameWrite;
+  /** Auth's read of the account a profile shows (UserDirectory), joined in the profile's statement. */
+  accounts: ProfileAccounts;
 }
 
-export function buildUsersModule({ db, clock, developerAccounts, totp, names }: UsersModuleDeps) {
-  const repo = new UsersRepository(db, names);
+export function buildUsersModule({ db, clock, developerAccounts, totp, names, accounts }: UsersModuleDeps) {
+  const repo = new UsersRepository(db, names, accounts);
   const service = new UsersService(repo, clock, developerAccounts);
   return {
     service,

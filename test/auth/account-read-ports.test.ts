@@ -1,15 +1,21 @@
 /**
- * The developer group's ports as auth reads them (issue 19, item 2), on the real database: whether a user opened
- * a developer account, on its own and as a subquery of the caller's statement (`DeveloperAccountFlag`), and the
- * per-request key and session lookups of auth that select it. Runs on PGlite, or PostgreSQL when DATABASE_URL is set.
+ * Read ports between auth and the groups around it (issue 19, item 2), on the real database: the developer
+ * group's answer to whether a user opened a developer account, on its own and as a subquery of the caller's
+ * statement (`DeveloperAccountFlag`), with the per-request key and session lookups of auth that select it; and
+ * auth's account columns a profile shows (`UserDirectory.profileAccounts`), joined by the users group's profile.
+ * Runs on PGlite, or PostgreSQL when DATABASE_URL is set.
  */
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountWrites } from '../../src/auth/account-writes.js';
 import { ApiKeysRepository } from '../../src/auth/api-keys.repository.js';
+import { UserDirectory } from '../../src/auth/user-directory.js';
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { apiKeys, authSessions, users } from '../../src/infra/db/schema/index.js';
 import { DeveloperAccountsRepository } from '../../src/platform/developer/developer-accounts.js';
 import { SessionsRepository } from '../../src/auth/sessions.repository.js';
+import { UsersRepository } from '../../src/platform/users/users.repository.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
 
 let testDb: TestDatabase;
@@ -76,5 +82,40 @@ describe('DeveloperAccountsRepository as auth’s port', () => {
     const now = Date.now();
     expect(await sessions.sessionState(SESSIONS.integrator, now)).toMatchObject({ userId: INTEGRATOR.id, developerAccount: true, valid: true });
     expect(await sessions.sessionState(SESSIONS.listener, now)).toMatchObject({ userId: LISTENER.id, developerAccount: false, valid: true });
+  });
+});
+
+describe('UserDirectory.profileAccounts as the users group reads it', () => {
+  const profiles = () => new UsersRepository(db, new AccountWrites(), new UserDirectory(db));
+
+  it('is the account columns a profile shows, and nothing of the credentials', async () => {
+    const accounts = new UserDirectory(db).profileAccounts();
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, LISTENER.id));
+    expect(Object.keys(row!).sort()).toEqual(['createdAt', 'displayName', 'email', 'emailVerifiedAt', 'id', 'plan', 'role', 'status']);
+    expect(row).toMatchObject({ id: LISTENER.id, email: LISTENER.email, role: 'listener', status: 'active', plan: 'free', emailVerifiedAt: null });
+  });
+
+  it('is joined by a profile in one read: the defaults without a profile row, its values with one', async () => {
+    expect(await profiles().find(LISTENER.id)).toMatchObject({
+      id: LISTENER.id,
+      email: LISTENER.email,
+      displayName: LISTENER.displayName,
+      role: 'listener',
+      plan: 'free',
+      country: null,
+      historyPublic: null,
+    });
+    await profiles().update(LISTENER.id, { displayName: 'Renamed', country: 'FR', historyPublic: true });
+    expect(await profiles().find(LISTENER.id)).toMatchObject({
+      id: LISTENER.id,
+      displayName: 'Renamed',
+      country: 'FR',
+      historyPublic: true,
+      playlistsPublic: true, // the column's default, once the row exists
+    });
+    // The integrator has no profile row: the other user's does not leak into their read.
+    expect(await profiles().find(INTEGRATOR.id)).toMatchObject({ id: INTEGRATOR.id, displayName: INTEGRATOR.displayName, country: null });
+    expect(await profiles().find(randomUUID())).toBeNull();
+    expect(await profiles().find('not-a-uuid')).toBeNull();
   });
 });
