@@ -243,7 +243,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const developer = buildDeveloperModule({ auth, accounts: developerAccounts, publicBaseUrl: config.publicBaseUrl });
   // Auth owns `users`: the other groups write its columns (AccountWrites) and read it (UserDirectory) through it.
   const accountWrites = new AccountWrites();
-  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites });
+  const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites, accounts: userDirectory });
   const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: userDirectory, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
@@ -356,7 +356,16 @@ export async function createStation(config: Config, options: StationOptions = {}
     datasetStatus: station.dataset.artistStatus,
   });
   const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases, profiles: users.profiles });
-  const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
+  const oauth = buildOAuthModule({
+    db: database.db,
+    auth,
+    appSessions: new AppSessionStore(database.db),
+    developerAccounts,
+    tokens,
+    csrf,
+    clock,
+    issuer: config.publicBaseUrl,
+  });
 
   let ready = false;
   // Demo only: a listener, an artist and an integrator to try the platform as (src/demo/seed-accounts.ts).

@@ -7,11 +7,12 @@
 import type { Clock } from '../infra/clock/clock.js';
 import { Errors } from '../errors.js';
 import type { SessionState } from './auth-events.js';
-import type { ApiKeyWithOwner, AuthRepository } from './auth.repository.js';
+import type { ApiKeyWithOwner, ApiKeysRepository } from './api-keys.repository.js';
 import { KeyUsage } from './key-usage.js';
 import type { Principal } from './principal.js';
 import { isScope, scopesOfAccount, sessionScopes, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
+import type { SessionsRepository } from './sessions.repository.js';
 import { TokenError, type TokenService, sha256Hex } from './tokens.js';
 
 export const API_KEY_CREDENTIAL = 'key:';
@@ -21,12 +22,13 @@ export class CredentialResolver {
   private readonly keyUsage: KeyUsage;
 
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly keys: ApiKeysRepository,
+    private readonly logins: SessionsRepository,
     private readonly tokens: TokenService,
     private readonly sessions: SessionCache,
     private readonly clock: Clock,
   ) {
-    this.keyUsage = new KeyUsage(repo.db, clock);
+    this.keyUsage = new KeyUsage(keys.db, clock);
   }
 
   /**
@@ -45,7 +47,7 @@ export class CredentialResolver {
     }
     if (claims.sessionId.startsWith(API_KEY_CREDENTIAL)) {
       const keyId = claims.sessionId.slice(API_KEY_CREDENTIAL.length);
-      const row = await this.repo.findApiKeyById(keyId);
+      const row = await this.keys.findApiKeyById(keyId);
       if (!row || !usable(row) || row.ownerUserId !== claims.userId) throw Errors.authRequired('this API key was revoked');
       if (apiKey !== undefined && sha256Hex(apiKey) !== row.keyHash) throw Errors.authRequired('X-API-Key is not the key this token was issued for');
       await this.keyUsage.touch(row.id);
@@ -57,7 +59,7 @@ export class CredentialResolver {
   }
 
   async authenticateApiKey(key: string): Promise<Principal> {
-    const row = await this.repo.findApiKeyByHash(sha256Hex(key));
+    const row = await this.keys.findApiKeyByHash(sha256Hex(key));
     if (!row || !usable(row)) throw Errors.authRequired('API key not recognised');
     await this.keyUsage.touch(row.id);
     return keyPrincipal(row);
@@ -65,7 +67,7 @@ export class CredentialResolver {
 
   /** The key row behind a presented API key, when it is usable now (POST /v1/auth/token). */
   async usableApiKey(key: string): Promise<ApiKeyWithOwner | null> {
-    const row = await this.repo.findApiKeyByHash(sha256Hex(key));
+    const row = await this.keys.findApiKeyByHash(sha256Hex(key));
     return row && usable(row) ? row : null;
   }
 
@@ -76,7 +78,7 @@ export class CredentialResolver {
    */
   async principalOf(credentialId: string, options: { fresh?: boolean } = {}): Promise<Principal | null> {
     if (credentialId.startsWith(API_KEY_CREDENTIAL)) {
-      const row = await this.repo.findApiKeyById(credentialId.slice(API_KEY_CREDENTIAL.length));
+      const row = await this.keys.findApiKeyById(credentialId.slice(API_KEY_CREDENTIAL.length));
       return row && usable(row) ? keyPrincipal(row) : null;
     }
     const state = await this.sessionState(credentialId, options.fresh);
@@ -88,7 +90,7 @@ export class CredentialResolver {
       const cached = this.sessions.get(sessionId);
       if (cached !== undefined) return cached;
     }
-    const state = await this.repo.sessionState(sessionId, this.clock.now());
+    const state = await this.logins.sessionState(sessionId, this.clock.now());
     this.sessions.set(sessionId, state);
     return state;
   }

@@ -1,15 +1,15 @@
 /**
  * Accounts made by the operator rather than by sign-up: at start-up, TOTP secrets an older version left in
- * clear are sealed, and the super_admin of STATION_ADMIN_* and the service key of STATION_SERVICE_API_KEY are
- * created if missing; and users of any role created for seeding and by admins. No HTTP here.
+ * clear are sealed, and the super_admin of STATION_ADMIN_* is created if missing (the service key of
+ * STATION_SERVICE_API_KEY is ApiKeys', api-keys.service.ts); and users of any role created for seeding and by
+ * admins. No HTTP here.
  */
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../errors.js';
 import type { AuthRepository } from './auth.repository.js';
 import { decoyPasswordHash, type PasswordHasher } from './passwords.js';
 import { publicUser, type PublicUser } from './public-user.js';
-import { SERVICE_KEY_SCOPES, type Role } from './scopes.js';
-import { sha256Hex } from './tokens.js';
+import type { Role } from './scopes.js';
 import { TOTP_KEY_FILE, type TotpSecrets } from './totp-secrets.js';
 
 export interface BootstrapAdmin {
@@ -44,7 +44,7 @@ export class AccountProvisioning {
    * An existing bootstrap admin whose stored secret does not open (DATA_DIR/keys/totp-secrets.key was
    * replaced) gets STATION_ADMIN_TOTP_SECRET sealed again, so the operator can still log in. Returns warnings to log.
    */
-  async bootstrap(admin: BootstrapAdmin | null, serviceKey: string | null): Promise<string[]> {
+  async bootstrap(admin: BootstrapAdmin | null): Promise<string[]> {
     const warnings: string[] = [];
     await decoyPasswordHash(); // computed now, so the first login for an unknown e-mail is not the slow one
     await this.sealClearTotpSecrets();
@@ -66,16 +66,6 @@ export class AccountProvisioning {
         );
       }
       if (existing) await this.markOperatorAddressVerified(existing);
-    }
-    if (serviceKey && !(await this.repo.findApiKeyByHash(sha256Hex(serviceKey)))) {
-      await this.repo.insertApiKey({
-        name: 'bootstrap service key (STATION_SERVICE_API_KEY)',
-        keyHash: sha256Hex(serviceKey),
-        keyPrefix: serviceKey.slice(0, 4),
-        scopes: [...SERVICE_KEY_SCOPES],
-        environment: 'live',
-        ownerUserId: null,
-      });
     }
     return warnings;
   }

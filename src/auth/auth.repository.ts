@@ -1,95 +1,21 @@
-/** Data access for users, login sessions, refresh tokens and API keys. */
-import { and, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+/**
+ * Data access for accounts: users (credentials, role, status, address, second factor), the identities of a
+ * sign-in provider linked to them, and the single-use tokens mailed to them (password reset, address
+ * verification). Login sessions and refresh tokens are in sessions.repository.ts, API keys in
+ * api-keys.repository.ts.
+ */
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
-import { idEq, isUuid } from '../infra/db/ids.js';
-import {
-  apiKeys,
-  authSessions,
-  developerAccounts,
-  emailVerificationTokens,
-  passwordResetTokens,
-  refreshTokens,
-  userIdentities,
-  users,
-} from '../infra/db/schema/index.js';
-import type { SessionState } from './auth-events.js';
+import { idEq } from '../infra/db/ids.js';
+import { emailVerificationTokens, passwordResetTokens, userIdentities, users } from '../infra/db/schema/index.js';
 import type { Role } from './scopes.js';
-import type { Environment } from '../kernel/environment.js';
 import { isUniqueViolation } from '../infra/db/errors.js';
 
 export type UserRow = typeof users.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserStatus = UserRow['status'];
-/**
- * An API key as authentication needs it, with its owner's status and role: a banned owner's keys stop working
- * with the rest of their access. Only the columns a request's principal is built from (a narrower row for
- * the lookup every API-key request runs); listings read whole rows.
- */
-export type ApiKeyWithOwner = Pick<ApiKeyRow, 'id' | 'keyHash' | 'scopes' | 'environment' | 'ownerUserId' | 'revokedAt'> & {
-  ownerStatus: UserStatus | null;
-  ownerRole: Role | null;
-  ownerDeveloperAccount: boolean;
-};
-
-/** The auth lookups that run per request (API keys) or per session-cache miss, built once per repository. */
-function authLookups(db: DbOrTx) {
-  const keyColumns = {
-    id: apiKeys.id,
-    keyHash: apiKeys.keyHash,
-    scopes: apiKeys.scopes,
-    environment: apiKeys.environment,
-    ownerUserId: apiKeys.ownerUserId,
-    revokedAt: apiKeys.revokedAt,
-    ownerStatus: users.status,
-    ownerRole: users.role,
-    ownerDeveloperAccount: developerAccounts.userId,
-  };
-  const keyQuery = (condition: SQL) =>
-    db
-      .select(keyColumns)
-      .from(apiKeys)
-      .leftJoin(users, eq(users.id, apiKeys.ownerUserId))
-      .leftJoin(developerAccounts, eq(developerAccounts.userId, apiKeys.ownerUserId))
-      .where(condition)
-      .limit(1);
-  return {
-    // Named statements: on node-postgres each connection parses and plans them once, not on every request.
-    apiKeyByHash: keyQuery(eq(apiKeys.keyHash, sql.placeholder('keyHash'))).prepare('auth_api_key_by_hash'),
-    apiKeyById: keyQuery(eq(apiKeys.id, sql.placeholder('id'))).prepare('auth_api_key_by_id'),
-    sessionState: db
-      .select({
-        revokedAt: authSessions.revokedAt,
-        expiresAt: authSessions.expiresAt,
-        secondFactor: authSessions.secondFactor,
-        oauthClientId: authSessions.oauthClientId,
-        scopes: authSessions.scopes,
-        userId: users.id,
-        userStatus: users.status,
-        role: users.role,
-        developerAccount: developerAccounts.userId,
-      })
-      .from(authSessions)
-      .innerJoin(users, eq(users.id, authSessions.userId))
-      .leftJoin(developerAccounts, eq(developerAccounts.userId, authSessions.userId))
-      .where(eq(authSessions.id, sql.placeholder('sessionId')))
-      .limit(1)
-      .prepare('auth_session_state'),
-  };
-}
 
 export class AuthRepository {
-  private lookups: ReturnType<typeof authLookups> | null = null;
-
   constructor(readonly db: DbOrTx) {}
-
-  /** Built on first use: a repository made for one transaction (`with`) usually never needs them. */
-  private get prepared(): ReturnType<typeof authLookups> {
-    return (this.lookups ??= authLookups(this.db));
-  }
-
-  with(tx: DbOrTx): AuthRepository {
-    return new AuthRepository(tx);
-  }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {
     const [row] = await this.db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
@@ -307,143 +233,4 @@ export class AuthRepository {
       .set({ passwordHash, updatedAt: sql`now()` })
       .where(eq(users.id, userId));
   }
-
-  async insertSession(userId: string, kind: 'staff' | 'platform', expiresAt: Date, secondFactor: boolean): Promise<string> {
-    const [row] = await this.db.insert(authSessions).values({ userId, kind, expiresAt, secondFactor }).returning({ id: authSessions.id });
-    return row.id;
-  }
-
-  /** The session and its user as they are now; null when no such session exists. */
-  async sessionState(sessionId: string, nowMs: number): Promise<SessionState | null> {
-    // Text that is not a uuid names no session (idEq's rule; the placeholder is typed uuid by the column).
-    if (!isUuid(sessionId)) return null;
-    const [row] = await this.prepared.sessionState.execute({ sessionId });
-    if (!row) return null;
-    return {
-      userId: row.userId,
-      role: row.role,
-      secondFactor: row.secondFactor,
-      oauthClientId: row.oauthClientId,
-      scopes: row.scopes,
-      developerAccount: row.developerAccount !== null,
-      valid: !row.revokedAt && row.userStatus === 'active' && row.expiresAt.getTime() > nowMs,
-    };
-  }
-
-  async revokeSession(sessionId: string, reason: string): Promise<void> {
-    await this.db
-      .update(authSessions)
-      .set({ revokedAt: sql`now()`, revokedReason: reason })
-      .where(and(idEq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
-  }
-
-  /** Revokes every open session of a user, but `keepSessionId` when given; returns their ids. */
-  async revokeUserSessions(userId: string, reason: string, keepSessionId?: string): Promise<string[]> {
-    const rows = await this.db
-      .update(authSessions)
-      .set({ revokedAt: sql`now()`, revokedReason: reason })
-      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), keepSessionId === undefined ? undefined : ne(authSessions.id, keepSessionId)))
-      .returning({ id: authSessions.id });
-    return rows.map((row) => row.id);
-  }
-
-  async insertRefreshToken(sessionId: string, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.db.insert(refreshTokens).values({ sessionId, tokenHash, expiresAt });
-  }
-
-  async findRefreshToken(tokenHash: string) {
-    const [row] = await this.db
-      .select({
-        id: refreshTokens.id,
-        sessionId: refreshTokens.sessionId,
-        expiresAt: refreshTokens.expiresAt,
-        rotatedAt: refreshTokens.rotatedAt,
-        sessionKind: authSessions.kind,
-        sessionRevokedAt: authSessions.revokedAt,
-        userId: authSessions.userId,
-      })
-      .from(refreshTokens)
-      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
-      .where(eq(refreshTokens.tokenHash, tokenHash))
-      .limit(1);
-    return row ?? null;
-  }
-
-  /** Marks a refresh token used; false when it already was (a concurrent or replayed use). */
-  async markRotated(tokenId: string): Promise<boolean> {
-    const rows = await this.db
-      .update(refreshTokens)
-      .set({ rotatedAt: sql`now()` })
-      .where(and(eq(refreshTokens.id, tokenId), isNull(refreshTokens.rotatedAt)))
-      .returning({ id: refreshTokens.id });
-    return rows.length === 1;
-  }
-
-  async insertApiKey(input: {
-    name: string;
-    keyHash: string;
-    keyPrefix: string;
-    scopes: string[];
-    environment: Environment;
-    ownerUserId: string | null;
-  }): Promise<ApiKeyRow | null> {
-    const [row] = await this.db.insert(apiKeys).values(input).onConflictDoNothing({ target: apiKeys.keyHash }).returning();
-    return row ?? null;
-  }
-
-  /**
-   * Inserts a key of `input.ownerUserId` unless that owner already holds `maxActive` unrevoked keys (either
-   * environment): 'limit' then. The owner's user row is locked for the count, so two creations racing on
-   * any instance cannot both take the last place. Null when the key's hash is already registered.
-   */
-  async insertApiKeyWithinLimit(
-    input: { name: string; keyHash: string; keyPrefix: string; scopes: string[]; environment: Environment; ownerUserId: string },
-    maxActive: number,
-  ): Promise<ApiKeyRow | 'limit' | null> {
-    return this.db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, input.ownerUserId)).for('update');
-      const [{ active }] = await tx
-        .select({ active: count() })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.ownerUserId, input.ownerUserId), isNull(apiKeys.revokedAt)));
-      if (active >= maxActive) return 'limit';
-      const [row] = await tx.insert(apiKeys).values(input).onConflictDoNothing({ target: apiKeys.keyHash }).returning();
-      return row ?? null;
-    });
-  }
-
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyWithOwner | null> {
-    const [row] = await this.prepared.apiKeyByHash.execute({ keyHash });
-    return row ? withOwner(row) : null;
-  }
-
-  async findApiKeyById(id: string): Promise<ApiKeyWithOwner | null> {
-    if (!isUuid(id)) return null;
-    const [row] = await this.prepared.apiKeyById.execute({ id });
-    return row ? withOwner(row) : null;
-  }
-
-  /** A user's keys that are not revoked, newest first. */
-  async listApiKeys(ownerUserId: string, page: { limit: number; offset: number }): Promise<{ rows: ApiKeyRow[]; total: number }> {
-    const where = and(eq(apiKeys.ownerUserId, ownerUserId), isNull(apiKeys.revokedAt));
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(page.limit).offset(page.offset),
-      this.db.select({ total: count() }).from(apiKeys).where(where),
-    ]);
-    return { rows, total };
-  }
-
-  /** Revokes a key that is not revoked yet; `ownerUserId` null means any owner (admins). False when nothing matched. */
-  async revokeApiKey(id: string, ownerUserId: string | null): Promise<boolean> {
-    const rows = await this.db
-      .update(apiKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(and(idEq(apiKeys.id, id), isNull(apiKeys.revokedAt), ownerUserId === null ? undefined : eq(apiKeys.ownerUserId, ownerUserId)))
-      .returning({ id: apiKeys.id });
-    return rows.length === 1;
-  }
-}
-
-function withOwner<T extends { ownerDeveloperAccount: string | null }>(row: T): Omit<T, 'ownerDeveloperAccount'> & { ownerDeveloperAccount: boolean } {
-  return { ...row, ownerDeveloperAccount: row.ownerDeveloperAccount !== null };
 }

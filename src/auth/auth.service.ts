@@ -1,10 +1,11 @@
 /**
  * The shared authentication layer of both APIs: logins (platform, with the 2FA step, and staff, and with an
- * identity provider), refresh-token rotation with reuse detection, revocation, API keys. An account's
- * self-service (sign-up, verification, address and password changes, reset) is AccountService's
- * (account.service.ts); role and status changes are UserAdministration's (user-admin.service.ts). Turning a
- * presented credential into a Principal is in access.ts. No HTTP here: routes in platform/auth and
- * station/auth call this, passing the client address the server resolved (TRUST_PROXY).
+ * identity provider), refresh-token rotation with reuse detection, revocation. An account's self-service
+ * (sign-up, verification, address and password changes, reset) is AccountService's (account.service.ts); role
+ * and status changes are UserAdministration's (user-admin.service.ts); operator-made API keys and the exchange
+ * of a key for a JWT are ApiKeys' (api-keys.service.ts), a developer's own keys DeveloperKeys'
+ * (developer-keys.ts). Turning a presented credential into a Principal is in access.ts. No HTTP here: routes
+ * in platform/auth and station/auth call this, passing the client address the server resolved (TRUST_PROXY).
  *
  * Every failed login answers the same INVALID_CREDENTIALS, with no detail, after the same work: a password
  * hash is verified (a decoy one for an unknown e-mail) and a TOTP code is checked (against a decoy secret
@@ -24,15 +25,18 @@ import { ProviderAccounts, type LinkedIdentity } from './provider-accounts.js';
 import { DomainError } from '../errors.js';
 import { ApiQuota, type QuotaLimits } from './api-quota.js';
 import { SESSION_REVOKED_CHANNEL, USER_CHANGED_CHANNEL } from './auth-events.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeys, type NewApiKey } from './api-keys.service.js';
 import { AuthRepository, type UserRow, type UserStatus } from './auth.repository.js';
-import { DeveloperKeys, type DeveloperAccountCheck } from './developer-keys.js';
+import type { DeveloperAccountCheck, DeveloperAccountFlag } from './developer-account-reads.js';
+import { DeveloperKeys } from './developer-keys.js';
 import { UserAdministration } from './user-admin.service.js';
-import { API_KEY_CREDENTIAL } from './access.js';
 import type { Principal } from './principal.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { argon2Passwords, decoyPasswordHash, type PasswordHasher } from './passwords.js';
-import { STAFF_ROLES, roleNeedsSecondFactor, type Role, type Scope } from './scopes.js';
+import { STAFF_ROLES, roleNeedsSecondFactor, type Role } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
+import { SessionsRepository } from './sessions.repository.js';
 import { ACCESS_TOKEN_TTL_SEC, type CsrfTokens, MFA_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, type TokenService, newOpaqueToken, sha256Hex } from './tokens.js';
 import { acceptTotp } from './totp.js';
 import type { TotpSecrets } from './totp-secrets.js';
@@ -40,15 +44,14 @@ import { TotpEnrolment } from './totp-enrolment.js';
 import { AccountProvisioning, type BootstrapAdmin, type NewUser } from './account-provisioning.js';
 import { publicUser, type IssuedLogin, type PublicUser } from './public-user.js';
 import { AccountService } from './account.service.js';
-import type { Environment } from '../kernel/environment.js';
 
 export type { PublicUser };
 export type { IssuedLogin };
 
 export interface AuthServiceDeps {
   database: Database;
-  /** Whether a user opened a developer account (the developer module's read port). */
-  developerAccounts: DeveloperAccountCheck;
+  /** Whether a user opened a developer account: the developer group's read ports, on its own and as a subquery. */
+  developerAccounts: DeveloperAccountCheck & DeveloperAccountFlag;
   tokens: TokenService;
   csrf: CsrfTokens;
   clock: Clock;
@@ -79,6 +82,8 @@ const MFA_STATE_TTL_MS = (MFA_TOKEN_TTL_SEC + 60) * 1000;
 
 export class AuthService implements EmailVerifiedCheck {
   private readonly repo: AuthRepository;
+  private readonly logins: SessionsRepository;
+  private readonly keys: ApiKeysRepository;
   private readonly passwords: PasswordHasher;
   readonly csrf: CsrfTokens;
   /** Credential -> principal, for the HTTP hooks, stream tickets and connection watchers. */
@@ -87,6 +92,8 @@ export class AuthService implements EmailVerifiedCheck {
   readonly quota: ApiQuota;
   /** POST/GET/DELETE /v1/developer/keys. */
   readonly developerKeys: DeveloperKeys;
+  /** The service key, keys made for seeding, and POST /v1/auth/token (api-keys.service.ts). */
+  readonly apiKeys: ApiKeys;
   private readonly reset: PasswordReset;
   private readonly verification: EmailVerification;
   private readonly providerAccounts: ProviderAccounts;
@@ -102,8 +109,10 @@ export class AuthService implements EmailVerifiedCheck {
   constructor(private readonly deps: AuthServiceDeps) {
     this.quota = new ApiQuota(deps.counters, deps.clock, deps.quotas);
     this.repo = new AuthRepository(deps.database.db);
-    this.developerKeys = new DeveloperKeys(this.repo, deps.developerAccounts, deps.bus, deps.maxKeysPerAccount);
-    this.users = new UserAdministration({ repo: this.repo, rights: this });
+    this.logins = new SessionsRepository(deps.database.db, deps.developerAccounts);
+    this.keys = new ApiKeysRepository(deps.database.db, deps.developerAccounts);
+    this.developerKeys = new DeveloperKeys(this.keys, deps.developerAccounts, deps.bus, deps.maxKeysPerAccount);
+    this.users = new UserAdministration({ repo: this.repo, sessions: this.logins, rights: this });
     this.passwords = deps.passwords ?? argon2Passwords;
     this.provisioning = new AccountProvisioning(this.repo, this.passwords, deps.totpSecrets);
     this.oidc = deps.oidc ? new OidcSignIn(deps.oidc) : null;
@@ -150,7 +159,8 @@ export class AuthService implements EmailVerifiedCheck {
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
     });
     this.csrf = deps.csrf;
-    this.credentials = new CredentialResolver(this.repo, deps.tokens, deps.sessions, deps.clock);
+    this.credentials = new CredentialResolver(this.keys, this.logins, deps.tokens, deps.sessions, deps.clock);
+    this.apiKeys = new ApiKeys({ keys: this.keys, credentials: this.credentials, tokens: deps.tokens, csrf: deps.csrf });
   }
 
   authenticateBearer(token: string, apiKey?: string): Promise<Principal> {
@@ -270,10 +280,10 @@ export class AuthService implements EmailVerifiedCheck {
    * was already rotated means it leaked (or a client raced itself): the whole login is revoked.
    */
   async refresh(refreshToken: string, kind: 'staff' | 'platform'): Promise<IssuedLogin> {
-    const token = await this.repo.findRefreshToken(sha256Hex(refreshToken));
+    const token = await this.logins.findRefreshToken(sha256Hex(refreshToken));
     if (!token || token.sessionKind !== kind) throw Errors.authRequired('refresh token not recognised');
     if (token.sessionRevokedAt) throw Errors.authRequired('this login was revoked');
-    if (token.rotatedAt || !(await this.repo.markRotated(token.id))) {
+    if (token.rotatedAt || !(await this.logins.markRotated(token.id))) {
       await this.revokeSession(token.sessionId, 'refresh token reuse detected');
       throw Errors.authRequired('refresh token was already used; the login has been revoked');
     }
@@ -284,7 +294,7 @@ export class AuthService implements EmailVerifiedCheck {
   }
 
   async revokeSession(sessionId: string, reason: string): Promise<void> {
-    await this.repo.revokeSession(sessionId, reason);
+    await this.logins.revokeSession(sessionId, reason);
     this.deps.sessions.drop(sessionId);
     await this.deps.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId });
   }
@@ -296,7 +306,7 @@ export class AuthService implements EmailVerifiedCheck {
 
   /** Revokes every login of the user but `keepSessionId` (refresh families included) and closes their connections on every instance. */
   async endAllSessions(userId: string, reason: string, keepSessionId?: string): Promise<void> {
-    await this.repo.revokeUserSessions(userId, reason, keepSessionId);
+    await this.logins.revokeUserSessions(userId, reason, keepSessionId);
     await this.userChanged(userId);
   }
 
@@ -310,43 +320,19 @@ export class AuthService implements EmailVerifiedCheck {
     return this.users.setUserStatus(userId, status);
   }
 
-  /** Registers an API key and returns it in clear text: the only time it is ever shown. */
-  async createApiKey(input: {
-    name: string;
-    scopes: readonly Scope[];
-    environment: Environment;
-    ownerUserId: string | null;
-    key?: string;
-  }): Promise<{ id: string; key: string }> {
-    const key = input.key ?? newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
-    const row = await this.repo.insertApiKey({
-      name: input.name,
-      keyHash: sha256Hex(key),
-      keyPrefix: key.slice(0, 12),
-      scopes: [...input.scopes],
-      environment: input.environment,
-      ownerUserId: input.ownerUserId,
-    });
-    if (!row) throw Errors.conflict('This API key is already registered');
-    return { id: row.id, key };
+  /** Kept for callers holding the station's AuthService (seeding, tests): the work is ApiKeys'. */
+  createApiKey(input: NewApiKey): Promise<{ id: string; key: string }> {
+    return this.apiKeys.create(input);
   }
 
   /**
-   * POST /v1/auth/token: a 15-minute JWT for a developer key, carrying the owner as subject and role claim
-   * and the key as its session; it holds the key's scopes and environment and dies with the key.
+   * Start-up: clear TOTP secrets sealed and the STATION_ADMIN_* super_admin created (account-provisioning.ts),
+   * then the service key registered (api-keys.service.ts). Returns warnings to log.
    */
-  async exchangeApiKey(apiKey: string): Promise<{ token: string; expiresIn: number; csrfToken: string }> {
-    const row = await this.credentials.usableApiKey(apiKey);
-    // The bootstrap service key has no owner to name in the token; it authenticates with X-API-Key directly.
-    if (!row || !row.ownerUserId || !row.ownerRole) throw Errors.invalidCredentials();
-    const credentialId = `${API_KEY_CREDENTIAL}${row.id}`;
-    const token = await this.deps.tokens.issue({ userId: row.ownerUserId, role: row.ownerRole, sessionId: credentialId });
-    return { token, expiresIn: ACCESS_TOKEN_TTL_SEC, csrfToken: this.csrf.forCredential(credentialId) };
-  }
-
-  /** Start-up: clear TOTP secrets sealed, the STATION_ADMIN_* super_admin and the service key created (account-provisioning.ts). */
-  bootstrap(admin: BootstrapAdmin | null, serviceKey: string | null): Promise<string[]> {
-    return this.provisioning.bootstrap(admin, serviceKey);
+  async bootstrap(admin: BootstrapAdmin | null, serviceKey: string | null): Promise<string[]> {
+    const warnings = await this.provisioning.bootstrap(admin);
+    await this.apiKeys.ensureServiceKey(serviceKey);
+    return warnings;
   }
 
   /** Creates a user of any role; for seeding and for the admin API. The TOTP secret is sealed. */
@@ -375,13 +361,13 @@ export class AuthService implements EmailVerifiedCheck {
 
   private async startSession(user: UserRow, kind: 'staff' | 'platform', secondFactor: boolean): Promise<IssuedLogin> {
     const expiresAt = new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000);
-    const sessionId = await this.repo.insertSession(user.id, kind, expiresAt, secondFactor);
+    const sessionId = await this.logins.insertSession(user.id, kind, expiresAt, secondFactor);
     return this.issueTokens(user, sessionId);
   }
 
   private async issueTokens(user: UserRow, sessionId: string): Promise<IssuedLogin> {
     const refreshToken = newOpaqueToken('rt');
-    await this.repo.insertRefreshToken(sessionId, sha256Hex(refreshToken), new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
+    await this.logins.insertRefreshToken(sessionId, sha256Hex(refreshToken), new Date(this.deps.clock.now() + REFRESH_TOKEN_TTL_SEC * 1000));
     const accessToken = await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId });
     return {
       accessToken,

@@ -7,7 +7,8 @@ import type { EventBus } from '../infra/pubsub/event-bus.js';
 import { Errors } from '../errors.js';
 import { API_KEY_CREDENTIAL } from './access.js';
 import { SESSION_REVOKED_CHANNEL } from './auth-events.js';
-import type { ApiKeyRow, AuthRepository } from './auth.repository.js';
+import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js';
+import type { DeveloperAccountCheck } from './developer-account-reads.js';
 import { isAdmin, type Principal } from './principal.js';
 import type { Role, Scope } from './scopes.js';
 import { newOpaqueToken, sha256Hex } from './tokens.js';
@@ -31,14 +32,6 @@ export interface PublicApiKey {
  * (POST /v1/developer/account); its keys and apps still hold only scopes its role holds.
  */
 export const KEY_CREATOR_ROLES: readonly Role[] = ['developer', 'admin', 'super_admin'];
-
-/**
- * The one read port on developer accounts (their table belongs to src/platform/developer, whose
- * DeveloperAccountsRepository implements it); auth, OAuth apps and GET /v1/users/me take it injected.
- */
-export interface DeveloperAccountCheck {
-  hasDeveloperAccount(userId: string): Promise<boolean>;
-}
 
 /** Throws 403 unless the login session's user may create keys and apps: a KEY_CREATOR_ROLES role or a developer account. */
 export async function assertMayCreateCredentials(caller: Principal, userId: string, accounts: DeveloperAccountCheck, what: string): Promise<void> {
@@ -70,7 +63,7 @@ export function loginSessionUser(caller: Principal, what: string): string {
 
 export class DeveloperKeys {
   constructor(
-    private readonly repo: AuthRepository,
+    private readonly repo: ApiKeysRepository,
     private readonly accounts: DeveloperAccountCheck,
     private readonly bus: EventBus,
     /** Quotas are counted per account (src/auth/api-quota.ts); the cap keeps one account's keys few enough to manage and audit. */

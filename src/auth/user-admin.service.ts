@@ -7,10 +7,13 @@
 import { Errors } from '../errors.js';
 import type { AuthRepository, UserStatus } from './auth.repository.js';
 import { publicUser, type PublicUser } from './public-user.js';
+import type { SessionsRepository } from './sessions.repository.js';
 import type { Role } from './scopes.js';
 
 export interface UserAdministrationDeps {
   repo: AuthRepository;
+  /** A ban revokes the user's sessions. */
+  sessions: SessionsRepository;
   /** The user's rights changed: every instance forgets its cached state of the user's sessions (AuthService.userChanged). */
   rights: { userChanged(userId: string): Promise<void> };
 }
@@ -34,7 +37,7 @@ export class UserAdministration {
   async setUserStatus(userId: string, status: UserStatus): Promise<PublicUser> {
     const user = await this.deps.repo.updateUser(userId, { status });
     if (!user) throw Errors.notFound('User', userId);
-    if (status === 'banned') await this.deps.repo.revokeUserSessions(user.id, 'user banned');
+    if (status === 'banned') await this.deps.sessions.revokeUserSessions(user.id, 'user banned');
     await this.deps.rights.userChanged(user.id);
     return publicUser(user);
   }

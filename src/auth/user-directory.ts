@@ -1,9 +1,11 @@
 /**
  * Auth's read port of its `users` for the platform's groups: for the administration, users filtered, searched
  * and paged, and one user as the admin's checks see it; for the subscriptions, a subscriber's address and plan;
- * for the webhooks, an owner's role and status as subqueries (`OwnerStanding`, src/platform/webhooks/repository.ts).
- * Each group declares the part it uses on its side (`AdminUserReads`, src/platform/admin/admin-users.service.ts;
- * `SubscriberReads`, src/platform/subscriptions/subscriptions.repository.ts) and reads no `users` row itself.
+ * for the webhooks, an owner's role and status as subqueries (`OwnerStanding`, src/platform/webhooks/repository.ts);
+ * for the users group, the account a profile shows as a derived table (`ProfileAccounts`,
+ * src/platform/users/users.repository.ts). Each group declares the part it uses on its side (`AdminUserReads`,
+ * src/platform/admin/admin-users.service.ts; `SubscriberReads`, src/platform/subscriptions/subscriptions.repository.ts)
+ * and reads no `users` row itself.
  */
 import { and, count, desc, eq, ilike, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
@@ -66,6 +68,27 @@ export class UserDirectory {
   async subscriber(userId: string): Promise<{ id: string; email: string; plan: (typeof users.$inferSelect)['plan'] } | null> {
     const [row] = await this.db.select({ id: users.id, email: users.email, plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
     return row ?? null;
+  }
+
+  /**
+   * The columns of `users` a user's profile shows, as a derived table that the users group joins its
+   * `user_profiles` to, so that a profile stays one statement (PostgreSQL flattens the derived table: a lookup by
+   * `id` stays on the primary key). Its rows are every user's; the caller filters on `id`.
+   */
+  profileAccounts() {
+    return this.db
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        status: users.status,
+        plan: users.plan,
+        displayName: users.displayName,
+        emailVerifiedAt: users.emailVerifiedAt,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .as('account');
   }
 
   async find(id: string): Promise<AdminUserRow | null> {

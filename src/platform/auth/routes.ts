@@ -199,7 +199,7 @@ export function platformAuthRoutes(auth: AuthService, secureCookies: boolean) {
         },
       },
       async (request) => {
-        const issued = await auth.exchangeApiKey(request.body.api_key);
+        const issued = await auth.apiKeys.exchange(request.body.api_key);
         return { token: issued.token, expires_in: issued.expiresIn, csrf_token: issued.csrfToken };
       },
     );

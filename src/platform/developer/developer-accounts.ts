@@ -4,16 +4,20 @@
  * the integrator's webhook scopes to any role (DEVELOPER_ACCOUNT_SCOPES), never a station scope the role lacks
  * (the staff role `developer`, with station:train, is given by admins only).
  */
-import { eq } from 'drizzle-orm';
-import { loginSessionUser, type DeveloperAccountCheck } from '../../auth/developer-keys.js';
+import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { DeveloperAccountCheck, DeveloperAccountFlag } from '../../auth/developer-account-reads.js';
+import { loginSessionUser } from '../../auth/developer-keys.js';
 import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import type { Principal } from '../../auth/principal.js';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { developerAccounts } from '../../infra/db/schema/index.js';
 import { SANDBOX_BASE_PATH } from '../../http/sandbox-base.js';
 
-/** The developer_accounts table, owned here; other modules read it only through DeveloperAccountCheck. */
-export class DeveloperAccountsRepository implements DeveloperAccountCheck {
+/**
+ * The developer_accounts table, owned here; other modules read it only through the ports auth declares
+ * (src/auth/developer-account-reads.ts): DeveloperAccountCheck, and DeveloperAccountFlag for a statement of theirs.
+ */
+export class DeveloperAccountsRepository implements DeveloperAccountCheck, DeveloperAccountFlag {
   constructor(private readonly db: DbOrTx) {}
 
   async find(userId: string): Promise<{ createdAt: Date } | null> {
@@ -23,6 +27,14 @@ export class DeveloperAccountsRepository implements DeveloperAccountCheck {
 
   async hasDeveloperAccount(userId: string): Promise<boolean> {
     return (await this.find(userId)) !== null;
+  }
+
+  /**
+   * Whether `userId` (a column of the caller's statement) opened an account, as an EXISTS on the primary key:
+   * false for a null id (the bootstrap service key has no owner). Auth's per-request lookups select it.
+   */
+  developerAccountOf(userId: SQLWrapper): SQL<boolean> {
+    return sql<boolean>`exists (select 1 from ${developerAccounts} where ${developerAccounts.userId} = ${userId})`;
   }
 
   /** Opens the account once: `created` is false when it existed already (a concurrent twin loses the insert). */

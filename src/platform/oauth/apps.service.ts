@@ -6,7 +6,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
 import { isAdmin, type Principal } from '../../auth/principal.js';
-import { assertMayCreateCredentials, loginSessionUser, type DeveloperAccountCheck } from '../../auth/developer-keys.js';
+import type { DeveloperAccountCheck } from '../../auth/developer-account-reads.js';
+import { assertMayCreateCredentials, loginSessionUser } from '../../auth/developer-keys.js';
 import { newOpaqueToken, sha256Hex } from '../../auth/tokens.js';
 import { Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';

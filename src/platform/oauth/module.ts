@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from '../../auth/auth.service.js';
 import { DelegatedSessions } from '../../auth/delegated-sessions.js';
+import type { DeveloperAccountCheck } from '../../auth/developer-account-reads.js';
 import type { CsrfTokens, TokenService } from '../../auth/tokens.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
-import { DeveloperAccountsRepository } from '../developer/developer-accounts.js';
 import type { AppSessions } from './app-sessions.js';
 import { OAuthAppsService } from './apps.service.js';
 import { AuthorizeService } from './authorize.service.js';
@@ -19,6 +19,8 @@ export interface OAuthDeps {
   auth: AuthService;
   /** Auth's store of the apps' sessions and refresh tokens (auth owns those tables). */
   appSessions: AppSessions;
+  /** Who opened a developer account: the developer group's port (it owns developer_accounts), given by app.ts. */
+  developerAccounts: DeveloperAccountCheck;
   tokens: TokenService;
   csrf: CsrfTokens;
   clock: Clock;
@@ -29,7 +31,7 @@ export interface OAuthDeps {
 export function buildOAuthModule(deps: OAuthDeps) {
   const repo = new OAuthRepository(deps.db, deps.appSessions);
   const revokeSession = (sessionId: string, reason: string) => deps.auth.revokeSession(sessionId, reason);
-  const apps = new OAuthAppsService(repo, revokeSession, deps.clock, new DeveloperAccountsRepository(deps.db));
+  const apps = new OAuthAppsService(repo, revokeSession, deps.clock, deps.developerAccounts);
   const authorize = new AuthorizeService(repo, deps.clock, deps.issuer);
   const tokens = new OAuthTokenService(repo, new DelegatedSessions(deps.tokens, deps.csrf, deps.clock), deps.appSessions, revokeSession, deps.clock);
   return {

@@ -1,13 +1,13 @@
 /** The users group for the composition root: a user's own profile (GET/PATCH /v1/users/me) and two-step sign-in enrolment. */
 import type { SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { DeveloperAccountCheck } from '../../auth/developer-keys.js';
+import type { DeveloperAccountCheck } from '../../auth/developer-account-reads.js';
 import type { TotpEnrolment } from '../../auth/totp-enrolment.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import { usersRoutes } from './routes.js';
 import { totpRoutes } from './totp.routes.js';
-import { UsersRepository, type DisplayNameWrite } from './users.repository.js';
+import { UsersRepository, type DisplayNameWrite, type ProfileAccounts } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 export interface UsersModuleDeps {
@@ -19,10 +19,12 @@ export interface UsersModuleDeps {
   totp: TotpEnrolment;
   /** Auth's write of the display name on the user's row (auth owns `users`). */
   names: DisplayNameWrite;
+  /** Auth's read of the account a profile shows (UserDirectory), joined in the profile's statement. */
+  accounts: ProfileAccounts;
 }
 
-export function buildUsersModule({ db, clock, developerAccounts, totp, names }: UsersModuleDeps) {
-  const repo = new UsersRepository(db, names);
+export function buildUsersModule({ db, clock, developerAccounts, totp, names, accounts }: UsersModuleDeps) {
+  const repo = new UsersRepository(db, names, accounts);
   const service = new UsersService(repo, clock, developerAccounts);
   return {
     service,

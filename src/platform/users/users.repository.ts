@@ -1,19 +1,25 @@
 /**
- * Users with their profiles (user_profiles; a missing row means the defaults). The display name is a column of
- * auth's `users`, written through auth's port (`DisplayNameWrite`, published as `AccountWrites` in
+ * Users with their profiles (user_profiles; a missing row means the defaults). The account a profile shows
+ * (address, role, status, plan, display name) is auth's `users`, read through auth's port (`ProfileAccounts`,
+ * published by `UserDirectory` in src/auth/user-directory.ts) in the statement that reads the profile; the
+ * display name is written through auth's port too (`DisplayNameWrite`, published as `AccountWrites` in
  * src/auth/account-writes.ts) in the transaction that writes the profile.
  */
 import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { UserPlan } from '../../auth/account-writes.js';
+import type { UserStatus } from '../../auth/auth.repository.js';
+import type { Role } from '../../auth/scopes.js';
+import type { UserDirectory } from '../../auth/user-directory.js';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { userProfiles, users } from '../../infra/db/schema/index.js';
+import { userProfiles } from '../../infra/db/schema/index.js';
 
 export interface ProfileRow {
   id: string;
   email: string;
-  role: (typeof users.$inferSelect)['role'];
-  status: (typeof users.$inferSelect)['status'];
-  plan: (typeof users.$inferSelect)['plan'];
+  role: Role;
+  status: UserStatus;
+  plan: UserPlan;
   displayName: string;
   emailVerifiedAt: Date | null;
   createdAt: Date;
@@ -33,39 +39,47 @@ export interface ProfileChange {
   playlistsPublic?: boolean;
 }
 
-export const profileColumns = {
-  id: users.id,
-  email: users.email,
-  role: users.role,
-  status: users.status,
-  plan: users.plan,
-  displayName: users.displayName,
-  emailVerifiedAt: users.emailVerifiedAt,
-  createdAt: users.createdAt,
-  avatarUrl: userProfiles.avatarUrl,
-  country: userProfiles.country,
-  birthYear: userProfiles.birthYear,
-  historyPublic: userProfiles.historyPublic,
-  playlistsPublic: userProfiles.playlistsPublic,
-};
-
 /** Auth's port as this group uses it: a display name set in the profile's transaction. */
 export interface DisplayNameWrite {
   setDisplayName(userId: string, displayName: string, tx: DbOrTx): Promise<void>;
 }
 
+/** Auth's read port as this group uses it: the account columns a profile shows, as a derived table to join. */
+export type ProfileAccounts = Pick<UserDirectory, 'profileAccounts'>;
+
 export class UsersRepository {
+  /** Built once: the derived table is only SQL, joined by every profile read. */
+  private readonly account: ReturnType<ProfileAccounts['profileAccounts']>;
+
   constructor(
     private readonly db: DbOrTx,
     private readonly names: DisplayNameWrite,
-  ) {}
+    accounts: ProfileAccounts,
+  ) {
+    this.account = accounts.profileAccounts();
+  }
 
   async find(userId: string): Promise<ProfileRow | null> {
+    const account = this.account;
     const [row] = await this.db
-      .select(profileColumns)
-      .from(users)
-      .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-      .where(idEq(users.id, userId))
+      .select({
+        id: account.id,
+        email: account.email,
+        role: account.role,
+        status: account.status,
+        plan: account.plan,
+        displayName: account.displayName,
+        emailVerifiedAt: account.emailVerifiedAt,
+        createdAt: account.createdAt,
+        avatarUrl: userProfiles.avatarUrl,
+        country: userProfiles.country,
+        birthYear: userProfiles.birthYear,
+        historyPublic: userProfiles.historyPublic,
+        playlistsPublic: userProfiles.playlistsPublic,
+      })
+      .from(account)
+      .leftJoin(userProfiles, eq(userProfiles.userId, account.id))
+      .where(idEq(account.id, userId))
       .limit(1);
     return row ?? null;
   }

@@ -4,7 +4,7 @@
  * ones are visible to their owner and admins only: later modules read `historyPublic` / `playlistsPublic`).
  */
 import type { Clock } from '../../infra/clock/clock.js';
-import type { DeveloperAccountCheck } from '../../auth/developer-keys.js';
+import type { DeveloperAccountCheck } from '../../auth/developer-account-reads.js';
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import { type UsersRepository, type ProfileChange, type ProfileRow } from './users.repository.js';
