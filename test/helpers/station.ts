@@ -2,12 +2,13 @@
  * Builds the whole product for a test, on PGlite by default or on a fresh PostgreSQL database when
  * DATABASE_URL is set (CI runs the suite both ways), and tears it down afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -73,6 +74,14 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
     };
   }
   const dataDir = options.persistent ? mkdtempSync(join(tmpdir(), 'station-db-')) : null;
+  // A persistent one starts as a copy of the migrated template too, in the directory openDatabase keeps PGlite's
+  // files in (<dataDir>/pgdata), instead of an initdb and every migration in WebAssembly at its first open (tens
+  // of seconds of CPU under load). A first start on an empty directory is test/fixtures/crash-writer.ts's.
+  if (dataDir) {
+    const dir = join(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    await (await PGlite.create(dir, { loadDataDir: await migratedPgliteTemplate() })).close();
+  }
   return {
     url: null,
     dataDir,
