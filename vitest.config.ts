@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * `npm test` runs everything on the embedded defaults. CI's second pass (STATION_SUITE=services, with
+ * `npm test` runs everything on the embedded defaults; CI's embedded pass (STATION_SUITE=embedded) leaves out
+ * the engine suites its services pass runs (ENGINE_IN_SERVICES below). CI's second pass (STATION_SUITE=services, with
  * DATABASE_URL and REDIS_URL) runs only the suites that touch the database or Redis: the engine's pure
  * audio and language tests would only repeat themselves there, and neither would the browser tests of the
  * web front end (test/web: they drive the same API through pages, the API's own suites cover the databases).
@@ -10,7 +11,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * the embedded defaults only: on PostgreSQL it became CI's longest pole (11 minutes on a loaded machine)
  * while its database work is the radio's, covered on PostgreSQL by test/station (radio, scheduler, playout).
  */
-const servicesOnly = process.env.STATION_SUITE === 'services';
+const suite = process.env.STATION_SUITE;
+const servicesOnly = suite === 'services';
+
+/**
+ * Engine suites that need no database and no Redis (pure audio, safety and language), which CI runs in its
+ * services pass and leaves out of its embedded pass (STATION_SUITE=embedded): the two passes run side by side,
+ * and the embedded one, which runs everything else, was the longer by 100-280 s in every CI run measured
+ * (bench/README.md, "The test suites' wall time"). Run once either way; `npm test` alone runs them too.
+ */
+const ENGINE_IN_SERVICES = ['test/engine/safety/**', 'test/engine/lyrics/**'];
 
 /**
  * The suites that take minutes (they wait on real time: live streams, failovers, restarts, renders), longest
@@ -27,6 +37,9 @@ const SLOW_FIRST = [
   'test/faults/readiness.test.ts',
   'test/faults/webhook-redis-restart.test.ts',
   'test/faults/postgres-restart.test.ts',
+  'test/engine/lyrics/demo-corpus.test.ts',
+  'test/engine/safety/audio-duplicate-calibration.test.ts',
+  'test/engine/safety/audio-fingerprint-transforms.test.ts',
   'test/platform/media-object-store.test.ts',
   'test/auth/totp-sealing.test.ts',
   'test/web/admin.test.ts',
@@ -61,7 +74,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // test/faults starts real instances on PostgreSQL and Redis: only the services suite has them.
-    exclude: servicesOnly ? ['test/engine/**', 'test/demo/**', 'test/web/**', 'test/e2e/**', '**/node_modules/**'] : ['test/faults/**', '**/node_modules/**'],
+    exclude: servicesOnly
+      ? ['test/engine/!(safety|lyrics)/**', 'test/engine/*.test.ts', 'test/demo/**', 'test/web/**', 'test/e2e/**', '**/node_modules/**']
+      : ['test/faults/**', ...(suite === 'embedded' ? ENGINE_IN_SERVICES : []), '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     sequence: { sequencer: SlowFirstSequencer },

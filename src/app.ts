@@ -26,6 +26,7 @@ import { RedisCounterStore } from './infra/counters/redis-counter-store.js';
 import { SessionCache } from './auth/session-cache.js';
 import { CsrfTokens, TokenService } from './auth/tokens.js';
 import { buildHttpServer } from './http/server.js';
+import type { SchemaCompileCache } from './http/compile-cache.js';
 import { createAppLogger, type LoggerConfig } from './http/logger.js';
 import { createMetricsRegistry } from './http/metrics.js';
 import { FileBlobStore, type BlobStore } from './infra/blobs/blob-store.js';
@@ -97,6 +98,8 @@ export interface StationOptions {
   apiQuotas?: Partial<QuotaLimits>;
   /** The analytics SSE heartbeat (tests shorten it). */
   analytics?: AnalyticsOptions;
+  /** Route validators and serializers compiled by an earlier station of this process (tests build hundreds). */
+  compileCache?: SchemaCompileCache;
 }
 
 export interface Station {
@@ -383,6 +386,7 @@ export async function createStation(config: Config, options: StationOptions = {}
       trustProxy: config.trustProxy,
       requestTimeoutMs: config.requestTimeoutMs,
       longestBodyTimeoutMs: config.uploadTimeoutMs,
+      compileCache: options.compileCache,
       // Ready while this instance can serve: started, and PostgreSQL and Redis answer within READY_PROBE_MS
       // (a partition makes queries hang rather than fail: the probe answers 503 instead of hanging too).
       isReady: async () => {

@@ -32,6 +32,11 @@ export interface Config {
   /** STATION_JOB_LOCK_SEC: how long a BullMQ job's lock lives unrenewed: a dead worker's job is retried after it. */
   jobLockMs: number;
   /**
+   * STATION_TRAINING_STALE_SEC: a running training job whose heartbeat is older than this lost its worker and is
+   * queued again (20 s; a live worker beats every 2 s). Fault tests shorten it to reach the recovery sooner.
+   */
+  trainingStaleMs: number;
+  /**
    * STATION_BUS_PUBLISH_RETRIES: Redis reconnect attempts a pub/sub publish waits through before it fails
    * (20, about 75 s of outage). Tests shorten it to reach an outage longer than the window quickly.
    */
@@ -284,6 +289,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     redisPrefix: prefix(env, 'REDIS_PREFIX'),
     role: stationRole(env, url(env, 'REDIS_URL', ['redis:', 'rediss:']), databaseUrl),
     jobLockMs: integer(env, 'STATION_JOB_LOCK_SEC', 30, 5, 3600) * 1000,
+    trainingStaleMs: integer(env, 'STATION_TRAINING_STALE_SEC', 20, 5, 3600) * 1000,
     busPublishRetries: integer(env, 'STATION_BUS_PUBLISH_RETRIES', 20, 0, 1000),
     logLevel: logLevel as Config['logLevel'],
     admin: adminBootstrap(env),

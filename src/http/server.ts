@@ -27,6 +27,7 @@ import type { TrustProxy } from '../config.js';
 import { normaliseOpenApi, openApiDocument } from './openapi.js';
 import { rewriteSandboxUrl } from './sandbox-base.js';
 import { registerWeb } from './web.js';
+import { cachedSerializerFactory, type SchemaCompileCache } from './compile-cache.js';
 import './types.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -53,6 +54,8 @@ export interface HttpServerDeps {
   requestTimeoutMs?: number;
   /** The longest body limit a route gives itself (uploads); Node's own request timeout, as a backstop. */
   longestBodyTimeoutMs?: number;
+  /** Validators and serializers compiled by earlier servers of this process (tests); compiled afresh when absent. */
+  compileCache?: SchemaCompileCache;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -143,6 +146,7 @@ export async function buildHttpServer(deps: HttpServerDeps, registerModules: (ap
     rewriteUrl: rewriteSandboxUrl,
     // The router's own failures (a malformed percent-encoding, a parameter past maxParamLength) get the envelope too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, toErrorResponse(error)),
+    ...(deps.compileCache ? { schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory(deps.compileCache) } } } : {}),
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -153,7 +157,7 @@ export async function buildHttpServer(deps: HttpServerDeps, registerModules: (ap
   // JSON only: a text/plain body is a wrong Content-Type (415), not a string for the schema to reject.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
-  registerValidation(app);
+  registerValidation(app, deps.compileCache);
   registerNulGuard(app);
   registerBodyDeadline(app, deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   app.addHook('onRoute', documentSecurity);

@@ -7,6 +7,7 @@ import { Ajv, type Options } from 'ajv';
 import * as formats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../errors.js';
+import type { SchemaCompileCache } from './compile-cache.js';
 
 const COMMON: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false };
 
@@ -17,10 +18,15 @@ function createAjv(coerce: boolean) {
   return ajv;
 }
 
-export function registerValidation(app: FastifyInstance): void {
+/** `cache`: validators compiled by an earlier server of this process, reused (src/http/compile-cache.ts). */
+export function registerValidation(app: FastifyInstance, cache?: SchemaCompileCache): void {
   const strict = createAjv(false);
   const coercing = createAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const kind = httpPart === 'body' ? 'strict' : 'coercing';
+    const compile = () => (kind === 'strict' ? strict : coercing).compile(schema);
+    return cache ? cache.get(`validator ${kind} ${JSON.stringify(schema)}`, compile) : compile();
+  });
 }
 
 /** Where in a parsed request a NUL character sits ("path parameter id", "body field tags[2]"), or null. */

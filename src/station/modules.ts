@@ -113,6 +113,7 @@ export function buildStationModules(infra: StationInfra) {
     egress,
     webhookSecret: loadOrCreateSecret(config.dataDir, 'webhook', config.webhookSecret),
     log,
+    staleMs: config.trainingStaleMs,
   });
   // ---- Module B (dataset manager): its snapshot list asks module C which jobs used each snapshot ----
   const dataset = buildDatasetModule({

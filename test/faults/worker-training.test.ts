@@ -2,7 +2,8 @@
  * A worker killed mid-training (issue 20): an API instance (STATION_ROLE=api, it runs no training) takes a
  * training job through the admin endpoint; `npm run worker` (src/worker.ts) trains it with the real engine and is
  * SIGKILLed after a checkpoint and before the last epoch. A second worker is started: once the dead worker's
- * heartbeat is stale (20 s, src/station/training/runner.ts) a sweep puts the job back, and the new worker
+ * heartbeat is stale (STATION_TRAINING_STALE_SEC, 20 s by default, 8 s here: the test is about the recovery,
+ * not the length of the wait) a sweep puts the job back, and the new worker
  * resumes it from the checkpoint. The job completes once: the loss curve runs 1..N without a repeat, one
  * model version records it, and the restart is counted.
  */
@@ -19,8 +20,10 @@ import { DATABASE_URL, FaultStation, REDIS_URL, sleep, until } from './support.j
 
 const EPOCHS = 40;
 const STAFF = { STATION_ADMIN_EMAIL: ADMIN.email, STATION_ADMIN_PASSWORD: ADMIN.password, STATION_ADMIN_TOTP_SECRET: ADMIN.totpSecret };
-const API = { ...STAFF, STATION_ROLE: 'api', STATION_JOB_LOCK_SEC: '5' };
-const WORKER = { ...STAFF, STATION_JOB_LOCK_SEC: '5' };
+// 8 s: a live worker beats every 2 s, and the job must still read as running a second after the kill.
+const STALE = { STATION_TRAINING_STALE_SEC: '8' };
+const API = { ...STAFF, ...STALE, STATION_ROLE: 'api', STATION_JOB_LOCK_SEC: '5' };
+const WORKER = { ...STAFF, ...STALE, STATION_JOB_LOCK_SEC: '5' };
 
 interface TrainingJob {
   job_id: string;

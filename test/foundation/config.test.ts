@@ -112,6 +112,13 @@ describe('loadConfig', () => {
     for (const bad of ['0', '1001', 'ten']) expect(configError({ STATION_MAX_KEYS_PER_ACCOUNT: bad }).message).toContain('STATION_MAX_KEYS_PER_ACCOUNT');
   });
 
+  it("reads STATION_TRAINING_STALE_SEC: how long a training job's heartbeat may lag before its worker counts as dead", () => {
+    expect(loadConfig({}, '/srv/station').trainingStaleMs).toBe(20_000);
+    expect(loadConfig({ STATION_TRAINING_STALE_SEC: '6' }, '/srv/station').trainingStaleMs).toBe(6000);
+    // At least 5 s: a live worker beats every 2 s (src/station/training/job-control.ts).
+    for (const bad of ['4', '3601', 'soon']) expect(configError({ STATION_TRAINING_STALE_SEC: bad }).message).toContain('STATION_TRAINING_STALE_SEC');
+  });
+
   it("reads STATION_ENGINE_NICENESS: the engine's default when unset, an integer from 0 to 19", () => {
     expect(loadConfig({}, '/srv/station').engineThreadNiceness).toBeNull();
     expect(loadConfig({ STATION_ENGINE_NICENESS: '0' }, '/srv/station').engineThreadNiceness).toBe(0);

@@ -2,12 +2,13 @@
  * Builds the whole product for a test, on PGlite by default or on a fresh PostgreSQL database when
  * DATABASE_URL is set (CI runs the suite both ways), and tears it down afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../src/infra/db/schema/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -19,6 +20,7 @@ import { migratedPgliteTemplate } from './pglite-template.js';
 import { migratedPostgresTemplate } from './postgres-template.js';
 import { clientAddress } from '../auth/support.js';
 import { FakeEngine, type FakeEngineOptions } from './fake-engine.js';
+import { SchemaCompileCache } from '../../src/http/compile-cache.js';
 
 export const ADMIN = {
   email: 'admin@station.test',
@@ -72,6 +74,14 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
     };
   }
   const dataDir = options.persistent ? mkdtempSync(join(tmpdir(), 'station-db-')) : null;
+  // A persistent one starts as a copy of the migrated template too, in the directory openDatabase keeps PGlite's
+  // files in (<dataDir>/pgdata), instead of an initdb and every migration in WebAssembly at its first open (tens
+  // of seconds of CPU under load). A first start on an empty directory is test/fixtures/crash-writer.ts's.
+  if (dataDir) {
+    const dir = join(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    await (await PGlite.create(dir, { loadDataDir: await migratedPgliteTemplate() })).close();
+  }
   return {
     url: null,
     dataDir,
@@ -81,6 +91,12 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
     },
   };
 }
+
+/**
+ * One per worker process (isolate: false shares this module between the files a worker runs): every station
+ * built here reuses the route validators and serializers the first one compiled, about half of a build's CPU.
+ */
+const compileCache = new SchemaCompileCache();
 
 export interface TestStation extends Station {
   /** Closes the product and deletes its data. */
@@ -114,7 +130,7 @@ export async function buildTestStation(env: Record<string, string> = {}, options
   const database = await testDb.open();
   const { fakeEngine, ...stationOptions } = options;
   const engine = stationOptions.engine ?? (fakeEngine ? new FakeEngine(fakeEngine === true ? {} : fakeEngine) : undefined);
-  const station = await createStation(config, { ...stationOptions, engine, database, logger: options.logger ?? false });
+  const station = await createStation(config, { compileCache, ...stationOptions, engine, database, logger: options.logger ?? false });
   return Object.assign(station, {
     async destroy() {
       await station.close();

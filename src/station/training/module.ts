@@ -34,6 +34,8 @@ export interface TrainingModuleDeps {
   /** Where notify_webhook may be delivered: screened at job creation, checked again when sent. */
   egress: EgressPolicy;
   log: FastifyBaseLogger;
+  /** STATION_TRAINING_STALE_SEC: when a running job's silent worker counts as dead. */
+  staleMs?: number;
 }
 
 export function buildTrainingModule(deps: TrainingModuleDeps) {

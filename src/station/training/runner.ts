@@ -36,9 +36,8 @@ import { enqueueTraining, TRAINING_CONTROL_CHANNEL } from './service.js';
 import type { SnapshotSource } from './snapshots.js';
 import type { JobPayloads } from '../../infra/queue/jobs.js';
 
-/** A running job whose heartbeat is older than this lost its worker. */
+/** A running job whose heartbeat is older than this lost its worker (STATION_TRAINING_STALE_SEC's default). */
 export const TRAINING_STALE_MS = 20_000;
-const SWEEP_MS = 10_000;
 /** Engine worker crashes tolerated per job before it fails. */
 const MAX_RESTARTS = 3;
 /** How long a graceful shutdown waits for running jobs to reach a checkpoint before giving them up. */
@@ -61,6 +60,8 @@ export interface TrainingRunnerDeps {
   /** STATION_WEBHOOK_ALLOWED_HOSTS, checked again at every send (the name may resolve elsewhere by now). */
   egress: EgressPolicy;
   log: FastifyBaseLogger;
+  /** STATION_TRAINING_STALE_SEC: TRAINING_STALE_MS by default; the sweep looks twice per period. */
+  staleMs?: number;
 }
 
 /** A failure with the pipeline step it happened in (the job's error_stage). */
@@ -91,7 +92,11 @@ export class TrainingRunner {
   private readonly shutdown = new AbortController();
   private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: TrainingRunnerDeps) {}
+  private readonly staleMs: number;
+
+  constructor(private readonly deps: TrainingRunnerDeps) {
+    this.staleMs = deps.staleMs ?? TRAINING_STALE_MS;
+  }
 
   /** Puts back jobs whose worker died (or that no queue holds any more), then keeps doing so periodically. */
   async start(): Promise<void> {
@@ -100,7 +105,7 @@ export class TrainingRunner {
       if (typeof jobId === 'string') void this.controls.get(jobId)?.poll();
     });
     await this.sweep();
-    this.sweepTimer = setInterval(() => void this.sweep().catch((error) => this.deps.log.warn({ err: error }, 'training sweep failed')), SWEEP_MS);
+    this.sweepTimer = setInterval(() => void this.sweep().catch((error) => this.deps.log.warn({ err: error }, 'training sweep failed')), this.staleMs / 2);
     this.sweepTimer.unref();
   }
 
@@ -128,7 +133,7 @@ export class TrainingRunner {
     if (!found || (found.status !== 'queued' && found.status !== 'running')) return;
     const draft = found.modelVersionDraft ?? (await models.draftVersionName(found.modelType));
     const now = clock.date();
-    const row = await repo.claim(jobId, this.workerId, now, new Date(now.getTime() - TRAINING_STALE_MS), draft);
+    const row = await repo.claim(jobId, this.workerId, now, new Date(now.getTime() - this.staleMs), draft);
     if (!row) return; // paused, cancelled, done, or running on a live worker
     const run = this.run(row).finally(() => this.running.delete(jobId));
     this.running.set(jobId, run);
@@ -137,7 +142,7 @@ export class TrainingRunner {
 
   private async sweep(): Promise<void> {
     const now = this.deps.clock.date();
-    const { requeued, orphanCheckpoints } = await this.deps.repo.recoverStale(new Date(now.getTime() - TRAINING_STALE_MS), now);
+    const { requeued, orphanCheckpoints } = await this.deps.repo.recoverStale(new Date(now.getTime() - this.staleMs), now);
     for (const key of orphanCheckpoints) await this.deps.blobs.delete(key).catch(() => undefined);
     // Dedupe by job id: a job the queue already holds is not added twice.
     for (const jobId of requeued) if (!this.running.has(jobId)) await enqueueTraining(this.deps.queue, jobId);
