@@ -294,7 +294,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const subscriptions = buildSubscriptionsModule({
     db: database.db,
     processors,
-    bus,
+    events: platformEvents,
     clock,
     publicBaseUrl: config.publicBaseUrl,
     plans: accountWrites,
@@ -302,7 +302,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   const store = buildStoreModule({
     db: database.db,
-    bus,
+    events: platformEvents,
     signer,
     blobs,
     clock,
