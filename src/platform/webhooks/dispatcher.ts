@@ -44,6 +44,7 @@ export class WebhookDispatcher {
   private sweepTimer: NodeJS.Timeout | null = null;
   /** The sweep in flight, if any (stop waits for it). */
   private sweeping: Promise<unknown> = Promise.resolve();
+  private sweepRunning = false;
 
   constructor(
     private readonly repo: DispatcherRepository,
@@ -60,9 +61,13 @@ export class WebhookDispatcher {
     await this.requeuePending();
     if (this.options.sweepIntervalMs > 0) {
       this.sweepTimer = setInterval(() => {
-        this.sweeping = this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs)).catch((error) =>
-          this.options.onError('webhook sweep failed', error),
-        );
+        // One sweep at a time: during a Redis outage a sweep's adds wait for Redis, and every tick meanwhile
+        // would start another that reads the same attempts and waits beside it. The tick after it ends sweeps.
+        if (this.sweepRunning) return;
+        this.sweepRunning = true;
+        this.sweeping = this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs))
+          .catch((error) => this.options.onError('webhook sweep failed', error))
+          .finally(() => (this.sweepRunning = false));
       }, this.options.sweepIntervalMs);
       this.sweepTimer.unref();
     }

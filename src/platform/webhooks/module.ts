@@ -55,7 +55,7 @@ export interface WebhookDeps extends WebhookOptions {
  * How often every instance looks for attempts whose job was lost, and how overdue one must be: an event
  * recorded while Redis was down or committed by an instance that died before queuing it, or a retry Redis lost
  * on an empty restart, goes out 10-20 s late at most once Redis answers. One indexed read of the pending
- * attempts per instance and period.
+ * attempts per instance and period, one sweep at a time (dispatcher.ts).
  */
 const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
