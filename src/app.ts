@@ -297,7 +297,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   const subscriptions = buildSubscriptionsModule({
     db: database.db,
     processors,
-    bus,
+    events: platformEvents,
     clock,
     publicBaseUrl: config.publicBaseUrl,
     plans: accountWrites,
@@ -305,7 +305,7 @@ export async function createStation(config: Config, options: StationOptions = {}
   });
   const store = buildStoreModule({
     db: database.db,
-    bus,
+    events: platformEvents,
     signer,
     blobs,
     clock,

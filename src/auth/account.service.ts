@@ -5,6 +5,8 @@
  * No HTTP here: platform/auth's routes call it as `auth.accounts`, passing the client address the server resolved.
  */
 import type { Clock } from '../infra/clock/clock.js';
+import type { DbOrTx } from '../infra/db/client.js';
+import type { AfterCommit } from '../infra/pubsub/recorded-publish.js';
 import { Errors } from '../errors.js';
 import type { AuthRepository, UserRow } from './auth.repository.js';
 import type { EmailVerification } from './email-verification.js';
@@ -23,8 +25,8 @@ export interface AccountServiceDeps {
   reset: PasswordReset;
   /** The new account's first platform session (AuthService's). */
   startSession: (user: UserRow) => Promise<IssuedLogin>;
-  /** Event user.signup (AuthService's: provider sign-in creates accounts too). */
-  announceSignup: (user: UserRow) => Promise<void>;
+  /** Event user.signup in the account's transaction (AuthService's: provider sign-in creates accounts too); answers its after-commit step. */
+  recordSignup: (tx: DbOrTx, user: UserRow) => Promise<AfterCommit>;
   /** Revokes every login of the user but `keepSessionId` (AuthService's). */
   endSessions: (userId: string, reason: string, keepSessionId?: string) => Promise<void>;
 }
@@ -36,16 +38,16 @@ export class AccountService {
     const { repo } = this.deps;
     // The cheap refusal first: argon2 (46 MiB, tens of ms) runs only for an address that is free.
     if (await repo.findUserByEmail(input.email)) throw Errors.conflict('An account with this e-mail already exists');
-    const user = await repo.insertUser({
-      email: input.email,
-      passwordHash: await this.deps.passwords.hash(input.password),
-      role: 'listener',
-      displayName: input.displayName,
+    const passwordHash = await this.deps.passwords.hash(input.password);
+    const created = await repo.transaction(async (repo, tx) => {
+      const user = await repo.insertUser({ email: input.email, passwordHash, role: 'listener', displayName: input.displayName });
+      return user && { user, raised: await this.deps.recordSignup(tx, user) };
     });
-    if (!user) throw Errors.conflict('An account with this e-mail already exists');
+    if (!created) throw Errors.conflict('An account with this e-mail already exists');
+    const { user } = created;
+    await created.raised();
     const login = await this.deps.startSession(user);
     this.deps.verification.sendLink(user.id, user.email);
-    await this.deps.announceSignup(user);
     return login;
   }
 

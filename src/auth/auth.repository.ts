@@ -17,6 +17,14 @@ export type UserStatus = UserRow['status'];
 export class AuthRepository {
   constructor(readonly db: DbOrTx) {}
 
+  /**
+   * Runs `work` in one transaction with a repository bound to it and the transaction's handle, for another
+   * module's port that writes in it (user.signup in the webhooks' outbox, with the account's insert).
+   */
+  transaction<T>(work: (repo: AuthRepository, tx: DbOrTx) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(new AuthRepository(tx), tx));
+  }
+
   async findUserByEmail(email: string): Promise<UserRow | null> {
     const [row] = await this.db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
     return row ?? null;

@@ -11,7 +11,8 @@
  * hash is verified (a decoy one for an unknown e-mail) and a TOTP code is checked (against a decoy secret
  * when the account has none), so neither the answer nor its timing tells which part was wrong.
  */
-import type { Database } from '../infra/db/client.js';
+import type { Database, DbOrTx } from '../infra/db/client.js';
+import type { AfterCommit } from '../infra/pubsub/recorded-publish.js';
 import type { Clock } from '../infra/clock/clock.js';
 import type { CounterStore } from '../infra/counters/counter-store.js';
 import type { EventBus } from '../infra/pubsub/event-bus.js';
@@ -68,10 +69,15 @@ export interface AuthServiceDeps {
   maxKeysPerAccount?: number;
   /** The OpenID Connect provider of POST /v1/auth/google (OIDC_*); none when not configured. */
   oidc?: OidcSettings | null;
-  /** Platform events (user.signup); none in unit setups. */
-  events?: { emit(event: 'user.signup', data: Record<string, unknown>): Promise<void> };
+  /** Platform events (user.signup), recorded in the transaction that creates the account; none in unit setups. */
+  events?: SignupEvents;
   /** Password-reset and verification mail: the mailer, the links' base (PUBLIC_BASE_URL) and where background failures are reported. */
   mail: { mailer: Mailer; publicBaseUrl: string; onError: (error: unknown) => void };
+}
+
+/** The platform's events as auth raises them: user.signup in the webhooks' outbox, in the account's transaction. */
+export interface SignupEvents {
+  recordIn(tx: DbOrTx, event: { event: 'user.signup'; data: Record<string, unknown> }): Promise<AfterCommit>;
 }
 
 /** Codes a temp_token may be tried with; the next try finds it dead. */
@@ -139,6 +145,7 @@ export class AuthService implements EmailVerifiedCheck {
       clock: deps.clock,
       verification: this.verification,
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
+      recordSignup: (tx, user) => this.recordSignup(tx, user),
     });
     this.totp = new TotpEnrolment({
       repo: this.repo,
@@ -155,7 +162,7 @@ export class AuthService implements EmailVerifiedCheck {
       verification: this.verification,
       reset: this.reset,
       startSession: (user) => this.startSession(user, 'platform', false),
-      announceSignup: (user) => this.announceSignup(user),
+      recordSignup: (tx, user) => this.recordSignup(tx, user),
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
     });
     this.csrf = deps.csrf;
@@ -176,12 +183,16 @@ export class AuthService implements EmailVerifiedCheck {
     return this.verification.assertEmailVerified(userId);
   }
 
-  /** Event user.signup (platform-api.md): every account starts on the free plan. Delivered by the webhook engine. */
-  private async announceSignup(user: UserRow): Promise<void> {
-    // The account exists either way: a bus failure is logged, not turned into a failed sign-up.
-    await this.deps.events
-      ?.emit('user.signup', { user_id: user.id, role: user.role, email: user.email, plan: 'free' })
-      .catch((error: unknown) => this.deps.mail.onError(error));
+  /**
+   * Event user.signup (platform-api.md): every account starts on the free plan. Recorded in `tx`, the account's
+   * insert, and delivered by the webhook engine; answers the after-commit wake-up.
+   */
+  private async recordSignup(tx: DbOrTx, user: UserRow): Promise<AfterCommit> {
+    const events = this.deps.events;
+    if (!events) return async () => undefined;
+    const raised = await events.recordIn(tx, { event: 'user.signup', data: { user_id: user.id, role: user.role, email: user.email, plan: 'free' } });
+    // The account exists either way: a failure after the commit is logged, not turned into a failed sign-up.
+    return () => raised().catch((error: unknown) => this.deps.mail.onError(error));
   }
 
   /**
@@ -209,13 +220,13 @@ export class AuthService implements EmailVerifiedCheck {
   }
 
   async signInWithIdentity(identity: VerifiedIdentity): Promise<(IssuedLogin & { created: boolean }) | { mfaToken: string }> {
-    const { user, created } = await this.providerAccounts.accountOf(identity);
+    const { user, created, raised } = await this.providerAccounts.accountOf(identity);
+    await raised?.();
     if (user.status !== 'active') throw Errors.invalidCredentials();
     if (roleNeedsSecondFactor(user.role) && this.deps.totpSecrets.open(user.id, user.totpSecret) !== null) {
       return { mfaToken: await this.deps.tokens.issue({ userId: user.id, role: user.role, sessionId: 'mfa' }, 'mfa') };
     }
     const login = await this.startSession(user, 'platform', false);
-    if (created) await this.announceSignup(user);
     return { ...login, created };
   }
 

@@ -8,6 +8,8 @@
  * listener account is created, its address verified when the provider says so.
  */
 import type { Clock } from '../infra/clock/clock.js';
+import type { DbOrTx } from '../infra/db/client.js';
+import type { AfterCommit } from '../infra/pubsub/recorded-publish.js';
 import { Errors } from '../errors.js';
 import type { AuthRepository, UserRow } from './auth.repository.js';
 import type { EmailVerification } from './email-verification.js';
@@ -24,6 +26,8 @@ export interface ProviderAccountsDeps {
   verification: EmailVerification;
   /** Revokes the user's sessions but `keepSessionId`, and closes their connections (AuthService.endAllSessions). */
   endSessions: (userId: string, reason: string, keepSessionId?: string) => Promise<void>;
+  /** Event user.signup in the transaction that creates the account (AuthService's); answers its after-commit step. */
+  recordSignup: (tx: DbOrTx, user: UserRow) => Promise<AfterCommit>;
 }
 
 export interface LinkedIdentity {
@@ -34,34 +38,42 @@ export interface LinkedIdentity {
 export class ProviderAccounts {
   constructor(private readonly deps: ProviderAccountsDeps) {}
 
-  /** The account `identity` signs in to, linked or created as the rules above say. */
-  async accountOf(identity: VerifiedIdentity): Promise<{ user: UserRow; created: boolean }> {
+  /**
+   * The account `identity` signs in to, linked or created as the rules above say. A created account's
+   * user.signup is recorded with its insert; `raised` is that event's after-commit step (null: none raised).
+   */
+  async accountOf(identity: VerifiedIdentity): Promise<{ user: UserRow; created: boolean; raised: AfterCommit | null }> {
     const { repo } = this.deps;
     const known = await repo.findUserByIdentity(identity.issuer, identity.subject);
-    if (known) return { user: known, created: false };
+    if (known) return { user: known, created: false, raised: null };
     if (!identity.email) throw identityRefused('the provider shared no e-mail address');
     const existing = await repo.findUserByEmail(identity.email);
-    if (existing) return { user: await this.linkToExisting(existing, identity), created: false };
-    const user = await repo.insertUser({
-      email: identity.email,
-      passwordHash: NO_PASSWORD,
-      role: 'listener',
-      displayName: identity.name ?? identity.email.split('@')[0].slice(0, 80),
-      emailVerifiedAt: identity.emailVerified ? this.deps.clock.date() : null,
+    if (existing) return { user: await this.linkToExisting(existing, identity), created: false, raised: null };
+    const email = identity.email;
+    const inserted = await repo.transaction(async (repo, tx) => {
+      const user = await repo.insertUser({
+        email,
+        passwordHash: NO_PASSWORD,
+        role: 'listener',
+        displayName: identity.name ?? email.split('@')[0].slice(0, 80),
+        emailVerifiedAt: identity.emailVerified ? this.deps.clock.date() : null,
+      });
+      return user && { user, raised: await this.deps.recordSignup(tx, user) };
     });
-    if (!user) {
+    if (!inserted) {
       // A concurrent sign-up took the address: the same rules as for any existing account.
-      const taken = await repo.findUserByEmail(identity.email);
+      const taken = await repo.findUserByEmail(email);
       if (!taken) throw Errors.conflict('An account with this e-mail already exists');
-      return { user: await this.linkToExisting(taken, identity), created: false };
+      return { user: await this.linkToExisting(taken, identity), created: false, raised: null };
     }
+    const { user, raised } = inserted;
     if (!(await repo.linkIdentity(identity.issuer, identity.subject, user.id))) {
       const linked = await repo.findUserByIdentity(identity.issuer, identity.subject); // a concurrent first sign-in linked it
       if (!linked) throw identityRefused('the identity could not be linked');
-      return { user: linked, created: false };
+      return { user: linked, created: false, raised };
     }
     if (!identity.emailVerified) this.deps.verification.sendLink(user.id, user.email);
-    return { user, created: true };
+    return { user, created: true, raised };
   }
 
   /**

@@ -9,13 +9,19 @@
  * window a bus publish waits through Redis reconnects (shortened here from ~75 s to a fraction of a second by
  * STATION_BUS_PUBLISH_RETRIES), so that event never reaches the bus: it must be answered 200 and delivered
  * exactly once after Redis returns, from what the emitting side recorded in PostgreSQL (the webhooks' outbox).
+ *
+ * A retry waiting in BullMQ (a delayed job) when Redis restarts empty is lost to the queue: the sweep, which
+ * every instance runs each period, finds the attempt overdue in PostgreSQL and queues it again, so it goes out
+ * once, under the same X-Webhook-Id, at most two sweep periods after it was due once Redis is back.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/auth/totp.js';
-import { ADMIN } from '../helpers/station.js';
+import { ADMIN, buildTestStation } from '../helpers/station.js';
+import { PlatformEvents } from '../../src/platform/webhooks/platform-events.js';
+import { attemptsOf, developer, nonce, registerWebhook, settledAttempts, startReceiver } from '../webhooks/support.js';
 import { DATABASE_URL, FaultStation, REDIS_URL, freePort, readyz, sleep, startRedis, until } from './support.js';
 
 const STAFF = { STATION_ADMIN_EMAIL: ADMIN.email, STATION_ADMIN_PASSWORD: ADMIN.password, STATION_ADMIN_TOTP_SECRET: ADMIN.totpSecret };
@@ -147,5 +153,75 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('webhook deliveries across a Redis 
         deliveries.filter((d) => d.startedAt === startedAt),
         startedAt,
       ).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!DATABASE_URL || !REDIS_URL)('a webhook retry waiting in BullMQ when Redis restarts empty', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('is sent by the sweep, once, under the same X-Webhook-Id', { timeout: 90_000 }, async () => {
+    // The retry is due 6 s after the first attempt; the sweep runs every 2 s here (10 s by default).
+    const RETRY_MS = 6_000;
+    const SWEEP_MS = 2_000;
+    const seen = new Set<string>();
+    const receiver = await startReceiver((request) => {
+      if (seen.has(request.body)) return 200;
+      seen.add(request.body);
+      return 500;
+    });
+    cleanups.push(() => receiver.close());
+    const redisPort = await freePort();
+    let redis = await startRedis(redisPort);
+    cleanups.push(() => void redis.kill('SIGKILL'));
+    const station = await buildTestStation(
+      { REDIS_URL: `redis://127.0.0.1:${redisPort}`, STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' },
+      { fakeEngine: true, webhooks: { retry: { baseMs: RETRY_MS, random: () => 1 }, sweepIntervalMs: SWEEP_MS } },
+    );
+    cleanups.push(() => station.destroy());
+    const dev = await developer(station);
+    const hook = await registerWebhook(station, dev, receiver.url, ['track.published']);
+
+    const marker = nonce();
+    await new PlatformEvents(station.bus, station.clock).emit('track.published', { track_id: 't-retry', artist_id: 'a-1', title: 'Tide', marker });
+    const [first] = await receiver.waitFor(marker, 1);
+    const messageId = String(first.headers['x-webhook-id']);
+    // The second attempt is scheduled: a pending row, and its delayed job in Redis.
+    let retry: Awaited<ReturnType<typeof attemptsOf>>[number] | undefined;
+    await until(
+      'the retry scheduled',
+      async () => {
+        retry = (await attemptsOf(station, dev, hook.id)).find((a) => a.webhook_message_id === messageId && a.attempt === 2);
+        return retry;
+      },
+      Boolean,
+      10_000,
+    );
+    const dueAt = Date.parse(retry!.next_attempt_at);
+
+    // Redis restarts empty before the retry is due: the delayed job is gone with it.
+    redis.kill('SIGKILL');
+    await new Promise<void>((resolve) => redis.once('exit', () => resolve()));
+    redis = await startRedis(redisPort);
+    const backAt = Date.now();
+    expect(backAt).toBeLessThan(dueAt);
+
+    const requests = await receiver.waitFor(marker, 2, 60_000);
+    expect(requests.map((r) => r.headers['x-webhook-id'])).toEqual([messageId, messageId]);
+    const attempts = await settledAttempts(station, dev, hook.id, messageId, 2);
+    expect(attempts.map((a) => [a.attempt, a.status])).toEqual([
+      [1, 'retrying'],
+      [2, 'succeeded'],
+    ]);
+    // Sent when due, not before; how late it went out is the sweep's period (reported, not asserted).
+    const sentAt = Date.parse(attempts[1].attempted_at!);
+    expect(sentAt).toBeGreaterThanOrEqual(dueAt);
+    process.stdout.write(
+      `webhook-redis: retry lost with Redis sent ${((sentAt - dueAt) / 1000).toFixed(1)} s after it was due (sweep every ${SWEEP_MS / 1000} s)\n`,
+    );
+    await sleep(2 * SWEEP_MS); // time for a doubled send to arrive
+    expect(receiver.matching(marker)).toHaveLength(2);
   });
 });

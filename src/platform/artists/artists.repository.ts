@@ -101,18 +101,26 @@ export class ArtistsRepository {
 
   /**
    * Sets the verified flag, recording who and when (cleared on unverify). The row is locked first, so of two
-   * concurrent verifications one changes it; `changed` says whether this call did.
+   * concurrent verifications one changes it; `changed` says whether this call did. `onChange` runs in the same
+   * transaction when the flag changes, so that what it records (artist.verified in the webhooks' outbox)
+   * commits with the change; its answer is handed back.
    */
-  async setVerified(artistId: string, verified: boolean, by: string | null, at: Date): Promise<{ row: ArtistRow; changed: boolean }> {
+  async setVerified<T>(
+    artistId: string,
+    verified: boolean,
+    by: string | null,
+    at: Date,
+    onChange: (tx: DbOrTx, row: ArtistRow) => Promise<T>,
+  ): Promise<{ row: ArtistRow; changed: boolean; raised: T | null }> {
     return this.db.transaction(async (tx) => {
       const [current] = await tx.select().from(artists).where(eq(artists.id, artistId)).for('update');
-      if (current.verified === verified) return { row: current, changed: false };
+      if (current.verified === verified) return { row: current, changed: false, raised: null };
       const [row] = await tx
         .update(artists)
         .set(verified ? { verified, verifiedBy: by, verifiedAt: at } : { verified, verifiedBy: null, verifiedAt: null })
         .where(eq(artists.id, artistId))
         .returning();
-      return { row, changed: true };
+      return { row, changed: true, raised: await onChange(tx, row) };
     });
   }
 

@@ -84,14 +84,20 @@ export class CapsulesRepository {
     return new Set(rows.map((row) => row.capsuleId));
   }
 
-  /** Records the unlock once; true when this call recorded it. */
-  async unlock(capsuleId: string, userId: string, at: Date): Promise<boolean> {
-    const inserted = await this.db
-      .insert(capsuleUnlocks)
-      .values({ capsuleId, userId, unlockedAt: at })
-      .onConflictDoNothing()
-      .returning({ userId: capsuleUnlocks.userId });
-    return inserted.length > 0;
+  /**
+   * Records the unlock once. `onUnlocked` runs in the same transaction when this call recorded it, so that what
+   * it records (capsule.unlocked in the webhooks' outbox) commits with the unlock; its answer is handed back
+   * (null when the capsule was unlocked already).
+   */
+  async unlock<T>(capsuleId: string, userId: string, at: Date, onUnlocked: (tx: DbOrTx) => Promise<T>): Promise<T | null> {
+    return this.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(capsuleUnlocks)
+        .values({ capsuleId, userId, unlockedAt: at })
+        .onConflictDoNothing()
+        .returning({ userId: capsuleUnlocks.userId });
+      return inserted.length > 0 ? onUnlocked(tx) : null;
+    });
   }
 
   /** A track of the capsule's environment (a sandbox capsule hides a sandbox track, a live one a live track). */

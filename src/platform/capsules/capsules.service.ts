@@ -9,7 +9,7 @@
 import type { Principal } from '../../auth/principal.js';
 import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { PlatformEvents } from '../webhooks/platform-events.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import type { FollowsRepository } from '../artists/follows.repository.js';
 import { callerUserId, isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
@@ -39,7 +39,7 @@ export class CapsulesService {
   constructor(
     private readonly repo: CapsulesRepository,
     private readonly follows: FollowsRepository,
-    private readonly events: PlatformEvents,
+    private readonly events: TransactionalPlatformEvents,
     private readonly clock: Clock,
     private readonly purchases: CapsulePurchases,
   ) {}
@@ -146,11 +146,17 @@ export class CapsulesService {
           : `buy a store product with one of ${row.artistName}'s tracks to unlock this capsule (GET /v1/store/products?artist=${row.artistSlug})`,
       );
     }
-    if (await this.repo.unlock(row.id, userId, this.clock.date())) {
-      // Heard by the capsule's artist's owner and admins only (src/platform/webhooks/event-audience.ts).
-      const audience = { ownerUserId: row.artistOwnerUserId };
-      await this.events.emit('capsule.unlocked', { capsule_id: row.id, user_id: userId, artist_id: row.artistId }, caller.environment, audience);
-    }
+    // capsule.unlocked is recorded in the webhooks' outbox in the unlock's transaction.
+    const raised = await this.repo.unlock(row.id, userId, this.clock.date(), (tx) =>
+      this.events.recordIn(tx, {
+        event: 'capsule.unlocked',
+        data: { capsule_id: row.id, user_id: userId, artist_id: row.artistId },
+        environment: caller.environment,
+        // Heard by the capsule's artist's owner and admins only (src/platform/webhooks/event-audience.ts).
+        audience: { ownerUserId: row.artistOwnerUserId },
+      }),
+    );
+    await raised?.();
     return this.get(caller, row.id);
   }
 

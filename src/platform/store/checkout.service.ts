@@ -5,14 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../infra/clock/clock.js';
-import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { PaymentProcessor, ProcessorName } from '../../infra/payments/processor.js';
 import { PaymentProcessorError } from '../../infra/payments/processor.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import type { SandboxProcessor } from '../../infra/payments/sandbox-processor.js';
 import type { StripeProcessor } from '../../infra/payments/stripe-processor.js';
 import { DomainError, Errors } from '../../errors.js';
-import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../webhooks/platform-events.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import { platformSplit } from './split.js';
 import type { CheckoutRow, OrderRow, ProductView, StoreRepository } from './store.repository.js';
 import { processorOfCaller } from './store-processors.js';
@@ -29,7 +28,8 @@ export class CheckoutService {
   constructor(
     private readonly repo: CheckoutRepository,
     private readonly processors: PaymentProcessors,
-    private readonly bus: EventBus,
+    /** payment.success, recorded in the transaction that creates the order. */
+    private readonly events: TransactionalPlatformEvents,
     private readonly clock: Clock,
     private readonly baseUrl: string,
     private readonly subscriptions: StripeSubscriptionHandler | null = null,
@@ -181,33 +181,35 @@ export class CheckoutService {
   }
 
   /**
-   * The order of a paid session, created on the first completion only, and payment.success. The event is
-   * sent on every completion notice with the order's own timestamp, so it has one event id: the webhook
-   * dispatcher keeps one delivery per event id, and a notice retried after a crash between the order's
-   * commit and the event still sends it (at least once, never twice).
+   * The order of a paid session, created on the first completion only, and payment.success, recorded in the
+   * webhooks' outbox in the order's transaction: a crash after the commit delays the event, never loses it. It
+   * is recorded on every completion notice with the order's own timestamp, so it has one event id, which the
+   * outbox keeps once (at least once, never twice). What runs after the commit is only a wake-up.
    */
   private async complete(session: CheckoutRow, reference: string): Promise<OrderRow> {
-    const { order } = await this.repo.completeCheckout(session, reference, this.clock.date());
-    const seller = await this.repo.artistByIdOrSlug(order.artistId, order.environment);
-    const event: PlatformEvent = {
-      event: 'payment.success',
-      timestamp: order.createdAt.toISOString(),
-      // The sandbox's order is heard by its webhooks, not the live ones; a demo store's order by the live
-      // ones, with livemode false (no money moved).
-      environment: order.environment,
-      // Heard by the selling artist's owner and admins only (src/platform/webhooks/event-audience.ts).
-      audience: { ownerUserId: seller?.ownerUserId ?? null },
-      data: {
-        order_id: order.id,
-        user_id: order.userId,
-        product_id: order.productId,
-        amount: centsToPrice(order.amountCents),
-        amount_cents: order.amountCents,
-        currency: order.currency,
-        livemode: order.livemode,
-      },
-    };
-    await this.bus.publish(PLATFORM_EVENTS_CHANNEL, event);
+    // The order's artist is the session's.
+    const seller = await this.repo.artistByIdOrSlug(session.artistId, session.environment);
+    const { order, raised } = await this.repo.completeCheckout(session, reference, this.clock.date(), (tx, order) =>
+      this.events.recordIn(tx, {
+        event: 'payment.success',
+        timestamp: order.createdAt.toISOString(),
+        // The sandbox's order is heard by its webhooks, not the live ones; a demo store's order by the live
+        // ones, with livemode false (no money moved).
+        environment: order.environment,
+        // Heard by the selling artist's owner and admins only (src/platform/webhooks/event-audience.ts).
+        audience: { ownerUserId: seller?.ownerUserId ?? null },
+        data: {
+          order_id: order.id,
+          user_id: order.userId,
+          product_id: order.productId,
+          amount: centsToPrice(order.amountCents),
+          amount_cents: order.amountCents,
+          currency: order.currency,
+          livemode: order.livemode,
+        },
+      }),
+    );
+    await raised();
     return order;
   }
 }

@@ -4,7 +4,7 @@ import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { UrlSigner } from '../../infra/blobs/url-signer.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
-import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import { storeRoutes } from './routes.js';
 import { StoreRepository } from './store.repository.js';
@@ -20,7 +20,8 @@ import type { Environment } from '../../kernel/environment.js';
 
 export interface StoreDeps {
   db: Db;
-  bus: EventBus;
+  /** The webhooks' outbox for payment.success, written in the order's transaction. */
+  events: TransactionalPlatformEvents;
   signer: UrlSigner;
   /** Where purchases' download files are (download-files.ts). */
   blobs: BlobStore;
@@ -42,7 +43,7 @@ export function buildStoreModule(deps: StoreDeps) {
   const artists = new StoreArtists(repo);
   const services = {
     products: new ProductsService(repo, artists, clock),
-    checkout: new CheckoutService(repo, processors, deps.bus, clock, publicBaseUrl, deps.subscriptions),
+    checkout: new CheckoutService(repo, processors, deps.events, clock, publicBaseUrl, deps.subscriptions),
     purchases: new PurchasesService(buyers, processors, deps.signer, new DownloadFiles(deps.blobs), deps.masters),
     payouts: new PayoutsService(repo, artists, processors, publicBaseUrl),
   };

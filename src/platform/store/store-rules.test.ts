@@ -15,7 +15,8 @@ import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import { SandboxProcessor } from '../../infra/payments/sandbox-processor.js';
 import { InProcessEventBus } from '../../infra/pubsub/in-process-bus.js';
 import type { Environment } from '../../kernel/environment.js';
-import { PLATFORM_EVENTS_CHANNEL } from '../webhooks/platform-events.js';
+import { PLATFORM_EVENTS_CHANNEL, PlatformEvents } from '../webhooks/platform-events.js';
+import type { DbOrTx } from '../../infra/db/client.js';
 import { CheckoutService, type CheckoutRepository } from './checkout.service.js';
 import { PayoutsService, type PayoutsRepository } from './payouts.service.js';
 import { ProductsService, type ProductsRepository } from './products.service.js';
@@ -29,6 +30,12 @@ type Track = { id: string; artistId: string; title: string; durationSec: number;
 type Release = { id: string; slug: string; artistId: string; title: string; type: ProductRow['type']; trackIds: string[] };
 
 /** The store repository's contract over maps: what each service reads and writes, and nothing of its SQL. */
+/**
+ * The in-memory store has no transaction to hand: PlatformEvents without an outbox records nothing in it (its
+ * answer is the bus publish), so no handle is ever used.
+ */
+const NO_TRANSACTION = {} as DbOrTx;
+
 class InMemoryStore implements StoreArtistReads, ProductsRepository, CheckoutRepository, PayoutsRepository {
   readonly artists: Artist[] = [];
   readonly tracks = new Map<string, Track>();
@@ -166,9 +173,9 @@ class InMemoryStore implements StoreArtistReads, ProductsRepository, CheckoutRep
   }
 
   /** One order per session (its unique checkout_session_id), split into payout lines by the credits as they are now. */
-  async completeCheckout(session: CheckoutRow, reference: string, now: Date) {
+  async completeCheckout<T>(session: CheckoutRow, reference: string, now: Date, inTransaction: (tx: DbOrTx, order: OrderRow) => Promise<T>) {
     const existing = this.orders.find((o) => o.checkoutSessionId === session.id);
-    if (existing) return { order: existing, created: false };
+    if (existing) return { order: existing, created: false, raised: await inTransaction(NO_TRANSACTION, existing) };
     const artistShareCents = session.amountCents - session.platformFeeCents;
     const trackIds = this.products.get(session.productId)!.trackIds;
     const order = {
@@ -193,7 +200,7 @@ class InMemoryStore implements StoreArtistReads, ProductsRepository, CheckoutRep
     };
     this.orders.push(order);
     Object.assign(session, { status: 'completed', completedAt: now });
-    return { order, created: true };
+    return { order, created: true, raised: await inTransaction(NO_TRANSACTION, order) };
   }
 
   /** The environment's money: the sandbox's own orders, or live orders a live processor was paid for. */
@@ -397,7 +404,7 @@ describe('the store (in-memory repository)', () => {
       await bus.subscribe(PLATFORM_EVENTS_CHANNEL, (event) => events.push(event));
       // The sandbox takes live payments here (a demo store), never live money.
       processors = { sandbox: new SandboxProcessor(Buffer.alloc(32, 7), 'https://station.test', clock), stripe: null, sandboxLive: true };
-      checkout = new CheckoutService(store, processors, bus, clock, 'https://station.test');
+      checkout = new CheckoutService(store, processors, new PlatformEvents(bus, clock), clock, 'https://station.test');
       payouts = new PayoutsService(store, artists, processors, 'https://station.test');
       store.credits.set(trackA.id, [
         { songwriterId: 'sw-1', basisPoints: 7_500 },
@@ -427,7 +434,7 @@ describe('the store (in-memory repository)', () => {
       await products.updateProduct(owner, productId, { status: 'archived' });
       expect(await missing(checkout.checkout(buyer, { product_id: productId, price: 10, user_id: 'buyer-1' }, null))).toBe('Product not found');
       await products.updateProduct(owner, productId, { status: 'active' });
-      const noDemo = new CheckoutService(store, { ...processors, sandboxLive: false }, bus, clock, 'https://station.test');
+      const noDemo = new CheckoutService(store, { ...processors, sandboxLive: false }, new PlatformEvents(bus, clock), clock, 'https://station.test');
       expect(await failure(noDemo.checkout(buyer, { product_id: productId, price: 10, user_id: 'buyer-1' }, null))).toEqual({
         kind: 'unavailable',
         code: 'PAYMENTS_UNAVAILABLE',

@@ -324,9 +324,16 @@ export class StoreRepository {
   /**
    * Turns a paid session into its order, once: the order's unique checkout_session_id makes a second
    * completion (a webhook delivered twice, a page posted twice, two instances at once) insert nothing.
-   * The payout lines are computed from the credits as they are now and kept with the order.
+   * The payout lines are computed from the credits as they are now and kept with the order. `inTransaction`
+   * runs in the same transaction with the order (new or found), so that what it records (payment.success in
+   * the webhooks' outbox) commits with the order; its answer is handed back.
    */
-  async completeCheckout(session: CheckoutRow, reference: string, now: Date): Promise<{ order: OrderRow; created: boolean }> {
+  async completeCheckout<T>(
+    session: CheckoutRow,
+    reference: string,
+    now: Date,
+    inTransaction: (tx: DbOrTx, order: OrderRow) => Promise<T>,
+  ): Promise<{ order: OrderRow; created: boolean; raised: T }> {
     return this.db.transaction(async (tx) => {
       const inserted = await tx
         .insert(storeOrders)
@@ -349,7 +356,7 @@ export class StoreRepository {
         .returning();
       if (inserted.length === 0) {
         const [existing] = await tx.select().from(storeOrders).where(eq(storeOrders.checkoutSessionId, session.id));
-        return { order: existing, created: false };
+        return { order: existing, created: false, raised: await inTransaction(tx, existing) };
       }
       const order = inserted[0];
       const productTracks = await tx
@@ -365,7 +372,7 @@ export class StoreRepository {
       const lines = payoutLines(order.artistShareCents, input);
       await tx.insert(storePayoutLines).values(lines.map((line) => ({ orderId: order.id, ...line })));
       await tx.update(storeCheckoutSessions).set({ status: 'completed', completedAt: now }).where(eq(storeCheckoutSessions.id, session.id));
-      return { order, created: true };
+      return { order, created: true, raised: await inTransaction(tx, order) };
     });
   }
 

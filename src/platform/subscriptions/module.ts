@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
-import type { EventBus } from '../../infra/pubsub/event-bus.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import { subscriptionsRoutes } from './routes.js';
 import { SubscriptionsRepository, type PlanWrites, type SubscriberReads } from './subscriptions.repository.js';
 import { SubscriptionsService } from './subscriptions.service.js';
@@ -11,7 +11,8 @@ import { SubscriptionsService } from './subscriptions.service.js';
 export interface SubscriptionsModuleDeps {
   db: Db;
   processors: PaymentProcessors;
-  bus: EventBus;
+  /** The webhooks' outbox for user.subscribed, written in the activation's transaction. */
+  events: TransactionalPlatformEvents;
   clock: Clock;
   publicBaseUrl: string;
   /** Auth's writes of the plan on the user's row (auth owns `users`). */
@@ -24,7 +25,7 @@ export function buildSubscriptionsModule(deps: SubscriptionsModuleDeps) {
   const service = new SubscriptionsService(
     new SubscriptionsRepository(deps.db, deps.plans, deps.subscribers),
     deps.processors,
-    deps.bus,
+    deps.events,
     deps.clock,
     deps.publicBaseUrl,
   );

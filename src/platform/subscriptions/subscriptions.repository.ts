@@ -82,26 +82,32 @@ export class SubscriptionsRepository {
 
   /**
    * Marks a paid subscription active and the user Pro, once, in one transaction. The user's row is locked
-   * first, so concurrent notices (the sandbox page pressed twice, Stripe retrying) serialise here.
+   * first, so concurrent notices (the sandbox page pressed twice, Stripe retrying) serialise here. `onActive`
+   * runs in the same transaction with the active subscription (activated now or before), so that what it
+   * records (user.subscribed in the webhooks' outbox) commits with the activation; its answer is handed back.
    */
-  async activate(subscription: SubscriptionRow, change: { reference: string; processorSubscriptionId: string | null; now: Date }): Promise<Activation> {
+  async activate<T>(
+    subscription: SubscriptionRow,
+    change: { reference: string; processorSubscriptionId: string | null; now: Date },
+    onActive: (tx: DbOrTx, active: SubscriptionRow) => Promise<T>,
+  ): Promise<Activation & { raised: T | null }> {
     return this.db.transaction(async (tx) => {
       await this.plans.lock(subscription.userId, tx);
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
-      if (current.status === 'active') return { outcome: 'already', row: current };
+      if (current.status === 'active') return { outcome: 'already', row: current, raised: await onActive(tx, current) };
       const [other] = await tx
         .select({ id: subscriptions.id })
         .from(subscriptions)
         .where(and(eq(subscriptions.userId, subscription.userId), eq(subscriptions.status, 'active')))
         .limit(1);
-      if (other) return { outcome: 'duplicate', row: current };
+      if (other) return { outcome: 'duplicate', row: current, raised: null };
       const [row] = await tx
         .update(subscriptions)
         .set({ status: 'active', activatedAt: change.now, processorReference: change.reference, processorSubscriptionId: change.processorSubscriptionId })
         .where(eq(subscriptions.id, subscription.id))
         .returning();
       await this.plans.setPlan(subscription.userId, 'pro', tx);
-      return { outcome: 'activated', row };
+      return { outcome: 'activated', row, raised: await onActive(tx, row) };
     });
   }
 

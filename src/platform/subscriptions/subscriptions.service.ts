@@ -5,14 +5,13 @@
  * store's webhook route) makes the user Pro once and emits user.subscribed. The server sets the price.
  */
 import type { Clock } from '../../infra/clock/clock.js';
-import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { PaymentProcessorError, type CompletedSubscription, type EndedSubscription, type PaymentProcessor } from '../../infra/payments/processor.js';
 import { processorFor, type PaymentProcessors } from '../../infra/payments/processors.js';
 import type { Principal } from '../../auth/principal.js';
 import { loginSessionUser } from '../../auth/developer-keys.js';
 import { DomainError, Errors } from '../../errors.js';
 import type { Page } from '../../pagination.js';
-import { PLATFORM_EVENTS_CHANNEL, type PlatformEvent } from '../webhooks/platform-events.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import { noLivePaymentProcessor, type StoreLog, type StripeSubscriptionHandler } from '../store/store.types.js';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
 
@@ -47,7 +46,8 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
   constructor(
     private readonly repo: SubscriptionsRepository,
     private readonly processors: PaymentProcessors,
-    private readonly bus: EventBus,
+    /** user.subscribed, recorded in the activation's transaction. */
+    private readonly events: TransactionalPlatformEvents,
     private readonly clock: Clock,
     private readonly baseUrl: string,
   ) {}
@@ -197,37 +197,37 @@ export class SubscriptionsService implements StripeSubscriptionHandler {
   }
 
   /**
-   * Activates once. user.subscribed is sent on every completion notice with the activation's own timestamp,
-   * so it has one event id: the webhook engine delivers it once, and a notice retried after a crash between
-   * the commit and the event still sends it.
+   * Activates once. user.subscribed is recorded in the webhooks' outbox in the activation's transaction (a
+   * crash after the commit delays it, never loses it), on every completion notice with the activation's own
+   * timestamp, so it has one event id: the webhook engine delivers it once.
    */
   private async complete(
     row: SubscriptionRow,
     change: { reference: string; processorSubscriptionId: string | null },
     log?: StoreLog,
   ): Promise<SubscriptionRow> {
-    const activation = await this.repo.activate(row, { ...change, now: this.clock.date() });
+    const activation = await this.repo.activate(row, { ...change, now: this.clock.date() }, (tx, active) =>
+      this.events.recordIn(tx, {
+        event: 'user.subscribed',
+        timestamp: active.activatedAt!.toISOString(),
+        data: {
+          user_id: active.userId,
+          plan: active.plan,
+          amount: active.amountCents / 100,
+          amount_cents: active.amountCents,
+          currency: active.currency,
+          interval: active.interval,
+          subscription_id: active.id,
+          // false: a demo store's sandbox subscription, no money taken.
+          livemode: active.livemode,
+        },
+      }),
+    );
     if (activation.outcome === 'duplicate') {
       log?.warn({ subscription_id: row.id }, 'subscription paid while the account is Pro already');
       return activation.row;
     }
-    const active = activation.row;
-    const event: PlatformEvent = {
-      event: 'user.subscribed',
-      timestamp: active.activatedAt!.toISOString(),
-      data: {
-        user_id: active.userId,
-        plan: active.plan,
-        amount: active.amountCents / 100,
-        amount_cents: active.amountCents,
-        currency: active.currency,
-        interval: active.interval,
-        subscription_id: active.id,
-        // false: a demo store's sandbox subscription, no money taken.
-        livemode: active.livemode,
-      },
-    };
-    await this.bus.publish(PLATFORM_EVENTS_CHANNEL, event);
-    return active;
+    await activation.raised?.();
+    return activation.row;
   }
 }

@@ -17,7 +17,7 @@ import { systemTimers, type IntervalTimers } from '../../infra/clock/timers.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
-import type { PlatformEvents } from '../webhooks/platform-events.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import { UploadAdmission } from './admission.js';
 import type { UploadCatalogWrites } from './catalog-writes.js';
 import { MasterBackfill } from './master-backfill.js';
@@ -33,7 +33,8 @@ export interface UploadsDeps {
   blobs: BlobStore;
   queue: JobQueue;
   bus: EventBus;
-  events: PlatformEvents;
+  /** The webhooks' outbox for track.published and track.removed, written in the change's transaction. */
+  events: TransactionalPlatformEvents;
   clock: Clock;
   engine: Pick<Engine, 'extractFeatures'>;
   /** The catalog's writes of an upload's catalog row and features (the catalog owns those tables). */

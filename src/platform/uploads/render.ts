@@ -4,9 +4,10 @@
  * the master the radio airs (a WAV's or AIFF's samples as FLAC, made in the same decode pass; a FLAC or MP3
  * upload's original file: `tracks.master_blob_key`, issue 18), extracts
  * the style features (module B's eligibility gate and the safety filter's reference need them), then
- * publishes the track and emits `track.published`. A track taken down meanwhile is left as it is. The job
- * carries only the track id and reloads everything, so a retry (or a re-queue at start) is safe; after the
- * last attempt the track is marked failed with a message the uploader may read.
+ * publishes the track and records `track.published` in the webhooks' outbox, in one transaction. A track
+ * taken down meanwhile is left as it is. The job carries only the track id and reloads everything, so a retry
+ * (or a re-queue at start) is safe; after the last attempt the track is marked failed with a message the
+ * uploader may read.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -20,7 +21,7 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { Job } from '../../infra/queue/job-queue.js';
 import { TRACK_CHANGED_CHANNEL } from '../catalog/catalog.service.js';
-import type { PlatformEvents } from '../webhooks/platform-events.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import type { UploadsRepository } from './uploads.repository.js';
 import { RENDER_ATTEMPTS } from './uploads.service.js';
 import { losslessMasterKeyOf, RENDITION_KBPS, renditionKeys, STREAM_KBPS, streamKeyOf } from './view.js';
@@ -30,7 +31,8 @@ export interface RenderDeps {
   repo: UploadsRepository;
   blobs: BlobStore;
   bus: EventBus;
-  events: PlatformEvents;
+  /** track.published, recorded in the webhooks' outbox in the transaction that publishes the track. */
+  events: TransactionalPlatformEvents;
   clock: Clock;
   /** The engine's feature extractor (worker threads, or the ML service). */
   extractFeatures: (mp3: Buffer) => Promise<AudioFeatures>;
@@ -96,14 +98,17 @@ export class UploadRenderer {
     const keys = new Map(renditionKeys(trackId));
     await this.storeFeatures(trackId, await this.deps.blobs.get(keys.get(128)!));
     const audio = { blobKey: streamKeyOf(trackId), masterBlobKey, bitrateKbps: STREAM_KBPS, sizeBytes: sizes.get(STREAM_KBPS)!.size };
-    const published = await this.deps.repo.transaction((repo) => repo.publish(trackId, audio, this.deps.clock.date()));
-    if (!published) return;
+    const raised = await this.deps.repo.transaction(async (repo) => {
+      if (!(await repo.publish(trackId, audio, this.deps.clock.date()))) return null;
+      // Title and genre as they are now (the row just published, locked): the owner may have changed them
+      // while the track was processing.
+      const now = (await repo.find(trackId, { lock: true }))!;
+      const event = { track_id: trackId, artist_id: now.artist.id, title: now.track.title, genre: now.track.genre };
+      return repo.inHandle((tx) => this.deps.events.recordIn(tx, { event: 'track.published', data: event, environment: now.track.environment }));
+    });
+    if (!raised) return;
+    await raised();
     await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, trackId);
-    // Title and genre as they are now: the owner may have changed them while the track was processing.
-    const now = await this.deps.repo.find(trackId);
-    if (!now) return;
-    const event = { track_id: trackId, artist_id: now.artist.id, title: now.track.title, genre: now.track.genre };
-    await this.deps.events.emit('track.published', event, now.track.environment);
   }
 
   /**

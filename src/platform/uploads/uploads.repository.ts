@@ -51,6 +51,14 @@ export class UploadsRepository {
     return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx, this.catalog)));
   }
 
+  /**
+   * Hands this repository's handle (its transaction, inside transaction()) to another module's port: the
+   * webhooks' outbox records track.published and track.removed in the transaction of the change.
+   */
+  inHandle<T>(work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+    return work(this.db);
+  }
+
   /** An artist of the environment (a test key uploads for the sandbox twin of its owner's artist). */
   async findArtist(slugOrId: string, environment: Environment): Promise<ArtistRef | null> {
     const [row] = await this.db

@@ -21,7 +21,7 @@ import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { TRACK_CHANGED_CHANNEL } from '../catalog/catalog.service.js';
 import { callerUserId, isAdmin } from '../../auth/principal.js';
-import type { PlatformEvents } from '../webhooks/platform-events.js';
+import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import { renditionKeys, uploadView, type UploadView } from './view.js';
 import type { ManagedTrack, TrackChange, UploadsRepository } from './uploads.repository.js';
 import { addJob, QUEUES } from '../../infra/queue/jobs.js';
@@ -72,7 +72,8 @@ export interface UploadsDeps {
   blobs: BlobStore;
   queue: JobQueue;
   bus: EventBus;
-  events: PlatformEvents;
+  /** track.removed, recorded in the webhooks' outbox in the takedown's transaction. */
+  events: TransactionalPlatformEvents;
   clock: Clock;
   /** What a file may declare (STATION_UPLOAD_MAX_SEC), judged from its header before decoding. */
   audioLimits: AudioLimits;
@@ -184,14 +185,17 @@ export class UploadsService {
   async remove(caller: Principal, id: string, reason: string): Promise<UploadView> {
     const text = reason.trim();
     if (text === '') throw Errors.validation('reason must not be blank');
-    const wasPublished = await this.deps.repo.transaction(async (repo) => {
+    const raised = await this.deps.repo.transaction(async (repo) => {
       const managed = await this.managed(repo, caller, id);
-      if (managed.track.status === 'removed') return false; // already down: nothing changes, no second event
+      if (managed.track.status === 'removed') return null; // already down: nothing changes, no second event
       await repo.takeDown(managed.track.id, text, caller.userId, this.deps.clock.date());
-      return managed.track.status === 'published';
+      if (managed.track.status !== 'published') return null;
+      return repo.inHandle((tx) =>
+        this.deps.events.recordIn(tx, { event: 'track.removed', data: { track_id: id, reason: text }, environment: caller.environment }),
+      );
     });
+    await raised?.();
     await this.deps.bus.publish(TRACK_CHANGED_CHANNEL, id);
-    if (wasPublished) await this.deps.events.emit('track.removed', { track_id: id, reason: text }, caller.environment);
     return this.get(caller, id);
   }
 

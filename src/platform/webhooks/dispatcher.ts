@@ -1,13 +1,17 @@
 /**
- * From events to delivery rows, the webhooks' transactional outbox. The emitting instance records an event's
- * rows in the database before it publishes it (record(), called by StationEvents/PlatformEvents): from then on
- * the event survives a Redis outage of any length. Every instance also receives the bus copy (dispatch());
- * the rows' unique (webhook_id, event_id, attempt) makes only the first insert count, and only the instance
- * whose insert counted queues the jobs. A queued job is only a wake-up: the relay is the sweep, which on every
+ * From events to delivery rows, the webhooks' transactional outbox. An event raised by a database change has its
+ * rows written in the change's transaction (recordIn(), through StationEvents/PlatformEvents.recordIn): the
+ * change and its event commit together, and a crash after the commit delays the event, never loses it. An event
+ * from no transaction (the playout's now-playing) is recorded on its own before it is published (record()).
+ * Either way the event then survives a Redis outage of any length. Every instance also receives the bus copy
+ * (dispatch()); the rows' unique (webhook_id, event_id, attempt) makes only the first insert count, and only
+ * the instance whose insert counted queues the jobs. A queued job is only a wake-up: the relay is the sweep, which on every
  * instance re-queues pending attempts left without a job (the queue was down or restarted empty, an in-process
  * queue died with its instance), and the worker's claim (repository.ts) lets one of them send each attempt.
  */
 import type { Clock } from '../../infra/clock/clock.js';
+import type { DbOrTx } from '../../infra/db/client.js';
+import type { AfterCommit } from '../../infra/pubsub/recorded-publish.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import { STATION_EVENTS_CHANNEL } from '../../station/events/station-events.js';
@@ -17,6 +21,11 @@ import { recipientMayHear, type EventAudience } from './event-audience.js';
 import { familyOf, isWebhookEventName } from './event-names.js';
 import { PLATFORM_EVENTS_CHANNEL } from './platform-events.js';
 import type { NewDelivery, WebhookRepository } from './repository.js';
+
+/** What the dispatcher asks of the repository (repository.ts), on the database or on a caller's transaction. */
+export type DispatcherRepository = Pick<WebhookRepository, 'activeWebhooksFor' | 'insertDeliveries' | 'pendingDeliveries'> & {
+  in(tx: DbOrTx): DispatcherRepository;
+};
 import type { SecretBox } from './secret-box.js';
 import { bodyFor, eventIdOf, webhookMessageIdOf, type EventMessage } from './signing.js';
 
@@ -35,9 +44,10 @@ export class WebhookDispatcher {
   private sweepTimer: NodeJS.Timeout | null = null;
   /** The sweep in flight, if any (stop waits for it). */
   private sweeping: Promise<unknown> = Promise.resolve();
+  private sweepRunning = false;
 
   constructor(
-    private readonly repo: WebhookRepository,
+    private readonly repo: DispatcherRepository,
     private readonly box: SecretBox,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
@@ -51,9 +61,13 @@ export class WebhookDispatcher {
     await this.requeuePending();
     if (this.options.sweepIntervalMs > 0) {
       this.sweepTimer = setInterval(() => {
-        this.sweeping = this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs)).catch((error) =>
-          this.options.onError('webhook sweep failed', error),
-        );
+        // One sweep at a time: during a Redis outage a sweep's adds wait for Redis, and every tick meanwhile
+        // would start another that reads the same attempts and waits beside it. The tick after it ends sweeps.
+        if (this.sweepRunning) return;
+        this.sweepRunning = true;
+        this.sweeping = this.requeuePending(new Date(this.clock.now() - this.options.sweepIntervalMs))
+          .catch((error) => this.options.onError('webhook sweep failed', error))
+          .finally(() => (this.sweepRunning = false));
       }, this.options.sweepIntervalMs);
       this.sweepTimer.unref();
     }
@@ -75,7 +89,20 @@ export class WebhookDispatcher {
    * gets queued is the sweep's to queue.
    */
   async record(message: unknown): Promise<void> {
-    const inserted = await this.insertFirstAttempts(message);
+    this.queueWithoutWaiting(await this.insertFirstAttempts(message, this.repo));
+  }
+
+  /**
+   * The outbox in the caller's transaction: the event's first attempts are inserted in `tx`, and the answer
+   * queues their jobs once the caller has committed (without waiting, as record()). If the process dies before
+   * that, the attempts are committed and pending: the sweep (or the next start) queues them.
+   */
+  async recordIn(tx: DbOrTx, message: unknown): Promise<AfterCommit> {
+    const inserted = await this.insertFirstAttempts(message, this.repo.in(tx));
+    return async () => this.queueWithoutWaiting(inserted);
+  }
+
+  private queueWithoutWaiting(inserted: { id: string; nextAttemptAt: Date }[]): void {
     for (const row of inserted)
       enqueueDelivery(this.queue, this.clock, { id: row.id, runAt: row.nextAttemptAt }).catch((error: unknown) =>
         this.options.onError(`webhook attempt ${row.id} not queued (the sweep will queue it)`, error),
@@ -87,16 +114,16 @@ export class WebhookDispatcher {
    * (event-audience.ts), and queues them; answers how many this call created (none if recorded already).
    */
   async dispatch(message: unknown): Promise<number> {
-    const inserted = await this.insertFirstAttempts(message);
+    const inserted = await this.insertFirstAttempts(message, this.repo);
     // Each attempt its own job: one slow receiver holds one worker slot, never the others' deliveries.
     await Promise.all(inserted.map((row) => enqueueDelivery(this.queue, this.clock, { id: row.id, runAt: row.nextAttemptAt })));
     return inserted.length;
   }
 
-  private async insertFirstAttempts(message: unknown): Promise<{ id: string; nextAttemptAt: Date }[]> {
+  private async insertFirstAttempts(message: unknown, repo: DispatcherRepository): Promise<{ id: string; nextAttemptAt: Date }[]> {
     const parsed = parseMessage(message);
     if (!parsed) return [];
-    const subscribed = await this.repo.activeWebhooksFor(parsed.event, parsed.environment);
+    const subscribed = await repo.activeWebhooksFor(parsed.event, parsed.environment);
     const hooks = subscribed.filter((hook) => recipientMayHear(parsed.event, hook, parsed.audience));
     if (hooks.length === 0) return [];
     const eventId = eventIdOf(parsed);
@@ -121,7 +148,7 @@ export class WebhookDispatcher {
         nextAttemptAt: runAt,
       });
     }
-    return this.repo.insertDeliveries(rows);
+    return repo.insertDeliveries(rows);
   }
 
   /**

@@ -3,11 +3,14 @@
  * that turns events into delivery attempts (and the bus subscription that dedupes against it), and the queue
  * worker that sends them.
  *
- *   StationEvents.emit / PlatformEvents.emit (with the resource's owner, for owner-scoped events)
- *     -> outbox (the emitting instance)        dispatcher.ts: one row per subscribed webhook whose owner may hear
- *        then event bus (every instance)       it (event-audience.ts), deduped by event id: the bus copy adds none
+ *   StationEvents / PlatformEvents.recordIn(tx, ...): an event raised by a database change, in its transaction
+ *   (StationEvents.emit: an event from no transaction, the playout's now-playing; with the resource's owner
+ *   for owner-scoped events)
+ *     -> outbox (in the change's transaction)  dispatcher.ts: one row per subscribed webhook whose owner may hear
+ *        after the commit: event bus           it (event-audience.ts), deduped by event id: the bus copy adds none
  *     -> JobQueue 'webhooks' (job id = attempt) delivery.ts: claim, POST, record; retry = new row + delayed job
- *        (a wake-up: the sweep re-queues an attempt whose job Redis lost)
+ *        (wake-ups only: the sweep re-queues an attempt whose job never got queued, a crash after the commit,
+ *        or that Redis lost)
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
@@ -50,8 +53,9 @@ export interface WebhookDeps extends WebhookOptions {
 
 /**
  * How often every instance looks for attempts whose job was lost, and how overdue one must be: an event
- * recorded while Redis was down, or a retry Redis lost on an empty restart, goes out 10-20 s late at most.
- * One indexed read of the pending attempts per instance and period.
+ * recorded while Redis was down or committed by an instance that died before queuing it, or a retry Redis lost
+ * on an empty restart, goes out 10-20 s late at most once Redis answers. One indexed read of the pending
+ * attempts per instance and period, one sweep at a time (dispatcher.ts).
  */
 const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
@@ -76,7 +80,7 @@ export function buildWebhooksModule(deps: WebhookDeps) {
   return {
     service,
     dispatcher,
-    /** For StationEvents and PlatformEvents: an event's delivery rows, recorded before the bus hears of it. */
+    /** For StationEvents and PlatformEvents: an event's delivery rows, in the transaction of its change or on their own. */
     outbox,
     routes: async (app: FastifyInstance) => {
       await app.register(webhookRoutes(service));

@@ -2,7 +2,7 @@
 import { and, arrayContains, asc, count, desc, eq, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { UserStatus } from '../../auth/auth.repository.js';
 import { ROLES, scopesOfRole, type Role } from '../../auth/scopes.js';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { webhookDeliveries, webhooks } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { Environment } from '../../kernel/environment.js';
@@ -49,6 +49,15 @@ export class WebhookRepository {
     private readonly db: Db,
     private readonly owners: OwnerStanding,
   ) {}
+
+  /**
+   * This repository on another module's transaction: the outbox's rows of an event raised by a change are
+   * written in the change's transaction (dispatcher.ts, recordIn).
+   */
+  in(tx: DbOrTx): WebhookRepository {
+    // A transaction handle has the database's query API (client.ts); recordAttempt's nested transaction() on it is a savepoint.
+    return new WebhookRepository(tx as Db, this.owners);
+  }
 
   async insertWebhook(row: typeof webhooks.$inferInsert): Promise<WebhookRow> {
     const [inserted] = await this.db.insert(webhooks).values(row).returning();

@@ -56,21 +56,29 @@ export class ConfigRepository {
 
   /**
    * Switches the radio on or off atomically: null when it already was in that state (two admins
-   * pressing "enable" at once: exactly one succeeds).
+   * pressing "enable" at once: exactly one succeeds). `onSwitched` runs in the same transaction when this call
+   * switched it, so that what it records (station.radio.enabled/disabled in the webhooks' outbox) commits with
+   * the switch; its answer is handed back with the row.
    */
-  async switchRadio(enabled: boolean, change: { at: Date; by: string | null; reason: string | null }): Promise<StationConfigRow | null> {
+  async switchRadio<T>(
+    enabled: boolean,
+    change: { at: Date; by: string | null; reason: string | null },
+    onSwitched: (tx: DbOrTx) => Promise<T>,
+  ): Promise<{ row: StationConfigRow; raised: T } | null> {
     await this.get();
-    const [row] = await this.db
-      .update(stationConfig)
-      .set({
-        radioEnabled: enabled,
-        radioChangedAt: change.at,
-        radioChangedBy: change.by,
-        disabledReason: enabled ? null : change.reason,
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(stationConfig.id, 1), eq(stationConfig.radioEnabled, !enabled)))
-      .returning();
-    return row ?? null;
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(stationConfig)
+        .set({
+          radioEnabled: enabled,
+          radioChangedAt: change.at,
+          radioChangedBy: change.by,
+          disabledReason: enabled ? null : change.reason,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(stationConfig.id, 1), eq(stationConfig.radioEnabled, !enabled)))
+        .returning();
+      return row ? { row, raised: await onSwitched(tx) } : null;
+    });
   }
 }

@@ -5,7 +5,7 @@
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { DomainError, Errors } from '../../errors.js';
-import type { StationEvents } from '../events/station-events.js';
+import type { TransactionalStationEvents } from '../events/station-events.js';
 import { RADIO_CONTROL_CHANNEL } from '../events/now-playing.js';
 import type { ConfigRepository, StationConfigPatch, StationConfigRow } from './config.repository.js';
 import { FALLBACK_MODES, GENERATION_MODES, RATIO_SUM_TOLERANCE, REPORT_THRESHOLD_MAX, STREAM_QUALITIES } from './schemas.js';
@@ -117,7 +117,7 @@ export interface RadioSwitchResult {
 export class StationConfigService {
   constructor(
     private readonly repo: ConfigRepository,
-    private readonly events: StationEvents,
+    private readonly events: TransactionalStationEvents,
     private readonly bus: EventBus,
     private readonly clock: Clock,
     /** Module G applies a changed report_threshold to the tracks already in its review queue. */
@@ -150,9 +150,12 @@ export class StationConfigService {
   /** Disabled -> enabled; 409 STATION_RADIO_ALREADY_ENABLED when it is on. */
   async enable(by: string | null): Promise<RadioSwitchResult> {
     const at = this.clock.date();
-    const row = await this.repo.switchRadio(true, { at, by, reason: null });
-    if (!row) throw new DomainError('conflict', 'RADIO_ALREADY_ENABLED', 'The radio is already enabled');
-    await this.events.emit('station.radio.enabled', { enabled_by: by, at: at.toISOString() });
+    // The event is recorded in the webhooks' outbox in the switch's transaction.
+    const switched = await this.repo.switchRadio(true, { at, by, reason: null }, (tx) =>
+      this.events.recordIn(tx, 'station.radio.enabled', { enabled_by: by, at: at.toISOString() }),
+    );
+    if (!switched) throw new DomainError('conflict', 'RADIO_ALREADY_ENABLED', 'The radio is already enabled');
+    await switched.raised();
     await this.control({ type: 'enable' });
     return { radio_enabled: true, changed_at: at.toISOString(), changed_by: by, reason: null, effective: 'next_scheduler_cycle' };
   }
@@ -162,9 +165,11 @@ export class StationConfigService {
     const trimmed = reason.trim();
     if (trimmed === '') throw Errors.validation('reason must not be blank');
     const at = this.clock.date();
-    const row = await this.repo.switchRadio(false, { at, by, reason: trimmed });
-    if (!row) throw Errors.conflict('The radio is already disabled', 'enable it with POST /station/v1/admin/radio/enable');
-    await this.events.emit('station.radio.disabled', { reason: trimmed, disabled_by: by, at: at.toISOString() });
+    const switched = await this.repo.switchRadio(false, { at, by, reason: trimmed }, (tx) =>
+      this.events.recordIn(tx, 'station.radio.disabled', { reason: trimmed, disabled_by: by, at: at.toISOString() }),
+    );
+    if (!switched) throw Errors.conflict('The radio is already disabled', 'enable it with POST /station/v1/admin/radio/enable');
+    await switched.raised();
     await this.control({ type: 'disable', reason: trimmed });
     return { radio_enabled: false, changed_at: at.toISOString(), changed_by: by, reason: trimmed, effective: 'after_current_track' };
   }

@@ -3,8 +3,9 @@
  * every instance's WebSocket clients and the webhook dispatcher see them, whichever instance emitted.
  */
 import type { Clock } from '../../infra/clock/clock.js';
+import type { DbOrTx } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import { recordThenPublish, type MessageOutbox } from '../../infra/pubsub/recorded-publish.js';
+import { recordInTransaction, recordThenPublish, type AfterCommit, type MessageOutbox } from '../../infra/pubsub/recorded-publish.js';
 
 export const STATION_EVENTS_CHANNEL = 'station.events';
 export const GENERATION_PROGRESS_CHANNEL = 'station.generation_progress';
@@ -34,7 +35,12 @@ export interface GenerationProgress {
   eta_seconds: number;
 }
 
-export class StationEvents {
+/** The narrow port a module raising station events from a database change is given (see StationEvents.recordIn). */
+export interface TransactionalStationEvents {
+  recordIn(tx: DbOrTx, event: StationEventName, data: Record<string, unknown>): Promise<AfterCommit>;
+}
+
+export class StationEvents implements TransactionalStationEvents {
   constructor(
     private readonly bus: EventBus,
     private readonly clock: Clock,
@@ -42,11 +48,25 @@ export class StationEvents {
     private readonly outbox?: MessageOutbox,
   ) {}
 
-  /** Resolves once the event is recorded in the outbox (without one: once published). */
+  /**
+   * An event from no database transaction (the playout's now-playing, whose play is recorded apart from it):
+   * recorded in the outbox on its own, then published; resolves once recorded (without an outbox: published).
+   */
   emit(event: StationEventName, data: Record<string, unknown>): Promise<void> {
     const message: StationEvent = { event, timestamp: this.clock.date().toISOString(), data };
     if (this.outbox) return recordThenPublish(this.bus, this.outbox, STATION_EVENTS_CHANNEL, message);
     return this.bus.publish(STATION_EVENTS_CHANNEL, message);
+  }
+
+  /**
+   * An event raised by a database change: recorded in `tx`, the change's transaction, so that both commit
+   * together; answers what to run once `tx` has committed (the bus publish and the delivery jobs, wake-ups
+   * that never reject). Without an outbox nothing is recorded and the publish after the commit is its only way.
+   */
+  async recordIn(tx: DbOrTx, event: StationEventName, data: Record<string, unknown>): Promise<AfterCommit> {
+    const message: StationEvent = { event, timestamp: this.clock.date().toISOString(), data };
+    if (this.outbox) return recordInTransaction(this.bus, this.outbox, tx, STATION_EVENTS_CHANNEL, message);
+    return () => this.bus.publish(STATION_EVENTS_CHANNEL, message);
   }
 
   generationProgress(generationId: string, progressPct: number, etaSeconds: number): Promise<void> {

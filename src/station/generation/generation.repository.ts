@@ -1,11 +1,13 @@
 /** Module E's data access: generation jobs and their state machine, guarded by conditional updates. */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { generations } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGeneration = typeof generations.$inferInsert;
+/** A job this call moved to its end state, with what its callback answered in that transaction. */
+export type Settled<T> = { row: GenerationRow; raised: T };
 
 /** Serialises the in-flight check and the insert, so concurrent requests cannot exceed the limit together. */
 const ADMISSION_LOCK_KEY = 7_246_003;
@@ -178,35 +180,59 @@ export class GenerationRepository {
       .where(and(eq(generations.id, id), eq(generations.status, 'in_progress')));
   }
 
-  async complete(id: string, fields: Partial<NewGeneration>): Promise<GenerationRow | null> {
-    const [row] = await this.db
-      .update(generations)
-      .set({ ...fields, status: 'complete', progressPct: 100, etaSeconds: 0 })
-      .where(and(eq(generations.id, id), eq(generations.status, 'in_progress')))
-      .returning();
-    return row ?? null;
+  /**
+   * in_progress -> complete. `onCompleted` runs in the same transaction when this call completed it, so that
+   * what it records (station.track.generation_complete in the webhooks' outbox) commits with the row.
+   */
+  async complete<T>(id: string, fields: Partial<NewGeneration>, onCompleted: (tx: DbOrTx, row: GenerationRow) => Promise<T>): Promise<Settled<T> | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(generations)
+        .set({ ...fields, status: 'complete', progressPct: 100, etaSeconds: 0 })
+        .where(and(eq(generations.id, id), eq(generations.status, 'in_progress')))
+        .returning();
+      return row ? { row, raised: await onCompleted(tx, row) } : null;
+    });
   }
 
-  async fail(id: string, errorCode: string, message: string, completedAt: Date, extra: Partial<NewGeneration> = {}): Promise<GenerationRow | null> {
-    const [row] = await this.db
-      .update(generations)
-      .set({ ...extra, status: 'failed', errorCode, errorMessage: message, completedAt })
-      .where(and(eq(generations.id, id), inArray(generations.status, ['pending', 'in_progress'])))
-      .returning();
-    return row ?? null;
+  /** pending or in_progress -> failed; `onFailed` as complete's `onCompleted` (station.track.generation_failed, station.safety.flag_raised). */
+  async fail<T>(
+    id: string,
+    errorCode: string,
+    message: string,
+    completedAt: Date,
+    extra: Partial<NewGeneration>,
+    onFailed: (tx: DbOrTx, row: GenerationRow) => Promise<T>,
+  ): Promise<Settled<T> | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(generations)
+        .set({ ...extra, status: 'failed', errorCode, errorMessage: message, completedAt })
+        .where(and(eq(generations.id, id), inArray(generations.status, ['pending', 'in_progress'])))
+        .returning();
+      return row ? { row, raised: await onFailed(tx, row) } : null;
+    });
   }
 
   /**
    * Fails a job only while it still waits for its model: an instance that bound it a moment ago has
    * started it, and that run's outcome is the job's. null when it no longer waits.
    */
-  async failWaiting(id: string, errorCode: string, message: string, completedAt: Date): Promise<GenerationRow | null> {
-    const [row] = await this.db
-      .update(generations)
-      .set({ status: 'failed', errorCode, errorMessage: message, completedAt })
-      .where(and(eq(generations.id, id), eq(generations.status, 'pending'), isNull(generations.modelVersion)))
-      .returning();
-    return row ?? null;
+  async failWaiting<T>(
+    id: string,
+    errorCode: string,
+    message: string,
+    completedAt: Date,
+    onFailed: (tx: DbOrTx, row: GenerationRow) => Promise<T>,
+  ): Promise<Settled<T> | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(generations)
+        .set({ status: 'failed', errorCode, errorMessage: message, completedAt })
+        .where(and(eq(generations.id, id), eq(generations.status, 'pending'), isNull(generations.modelVersion)))
+        .returning();
+      return row ? { row, raised: await onFailed(tx, row) } : null;
+    });
   }
 
   /** pending -> cancelled; null when the job is not pending (any more). */

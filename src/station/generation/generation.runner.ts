@@ -115,12 +115,15 @@ export class GenerationRunner {
     } catch (error) {
       // The exception's own text (engine, OS, database) stays in the log; clients and webhooks get ours.
       const { message } = publicFailure(error, { fallback: GENERATION_FAILURE, log: this.deps.log, context: { generationId } });
-      await this.deps.repo.fail(generationId, 'STATION_GENERATION_FAILED', message, this.deps.clock.date());
-      await this.deps.events.emit('station.track.generation_failed', {
-        generation_id: generationId,
-        error_code: 'STATION_GENERATION_FAILED',
-        message,
-      });
+      // The event is recorded in the webhooks' outbox in the failure's transaction, and only when this call failed it.
+      const failed = await this.deps.repo.fail(generationId, 'STATION_GENERATION_FAILED', message, this.deps.clock.date(), {}, (tx) =>
+        this.deps.events.recordIn(tx, 'station.track.generation_failed', {
+          generation_id: generationId,
+          error_code: 'STATION_GENERATION_FAILED',
+          message,
+        }),
+      );
+      await failed?.raised();
     }
   }
 
@@ -322,14 +325,16 @@ export class GenerationRunner {
       await this.withhold(row, stationTrackId, safety.safetyScore, audioVerdict, safety.lyricsVerdict, fields);
       return;
     }
-    await this.deps.repo.complete(row.id, fields);
-    await this.deps.events.emit('station.track.generation_complete', {
-      generation_id: row.id,
-      station_track_id: stationTrackId,
-      stream_url: this.deps.signer.sign(keys.stream ?? keys.audio, STREAM_LINK_TTL_SEC).url,
-      duration_sec: Math.round(track.durationSec),
-      model_version: audioModel.version,
-    });
+    const completed = await this.deps.repo.complete(row.id, fields, (tx) =>
+      this.deps.events.recordIn(tx, 'station.track.generation_complete', {
+        generation_id: row.id,
+        station_track_id: stationTrackId,
+        stream_url: this.deps.signer.sign(keys.stream ?? keys.audio, STREAM_LINK_TTL_SEC).url,
+        duration_sec: Math.round(track.durationSec),
+        model_version: audioModel.version,
+      }),
+    );
+    await completed?.raised();
   }
 
   /** Registered but never played: flag it, tell subscribers, and try again with another seed. */
@@ -350,14 +355,15 @@ export class GenerationRunner {
       safetyScore,
       detail: { audio: audio.flagged_categories, lyrics: lyrics?.flagged_categories ?? [] },
     });
-    await this.deps.repo.fail(
+    const failed = await this.deps.repo.fail(
       row.id,
       'STATION_SAFETY_BLOCK',
       `safety filter blocked the track (${flagType}, score ${safetyScore})`,
       this.deps.clock.date(),
       fields,
+      (tx) => this.deps.events.recordIn(tx, 'station.safety.flag_raised', { station_track_id: stationTrackId, flag_type: flagType, safety_score: safetyScore }),
     );
-    await this.deps.events.emit('station.safety.flag_raised', { station_track_id: stationTrackId, flag_type: flagType, safety_score: safetyScore });
+    await failed?.raised();
     if ((await this.replacementDepth(row)) < MAX_SAFETY_RETRIES) {
       await this.deps.generations.regenerate(row.id, 'safety-retry').catch((error) => this.deps.log.warn({ err: error }, 'replacement generation not started'));
     }

@@ -148,9 +148,12 @@ export class GenerationService {
           await this.deps.repo.setWaitingEta([row.id], null);
           continue;
         }
-        const failed = await this.deps.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.deps.clock.date());
-        // Only the instance whose update won reports it, so subscribers hear of each failure once.
-        if (failed) await this.deps.events.emit('station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message });
+        // Only the instance whose update won reports it, so subscribers hear of each failure once; the event
+        // is recorded in the webhooks' outbox in that update's transaction.
+        const failed = await this.deps.repo.failWaiting(row.id, 'STATION_CONFLICT', message, this.deps.clock.date(), (tx) =>
+          this.deps.events.recordIn(tx, 'station.track.generation_failed', { generation_id: row.id, error_code: 'STATION_CONFLICT', message }),
+        );
+        await failed?.raised();
         continue;
       }
       const render = await this.renderSeconds(row.maxDurationSec);

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, ne, type SQLWrapper } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { lyricGenerations } from '../../infra/db/schema/index.js';
 import { idEq } from '../../infra/db/ids.js';
 
@@ -22,6 +22,15 @@ export class LyricsRepository {
     private readonly db: Db,
     private readonly sessionGenerationIds: SessionGenerationIds,
   ) {}
+
+  /**
+   * Runs `work` in one transaction with a repository bound to it and the transaction's handle (the webhooks'
+   * outbox records station.safety.flag_raised in the transaction that stores the verdict).
+   */
+  transaction<T>(work: (repo: LyricsRepository, tx: DbOrTx) => Promise<T>): Promise<T> {
+    // A transaction handle has the database's query API (client.ts).
+    return this.db.transaction((tx) => work(new LyricsRepository(tx as Db, this.sessionGenerationIds), tx));
+  }
 
   async insert(row: typeof lyricGenerations.$inferInsert): Promise<LyricRow> {
     const [inserted] = await this.db.insert(lyricGenerations).values(row).returning();

@@ -5,7 +5,9 @@ import { EngineError } from '../../engine/errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import { DomainError, Errors } from '../../errors.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
-import type { StationEvents } from '../events/station-events.js';
+import type { AfterCommit } from '../../infra/pubsub/recorded-publish.js';
+import type { DbOrTx } from '../../infra/db/client.js';
+import type { TransactionalStationEvents } from '../events/station-events.js';
 import { artifactRefOf } from '../models/blob-artifact-source.js';
 import type { ModelStore } from '../models/model-store.js';
 import { noModelMessage, type ModelAvailability } from '../models/model-availability.js';
@@ -61,7 +63,8 @@ export class LyricsService {
     private readonly models: ModelStore,
     private readonly safetyReference: SafetyReferenceStore,
     private readonly config: ConfigRepository,
-    private readonly events: StationEvents,
+    /** station.safety.flag_raised, recorded in the webhooks' outbox in the transaction that stores the verdict. */
+    private readonly events: TransactionalStationEvents,
     private readonly clock: Clock,
     private readonly availability: ModelAvailability,
     /** The catalog's read port: the style artists a request names. */
@@ -157,8 +160,12 @@ export class LyricsService {
           seed: row.seed,
           explicitAllowed: config.explicitAllowed,
         });
-        const finished = await this.repo.finishWaiting(row.id, { ...fields, status: 'complete', etaSeconds: 0, completedAt: this.clock.date() });
-        if (finished && !(fields.safety.verdict as SafetyVerdict).playable) await this.flag(finished, fields.safety.verdict as SafetyVerdict);
+        const verdict = fields.safety.verdict as SafetyVerdict;
+        const finished = await this.repo.transaction(async (repo, tx) => {
+          const finished = await repo.finishWaiting(row.id, { ...fields, status: 'complete', etaSeconds: 0, completedAt: this.clock.date() });
+          return finished && { raised: verdict.playable ? null : await this.flagIn(tx, finished, verdict) };
+        });
+        await finished?.raised?.();
         if (finished) done += 1;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -216,13 +223,16 @@ export class LyricsService {
     if (row.status !== 'complete' || !row.structure) throw Errors.conflict(`Lyrics are ${row.status}; only generated lyrics can be checked`);
     const config = await this.config.get();
     const verdict = await this.engine.checkLyrics(await this.safetyReference.ref(), row.structure, config.explicitAllowed);
-    const updated = await this.repo.updateSafety(id, {
-      safetyScore: verdict.safety_score,
-      explicitDetected: verdict.explicit_detected,
-      safety: { ...row.safety, verdict },
-      safetyCheckedAt: this.clock.date(),
+    const { updated, raised } = await this.repo.transaction(async (repo, tx) => {
+      const updated = await repo.updateSafety(id, {
+        safetyScore: verdict.safety_score,
+        explicitDetected: verdict.explicit_detected,
+        safety: { ...row.safety, verdict },
+        safetyCheckedAt: this.clock.date(),
+      });
+      return { updated, raised: verdict.playable ? null : await this.flagIn(tx, updated, verdict) };
     });
-    if (!verdict.playable) await this.flag(updated, verdict);
+    await raised?.();
     return { lyric_id: id, ...this.verdictView(verdict), checked_at: updated.safetyCheckedAt!.toISOString(), explicit_allowed: config.explicitAllowed };
   }
 
@@ -243,19 +253,22 @@ export class LyricsService {
     const model = input.modelVersion ? await this.models.requireVersion('lyrics', input.modelVersion) : await this.models.requireProduction('lyrics');
     const fields = await this.generateFields(model, input);
     const verdict = fields.safety.verdict as SafetyVerdict;
-    const row = await this.repo.insert({
-      ...fields,
-      request: input.request,
-      theme: input.theme,
-      language: input.language,
-      mood: input.mood,
-      seed: input.seed,
-      generationId: input.generationId,
-      requestedBy: input.requestedBy,
-      createdAt: this.clock.date(),
-      completedAt: this.clock.date(),
+    const { row, raised } = await this.repo.transaction(async (repo, tx) => {
+      const row = await repo.insert({
+        ...fields,
+        request: input.request,
+        theme: input.theme,
+        language: input.language,
+        mood: input.mood,
+        seed: input.seed,
+        generationId: input.generationId,
+        requestedBy: input.requestedBy,
+        createdAt: this.clock.date(),
+        completedAt: this.clock.date(),
+      });
+      return { row, raised: verdict.playable ? null : await this.flagIn(tx, row, verdict) };
     });
-    if (!verdict.playable) await this.flag(row, verdict);
+    await raised?.();
     return row;
   }
 
@@ -300,8 +313,9 @@ export class LyricsService {
     };
   }
 
-  private async flag(row: LyricRow, verdict: SafetyVerdict): Promise<void> {
-    await this.events.emit('station.safety.flag_raised', {
+  /** station.safety.flag_raised for an unplayable verdict, in the transaction `tx` that stores it. */
+  private flagIn(tx: DbOrTx, row: LyricRow, verdict: SafetyVerdict): Promise<AfterCommit> {
+    return this.events.recordIn(tx, 'station.safety.flag_raised', {
       station_track_id: null,
       lyric_id: row.id,
       flag_type: verdict.explicit_detected ? 'explicit_lyrics' : 'lyrics_similarity',

@@ -208,6 +208,8 @@ export class SafetyReviewRepository {
     changes: AdminFlagChanges,
     actor: { userId: string | null; label: string | null },
     at: Date,
+    /** Runs in the same transaction once the outcome is known (the webhooks' outbox records flag_raised in it). */
+    onOutcome: (tx: DbOrTx, outcome: AdminFlagOutcome) => Promise<void>,
   ): Promise<AdminFlagOutcome | null> {
     return this.db.transaction(async (tx) => {
       const before = await this.lockTrack(tx, stationTrackId);
@@ -244,6 +246,7 @@ export class SafetyReviewRepository {
           .where(eq(safetyReviews.stationTrackId, stationTrackId));
         outcome.approved = true;
       }
+      await onOutcome(tx, outcome);
       return outcome;
     });
   }

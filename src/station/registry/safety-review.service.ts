@@ -12,8 +12,12 @@
  */
 import type { Clock } from '../../infra/clock/clock.js';
 import type { DbOrTx } from '../../infra/db/client.js';
-import type { StationEvents } from '../events/station-events.js';
+import type { AfterCommit } from '../../infra/pubsub/recorded-publish.js';
+import type { TransactionalStationEvents } from '../events/station-events.js';
 import type { AdminFlagChanges, AdminFlagOutcome, ReportOutcome, ReviewState, SafetyReviewRepository } from './safety-review.repository.js';
+
+/** A report as recorded, with the after-commit wake-up of the event it raised (null when it raised none). */
+export type RecordedReport = ReportOutcome & { afterCommit: AfterCommit | null };
 
 /** Reports listed with a track's review; the count covers them all. */
 export const REPORTS_LISTED = 100;
@@ -37,17 +41,20 @@ export class SafetyReviewService {
   constructor(
     private readonly deps: {
       reviews: SafetyReviewRepository;
-      events: Pick<StationEvents, 'emit'>;
+      /** station.safety.flag_raised, recorded in the webhooks' outbox in the transaction that puts the track in review. */
+      events: TransactionalStationEvents;
       clock: Clock;
     },
   ) {}
 
   /**
    * Records a listener's flag_inappropriate report inside the caller's transaction (which also stores the
-   * feedback); null when the id is not a registered AI track. Call `announce` after the commit.
+   * feedback), and station.safety.flag_raised in the webhooks' outbox when the report put the track in the
+   * queue (never for later reports); null when the id is not a registered AI track. Call `announce` after the
+   * commit.
    */
-  report(tx: DbOrTx, stationTrackId: string, reporter: Reporter, feedbackId: string): Promise<ReportOutcome | null> {
-    return this.deps.reviews.recordReport(tx, {
+  async report(tx: DbOrTx, stationTrackId: string, reporter: Reporter, feedbackId: string): Promise<RecordedReport | null> {
+    const outcome = await this.deps.reviews.recordReport(tx, {
       stationTrackId,
       reporter: reporterKey(reporter),
       userId: reporter.userId,
@@ -55,17 +62,19 @@ export class SafetyReviewService {
       feedbackId,
       at: this.deps.clock.date(),
     });
-  }
-
-  /** station.safety.flag_raised when the report put the track in the queue (never for later reports). */
-  async announce(outcome: ReportOutcome | null): Promise<void> {
-    if (!outcome?.enteredReview) return;
-    await this.deps.events.emit('station.safety.flag_raised', {
+    if (!outcome?.enteredReview) return outcome && { ...outcome, afterCommit: null };
+    const afterCommit = await this.deps.events.recordIn(tx, 'station.safety.flag_raised', {
       station_track_id: outcome.track.stationTrackId,
       flag_type: 'listener_report',
       safety_score: outcome.track.safetyScore,
       withheld: outcome.withheld,
     });
+    return { ...outcome, afterCommit };
+  }
+
+  /** After the report's commit: wakes the delivery of its event up, if it raised one. */
+  async announce(report: RecordedReport | null): Promise<void> {
+    await report?.afterCommit?.();
   }
 
   /** PATCH of reuse_eligible / flag_for_review; null when the track does not exist. */
@@ -74,20 +83,24 @@ export class SafetyReviewService {
     changes: AdminFlagChanges,
     actor: { userId: string | null; credentialId: string | null },
   ): Promise<AdminFlagOutcome | null> {
+    let afterCommit: AfterCommit | null = null;
     const outcome = await this.deps.reviews.applyAdminFlags(
       stationTrackId,
       changes,
       { userId: actor.userId, label: actor.userId ?? actor.credentialId },
       this.deps.clock.date(),
+      async (tx, decided) => {
+        if (!decided.enteredReview) return;
+        afterCommit = await this.deps.events.recordIn(tx, 'station.safety.flag_raised', {
+          station_track_id: stationTrackId,
+          flag_type: 'manual_review',
+          safety_score: decided.row.safetyScore,
+          withheld: true,
+        });
+      },
     );
-    if (outcome?.enteredReview) {
-      await this.deps.events.emit('station.safety.flag_raised', {
-        station_track_id: stationTrackId,
-        flag_type: 'manual_review',
-        safety_score: outcome.row.safetyScore,
-        withheld: true,
-      });
-    }
+    // Assigned in the callback above, which TypeScript's narrowing of `let` does not follow.
+    await (afterCommit as AfterCommit | null)?.();
     return outcome;
   }
 

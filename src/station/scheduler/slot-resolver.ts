@@ -129,6 +129,8 @@ export class SlotResolver {
     const reason = status === 'failed' ? 'generation failed or was blocked' : `generation not ready in time (${status})`;
     if (generationId && status === 'pending') await this.deps.generations.cancel(generationId).catch(() => undefined);
     if (generationId && !alreadyReported) {
+      // emit(), not the transactional outbox: the event is the scheduler's decision, recorded before the slot's
+      // change (at least once: a crash before the update below decides again at the next resolve).
       await this.deps.events.emit('station.track.generation_failed', {
         generation_id: generationId,
         error_code: 'STATION_GENERATION_FAILED',

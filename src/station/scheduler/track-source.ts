@@ -215,6 +215,9 @@ export class RadioTrackSource implements TrackSource {
     // The card to this station's sockets (the bus) and the event to webhooks (recorded in the database first)
     // fail apart: Redis down must not lose the webhook event, nor a database hiccup the card. The start itself is
     // recorded by now, so a failure here is reported, not thrown (a retry would find the slot started).
+    // now_playing keeps emit() (recorded on its own, then published) rather than the transactional outbox: it is
+    // raised when listeners hear the change, from the playout, not by a database change's transaction (the
+    // start's record is written apart, and while no instance leads, late).
     const [published, emitted] = await Promise.allSettled([
       this.deps.bus.publish(NOW_PLAYING_CHANNEL, full),
       // Station events take a Record<string, unknown> payload; NowPlayingCard is an interface (no index signature).

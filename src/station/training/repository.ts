@@ -8,7 +8,7 @@
  * jobs produced keep their lineage.
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../infra/db/client.js';
+import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { trainingJobs, type LossCurvePoint } from '../../infra/db/schema/index.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
@@ -159,31 +159,53 @@ export class TrainingJobsRepository {
     return old !== key ? old : null;
   }
 
-  async complete(id: string, workerId: string, modelVersionId: string, now: Date): Promise<TrainingJobRow | null> {
-    const [row] = await this.db
-      .update(trainingJobs)
-      .set({
-        status: 'completed',
-        modelVersionId,
-        progressPct: 100,
-        etaSeconds: 0,
-        pauseRequested: false,
-        checkpointBlobKey: null,
-        completedAt: now,
-        updatedAt: now,
-      })
-      .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId), eq(trainingJobs.status, 'running')))
-      .returning();
-    return row ?? null;
+  /**
+   * running -> completed by this worker. `onSettled` runs in the same transaction when this call completed it,
+   * so that what it records (station.training.job_completed in the webhooks' outbox) commits with the row;
+   * fail() likewise (job_failed).
+   */
+  async complete<T>(
+    id: string,
+    workerId: string,
+    modelVersionId: string,
+    now: Date,
+    onSettled: (tx: DbOrTx, row: TrainingJobRow) => Promise<T>,
+  ): Promise<{ row: TrainingJobRow; raised: T } | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(trainingJobs)
+        .set({
+          status: 'completed',
+          modelVersionId,
+          progressPct: 100,
+          etaSeconds: 0,
+          pauseRequested: false,
+          checkpointBlobKey: null,
+          completedAt: now,
+          updatedAt: now,
+        })
+        .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId), eq(trainingJobs.status, 'running')))
+        .returning();
+      return row ? { row, raised: await onSettled(tx, row) } : null;
+    });
   }
 
-  async fail(id: string, workerId: string, stage: string, message: string, now: Date): Promise<TrainingJobRow | null> {
-    const [row] = await this.db
-      .update(trainingJobs)
-      .set({ status: 'failed', errorStage: stage, errorMessage: message, etaSeconds: null, pauseRequested: false, completedAt: now, updatedAt: now })
-      .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId), eq(trainingJobs.status, 'running')))
-      .returning();
-    return row ?? null;
+  async fail<T>(
+    id: string,
+    workerId: string,
+    stage: string,
+    message: string,
+    now: Date,
+    onSettled: (tx: DbOrTx, row: TrainingJobRow) => Promise<T>,
+  ): Promise<{ row: TrainingJobRow; raised: T } | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(trainingJobs)
+        .set({ status: 'failed', errorStage: stage, errorMessage: message, etaSeconds: null, pauseRequested: false, completedAt: now, updatedAt: now })
+        .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId), eq(trainingJobs.status, 'running')))
+        .returning();
+      return row ? { row, raised: await onSettled(tx, row) } : null;
+    });
   }
 
   /** running -> paused, once the worker stopped at its checkpoint. */

@@ -287,11 +287,8 @@ export class TrainingRunner {
   }
 
   private async complete(row: TrainingJobRow, model: ModelVersionRow): Promise<void> {
-    const done = await this.deps.repo.complete(row.id, this.workerId, model.id, this.deps.clock.date());
-    if (!done) return;
-    if (row.checkpointBlobKey || done.checkpointEpoch > 0) await this.deleteCheckpoints(row.id, done.checkpointEpoch);
     const metrics = model.metrics;
-    await this.announce(done, 'station.training.job_completed', {
+    const dataOf = (done: TrainingJobRow) => ({
       job_id: row.id,
       model_version_draft: done.modelVersionDraft,
       model_id: model.id,
@@ -300,6 +297,14 @@ export class TrainingRunner {
       held_out_loss: done.heldOutLoss,
       dataset_hash: done.datasetHash,
     });
+    const settled = await this.deps.repo.complete(row.id, this.workerId, model.id, this.deps.clock.date(), (tx, done) =>
+      this.deps.events.recordIn(tx, 'station.training.job_completed', dataOf(done)),
+    );
+    if (!settled) return;
+    const done = settled.row;
+    await settled.raised();
+    if (row.checkpointBlobKey || done.checkpointEpoch > 0) await this.deleteCheckpoints(row.id, done.checkpointEpoch);
+    this.notifyOf(done, 'station.training.job_completed', dataOf(done));
   }
 
   /** Failed: the job and its announcements carry the public face of the failure; the real error is only logged. */
@@ -311,9 +316,13 @@ export class TrainingRunner {
       log: this.deps.log,
       context: { jobId: row.id, stage },
     });
-    const failed = await this.deps.repo.fail(row.id, this.workerId, stage, message, this.deps.clock.date());
-    if (!failed) return;
-    await this.announce(failed, 'station.training.job_failed', { job_id: row.id, error_stage: stage, message });
+    const data = { job_id: row.id, error_stage: stage, message };
+    const settled = await this.deps.repo.fail(row.id, this.workerId, stage, message, this.deps.clock.date(), (tx) =>
+      this.deps.events.recordIn(tx, 'station.training.job_failed', data),
+    );
+    if (!settled) return;
+    await settled.raised();
+    this.notifyOf(settled.row, 'station.training.job_failed', data);
   }
 
   /** The job was deleted while running: its worker has stopped; the checkpoints go, the row stays as the record. */
@@ -328,9 +337,11 @@ export class TrainingRunner {
     }
   }
 
-  /** The station event, and the job's own notify_webhook (signed; retried a few times, in the background). */
-  private async announce(row: TrainingJobRow, event: StationEventName, data: Record<string, unknown>): Promise<void> {
-    await this.deps.events.emit(event, data).catch((error) => this.deps.log.warn({ err: error }, 'training event not published'));
+  /**
+   * The job's own notify_webhook (signed; retried a few times, in the background), beside the station event
+   * recorded with the job's end state.
+   */
+  private notifyOf(row: TrainingJobRow, event: StationEventName, data: Record<string, unknown>): void {
     const url = row.notifyWebhook;
     if (!url) return;
     const delivery = this.notify(url, event, data).finally(() => this.notifications.delete(delivery));
