@@ -355,7 +355,15 @@ export async function createStation(config: Config, options: StationOptions = {}
     releaseProducts: store.releaseProducts,
     datasetStatus: station.dataset.artistStatus,
   });
-  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases, profiles: users.profiles });
+  const listeners = buildListenersModule({
+    db: database.db,
+    events: platformEvents,
+    clock,
+    purchases: store.capsulePurchases,
+    profiles: users.profiles,
+    catalog: catalogModule.displayReads,
+    listeningHistory: catalogModule.listeningHistory,
+  });
   const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
 
   let ready = false;

@@ -9,6 +9,8 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { CatalogRepository, type ListenerCountry } from './catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
 import { CatalogDatasetReads } from './dataset-reads.js';
+import { CatalogDisplayReads } from './display-reads.js';
+import { CatalogListeningHistory } from './listening-history.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
@@ -48,6 +50,10 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     trackReads: new CatalogTrackReads(deps.db),
     /** Read port for the station's dataset manager: the rows its eligibility and validation judge, in its transaction. */
     datasetReads: new CatalogDatasetReads(deps.db),
+    /** Read port for library, playlists and capsules: the display fields of tracks, releases and artists. */
+    displayReads: new CatalogDisplayReads(deps.db),
+    /** Read port for the listeners group: a listener's recorded plays. */
+    listeningHistory: new CatalogListeningHistory(deps.db),
     /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
     uploadWrites: new CatalogUploadWrites(),
     routes: async (app: FastifyInstance) => {
