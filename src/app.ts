@@ -310,6 +310,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     publicBaseUrl: config.publicBaseUrl,
     subscriptions: subscriptions.service,
     masters: uploads.masters,
+    catalog: catalogModule.salesReads,
   });
   const station = buildStationModules({
     config,

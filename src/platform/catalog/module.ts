@@ -11,6 +11,7 @@ import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
 import { CatalogDatasetReads } from './dataset-reads.js';
 import { CatalogDisplayReads } from './display-reads.js';
 import { CatalogListeningHistory } from './listening-history.js';
+import { CatalogSalesReads } from './sales-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
@@ -54,6 +55,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     displayReads: new CatalogDisplayReads(deps.db),
     /** Read port for the listeners group: a listener's recorded plays. */
     listeningHistory: new CatalogListeningHistory(deps.db),
+    /** Read port for the store: sellers, the tracks and releases products hold, credits, payout lines' names. */
+    salesReads: new CatalogSalesReads(deps.db),
     /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
     uploadWrites: new CatalogUploadWrites(),
     routes: async (app: FastifyInstance) => {

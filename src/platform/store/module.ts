@@ -7,8 +7,8 @@ import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import { storeRoutes } from './routes.js';
-import { StoreRepository } from './store.repository.js';
-import { BuyerRepository } from './buyer.repository.js';
+import { StoreRepository, type StoreCatalog } from './store.repository.js';
+import { BuyerRepository, type BuyerCatalog } from './buyer.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { PayoutsService } from './payouts.service.js';
 import { ProductsService } from './products.service.js';
@@ -33,12 +33,14 @@ export interface StoreDeps {
   subscriptions: StripeSubscriptionHandler;
   /** The uploads' read port: a purchased track's uploaded master is what it downloads. */
   masters: UploadedMasters;
+  /** The catalog's read port: sellers, the tracks and releases products hold, credits, payout lines' names. */
+  catalog: StoreCatalog & BuyerCatalog;
 }
 
 export function buildStoreModule(deps: StoreDeps) {
   const { clock, processors, publicBaseUrl } = deps;
-  const repo = new StoreRepository(deps.db);
-  const buyers = new BuyerRepository(deps.db);
+  const repo = new StoreRepository(deps.db, deps.catalog);
+  const buyers = new BuyerRepository(deps.db, deps.catalog);
   const artists = new StoreArtists(repo);
   const services = {
     products: new ProductsService(repo, artists, clock),
