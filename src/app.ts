@@ -329,6 +329,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     playWindow: catalogModule.playWindow,
     catalogTracks: catalogModule.trackReads,
     catalogDataset: catalogModule.datasetReads,
+    catalogPlayout: catalogModule.repo,
     verified: auth,
     masterBitrates: uploads.masterBitrates,
     log,

@@ -43,7 +43,7 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
 
   return {
     service,
-    /** The albums' reads of catalog tracks (platform/artists). */
+    /** The albums' reads of catalog tracks (platform/artists), and the radio's playout port (a live track as it airs, each airing's play). */
     repo,
     /** Read port for the station's play counts: one counted play per caller and track within its length. */
     playWindow,
