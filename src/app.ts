@@ -244,7 +244,6 @@ export async function createStation(config: Config, options: StationOptions = {}
   // Auth owns `users`: the other groups write its columns (AccountWrites) and read it (UserDirectory) through it.
   const accountWrites = new AccountWrites();
   const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites });
-  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: userDirectory, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
@@ -267,6 +266,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     onPlayRecorded: playRecorded,
   });
   const catalog = catalogModule.service;
+  const platformAdmin = buildPlatformAdminModule({ users: auth.users, directory: userDirectory, totp: auth.totp, songwriters: catalogModule.songwriterReads });
   const media = buildMediaModule({ blobs, signer });
 
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----

@@ -12,6 +12,7 @@ import { CatalogDatasetReads } from './dataset-reads.js';
 import { CatalogDisplayReads } from './display-reads.js';
 import { CatalogListeningHistory } from './listening-history.js';
 import { CatalogSalesReads } from './sales-reads.js';
+import { CatalogSongwriterReads } from './songwriter-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
@@ -57,6 +58,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     listeningHistory: new CatalogListeningHistory(deps.db),
     /** Read port for the store: sellers, the tracks and releases products hold, credits, payout lines' names. */
     salesReads: new CatalogSalesReads(deps.db),
+    /** Read port for the admin's songwriters register: songwriters, their credits and the tracks credited. */
+    songwriterReads: new CatalogSongwriterReads(deps.db),
     /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
     uploadWrites: new CatalogUploadWrites(),
     routes: async (app: FastifyInstance) => {
