@@ -280,6 +280,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     config,
     db: database.db,
     catalog: catalogModule.uploadWrites,
+    catalogReads: catalogModule.uploadReads,
     blobs,
     queue,
     bus,

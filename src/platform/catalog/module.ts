@@ -16,6 +16,7 @@ import { CatalogSongwriterReads } from './songwriter-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
+import { CatalogUploadReads } from './upload-reads.js';
 import { CatalogUploadWrites } from './upload-writes.js';
 
 export interface CatalogModuleDeps {
@@ -62,6 +63,8 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     songwriterReads: new CatalogSongwriterReads(deps.db),
     /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
     uploadWrites: new CatalogUploadWrites(),
+    /** Read port for the uploads group: artists, the ISRC check, the row's lock, tracks and artists to join. */
+    uploadReads: new CatalogUploadReads(deps.db),
     routes: async (app: FastifyInstance) => {
       await app.register(catalogRoutes(service));
     },

@@ -19,7 +19,7 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { UploadAdmission } from './admission.js';
-import type { UploadCatalogWrites } from './catalog-writes.js';
+import type { UploadCatalogReads, UploadCatalogWrites } from './catalog-writes.js';
 import { MasterBackfill } from './master-backfill.js';
 import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
@@ -38,6 +38,8 @@ export interface UploadsDeps {
   engine: Pick<Engine, 'extractFeatures'>;
   /** The catalog's writes of an upload's catalog row and features (the catalog owns those tables). */
   catalog: UploadCatalogWrites;
+  /** The catalog's reads for uploads: artists, the ISRC check, the row's lock, its tracks and artists joined. */
+  catalogReads: UploadCatalogReads;
   /** The spool sweep's timer (tests fire it by hand); real timers by default. */
   timers?: IntervalTimers;
   log: FailureLog;
@@ -54,7 +56,7 @@ const HOUR_MS = 3600 * 1000;
 
 export function buildUploadsModule(deps: UploadsDeps) {
   const { config, log } = deps;
-  const repo = new UploadsRepository(deps.db, deps.catalog);
+  const repo = new UploadsRepository(deps.db, deps.catalog, deps.catalogReads);
   const service = new UploadsService({
     repo,
     blobs: deps.blobs,
