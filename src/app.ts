@@ -60,6 +60,7 @@ import { buildUsersModule } from './platform/users/module.js';
 import { buildPlatformAdminModule } from './platform/admin/module.js';
 import { buildListenersModule } from './platform/listeners/module.js';
 import { buildArtistsModule } from './platform/artists/module.js';
+import { SandboxTwins } from './platform/artists/sandbox-twins.js';
 import { buildStaffAuthModule } from './station/auth/module.js';
 import { buildWebhooksModule, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
@@ -200,6 +201,8 @@ export async function createStation(config: Config, options: StationOptions = {}
   const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
   // Auth's read port on `users` (a hook's owner standing here; the admin's list and subscribers below).
   const userDirectory = new UserDirectory(database.db);
+  // The artists group's sandbox copies of an owner's artists, which capsules, the store and uploads make before acting.
+  const sandboxTwins = new SandboxTwins(database.db);
   const webhooks = buildWebhooksModule({
     db: database.db,
     owners: userDirectory,
@@ -281,6 +284,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     db: database.db,
     catalog: catalogModule.uploadWrites,
     catalogReads: catalogModule.uploadReads,
+    sandboxTwins,
     blobs,
     queue,
     bus,
@@ -312,6 +316,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     subscriptions: subscriptions.service,
     masters: uploads.masters,
     catalog: catalogModule.salesReads,
+    sandboxTwins,
   });
   const station = buildStationModules({
     config,
@@ -366,6 +371,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     profiles: users.profiles,
     catalog: catalogModule.displayReads,
     listeningHistory: catalogModule.listeningHistory,
+    sandboxTwins,
   });
   const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
 

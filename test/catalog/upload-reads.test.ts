@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { artists, tracks, users } from '../../src/infra/db/schema/index.js';
+import { SandboxTwins } from '../../src/platform/artists/sandbox-twins.js';
 import { CatalogUploadReads } from '../../src/platform/catalog/upload-reads.js';
 import { CatalogUploadWrites } from '../../src/platform/catalog/upload-writes.js';
 import { UploadsRepository } from '../../src/platform/uploads/uploads.repository.js';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   await database.migrate();
   db = database.db;
   reads = new CatalogUploadReads(db);
-  repo = new UploadsRepository(db, new CatalogUploadWrites(), reads);
+  repo = new UploadsRepository(db, new CatalogUploadWrites(), reads, new SandboxTwins(db));
   await db.insert(users).values(OWNER);
   await db.insert(artists).values([LIVE, SANDBOX, OTHER]);
   const track = (id: string, slug: string, artistId: string, extra: Partial<typeof tracks.$inferInsert> = {}) => ({

@@ -4,7 +4,6 @@ import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { capsules, capsuleUnlocks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
-import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 import type { ArtistRefTable, TrackRefRow } from '../catalog/display-reads.js';
 
 export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];
@@ -36,6 +35,11 @@ function capsuleColumns(artist: ArtistRefTable) {
   return { capsule: capsules, artistSlug: artist.artistSlug, artistName: artist.artistName, artistOwnerUserId: artist.artistOwnerUserId };
 }
 
+/** The artists group's port (src/platform/artists/sandbox-twins.ts): a test key's owner's artists copied into the sandbox. */
+export interface SandboxTwins {
+  ensure(userId: string): Promise<void>;
+}
+
 type Joined = { capsule: typeof capsules.$inferSelect; artistSlug: string; artistName: string; artistOwnerUserId: string | null };
 const flatten = (row: Joined): CapsuleRow => ({
   ...row.capsule,
@@ -51,6 +55,7 @@ export class CapsulesRepository {
   constructor(
     private readonly db: DbOrTx,
     private readonly catalog: CapsuleCatalog,
+    private readonly twins: SandboxTwins,
   ) {
     this.artists = catalog.artistRefs();
     this.columns = capsuleColumns(this.artists);
@@ -124,7 +129,7 @@ export class CapsulesRepository {
   }
 
   ensureSandboxTwins(userId: string): Promise<void> {
-    return ensureSandboxTwins(this.db, userId);
+    return this.twins.ensure(userId);
   }
 
   artistsOwnedBy(userId: string, environment: Environment): Promise<string[]> {

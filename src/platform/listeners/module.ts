@@ -8,7 +8,7 @@ import { libraryRoutes } from '../library/routes.js';
 import { PlaylistsRepository, type OwnerPlaylistPrivacy, type PlaylistCatalog } from '../playlists/playlists.repository.js';
 import { PlaylistsService } from '../playlists/playlists.service.js';
 import { playlistsRoutes } from '../playlists/routes.js';
-import { CapsulesRepository, type CapsuleCatalog } from '../capsules/capsules.repository.js';
+import { CapsulesRepository, type CapsuleCatalog, type SandboxTwins } from '../capsules/capsules.repository.js';
 import { CapsulesService, type CapsulePurchases } from '../capsules/capsules.service.js';
 import { capsulesRoutes } from '../capsules/routes.js';
 import { FollowsRepository } from '../artists/follows.repository.js';
@@ -28,6 +28,8 @@ export interface ListenersModuleDeps {
   catalog: LibraryCatalog & PlaylistCatalog & CapsuleCatalog;
   /** The catalog's read port: a listener's recorded plays. */
   listeningHistory: ListeningHistory;
+  /** The artists group's port: the sandbox copies of a test key's owner's artists, made before a capsule is. */
+  sandboxTwins: SandboxTwins;
 }
 
 export function buildListenersModule(deps: ListenersModuleDeps) {
@@ -38,7 +40,9 @@ export function buildListenersModule(deps: ListenersModuleDeps) {
       await app.register(libraryRoutes(new LibraryService(new LibraryRepository(deps.db, deps.catalog))));
       await app.register(playlistsRoutes(new PlaylistsService(playlists, deps.clock)));
       await app.register(listenersRoutes(new ListenersService(deps.profiles, deps.listeningHistory, playlists, follows)));
-      await app.register(capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db, deps.catalog), follows, deps.events, deps.clock, deps.purchases)));
+      await app.register(
+        capsulesRoutes(new CapsulesService(new CapsulesRepository(deps.db, deps.catalog, deps.sandboxTwins), follows, deps.events, deps.clock, deps.purchases)),
+      );
     },
   };
 }

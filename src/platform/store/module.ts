@@ -7,7 +7,7 @@ import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import { storeRoutes } from './routes.js';
-import { StoreRepository, type StoreCatalog } from './store.repository.js';
+import { StoreRepository, type SandboxTwins, type StoreCatalog } from './store.repository.js';
 import { BuyerRepository, type BuyerCatalog } from './buyer.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { PayoutsService } from './payouts.service.js';
@@ -35,11 +35,13 @@ export interface StoreDeps {
   masters: UploadedMasters;
   /** The catalog's read port: sellers, the tracks and releases products hold, credits, payout lines' names. */
   catalog: StoreCatalog & BuyerCatalog;
+  /** The artists group's port: the sandbox copies of a test key's owner's artists, made before it sells. */
+  sandboxTwins: SandboxTwins;
 }
 
 export function buildStoreModule(deps: StoreDeps) {
   const { clock, processors, publicBaseUrl } = deps;
-  const repo = new StoreRepository(deps.db, deps.catalog);
+  const repo = new StoreRepository(deps.db, deps.catalog, deps.sandboxTwins);
   const buyers = new BuyerRepository(deps.db, deps.catalog);
   const artists = new StoreArtists(repo);
   const services = {

@@ -9,7 +9,6 @@ import { storeCheckoutSessions, storeOrders, storePayoutAccounts, storePayoutLin
 import type { ProcessorName } from '../../infra/payments/processor.js';
 import { basisPoints, payoutLines, type TrackCredits } from './split.js';
 import type { Environment } from '../../kernel/environment.js';
-import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 import type { ArtistRef, ReleaseTracks, SaleArtistTable, SaleSongwriterTable, SaleTrackTable, TrackCreditRow } from '../catalog/sales-reads.js';
 
 export type ProductRow = typeof storeProducts.$inferSelect;
@@ -93,6 +92,11 @@ export interface StoreCatalog {
   release(idOrSlug: string, environment: Environment): Promise<ReleaseTracks | null>;
 }
 
+/** The artists group's port (src/platform/artists/sandbox-twins.ts): a test key's owner's artists copied into the sandbox. */
+export interface SandboxTwins {
+  ensure(userId: string): Promise<void>;
+}
+
 /** A seller's fields, from the catalog's joined artists. */
 function artistRefOf(artist: SaleArtistTable) {
   return { id: artist.id, slug: artist.slug, name: artist.name, ownerUserId: artist.ownerUserId };
@@ -106,6 +110,7 @@ export class StoreRepository {
   constructor(
     private readonly db: Db,
     private readonly catalog: StoreCatalog,
+    private readonly twins: SandboxTwins,
   ) {
     this.artists = catalog.artists();
     this.artistRef = artistRefOf(this.artists);
@@ -119,7 +124,7 @@ export class StoreRepository {
     return this.catalog.artistByIdOrSlug(value, environment);
   }
 
-  ensureSandboxTwins = (userId: string): Promise<void> => ensureSandboxTwins(this.db, userId);
+  ensureSandboxTwins = (userId: string): Promise<void> => this.twins.ensure(userId);
 
   artistsOwnedBy(userId: string, environment: Environment): Promise<ArtistRef[]> {
     return this.catalog.artistsOwnedBy(userId, environment);

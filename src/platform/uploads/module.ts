@@ -23,7 +23,7 @@ import type { UploadCatalogReads, UploadCatalogWrites } from './catalog-writes.j
 import { MasterBackfill } from './master-backfill.js';
 import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
-import { UploadsRepository } from './uploads.repository.js';
+import { UploadsRepository, type SandboxTwins } from './uploads.repository.js';
 import { UPLOAD_QUEUE, UploadsService } from './uploads.service.js';
 import { processJobs } from '../../infra/queue/jobs.js';
 
@@ -40,6 +40,8 @@ export interface UploadsDeps {
   catalog: UploadCatalogWrites;
   /** The catalog's reads for uploads: artists, the ISRC check, the row's lock, its tracks and artists joined. */
   catalogReads: UploadCatalogReads;
+  /** The artists group's port: the sandbox copies of a test key's owner's artists, made before it uploads. */
+  sandboxTwins: SandboxTwins;
   /** The spool sweep's timer (tests fire it by hand); real timers by default. */
   timers?: IntervalTimers;
   log: FailureLog;
@@ -56,7 +58,7 @@ const HOUR_MS = 3600 * 1000;
 
 export function buildUploadsModule(deps: UploadsDeps) {
   const { config, log } = deps;
-  const repo = new UploadsRepository(deps.db, deps.catalog, deps.catalogReads);
+  const repo = new UploadsRepository(deps.db, deps.catalog, deps.catalogReads, deps.sandboxTwins);
   const service = new UploadsService({
     repo,
     blobs: deps.blobs,

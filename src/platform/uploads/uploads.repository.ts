@@ -9,7 +9,6 @@ import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { AudioFeatures } from '../../engine/types.js';
 import { trackTakedowns, trackUploads, type tracks, type TrackStatus } from '../../infra/db/schema/index.js';
-import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
 import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio, UploadArtistRef, UploadCatalogReads, UploadCatalogWrites } from './catalog-writes.js';
 import type { Environment } from '../../kernel/environment.js';
 
@@ -27,6 +26,11 @@ export interface ManagedTrack {
 
 export type ArtistRef = UploadArtistRef;
 
+/** The artists group's port (src/platform/artists/sandbox-twins.ts): a test key's owner's artists copied into the sandbox. */
+export interface SandboxTwins {
+  ensure(userId: string): Promise<void>;
+}
+
 export type NewUpload = typeof trackUploads.$inferInsert;
 export type TrackChange = CatalogTrackChange;
 
@@ -38,6 +42,7 @@ export class UploadsRepository {
     private readonly db: DbOrTx,
     private readonly catalog: UploadCatalogWrites,
     private readonly catalogReads: UploadCatalogReads,
+    private readonly twins: SandboxTwins,
   ) {
     this.tracks = catalogReads.tracks();
     this.artists = catalogReads.artists();
@@ -45,7 +50,7 @@ export class UploadsRepository {
 
   /** Runs `work` in one transaction with a repository bound to it. */
   transaction<T>(work: (repo: UploadsRepository) => Promise<T>): Promise<T> {
-    return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx, this.catalog, this.catalogReads)));
+    return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx, this.catalog, this.catalogReads, this.twins)));
   }
 
   /** An artist of the environment (a test key uploads for the sandbox twin of its owner's artist). */
@@ -58,7 +63,7 @@ export class UploadsRepository {
   }
 
   ensureSandboxTwins(userId: string): Promise<void> {
-    return ensureSandboxTwins(this.db, userId);
+    return this.twins.ensure(userId);
   }
 
   /** Whether another track of the environment has the ISRC (each environment has its own ISRCs). */
