@@ -372,6 +372,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     catalog: catalogModule.displayReads,
     listeningHistory: catalogModule.listeningHistory,
     sandboxTwins,
+    follows: artists.follows,
   });
   const oauth = buildOAuthModule({ db: database.db, auth, appSessions: new AppSessionStore(database.db), tokens, csrf, clock, issuer: config.publicBaseUrl });
 

@@ -17,6 +17,9 @@ import { playlistSummary } from '../playlists/playlists.service.js';
 import type { ProfileRow } from '../users/users.repository.js';
 import { publicProfile } from '../users/users.service.js';
 import type { FollowsRepository } from '../artists/follows.repository.js';
+
+/** The artists group's follows (its module's `follows`): an artist by slug or id, a follow set, follows counted. */
+export type ArtistFollows = Pick<FollowsRepository, 'findArtist' | 'setFollow' | 'countFollowing'>;
 import type { HistoryRow } from '../catalog/listening-history.js';
 import { isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
@@ -40,7 +43,7 @@ export class ListenersService {
     private readonly users: ProfileReads,
     private readonly listeners: ListeningHistory,
     private readonly playlists: PlaylistsRepository,
-    private readonly follows: FollowsRepository,
+    private readonly follows: ArtistFollows,
   ) {}
 
   private async subject(caller: Principal, id: string) {

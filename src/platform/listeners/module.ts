@@ -1,4 +1,4 @@
-/** Wires library, listeners (with follows), playlists and capsules: one call from src/app.ts. */
+/** Wires library, listeners (with the artists group's follows), playlists and capsules: one call from src/app.ts. */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
@@ -9,11 +9,10 @@ import { PlaylistsRepository, type OwnerPlaylistPrivacy, type PlaylistCatalog } 
 import { PlaylistsService } from '../playlists/playlists.service.js';
 import { playlistsRoutes } from '../playlists/routes.js';
 import { CapsulesRepository, type CapsuleCatalog, type SandboxTwins } from '../capsules/capsules.repository.js';
-import { CapsulesService, type CapsulePurchases } from '../capsules/capsules.service.js';
+import { CapsulesService, type CapsuleFollows, type CapsulePurchases } from '../capsules/capsules.service.js';
 import { capsulesRoutes } from '../capsules/routes.js';
-import { FollowsRepository } from '../artists/follows.repository.js';
 import { LibraryRepository, type LibraryCatalog } from '../library/library.repository.js';
-import { ListenersService, type ListeningHistory, type ProfileReads } from './listeners.service.js';
+import { ListenersService, type ArtistFollows, type ListeningHistory, type ProfileReads } from './listeners.service.js';
 import { listenersRoutes } from './routes.js';
 
 export interface ListenersModuleDeps {
@@ -30,10 +29,12 @@ export interface ListenersModuleDeps {
   listeningHistory: ListeningHistory;
   /** The artists group's port: the sandbox copies of a test key's owner's artists, made before a capsule is. */
   sandboxTwins: SandboxTwins;
+  /** The artists group's follows: `artist_follows` with the live followers counter it keeps in step. */
+  follows: ArtistFollows & CapsuleFollows;
 }
 
 export function buildListenersModule(deps: ListenersModuleDeps) {
-  const follows = new FollowsRepository(deps.db);
+  const { follows } = deps;
   const playlists = new PlaylistsRepository(deps.db, deps.profiles, deps.catalog);
   return {
     async routes(app: FastifyInstance) {
