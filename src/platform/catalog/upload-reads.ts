@@ -16,6 +16,9 @@ import { idEq } from '../../infra/db/ids.js';
 import { artists, tracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
 
+/** A catalog track's whole row, as a managed track shows it to its uploader. */
+export type CatalogTrackRecord = typeof tracks.$inferSelect;
+
 /** An artist as the uploads name the one a track is uploaded for. */
 export interface UploadArtistRef {
   id: string;

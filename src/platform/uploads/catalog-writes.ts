@@ -7,10 +7,10 @@
 import type { AudioFeatures } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
 import type { Environment } from '../../kernel/environment.js';
-import type { UploadArtistRef, UploadArtistTable, UploadTrackTable } from '../catalog/upload-reads.js';
+import type { CatalogTrackRecord, UploadArtistRef, UploadArtistTable, UploadTrackTable } from '../catalog/upload-reads.js';
 import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio } from '../catalog/upload-writes.js';
 
-export type { CatalogTrackChange, NewCatalogTrack, PublishedAudio, UploadArtistRef };
+export type { CatalogTrackChange, CatalogTrackRecord, NewCatalogTrack, PublishedAudio, UploadArtistRef };
 
 export interface UploadCatalogWrites {
   createTrack(track: NewCatalogTrack, tx: DbOrTx): Promise<void>;

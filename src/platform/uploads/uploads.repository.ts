@@ -8,12 +8,20 @@ import { and, count, eq, isNotNull } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { AudioFeatures } from '../../engine/types.js';
-import { trackTakedowns, trackUploads, type tracks, type TrackStatus } from '../../infra/db/schema/index.js';
-import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio, UploadArtistRef, UploadCatalogReads, UploadCatalogWrites } from './catalog-writes.js';
+import { trackTakedowns, trackUploads, type TrackStatus } from '../../infra/db/schema/index.js';
+import type {
+  CatalogTrackChange,
+  CatalogTrackRecord,
+  NewCatalogTrack,
+  PublishedAudio,
+  UploadArtistRef,
+  UploadCatalogReads,
+  UploadCatalogWrites,
+} from './catalog-writes.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export type UploadRecord = typeof trackUploads.$inferSelect;
-export type TrackRecord = typeof tracks.$inferSelect;
+export type TrackRecord = CatalogTrackRecord;
 export type TakedownRecord = typeof trackTakedowns.$inferSelect;
 
 /** A track as its managers see it: the row, its artist, and the upload and takedown records when there are. */
