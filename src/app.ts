@@ -61,6 +61,7 @@ import { buildUsersModule } from './platform/users/module.js';
 import { buildPlatformAdminModule } from './platform/admin/module.js';
 import { buildListenersModule } from './platform/listeners/module.js';
 import { buildArtistsModule } from './platform/artists/module.js';
+import { SandboxTwins } from './platform/artists/sandbox-twins.js';
 import { buildStaffAuthModule } from './station/auth/module.js';
 import { buildWebhooksModule, type WebhookOptions } from './platform/webhooks/module.js';
 import { PlatformEvents } from './platform/webhooks/platform-events.js';
@@ -203,6 +204,8 @@ export async function createStation(config: Config, options: StationOptions = {}
   const egress = new EgressPolicy(config.webhookAllowedHosts, options.resolveHost);
   // Auth's read port on `users` (a hook's owner standing here; the admin's list and subscribers below).
   const userDirectory = new UserDirectory(database.db);
+  // The artists group's sandbox copies of an owner's artists, which capsules, the store and uploads make before acting.
+  const sandboxTwins = new SandboxTwins(database.db);
   const webhooks = buildWebhooksModule({
     db: database.db,
     owners: userDirectory,
@@ -247,7 +250,6 @@ export async function createStation(config: Config, options: StationOptions = {}
   // Auth owns `users`: the other groups write its columns (AccountWrites) and read it (UserDirectory) through it.
   const accountWrites = new AccountWrites();
   const users = buildUsersModule({ db: database.db, clock, developerAccounts, totp: auth.totp, names: accountWrites, accounts: userDirectory });
-  const platformAdmin = buildPlatformAdminModule({ db: database.db, users: auth.users, directory: userDirectory, totp: auth.totp });
   // WebSocket clients and stream listeners end with their credential, on whichever instance holds them.
   // ... and each credential holds at most so many of them at once, counted over every instance.
   const leases: LeaseStore = redis
@@ -270,6 +272,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     onPlayRecorded: playRecorded,
   });
   const catalog = catalogModule.service;
+  const platformAdmin = buildPlatformAdminModule({ users: auth.users, directory: userDirectory, totp: auth.totp, songwriters: catalogModule.songwriterReads });
   const media = buildMediaModule({ blobs, signer });
 
   // ---- AI engine: in-process, or the ML service over HTTP when ML_URL is set (it fetches 1-hour signed links) ----
@@ -283,6 +286,8 @@ export async function createStation(config: Config, options: StationOptions = {}
     config,
     db: database.db,
     catalog: catalogModule.uploadWrites,
+    catalogReads: catalogModule.uploadReads,
+    sandboxTwins,
     blobs,
     queue,
     bus,
@@ -313,6 +318,8 @@ export async function createStation(config: Config, options: StationOptions = {}
     publicBaseUrl: config.publicBaseUrl,
     subscriptions: subscriptions.service,
     masters: uploads.masters,
+    catalog: catalogModule.salesReads,
+    sandboxTwins,
   });
   const station = buildStationModules({
     config,
@@ -331,6 +338,7 @@ export async function createStation(config: Config, options: StationOptions = {}
     playWindow: catalogModule.playWindow,
     catalogTracks: catalogModule.trackReads,
     catalogDataset: catalogModule.datasetReads,
+    catalogPlayout: catalogModule.repo,
     verified: auth,
     masterBitrates: uploads.masterBitrates,
     log,
@@ -358,7 +366,17 @@ export async function createStation(config: Config, options: StationOptions = {}
     releaseProducts: store.releaseProducts,
     datasetStatus: station.dataset.artistStatus,
   });
-  const listeners = buildListenersModule({ db: database.db, events: platformEvents, clock, purchases: store.capsulePurchases, profiles: users.profiles });
+  const listeners = buildListenersModule({
+    db: database.db,
+    events: platformEvents,
+    clock,
+    purchases: store.capsulePurchases,
+    profiles: users.profiles,
+    catalog: catalogModule.displayReads,
+    listeningHistory: catalogModule.listeningHistory,
+    sandboxTwins,
+    follows: artists.follows,
+  });
   const oauth = buildOAuthModule({
     db: database.db,
     auth,

@@ -44,6 +44,7 @@ import type { LeaseStore } from '../infra/leases/lease-store.js';
 import type { PlayWindow } from '../platform/catalog/play-window.js';
 import type { CatalogDatasetReads } from '../platform/catalog/dataset-reads.js';
 import type { CatalogTrackReads } from '../platform/catalog/track-reads.js';
+import type { CatalogPlayout } from './scheduler/catalog-reads.js';
 import type { EmailVerifiedCheck } from '../auth/email-verification.js';
 
 export interface StationInfra {
@@ -73,6 +74,8 @@ export interface StationInfra {
   catalogTracks: CatalogTrackReads;
   /** The catalog's port for module B (src/platform/catalog/dataset-reads.ts): the rows its eligibility and validation judge. */
   catalogDataset: CatalogDatasetReads;
+  /** The catalog's playout port (its module's `repo`): a published live track as the radio airs it, and each airing's play. */
+  catalogPlayout: CatalogPlayout;
   /** Whether an account's e-mail address is verified (the auth module's read). */
   verified: EmailVerifiedCheck;
   /** The platform uploads' masters' bitrates, which module B's quality gate judges an uploaded track by. */
@@ -212,6 +215,7 @@ export function buildStationModules(infra: StationInfra) {
     verified: infra.verified,
     listenerTotal,
     catalogTracks: infra.catalogTracks,
+    catalogPlayout: infra.catalogPlayout,
     log,
   });
   // ---- WebSocket channels (hub, listener count broadcast, bus feeds) and the listener-count history ----

@@ -4,9 +4,16 @@
  * database enforces, and their publishing rights: who holds them (the platform for its own songwriters, else
  * the named publisher, else the songwriter), the publisher and the performing rights organisation.
  */
-import type { TrackStatus } from '../../infra/db/schema/catalog.js';
 import type { Page } from '../../pagination.js';
-import type { CreditRow, SongwriterFilter, SongwriterRow, SongwritersRepository } from './songwriters.repository.js';
+import type { CreditRow, SongwriterFilter, SongwriterRow } from '../catalog/songwriter-reads.js';
+
+/** The catalog's read port (its module's `songwriterReads`, src/platform/catalog/songwriter-reads.ts): songwriters, tracks and credits are the catalog's. */
+export interface SongwriterReads {
+  list(filter: SongwriterFilter, page: { limit: number; offset: number }): Promise<{ rows: SongwriterRow[]; total: number }>;
+  credits(songwriterIds: string[]): Promise<CreditRow[]>;
+}
+
+type TrackStatus = CreditRow['status'];
 
 /** Credits listed per songwriter (the count says how many tracks in all). */
 export const MAX_TRACKS_PER_SONGWRITER = 100;
@@ -52,7 +59,7 @@ function rightsHolder(row: SongwriterRow): 'platform' | 'publisher' | 'songwrite
 }
 
 export class SongwritersService {
-  constructor(private readonly repo: SongwritersRepository) {}
+  constructor(private readonly repo: SongwriterReads) {}
 
   async list(filter: SongwriterFilter, page: Page) {
     const { rows, total } = await this.repo.list(filter, page);

@@ -70,7 +70,7 @@ export class ArtistsRepository {
 
   /**
    * Followers as the caller's environment counts them: the live counter (artists.followers), or the sandbox's
-   * own follow rows (src/platform/listeners/follows.repository.ts keeps both).
+   * own follow rows (src/platform/artists/follows.repository.ts keeps both).
    */
   async followers(artist: ArtistRow, environment: Environment): Promise<number> {
     if (environment === 'live') return artist.followers;

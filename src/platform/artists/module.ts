@@ -13,6 +13,7 @@ import type { CatalogService } from '../catalog/catalog.service.js';
 import type { PlatformEvents } from '../webhooks/platform-events.js';
 import { ArtistOnboardingService, type ArtistAccounts } from './artist-onboarding.service.js';
 import { ArtistsRepository, type AccountLock } from './artists.repository.js';
+import { FollowsRepository } from './follows.repository.js';
 import { ArtistsService, type ArtistDatasetStatus } from './artists.service.js';
 import { artistsRoutes } from './routes.js';
 
@@ -36,6 +37,8 @@ export function buildArtistsModule(deps: ArtistsModuleDeps) {
   const artists = new ArtistsRepository(deps.db, deps.accountLock);
   const albums = new AlbumsService(new AlbumsRepository(deps.db), deps.catalogRepository, deps.catalog, deps.signer, deps.releaseProducts);
   return {
+    /** Listeners' follows of artists (`artist_follows`) and the live followers counter kept with them, for the listeners module. */
+    follows: new FollowsRepository(deps.db),
     async routes(app: FastifyInstance) {
       const service = new ArtistsService(artists, deps.catalog, albums, deps.datasetStatus);
       await app.register(artistsRoutes(service, new ArtistOnboardingService(artists, service, deps.accounts)));

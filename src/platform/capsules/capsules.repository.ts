@@ -2,10 +2,9 @@
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artists, capsules, capsuleUnlocks, tracks } from '../../infra/db/schema/index.js';
+import { capsules, capsuleUnlocks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
-import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
-import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
+import type { ArtistRefTable, TrackRefRow } from '../catalog/display-reads.js';
 
 export type UnlockRule = (typeof capsules.$inferSelect)['unlockRule'];
 export type CapsuleRow = typeof capsules.$inferSelect & { artistSlug: string; artistName: string; artistOwnerUserId: string | null };
@@ -20,7 +19,27 @@ export interface CapsuleChange {
   unlockProductId?: string | null;
 }
 
-const columns = { capsule: capsules, artistSlug: artists.slug, artistName: artists.name, artistOwnerUserId: artists.ownerUserId };
+/**
+ * The catalog's read port (its module's `displayReads`, src/platform/catalog/display-reads.ts): a capsule's
+ * artist, joined as a derived table so that a page of capsules stays one statement, the track a capsule hides,
+ * and the artists a user may make capsules for.
+ */
+export interface CapsuleCatalog {
+  artistRefs(): ArtistRefTable;
+  trackRef(trackId: string, environment: Environment, options: { publishedOnly: boolean }): Promise<TrackRefRow | null>;
+  artistIdsOwnedBy(userId: string, environment: Environment): Promise<string[]>;
+}
+
+/** A capsule with its artist's fields, from the catalog's joined table. */
+function capsuleColumns(artist: ArtistRefTable) {
+  return { capsule: capsules, artistSlug: artist.artistSlug, artistName: artist.artistName, artistOwnerUserId: artist.artistOwnerUserId };
+}
+
+/** The artists group's port (src/platform/artists/sandbox-twins.ts): a test key's owner's artists copied into the sandbox. */
+export interface SandboxTwins {
+  ensure(userId: string): Promise<void>;
+}
+
 type Joined = { capsule: typeof capsules.$inferSelect; artistSlug: string; artistName: string; artistOwnerUserId: string | null };
 const flatten = (row: Joined): CapsuleRow => ({
   ...row.capsule,
@@ -30,7 +49,17 @@ const flatten = (row: Joined): CapsuleRow => ({
 });
 
 export class CapsulesRepository {
-  constructor(private readonly db: DbOrTx) {}
+  private readonly artists: ArtistRefTable;
+  private readonly columns: ReturnType<typeof capsuleColumns>;
+
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly catalog: CapsuleCatalog,
+    private readonly twins: SandboxTwins,
+  ) {
+    this.artists = catalog.artistRefs();
+    this.columns = capsuleColumns(this.artists);
+  }
 
   async create(
     input: CapsuleChange & { artistId: string; environment: Environment; title: string; teaser: string; createdBy: string | null },
@@ -48,9 +77,9 @@ export class CapsulesRepository {
 
   async find(id: string, environment: Environment): Promise<CapsuleRow | null> {
     const [row] = await this.db
-      .select(columns)
+      .select(this.columns)
       .from(capsules)
-      .innerJoin(artists, eq(artists.id, capsules.artistId))
+      .innerJoin(this.artists, eq(this.artists.artistId, capsules.artistId))
       .where(and(idEq(capsules.id, id), eq(capsules.environment, environment)))
       .limit(1);
     return row ? flatten(row) : null;
@@ -62,9 +91,9 @@ export class CapsulesRepository {
     const where = and(...conditions);
     const [rows, [{ total }]] = await Promise.all([
       this.db
-        .select(columns)
+        .select(this.columns)
         .from(capsules)
-        .innerJoin(artists, eq(artists.id, capsules.artistId))
+        .innerJoin(this.artists, eq(this.artists.artistId, capsules.artistId))
         .where(where)
         .orderBy(desc(capsules.createdAt), desc(capsules.id))
         .limit(limit)
@@ -101,25 +130,15 @@ export class CapsulesRepository {
   }
 
   /** A track of the capsule's environment (a sandbox capsule hides a sandbox track, a live one a live track). */
-  async findTrack(trackId: string, environment: Environment, publishedOnly: boolean): Promise<TrackRefRow | null> {
-    const [row] = await this.db
-      .select(trackRefColumns)
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment), publishedOnly ? eq(tracks.status, 'published') : undefined))
-      .limit(1);
-    return row ?? null;
+  findTrack(trackId: string, environment: Environment, publishedOnly: boolean): Promise<TrackRefRow | null> {
+    return this.catalog.trackRef(trackId, environment, { publishedOnly });
   }
 
   ensureSandboxTwins(userId: string): Promise<void> {
-    return ensureSandboxTwins(this.db, userId);
+    return this.twins.ensure(userId);
   }
 
-  async artistsOwnedBy(userId: string, environment: Environment): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: artists.id })
-      .from(artists)
-      .where(and(eq(artists.ownerUserId, userId), eq(artists.environment, environment)));
-    return rows.map((row) => row.id);
+  artistsOwnedBy(userId: string, environment: Environment): Promise<string[]> {
+    return this.catalog.artistIdsOwnedBy(userId, environment);
   }
 }

@@ -11,6 +11,9 @@ import { Errors } from '../../errors.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import type { FollowsRepository } from '../artists/follows.repository.js';
+
+/** The artists group's follows (its module's `follows`): a capsule's artist by slug or id, and who follows it. */
+export type CapsuleFollows = Pick<FollowsRepository, 'findArtist' | 'isFollowing'>;
 import { callerUserId, isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
 import type { Environment } from '../../kernel/environment.js';
@@ -38,7 +41,7 @@ export interface CapsuleInput {
 export class CapsulesService {
   constructor(
     private readonly repo: CapsulesRepository,
-    private readonly follows: FollowsRepository,
+    private readonly follows: CapsuleFollows,
     private readonly events: TransactionalPlatformEvents,
     private readonly clock: Clock,
     private readonly purchases: CapsulePurchases,

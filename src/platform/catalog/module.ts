@@ -9,9 +9,14 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { CatalogRepository, type ListenerCountry } from './catalog.repository.js';
 import { CatalogService, TRACK_CHANGED_CHANNEL } from './catalog.service.js';
 import { CatalogDatasetReads } from './dataset-reads.js';
+import { CatalogDisplayReads } from './display-reads.js';
+import { CatalogListeningHistory } from './listening-history.js';
+import { CatalogSalesReads } from './sales-reads.js';
+import { CatalogSongwriterReads } from './songwriter-reads.js';
 import { PlayWindow } from './play-window.js';
 import { catalogRoutes } from './routes.js';
 import { CatalogTrackReads } from './track-reads.js';
+import { CatalogUploadReads } from './upload-reads.js';
 import { CatalogUploadWrites } from './upload-writes.js';
 
 export interface CatalogModuleDeps {
@@ -40,7 +45,7 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
 
   return {
     service,
-    /** The albums' reads of catalog tracks (platform/artists). */
+    /** The albums' reads of catalog tracks (platform/artists), and the radio's playout port (a live track as it airs, each airing's play). */
     repo,
     /** Read port for the station's play counts: one counted play per caller and track within its length. */
     playWindow,
@@ -48,8 +53,18 @@ export function buildCatalogModule(deps: CatalogModuleDeps) {
     trackReads: new CatalogTrackReads(deps.db),
     /** Read port for the station's dataset manager: the rows its eligibility and validation judge, in its transaction. */
     datasetReads: new CatalogDatasetReads(deps.db),
+    /** Read port for library, playlists and capsules: the display fields of tracks, releases and artists. */
+    displayReads: new CatalogDisplayReads(deps.db),
+    /** Read port for the listeners group: a listener's recorded plays. */
+    listeningHistory: new CatalogListeningHistory(deps.db),
+    /** Read port for the store: sellers, the tracks and releases products hold, credits, payout lines' names. */
+    salesReads: new CatalogSalesReads(deps.db),
+    /** Read port for the admin's songwriters register: songwriters, their credits and the tracks credited. */
+    songwriterReads: new CatalogSongwriterReads(deps.db),
     /** Write port for the uploads group: an upload's catalog row and features, in the uploads' transaction. */
     uploadWrites: new CatalogUploadWrites(),
+    /** Read port for the uploads group: artists, the ISRC check, the row's lock, tracks and artists to join. */
+    uploadReads: new CatalogUploadReads(deps.db),
     routes: async (app: FastifyInstance) => {
       await app.register(catalogRoutes(service));
     },

@@ -1,35 +1,25 @@
 /** library_items and library_albums: the tracks and releases a user saved, per environment. */
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { albums, artists, libraryAlbums, libraryItems, tracks } from '../../infra/db/schema/index.js';
-import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
+import { libraryAlbums, libraryItems } from '../../infra/db/schema/index.js';
+import { trackRefFields, type AlbumRefRow, type TrackRefRow, type TrackRefTable } from '../catalog/display-reads.js';
 import type { Environment } from '../../kernel/environment.js';
 
-/** A release as a library lists it. */
-export interface AlbumRefRow {
-  albumId: string;
-  albumSlug: string;
-  albumTitle: string;
-  albumType: string;
-  releaseYear: number | null;
-  genre: string;
-  artistName: string;
-  artistId: string;
-  artistSlug: string;
-}
+export type { AlbumRefRow };
 
-const albumRefColumns = {
-  albumId: albums.id,
-  albumSlug: albums.slug,
-  albumTitle: albums.title,
-  albumType: albums.type,
-  releaseYear: albums.releaseYear,
-  genre: albums.genre,
-  artistName: artists.name,
-  artistId: artists.id,
-  artistSlug: artists.slug,
-};
+/**
+ * The catalog's read port as the library uses it (its module's `displayReads`, src/platform/catalog/display-reads.ts):
+ * the saved tracks' and releases' display fields. The list of saved tracks joins them as a derived table, so that
+ * the page stays one statement ordered by when each was saved.
+ */
+export interface LibraryCatalog {
+  trackRefs(): TrackRefTable;
+  trackRef(trackId: string, environment: Environment, options: { publishedOnly: boolean }): Promise<TrackRefRow | null>;
+  trackRefsByIds(ids: string[]): Promise<TrackRefRow[]>;
+  albumRef(albumId: string, environment: Environment): Promise<AlbumRefRow | null>;
+  albumRefsByIds(ids: string[]): Promise<AlbumRefRow[]>;
+}
 
 /** One saved thing, in the order the library lists them. */
 export interface LibraryEntry {
@@ -39,16 +29,19 @@ export interface LibraryEntry {
 }
 
 export class LibraryRepository {
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly catalog: LibraryCatalog,
+  ) {}
 
   async list(userId: string, environment: Environment, limit: number, offset: number): Promise<{ rows: (TrackRefRow & { savedAt: Date })[]; total: number }> {
     const where = and(eq(libraryItems.userId, userId), eq(libraryItems.environment, environment));
+    const refs = this.catalog.trackRefs();
     const [rows, [{ total }]] = await Promise.all([
       this.db
-        .select({ ...trackRefColumns, savedAt: libraryItems.savedAt })
+        .select({ ...trackRefFields(refs), savedAt: libraryItems.savedAt })
         .from(libraryItems)
-        .innerJoin(tracks, eq(tracks.id, libraryItems.trackId))
-        .innerJoin(artists, eq(artists.id, tracks.artistId))
+        .innerJoin(refs, eq(refs.trackId, libraryItems.trackId))
         .where(where)
         .orderBy(desc(libraryItems.savedAt), desc(libraryItems.trackId))
         .limit(limit)
@@ -59,14 +52,8 @@ export class LibraryRepository {
   }
 
   /** A track of the environment: a library never holds a track of the other one. */
-  async findTrack(trackId: string, environment: Environment): Promise<TrackRefRow | null> {
-    const [row] = await this.db
-      .select(trackRefColumns)
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment)))
-      .limit(1);
-    return row ?? null;
+  findTrack(trackId: string, environment: Environment): Promise<TrackRefRow | null> {
+    return this.catalog.trackRef(trackId, environment, { publishedOnly: false });
   }
 
   /** Saves once: answers whether this call added it, and when it was saved. */
@@ -122,25 +109,17 @@ export class LibraryRepository {
     return { entries: rows.map((r) => ({ kind: r.kind, id: r.id, savedAt: new Date(r.saved_at) })), total: tracksTotal + albumsTotal };
   }
 
-  async tracksByIds(ids: string[]): Promise<TrackRefRow[]> {
-    if (ids.length === 0) return [];
-    return this.db.select(trackRefColumns).from(tracks).innerJoin(artists, eq(artists.id, tracks.artistId)).where(inArray(tracks.id, ids));
+  tracksByIds(ids: string[]): Promise<TrackRefRow[]> {
+    return this.catalog.trackRefsByIds(ids);
   }
 
-  async albumsByIds(ids: string[]): Promise<AlbumRefRow[]> {
-    if (ids.length === 0) return [];
-    return this.db.select(albumRefColumns).from(albums).innerJoin(artists, eq(artists.id, albums.artistId)).where(inArray(albums.id, ids));
+  albumsByIds(ids: string[]): Promise<AlbumRefRow[]> {
+    return this.catalog.albumRefsByIds(ids);
   }
 
   /** A release of the environment by id. */
-  async findAlbum(albumId: string, environment: Environment): Promise<AlbumRefRow | null> {
-    const [row] = await this.db
-      .select(albumRefColumns)
-      .from(albums)
-      .innerJoin(artists, eq(artists.id, albums.artistId))
-      .where(and(idEq(albums.id, albumId), eq(albums.environment, environment)))
-      .limit(1);
-    return row ?? null;
+  findAlbum(albumId: string, environment: Environment): Promise<AlbumRefRow | null> {
+    return this.catalog.albumRef(albumId, environment);
   }
 
   async saveAlbum(userId: string, environment: Environment, albumId: string): Promise<{ created: boolean; savedAt: Date }> {

@@ -17,7 +17,10 @@ import { playlistSummary } from '../playlists/playlists.service.js';
 import type { ProfileRow } from '../users/users.repository.js';
 import { publicProfile } from '../users/users.service.js';
 import type { FollowsRepository } from '../artists/follows.repository.js';
-import type { ListenersRepository } from './listeners.repository.js';
+
+/** The artists group's follows (its module's `follows`): an artist by slug or id, a follow set, follows counted. */
+export type ArtistFollows = Pick<FollowsRepository, 'findArtist' | 'setFollow' | 'countFollowing'>;
+import type { HistoryRow } from '../catalog/listening-history.js';
 import { isAdmin, sessionUserId } from '../../auth/principal.js';
 import { trackRef } from '../shared/track-ref.js';
 
@@ -26,12 +29,21 @@ export interface ProfileReads {
   find(userId: string): Promise<ProfileRow | null>;
 }
 
+/**
+ * The catalog's read port (its module's `listeningHistory`, src/platform/catalog/listening-history.ts): the
+ * catalog records the plays (`play_events`) and owns the tracks they name.
+ */
+export interface ListeningHistory {
+  history(userId: string, limit: number, offset: number): Promise<{ rows: HistoryRow[]; total: number }>;
+  countPlays(userId: string): Promise<number>;
+}
+
 export class ListenersService {
   constructor(
     private readonly users: ProfileReads,
-    private readonly listeners: ListenersRepository,
+    private readonly listeners: ListeningHistory,
     private readonly playlists: PlaylistsRepository,
-    private readonly follows: FollowsRepository,
+    private readonly follows: ArtistFollows,
   ) {}
 
   private async subject(caller: Principal, id: string) {

@@ -5,9 +5,9 @@
 import { and, asc, count, desc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
-import { artists, playlists, playlistTracks, tracks } from '../../infra/db/schema/index.js';
+import { playlists, playlistTracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
-import { trackRefColumns, type TrackRefRow } from '../shared/track-ref.js';
+import { trackRefFields, type TrackRefRow, type TrackRefTable } from '../catalog/display-reads.js';
 import { PROFILE_DEFAULTS } from '../users/users.service.js';
 
 export type PlaylistRow = typeof playlists.$inferSelect & { trackCount: number };
@@ -30,10 +30,21 @@ export interface OwnerPlaylistPrivacy {
   playlistsPublicOf(ownerUserId: SQLWrapper): SQL<boolean | null>;
 }
 
+/**
+ * The catalog's read port (its module's `displayReads`, src/platform/catalog/display-reads.ts): the entries'
+ * track display fields, joined as a derived table so that a playlist's entries stay one statement ordered by
+ * position (in the transaction that edits them, when given one), and whether a track may be added.
+ */
+export interface PlaylistCatalog {
+  trackRefs(): TrackRefTable;
+  trackRef(trackId: string, environment: Environment, options: { publishedOnly: boolean }): Promise<TrackRefRow | null>;
+}
+
 export class PlaylistsRepository {
   constructor(
     private readonly db: DbOrTx,
     private readonly owners: OwnerPlaylistPrivacy,
+    private readonly catalog: PlaylistCatalog,
   ) {}
 
   async create(input: { ownerUserId: string; environment: Environment; name: string; description: string; isPublic: boolean }): Promise<PlaylistRow> {
@@ -73,11 +84,11 @@ export class PlaylistsRepository {
   }
 
   async entries(playlistId: string, db: DbOrTx = this.db): Promise<PlaylistEntryRow[]> {
+    const refs = this.catalog.trackRefs();
     return db
-      .select({ ...trackRefColumns, position: playlistTracks.position, addedAt: playlistTracks.addedAt })
+      .select({ ...trackRefFields(refs), position: playlistTracks.position, addedAt: playlistTracks.addedAt })
       .from(playlistTracks)
-      .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
+      .innerJoin(refs, eq(refs.trackId, playlistTracks.trackId))
       .where(eq(playlistTracks.playlistId, playlistId))
       .orderBy(asc(playlistTracks.position));
   }
@@ -119,11 +130,6 @@ export class PlaylistsRepository {
 
   /** A published track of the playlist's environment. */
   async findPublishedTrack(trackId: string, environment: Environment): Promise<string | null> {
-    const [row] = await this.db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .where(and(idEq(tracks.id, trackId), eq(tracks.environment, environment), eq(tracks.status, 'published')))
-      .limit(1);
-    return row?.id ?? null;
+    return (await this.catalog.trackRef(trackId, environment, { publishedOnly: true }))?.trackId ?? null;
   }
 }

@@ -1,6 +1,6 @@
 /** A track as library, listeners, playlists, capsules and the catalog show it in their lists. */
 import { Type } from '@sinclair/typebox';
-import { artists, tracks, type TrackStatus } from '../../infra/db/schema/index.js';
+import type { TrackRefRow } from '../catalog/display-reads.js';
 
 /** A track as listed in a library, a playlist or a history (the contract's track list fields, plus slugs and status). */
 export const TrackRef = Type.Object(
@@ -19,31 +19,8 @@ export const TrackRef = Type.Object(
   { title: 'TrackRef' },
 );
 
-export const trackRefColumns = {
-  trackId: tracks.id,
-  trackSlug: tracks.slug,
-  trackTitle: tracks.title,
-  artistName: artists.name,
-  artistId: artists.id,
-  artistSlug: artists.slug,
-  durationSec: tracks.durationSec,
-  streams: tracks.streams,
-  genre: tracks.genre,
-  trackStatus: tracks.status,
-};
-
-export interface TrackRefRow {
-  trackId: string;
-  trackSlug: string;
-  trackTitle: string;
-  artistName: string;
-  artistId: string;
-  artistSlug: string;
-  durationSec: number;
-  streams: number;
-  genre: string;
-  trackStatus: TrackStatus;
-}
+/** The row a catalog read hands out (the catalog's `displayReads`, src/platform/catalog/display-reads.ts). */
+export type { TrackRefRow };
 
 export function trackRef(row: TrackRefRow) {
   return {

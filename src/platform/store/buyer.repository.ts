@@ -2,8 +2,9 @@
 import { and, asc, count, desc, eq, exists } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.js';
 import { idEq, isUuid } from '../../infra/db/ids.js';
-import { storeOrders, storeProducts, storeProductTracks, tracks } from '../../infra/db/schema/index.js';
+import { storeOrders, storeProducts, storeProductTracks } from '../../infra/db/schema/index.js';
 import type { Environment } from '../../kernel/environment.js';
+import type { SaleTrackTable } from '../catalog/sales-reads.js';
 import { entitlingOrders, type OrderRow } from './store.repository.js';
 
 export interface PurchasedTrack {
@@ -14,8 +15,24 @@ export interface PurchasedTrack {
   audioBitrateKbps: number | null;
 }
 
+/**
+ * The catalog's read port as the buyer's side uses it (its module's `salesReads`): the tracks, as a derived table
+ * joined to the orders, so that "bought one of the artist's tracks" and "the latest order holding this track,
+ * with its audio" each stay one statement.
+ */
+export interface BuyerCatalog {
+  tracks(): SaleTrackTable;
+}
+
 export class BuyerRepository {
-  constructor(private readonly db: Db) {}
+  private readonly tracks: SaleTrackTable;
+
+  constructor(
+    private readonly db: Db,
+    catalog: BuyerCatalog,
+  ) {
+    this.tracks = catalog.tracks();
+  }
 
   /** A store product's artist, or null when there is no such product (a capsule's unlock product must be its artist's). */
   async productArtist(productId: string): Promise<string | null> {
@@ -33,8 +50,8 @@ export class BuyerRepository {
       this.db
         .select({ one: storeProductTracks.trackId })
         .from(storeProductTracks)
-        .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
-        .where(and(eq(storeProductTracks.productId, storeOrders.productId), eq(tracks.artistId, artistId))),
+        .innerJoin(this.tracks, eq(this.tracks.id, storeProductTracks.trackId))
+        .where(and(eq(storeProductTracks.productId, storeOrders.productId), eq(this.tracks.artistId, artistId))),
     );
     const [row] = await this.db
       .select({ id: storeOrders.id })
@@ -62,14 +79,14 @@ export class BuyerRepository {
     const [row] = await this.db
       .select({
         orderId: storeOrders.id,
-        trackId: tracks.id,
-        title: tracks.title,
-        audioBlobKey: tracks.audioBlobKey,
-        audioBitrateKbps: tracks.audioBitrateKbps,
+        trackId: this.tracks.id,
+        title: this.tracks.title,
+        audioBlobKey: this.tracks.audioBlobKey,
+        audioBitrateKbps: this.tracks.audioBitrateKbps,
       })
       .from(storeOrders)
       .innerJoin(storeProductTracks, eq(storeProductTracks.productId, storeOrders.productId))
-      .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+      .innerJoin(this.tracks, eq(this.tracks.id, storeProductTracks.trackId))
       .where(and(eq(storeOrders.userId, userId), eq(storeProductTracks.trackId, trackId), entitlingOrders(environment, sandboxEntitles)))
       .orderBy(desc(storeOrders.createdAt))
       .limit(1);

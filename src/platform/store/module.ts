@@ -7,8 +7,8 @@ import type { Db } from '../../infra/db/client.js';
 import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import type { PaymentProcessors } from '../../infra/payments/processors.js';
 import { storeRoutes } from './routes.js';
-import { StoreRepository } from './store.repository.js';
-import { BuyerRepository } from './buyer.repository.js';
+import { StoreRepository, type SandboxTwins, type StoreCatalog } from './store.repository.js';
+import { BuyerRepository, type BuyerCatalog } from './buyer.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { PayoutsService } from './payouts.service.js';
 import { ProductsService } from './products.service.js';
@@ -34,12 +34,16 @@ export interface StoreDeps {
   subscriptions: StripeSubscriptionHandler;
   /** The uploads' read port: a purchased track's uploaded master is what it downloads. */
   masters: UploadedMasters;
+  /** The catalog's read port: sellers, the tracks and releases products hold, credits, payout lines' names. */
+  catalog: StoreCatalog & BuyerCatalog;
+  /** The artists group's port: the sandbox copies of a test key's owner's artists, made before it sells. */
+  sandboxTwins: SandboxTwins;
 }
 
 export function buildStoreModule(deps: StoreDeps) {
   const { clock, processors, publicBaseUrl } = deps;
-  const repo = new StoreRepository(deps.db);
-  const buyers = new BuyerRepository(deps.db);
+  const repo = new StoreRepository(deps.db, deps.catalog, deps.sandboxTwins);
+  const buyers = new BuyerRepository(deps.db, deps.catalog);
   const artists = new StoreArtists(repo);
   const services = {
     products: new ProductsService(repo, artists, clock),

@@ -2,31 +2,19 @@
  * Store data of the seller and the checkout: products and their tracks, checkout sessions, orders with their
  * payout lines, payout accounts. The buyer's side (orders, purchased tracks) is buyer.repository.ts.
  */
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
-import { idEq, isUuid } from '../../infra/db/ids.js';
-import {
-  albums,
-  artists,
-  songwriters,
-  storeCheckoutSessions,
-  storeOrders,
-  storePayoutAccounts,
-  storePayoutLines,
-  storeProductTracks,
-  storeProducts,
-  trackCredits,
-  tracks,
-} from '../../infra/db/schema/index.js';
+import { idEq } from '../../infra/db/ids.js';
+import { storeCheckoutSessions, storeOrders, storePayoutAccounts, storePayoutLines, storeProductTracks, storeProducts } from '../../infra/db/schema/index.js';
 import type { ProcessorName } from '../../infra/payments/processor.js';
 import { basisPoints, payoutLines, type TrackCredits } from './split.js';
 import type { Environment } from '../../kernel/environment.js';
-import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
+import type { ArtistRef, ReleaseTracks, SaleArtistTable, SaleSongwriterTable, SaleTrackTable, TrackCreditRow } from '../catalog/sales-reads.js';
 
 export type ProductRow = typeof storeProducts.$inferSelect;
 export type CheckoutRow = typeof storeCheckoutSessions.$inferSelect;
 export type OrderRow = typeof storeOrders.$inferSelect;
-export type ArtistRef = { id: string; slug: string; name: string; ownerUserId: string | null };
+export type { ArtistRef };
 
 /** A product as a release's page offers it. */
 export interface ReleaseProduct {
@@ -87,50 +75,71 @@ export function entitlingOrders(environment: Environment, sandboxEntitles: boole
   return environment === 'live' && !sandboxEntitles ? moneyOf('live') : eq(storeOrders.environment, environment);
 }
 
-const artistRef = { id: artists.id, slug: artists.slug, name: artists.name, ownerUserId: artists.ownerUserId };
+/**
+ * The catalog's read port as the store uses it (its module's `salesReads`, src/platform/catalog/sales-reads.ts):
+ * sellers, the tracks and releases products hold, credits, and the derived tables the store's own statements
+ * join (products by their artist's environment, a product's tracks in the checkout's transaction, a purchased
+ * track's audio, payout lines' names), so that each stays one statement filtered and paged by the database.
+ */
+export interface StoreCatalog {
+  artists(): SaleArtistTable;
+  tracks(): SaleTrackTable;
+  songwriters(): SaleSongwriterTable;
+  artistByIdOrSlug(value: string, environment: Environment): Promise<ArtistRef | null>;
+  artistsOwnedBy(userId: string, environment: Environment): Promise<ArtistRef[]>;
+  publishedTrackIdsOf(artistId: string, trackIds: string[]): Promise<string[]>;
+  credits(trackIds: string[], tx?: DbOrTx): Promise<TrackCreditRow[]>;
+  release(idOrSlug: string, environment: Environment): Promise<ReleaseTracks | null>;
+}
+
+/** The artists group's port (src/platform/artists/sandbox-twins.ts): a test key's owner's artists copied into the sandbox. */
+export interface SandboxTwins {
+  ensure(userId: string): Promise<void>;
+}
+
+/** A seller's fields, from the catalog's joined artists. */
+function artistRefOf(artist: SaleArtistTable) {
+  return { id: artist.id, slug: artist.slug, name: artist.name, ownerUserId: artist.ownerUserId };
+}
 
 export class StoreRepository {
-  constructor(private readonly db: Db) {}
+  private readonly artists: SaleArtistTable;
+  private readonly artistRef: ReturnType<typeof artistRefOf>;
+  private readonly tracks: SaleTrackTable;
+
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: StoreCatalog,
+    private readonly twins: SandboxTwins,
+  ) {
+    this.artists = catalog.artists();
+    this.artistRef = artistRefOf(this.artists);
+    this.tracks = catalog.tracks();
+  }
 
   // ---- artists and tracks ----
 
   /** An artist of the environment (the sandbox's copy of an artist has its live original's slug). */
-  async artistByIdOrSlug(value: string, environment: Environment): Promise<ArtistRef | null> {
-    const [row] = await this.db
-      .select(artistRef)
-      .from(artists)
-      .where(and(eq(artists.environment, environment), isUuid(value) ? or(eq(artists.id, value), eq(artists.slug, value)) : eq(artists.slug, value)))
-      .limit(1);
-    return row ?? null;
+  artistByIdOrSlug(value: string, environment: Environment): Promise<ArtistRef | null> {
+    return this.catalog.artistByIdOrSlug(value, environment);
   }
 
-  ensureSandboxTwins = (userId: string): Promise<void> => ensureSandboxTwins(this.db, userId);
+  ensureSandboxTwins = (userId: string): Promise<void> => this.twins.ensure(userId);
 
   artistsOwnedBy(userId: string, environment: Environment): Promise<ArtistRef[]> {
-    const owned = and(eq(artists.ownerUserId, userId), eq(artists.environment, environment));
-    return this.db.select(artistRef).from(artists).where(owned).orderBy(asc(artists.slug));
+    return this.catalog.artistsOwnedBy(userId, environment);
   }
 
   /** The given tracks that are the artist's and published. */
-  async publishedTracksOf(artistId: string, trackIds: string[]): Promise<string[]> {
-    const ids = trackIds.filter(isUuid);
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .where(and(inArray(tracks.id, ids), eq(tracks.artistId, artistId), eq(tracks.status, 'published')));
-    return rows.map((r) => r.id);
+  publishedTracksOf(artistId: string, trackIds: string[]): Promise<string[]> {
+    return this.catalog.publishedTrackIdsOf(artistId, trackIds);
   }
 
   /** Each track's credits by songwriter, in basis points (a songwriter with two roles has one summed entry). */
   async creditsOf(trackIds: string[], db: DbOrTx = this.db): Promise<Map<string, { songwriterId: string; basisPoints: number }[]>> {
     const result = new Map<string, { songwriterId: string; basisPoints: number }[]>(trackIds.map((id) => [id, []]));
     if (trackIds.length === 0) return result;
-    const rows = await db
-      .select({ trackId: trackCredits.trackId, songwriterId: trackCredits.songwriterId, splitPct: trackCredits.splitPct })
-      .from(trackCredits)
-      .where(inArray(trackCredits.trackId, trackIds))
-      .orderBy(asc(trackCredits.trackId), asc(trackCredits.songwriterId));
+    const rows = await this.catalog.credits(trackIds, db);
     for (const row of rows) {
       const list = result.get(row.trackId)!;
       const last = list[list.length - 1];
@@ -141,29 +150,14 @@ export class StoreRepository {
   }
 
   /** A release (by id or slug) and its published tracks in order: what a product selling it holds by default. */
-  async release(
-    idOrSlug: string,
-    environment: Environment,
-  ): Promise<{ id: string; artistId: string; title: string; type: ProductRow['type']; trackIds: string[] } | null> {
-    const [row] = await this.db
-      .select({ id: albums.id, artistId: albums.artistId, title: albums.title, type: albums.type })
-      .from(albums)
-      .innerJoin(artists, eq(artists.id, albums.artistId))
-      .where(and(eq(artists.environment, environment), isUuid(idOrSlug) ? or(eq(albums.id, idOrSlug), eq(albums.slug, idOrSlug)) : eq(albums.slug, idOrSlug)))
-      .limit(1);
-    if (!row) return null;
-    const trackRows = await this.db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .where(and(eq(tracks.albumId, row.id), eq(tracks.status, 'published')))
-      .orderBy(asc(tracks.trackNumber));
-    return { ...row, trackIds: trackRows.map((t) => t.id) };
+  release(idOrSlug: string, environment: Environment): Promise<ReleaseTracks | null> {
+    return this.catalog.release(idOrSlug, environment);
   }
 
   // ---- products ----
 
   private productWhere(filter: ProductFilter, artistId: string | null): SQL | undefined {
-    const conditions: SQL[] = [eq(artists.environment, filter.environment), inArray(storeProducts.status, filter.statuses)];
+    const conditions: SQL[] = [eq(this.artists.environment, filter.environment), inArray(storeProducts.status, filter.statuses)];
     if (filter.type) conditions.push(eq(storeProducts.type, filter.type));
     if (artistId) conditions.push(eq(storeProducts.artistId, artistId));
     return and(...conditions);
@@ -179,14 +173,14 @@ export class StoreRepository {
     const where = this.productWhere(filter, artistId);
     const [rows, [{ total }]] = await Promise.all([
       this.db
-        .select({ product: storeProducts, artist: artistRef })
+        .select({ product: storeProducts, artist: this.artistRef })
         .from(storeProducts)
-        .innerJoin(artists, eq(artists.id, storeProducts.artistId))
+        .innerJoin(this.artists, eq(this.artists.id, storeProducts.artistId))
         .where(where)
         .orderBy(desc(storeProducts.createdAt), asc(storeProducts.id))
         .limit(limit)
         .offset(offset),
-      this.db.select({ total: count() }).from(storeProducts).innerJoin(artists, eq(artists.id, storeProducts.artistId)).where(where),
+      this.db.select({ total: count() }).from(storeProducts).innerJoin(this.artists, eq(this.artists.id, storeProducts.artistId)).where(where),
     ]);
     const trackMap = await this.tracksOfProducts(rows.map((r) => r.product.id));
     return { rows: rows.map((r) => ({ ...r, tracks: trackMap.get(r.product.id) ?? [] })), total };
@@ -195,10 +189,10 @@ export class StoreRepository {
   /** A product with artist and tracks, of the caller's environment (none: a checkout session's own product). */
   async product(id: string, environment: Environment | null = null, db: DbOrTx = this.db): Promise<ProductView | null> {
     const [row] = await db
-      .select({ product: storeProducts, artist: artistRef })
+      .select({ product: storeProducts, artist: this.artistRef })
       .from(storeProducts)
-      .innerJoin(artists, eq(artists.id, storeProducts.artistId))
-      .where(and(idEq(storeProducts.id, id), environment ? eq(artists.environment, environment) : undefined))
+      .innerJoin(this.artists, eq(this.artists.id, storeProducts.artistId))
+      .where(and(idEq(storeProducts.id, id), environment ? eq(this.artists.environment, environment) : undefined))
       .limit(1);
     if (!row) return null;
     const trackMap = await this.tracksOfProducts([row.product.id], db);
@@ -211,14 +205,14 @@ export class StoreRepository {
     const rows = await db
       .select({
         productId: storeProductTracks.productId,
-        id: tracks.id,
-        title: tracks.title,
-        durationSec: tracks.durationSec,
+        id: this.tracks.id,
+        title: this.tracks.title,
+        durationSec: this.tracks.durationSec,
         position: storeProductTracks.position,
-        audioBlobKey: tracks.audioBlobKey,
+        audioBlobKey: this.tracks.audioBlobKey,
       })
       .from(storeProductTracks)
-      .innerJoin(tracks, eq(tracks.id, storeProductTracks.trackId))
+      .innerJoin(this.tracks, eq(this.tracks.id, storeProductTracks.trackId))
       .where(inArray(storeProductTracks.productId, ids))
       .orderBy(asc(storeProductTracks.productId), asc(storeProductTracks.position));
     for (const { productId, ...track } of rows) {
@@ -391,18 +385,19 @@ export class StoreRepository {
       this.db.select({ total: count() }).from(storeOrders).where(where),
     ]);
     if (orders.length === 0) return { rows: [], total };
+    const songwriters = this.catalog.songwriters();
     const lines = await this.db
       .select({
         orderId: storePayoutLines.orderId,
         trackId: storePayoutLines.trackId,
-        trackTitle: tracks.title,
+        trackTitle: this.tracks.title,
         songwriterId: storePayoutLines.songwriterId,
         songwriterName: songwriters.name,
         splitBasisPoints: storePayoutLines.splitBasisPoints,
         amountCents: storePayoutLines.amountCents,
       })
       .from(storePayoutLines)
-      .innerJoin(tracks, eq(tracks.id, storePayoutLines.trackId))
+      .innerJoin(this.tracks, eq(this.tracks.id, storePayoutLines.trackId))
       .leftJoin(songwriters, eq(songwriters.id, storePayoutLines.songwriterId))
       .where(
         inArray(

@@ -6,9 +6,11 @@
  */
 import type { AudioFeatures } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
+import type { Environment } from '../../kernel/environment.js';
+import type { CatalogTrackRecord, UploadArtistRef, UploadArtistTable, UploadTrackTable } from '../catalog/upload-reads.js';
 import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio } from '../catalog/upload-writes.js';
 
-export type { CatalogTrackChange, NewCatalogTrack, PublishedAudio };
+export type { CatalogTrackChange, CatalogTrackRecord, NewCatalogTrack, PublishedAudio, UploadArtistRef };
 
 export interface UploadCatalogWrites {
   createTrack(track: NewCatalogTrack, tx: DbOrTx): Promise<void>;
@@ -18,4 +20,19 @@ export interface UploadCatalogWrites {
   markFailed(id: string, tx: DbOrTx): Promise<void>;
   giveMaster(id: string, masterBlobKey: string, audioBlobKey: string, tx: DbOrTx): Promise<boolean>;
   saveFeatures(trackId: string, features: AudioFeatures, tx: DbOrTx): Promise<void>;
+}
+
+/**
+ * The catalog's read port as the uploads group uses it (published by the catalog module as `uploadReads`,
+ * src/platform/catalog/upload-reads.ts): the artists a caller uploads for, the ISRC check, the lock of an
+ * upload's catalog row, and the catalog's tracks and artists as derived tables that `UploadsRepository` joins to
+ * its upload and takedown records in one statement. Each read takes the repository's handle.
+ */
+export interface UploadCatalogReads {
+  tracks(): UploadTrackTable;
+  artists(): UploadArtistTable;
+  artistByIdOrSlug(slugOrId: string, environment: Environment, db: DbOrTx): Promise<UploadArtistRef | null>;
+  artistsOwnedBy(userId: string, environment: Environment, db: DbOrTx): Promise<UploadArtistRef[]>;
+  isrcTaken(isrc: string, environment: Environment, exceptTrackId: string | undefined, db: DbOrTx): Promise<boolean>;
+  lockTrack(id: string, tx: DbOrTx): Promise<void>;
 }

@@ -19,11 +19,11 @@ import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import type { JobQueue } from '../../infra/queue/job-queue.js';
 import type { TransactionalPlatformEvents } from '../webhooks/platform-events.js';
 import { UploadAdmission } from './admission.js';
-import type { UploadCatalogWrites } from './catalog-writes.js';
+import type { UploadCatalogReads, UploadCatalogWrites } from './catalog-writes.js';
 import { MasterBackfill } from './master-backfill.js';
 import { UploadRenderer } from './render.js';
 import { uploadRoutes } from './routes.js';
-import { UploadsRepository } from './uploads.repository.js';
+import { UploadsRepository, type SandboxTwins } from './uploads.repository.js';
 import { UPLOAD_QUEUE, UploadsService } from './uploads.service.js';
 import { processJobs } from '../../infra/queue/jobs.js';
 
@@ -39,6 +39,10 @@ export interface UploadsDeps {
   engine: Pick<Engine, 'extractFeatures'>;
   /** The catalog's writes of an upload's catalog row and features (the catalog owns those tables). */
   catalog: UploadCatalogWrites;
+  /** The catalog's reads for uploads: artists, the ISRC check, the row's lock, its tracks and artists joined. */
+  catalogReads: UploadCatalogReads;
+  /** The artists group's port: the sandbox copies of a test key's owner's artists, made before it uploads. */
+  sandboxTwins: SandboxTwins;
   /** The spool sweep's timer (tests fire it by hand); real timers by default. */
   timers?: IntervalTimers;
   log: FailureLog;
@@ -55,7 +59,7 @@ const HOUR_MS = 3600 * 1000;
 
 export function buildUploadsModule(deps: UploadsDeps) {
   const { config, log } = deps;
-  const repo = new UploadsRepository(deps.db, deps.catalog);
+  const repo = new UploadsRepository(deps.db, deps.catalog, deps.catalogReads, deps.sandboxTwins);
   const service = new UploadsService({
     repo,
     blobs: deps.blobs,

@@ -1,19 +1,27 @@
 /**
  * Uploaded tracks: the upload record (the master) and takedowns. The catalog row and its features are the
  * catalog's, written through its port (`UploadCatalogWrites`) in this repository's handle, so that an upload's
- * rows of both groups stay one transaction.
+ * rows of both groups stay one transaction, and read through its read port (`UploadCatalogReads`): its tracks
+ * and artists as derived tables joined to this group's records, so that a managed track stays one statement.
  */
-import { and, count, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import type { AudioFeatures } from '../../engine/types.js';
-import { artists, tracks, trackTakedowns, trackUploads, type TrackStatus } from '../../infra/db/schema/index.js';
-import { ensureSandboxTwins } from '../artists/sandbox-twins.js';
-import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio, UploadCatalogWrites } from './catalog-writes.js';
+import { trackTakedowns, trackUploads, type TrackStatus } from '../../infra/db/schema/index.js';
+import type {
+  CatalogTrackChange,
+  CatalogTrackRecord,
+  NewCatalogTrack,
+  PublishedAudio,
+  UploadArtistRef,
+  UploadCatalogReads,
+  UploadCatalogWrites,
+} from './catalog-writes.js';
 import type { Environment } from '../../kernel/environment.js';
 
 export type UploadRecord = typeof trackUploads.$inferSelect;
-export type TrackRecord = typeof tracks.$inferSelect;
+export type TrackRecord = CatalogTrackRecord;
 export type TakedownRecord = typeof trackTakedowns.$inferSelect;
 
 /** A track as its managers see it: the row, its artist, and the upload and takedown records when there are. */
@@ -24,31 +32,33 @@ export interface ManagedTrack {
   takedown: TakedownRecord | null;
 }
 
-export interface ArtistRef {
-  id: string;
-  slug: string;
-  ownerUserId: string | null;
+export type ArtistRef = UploadArtistRef;
+
+/** The artists group's port (src/platform/artists/sandbox-twins.ts): a test key's owner's artists copied into the sandbox. */
+export interface SandboxTwins {
+  ensure(userId: string): Promise<void>;
 }
 
 export type NewUpload = typeof trackUploads.$inferInsert;
 export type TrackChange = CatalogTrackChange;
 
-const managedColumns = {
-  track: tracks,
-  artist: { id: artists.id, slug: artists.slug, name: artists.name, ownerUserId: artists.ownerUserId, platformOwned: artists.platformOwned },
-  upload: trackUploads,
-  takedown: trackTakedowns,
-};
-
 export class UploadsRepository {
+  private readonly tracks: ReturnType<UploadCatalogReads['tracks']>;
+  private readonly artists: ReturnType<UploadCatalogReads['artists']>;
+
   constructor(
     private readonly db: DbOrTx,
     private readonly catalog: UploadCatalogWrites,
-  ) {}
+    private readonly catalogReads: UploadCatalogReads,
+    private readonly twins: SandboxTwins,
+  ) {
+    this.tracks = catalogReads.tracks();
+    this.artists = catalogReads.artists();
+  }
 
   /** Runs `work` in one transaction with a repository bound to it. */
   transaction<T>(work: (repo: UploadsRepository) => Promise<T>): Promise<T> {
-    return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx, this.catalog)));
+    return (this.db as Db).transaction((tx) => work(new UploadsRepository(tx, this.catalog, this.catalogReads, this.twins)));
   }
 
   /**
@@ -60,34 +70,21 @@ export class UploadsRepository {
   }
 
   /** An artist of the environment (a test key uploads for the sandbox twin of its owner's artist). */
-  async findArtist(slugOrId: string, environment: Environment): Promise<ArtistRef | null> {
-    const [row] = await this.db
-      .select({ id: artists.id, slug: artists.slug, ownerUserId: artists.ownerUserId })
-      .from(artists)
-      .where(and(eq(artists.environment, environment), or(eq(artists.slug, slugOrId), idEq(artists.id, slugOrId))))
-      .limit(1);
-    return row ?? null;
+  findArtist(slugOrId: string, environment: Environment): Promise<ArtistRef | null> {
+    return this.catalogReads.artistByIdOrSlug(slugOrId, environment, this.db);
   }
 
-  async artistsOwnedBy(userId: string, environment: Environment): Promise<ArtistRef[]> {
-    return this.db
-      .select({ id: artists.id, slug: artists.slug, ownerUserId: artists.ownerUserId })
-      .from(artists)
-      .where(and(eq(artists.ownerUserId, userId), eq(artists.environment, environment)));
+  artistsOwnedBy(userId: string, environment: Environment): Promise<ArtistRef[]> {
+    return this.catalogReads.artistsOwnedBy(userId, environment, this.db);
   }
 
   ensureSandboxTwins(userId: string): Promise<void> {
-    return ensureSandboxTwins(this.db, userId);
+    return this.twins.ensure(userId);
   }
 
   /** Whether another track of the environment has the ISRC (each environment has its own ISRCs). */
-  async isrcTaken(isrc: string, environment: Environment, exceptTrackId?: string): Promise<boolean> {
-    const [row] = await this.db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .where(and(eq(tracks.isrc, isrc), eq(tracks.environment, environment), exceptTrackId ? sql`${tracks.id} <> ${exceptTrackId}` : undefined))
-      .limit(1);
-    return row !== undefined;
+  isrcTaken(isrc: string, environment: Environment, exceptTrackId?: string): Promise<boolean> {
+    return this.catalogReads.isrcTaken(isrc, environment, exceptTrackId, this.db);
   }
 
   async insert(track: NewCatalogTrack, upload: NewUpload): Promise<void> {
@@ -95,18 +92,28 @@ export class UploadsRepository {
     await this.db.insert(trackUploads).values(upload);
   }
 
-  /** Locks the row (FOR UPDATE) when called inside a transaction, so a change and a takedown do not cross. */
-  /** `environment`: the caller's, so a track of the other environment is not found; left out by the render job. */
+  /**
+   * Locks the catalog row (FOR UPDATE, through the catalog's port) when asked inside a transaction, so a change and
+   * a takedown do not cross; then reads the row, its artist, its upload and its takedown in one statement.
+   * `environment`: the caller's, so a track of the other environment is not found; left out by the render job.
+   */
   async find(id: string, options: { lock?: boolean; environment?: Environment } = {}): Promise<ManagedTrack | null> {
-    const query = this.db
-      .select(managedColumns)
-      .from(tracks)
-      .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
-      .leftJoin(trackTakedowns, eq(trackTakedowns.trackId, tracks.id))
-      .where(and(idEq(tracks.id, id), options.environment ? eq(tracks.environment, options.environment) : undefined))
+    if (options.lock) await this.catalogReads.lockTrack(id, this.db);
+    const track = this.tracks;
+    const artist = this.artists;
+    const [row] = await this.db
+      .select({
+        track: track._.selectedFields,
+        artist: { id: artist.id, slug: artist.slug, name: artist.name, ownerUserId: artist.ownerUserId, platformOwned: artist.platformOwned },
+        upload: trackUploads,
+        takedown: trackTakedowns,
+      })
+      .from(track)
+      .innerJoin(artist, eq(artist.id, track.artistId))
+      .leftJoin(trackUploads, eq(trackUploads.trackId, track.id))
+      .leftJoin(trackTakedowns, eq(trackTakedowns.trackId, track.id))
+      .where(and(idEq(track.id, id), options.environment ? eq(track.environment, options.environment) : undefined))
       .limit(1);
-    const [row] = options.lock ? await query.for('update', { of: tracks }) : await query;
     return row ?? null;
   }
 
@@ -148,10 +155,10 @@ export class UploadsRepository {
 
   async idsWithStatus(status: TrackStatus): Promise<string[]> {
     const rows = await this.db
-      .select({ id: tracks.id })
-      .from(tracks)
-      .innerJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
-      .where(eq(tracks.status, status));
+      .select({ id: this.tracks.id })
+      .from(this.tracks)
+      .innerJoin(trackUploads, eq(trackUploads.trackId, this.tracks.id))
+      .where(eq(this.tracks.status, status));
     return rows.map((row) => row.id);
   }
 
@@ -174,9 +181,9 @@ export class UploadsRepository {
   async processingCountBy(userId: string): Promise<number> {
     const [row] = await this.db
       .select({ n: count() })
-      .from(tracks)
-      .innerJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
-      .where(and(eq(trackUploads.uploadedBy, userId), eq(tracks.status, 'processing')));
+      .from(this.tracks)
+      .innerJoin(trackUploads, eq(trackUploads.trackId, this.tracks.id))
+      .where(and(eq(trackUploads.uploadedBy, userId), eq(this.tracks.status, 'processing')));
     return row?.n ?? 0;
   }
 }

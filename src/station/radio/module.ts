@@ -16,7 +16,6 @@ import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { loadOrCreateSecret } from '../../infra/secrets.js';
-import { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { ContextService } from '../context/context.service.js';
 import type { StationEvents } from '../events/station-events.js';
@@ -27,7 +26,7 @@ import type { RegistryService } from '../registry/registry.service.js';
 import type { PlaysRepository } from '../registry/plays.repository.js';
 import type { SafetyReviewService } from '../registry/safety-review.service.js';
 import { CardBuilder } from '../scheduler/cards.js';
-import type { CatalogRadioReads } from '../scheduler/catalog-reads.js';
+import type { CatalogPlayout, CatalogRadioReads } from '../scheduler/catalog-reads.js';
 import { PgAdvisoryLeader, RedisLeader, SingleProcessLeader, type LeaderElection } from '../scheduler/leader.js';
 import { buildRadioScheduler } from '../scheduler/scheduler.js';
 import { SlotsRepository } from '../scheduler/slots.repository.js';
@@ -88,6 +87,8 @@ export interface RadioModuleDeps {
    * loudness the playout measured for tracks never measured.
    */
   catalogTracks: LiveCatalogCheck & CatalogRadioReads & MeasuredLoudnessFill;
+  /** The catalog's playout port: a published live track as the stream airs it, and the play each airing records. */
+  catalogPlayout: CatalogPlayout;
   log: FastifyBaseLogger;
 }
 
@@ -102,7 +103,6 @@ export function buildRadioModule(deps: RadioModuleDeps) {
   const leader = chooseLeader(config);
   const slots = new SlotsRepository(db);
   const cards = new CardBuilder(deps.catalogTracks, deps.registry, deps.signer);
-  const catalog = new CatalogRepository(db);
   let stopControl: (() => Promise<void> | void) | null = null;
 
   const scheduler = buildRadioScheduler({
@@ -113,7 +113,7 @@ export function buildRadioModule(deps: RadioModuleDeps) {
     generationRepo: deps.generationRepo,
     models: deps.models,
     registry: deps.registry,
-    catalog,
+    catalog: deps.catalogPlayout,
     catalogReads: deps.catalogTracks,
     blobs: deps.blobs,
     cards,

@@ -7,7 +7,6 @@ import type { Engine } from '../../engine/engine.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
-import type { CatalogRepository } from '../../platform/catalog/catalog.repository.js';
 import type { ConfigRepository } from '../admin/config.repository.js';
 import type { ContextService } from '../context/context.service.js';
 import type { StationEvents } from '../events/station-events.js';
@@ -17,7 +16,7 @@ import type { ModelStore } from '../models/model-store.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import type { PlayoutAnalyses } from '../stream/playout-analyses.js';
 import type { CardBuilder } from './cards.js';
-import type { CatalogRadioReads } from './catalog-reads.js';
+import type { CatalogPlayout, CatalogRadioReads } from './catalog-reads.js';
 import type { LeaderElection } from './leader.js';
 import type { SlotsRepository } from './slots.repository.js';
 
@@ -29,7 +28,8 @@ export interface SchedulerDeps {
   generationRepo: GenerationRepository;
   models: ModelStore;
   registry: RegistryService;
-  catalog: CatalogRepository;
+  /** The catalog's playout port: a published track as the stream airs it, and each airing's play event. */
+  catalog: CatalogPlayout;
   /** The catalog's read port: what the radio may play, whether a track still can. */
   catalogReads: CatalogRadioReads;
   blobs: BlobStore;

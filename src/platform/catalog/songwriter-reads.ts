@@ -1,7 +1,11 @@
 /**
- * The admin's view of songwriters: who they are, their publishing rights, and every credit they hold with the
- * track's ISRC and the total of the track's splits (which the database keeps at 100%: track_credits_splits_total
- * in drizzle/0022_artists_albums_search.sql; rows older than that check are reported here if they are off).
+ * The catalog's read port for the admin's songwriters register: who the songwriters are, their publishing rights,
+ * and every credit they hold with the track's ISRC and the total of the track's splits (which the database keeps
+ * at 100%: track_credits_splits_total in drizzle/0022_artists_albums_search.sql; rows older than that check are
+ * reported here if they are off). Published by the catalog module as `songwriterReads`; the admin group declares
+ * it on its side (`SongwriterReads`, src/platform/admin/songwriters.service.ts) and reads no catalog table itself.
+ * It stays a catalog read rather than an admin repository because every filter and count is over the catalog's
+ * tables (the artist, the credits, the tracks' split totals), paged by the database.
  */
 import type { TrackStatus } from '../../infra/db/schema/catalog.js';
 import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
@@ -51,7 +55,7 @@ function containing(text: string): string {
 /** The sum of a track's splits (track_credits.track_id = the outer credit's track). */
 const trackTotal = sql<number>`(select sum(c2.split_pct) from ${trackCredits} c2 where c2.track_id = ${trackCredits.trackId})`;
 
-export class SongwritersRepository {
+export class CatalogSongwriterReads {
   constructor(private readonly db: DbOrTx) {}
 
   private where(filter: SongwriterFilter): SQL | undefined {
