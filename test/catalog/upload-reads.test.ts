@@ -2,13 +2,15 @@
  * The catalog's read port for the uploads group (src/platform/catalog/upload-reads.ts) on the real database: the
  * artists a caller uploads for, the ISRC check (per environment, the track itself excepted), the lock of a track's
  * row in the transaction given, and the derived tables the uploads' repository joins to its upload and takedown
- * records (a managed track read whole in one statement, uploads counted by track status). Runs on PGlite, or
+ * records (a managed track read whole in one statement, uploads counted by track status), and the tracks without a
+ * master that the master backfill joins to its upload records and pages by id. Runs on PGlite, or
  * PostgreSQL when DATABASE_URL is set.
  */
 import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/infra/db/client.js';
-import { artists, tracks, users } from '../../src/infra/db/schema/index.js';
+import { artists, trackUploads, tracks, users } from '../../src/infra/db/schema/index.js';
 import { SandboxTwins } from '../../src/platform/artists/sandbox-twins.js';
 import { CatalogUploadReads } from '../../src/platform/catalog/upload-reads.js';
 import { CatalogUploadWrites } from '../../src/platform/catalog/upload-writes.js';
@@ -128,5 +130,46 @@ describe('CatalogUploadReads', () => {
     expect(await repo.idsWithStatus('removed')).toEqual([T.uploaded]);
     expect(await repo.processingCountBy(OWNER.id)).toBe(1);
     expect(await repo.processingCountBy(randomUUID())).toBe(0);
+  });
+
+  it('hands out the tracks that air their stream audio and have no master, to join to the uploads and page by id', async () => {
+    const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()].sort();
+    const [masterless, sandboxMasterless, mastered, silent] = ids;
+    const row = (id: string, extra: Partial<typeof tracks.$inferInsert>) => ({
+      id,
+      slug: `masterless-${id.slice(0, 8)}`,
+      title: 'Masterless',
+      artistId: LIVE.id,
+      genre: 'jazz',
+      durationSec: 42,
+      ...extra,
+    });
+    await repo.insert(row(masterless, { audioBlobKey: `tracks/${masterless}/stream.mp3` }), upload(masterless));
+    await db.insert(tracks).values([
+      { ...row(sandboxMasterless, { artistId: SANDBOX.id, audioBlobKey: `catalog/${sandboxMasterless}.mp3` }), environment: 'test' as const },
+      row(mastered, { audioBlobKey: `tracks/${mastered}/stream.mp3`, masterBlobKey: `tracks/${mastered}/master.flac` }),
+      row(silent, {}), // no stream audio yet (processing): nothing to give a master to
+    ]);
+
+    const track = reads.tracksWithoutMaster();
+    const page = (after: string, tx: Db = db) =>
+      tx
+        .select({ id: track.id, audioBlobKey: track.audioBlobKey, durationSec: track.durationSec, uploadKey: trackUploads.masterBlobKey })
+        .from(track)
+        .leftJoin(trackUploads, eq(trackUploads.trackId, track.id))
+        .where(and(inArray(track.id, ids), after ? gt(track.id, after) : undefined))
+        .orderBy(asc(track.id));
+    // Of every environment, with its upload's master when it has one; neither the mastered nor the silent track.
+    expect(await page('')).toEqual([
+      { id: masterless, audioBlobKey: `tracks/${masterless}/stream.mp3`, durationSec: 42, uploadKey: `tracks/${masterless}/master.wav` },
+      { id: sandboxMasterless, audioBlobKey: `catalog/${sandboxMasterless}.mp3`, durationSec: 42, uploadKey: null },
+    ]);
+    expect((await page(masterless)).map((r) => r.id)).toEqual([sandboxMasterless]);
+    // Embedded in a transaction's statement, it reads what the transaction wrote: a track given its master drops out.
+    await db.transaction(async (tx) => {
+      expect(await new CatalogUploadWrites().giveMaster(masterless, `tracks/${masterless}/master.flac`, `tracks/${masterless}/stream.mp3`, tx)).toBe(true);
+      expect((await page('', tx)).map((r) => r.id)).toEqual([sandboxMasterless]);
+    });
+    expect((await page('')).map((r) => r.id)).toEqual([sandboxMasterless]);
   });
 });

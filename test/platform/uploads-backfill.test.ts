@@ -12,6 +12,7 @@ import { quantise } from '../../src/engine/audio/flac-encode.js';
 import { RenditionPool } from '../../src/engine/worker/rendition-pool.js';
 import { trackMasterBackfill, tracks } from '../../src/infra/db/schema/index.js';
 import { CatalogRepository } from '../../src/platform/catalog/catalog.repository.js';
+import { CatalogUploadReads } from '../../src/platform/catalog/upload-reads.js';
 import { CatalogUploadWrites } from '../../src/platform/catalog/upload-writes.js';
 import { MasterBackfill } from '../../src/platform/uploads/master-backfill.js';
 import { systemTimers, type IntervalTimers } from '../../src/infra/clock/timers.js';
@@ -77,6 +78,7 @@ describe('master backfill', () => {
     backfill = new MasterBackfill({
       db: station.database.db,
       catalog: new CatalogUploadWrites(),
+      catalogReads: new CatalogUploadReads(station.database.db),
       blobs: station.blobs,
       bus: station.bus,
       clock: station.clock,

@@ -9,8 +9,12 @@
  * the uploads and their status (how many of a user's are processing, which are) join `tracks` the same way. The
  * lock a change or a takedown takes is `lockTrack`, in the uploads' transaction before that read: it locks the
  * catalog row alone, as `FOR UPDATE OF tracks` in the joined statement did. Every read takes the handle it runs in.
+ *
+ * The master backfill's candidates (tracks that air their stream audio and have no master) are the derived table
+ * `tracksWithoutMaster`, which the backfill joins to its upload records and its ledger and pages by track id in
+ * one statement; the catalog says which tracks lack a master, the uploads which of them were looked at.
  */
-import { and, eq, ne, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../infra/db/client.js';
 import { idEq } from '../../infra/db/ids.js';
 import { artists, tracks } from '../../infra/db/schema/index.js';
@@ -29,6 +33,7 @@ export interface UploadArtistRef {
 export class CatalogUploadReads {
   private readonly trackTable;
   private readonly artistTable;
+  private readonly masterlessTable;
 
   constructor(private readonly db: Db) {
     // Built once: a derived table is SQL text, embedded in whichever handle (or transaction) runs the outer query.
@@ -38,6 +43,17 @@ export class CatalogUploadReads {
       .select({ id: artists.id, slug: artists.slug, name: artists.name, ownerUserId: artists.ownerUserId, platformOwned: artists.platformOwned })
       .from(artists)
       .as('upload_artist');
+    this.masterlessTable = db
+      .select({
+        id: tracks.id,
+        // Never null here (the filter below). Left a column, so that drizzle names it by the derived table: as
+        // `sql<string>` it would need an alias, which drizzle leaves unqualified, and the backfill's ledger has one too.
+        audioBlobKey: tracks.audioBlobKey,
+        durationSec: tracks.durationSec,
+      })
+      .from(tracks)
+      .where(and(isNull(tracks.masterBlobKey), isNotNull(tracks.audioBlobKey)))
+      .as('masterless_track');
   }
 
   /** Every catalog track (the whole row), as a derived table to join on its `id`; `._.selectedFields` is the row. */
@@ -48,6 +64,14 @@ export class CatalogUploadReads {
   /** Every artist (id, slug, name, owner, whether the platform's own), as a derived table to join on its `id`. */
   artists() {
     return this.artistTable;
+  }
+
+  /**
+   * The tracks that air their stream audio and have no master (id, stream audio key, never null, and length), of
+   * every environment, as a derived table to join on its `id` and page by it.
+   */
+  tracksWithoutMaster() {
+    return this.masterlessTable;
   }
 
   /** An artist of the environment by slug or id (a test key uploads for the sandbox twin of its owner's artist). */
@@ -86,3 +110,4 @@ export class CatalogUploadReads {
 
 export type UploadTrackTable = ReturnType<CatalogUploadReads['tracks']>;
 export type UploadArtistTable = ReturnType<CatalogUploadReads['artists']>;
+export type MasterlessTrackTable = ReturnType<CatalogUploadReads['tracksWithoutMaster']>;

@@ -7,7 +7,7 @@
 import type { AudioFeatures } from '../../engine/types.js';
 import type { DbOrTx } from '../../infra/db/client.js';
 import type { Environment } from '../../kernel/environment.js';
-import type { CatalogTrackRecord, UploadArtistRef, UploadArtistTable, UploadTrackTable } from '../catalog/upload-reads.js';
+import type { CatalogTrackRecord, MasterlessTrackTable, UploadArtistRef, UploadArtistTable, UploadTrackTable } from '../catalog/upload-reads.js';
 import type { CatalogTrackChange, NewCatalogTrack, PublishedAudio } from '../catalog/upload-writes.js';
 
 export type { CatalogTrackChange, CatalogTrackRecord, NewCatalogTrack, PublishedAudio, UploadArtistRef };
@@ -26,11 +26,13 @@ export interface UploadCatalogWrites {
  * The catalog's read port as the uploads group uses it (published by the catalog module as `uploadReads`,
  * src/platform/catalog/upload-reads.ts): the artists a caller uploads for, the ISRC check, the lock of an
  * upload's catalog row, and the catalog's tracks and artists as derived tables that `UploadsRepository` joins to
- * its upload and takedown records in one statement. Each read takes the repository's handle.
+ * its upload and takedown records in one statement, and the tracks without a master that `MasterBackfill` joins
+ * to its upload records and its ledger. Each read takes the repository's handle.
  */
 export interface UploadCatalogReads {
   tracks(): UploadTrackTable;
   artists(): UploadArtistTable;
+  tracksWithoutMaster(): MasterlessTrackTable;
   artistByIdOrSlug(slugOrId: string, environment: Environment, db: DbOrTx): Promise<UploadArtistRef | null>;
   artistsOwnedBy(userId: string, environment: Environment, db: DbOrTx): Promise<UploadArtistRef[]>;
   isrcTaken(isrc: string, environment: Environment, exceptTrackId: string | undefined, db: DbOrTx): Promise<boolean>;

@@ -21,7 +21,7 @@
  * under the same key. A run looks at most `TRACKS_PER_RUN` tracks; the module runs one at start and one each
  * hour until none is left. Several instances may run it at once: the work is the same and the writes agree.
  */
-import { and, asc, eq, gt, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { PcmFormat } from '../../engine/audio/pcm.js';
 import { readFlacInfo } from '../../engine/audio/pcm.js';
 import { LOSSLESS_SOURCES } from '../../engine/audio/renditions.js';
@@ -29,10 +29,10 @@ import type { FailureLog } from '../../errors.js';
 import type { BlobStore } from '../../infra/blobs/blob-store.js';
 import type { Clock } from '../../infra/clock/clock.js';
 import type { Db } from '../../infra/db/client.js';
-import { trackMasterBackfill, trackUploads, tracks, type MasterBackfillOutcome } from '../../infra/db/schema/index.js';
+import { trackMasterBackfill, trackUploads, type MasterBackfillOutcome } from '../../infra/db/schema/index.js';
 import type { EventBus } from '../../infra/pubsub/event-bus.js';
 import { TRACK_CHANGED_CHANNEL } from '../catalog/catalog.service.js';
-import type { UploadCatalogWrites } from './catalog-writes.js';
+import type { UploadCatalogReads, UploadCatalogWrites } from './catalog-writes.js';
 import { uploadFormat } from './render.js';
 import { losslessMasterKeyOf } from './view.js';
 
@@ -45,6 +45,8 @@ export interface MasterBackfillDeps {
   db: Db;
   /** The catalog's writes: a track's master is given in the transaction that writes its ledger row. */
   catalog: Pick<UploadCatalogWrites, 'giveMaster'>;
+  /** The catalog's reads: its tracks without a master, a derived table joined to the uploads and the ledger. */
+  catalogReads: Pick<UploadCatalogReads, 'tracksWithoutMaster'>;
   blobs: BlobStore;
   bus: EventBus;
   clock: Clock;
@@ -106,29 +108,23 @@ export class MasterBackfill {
     return { ...result, more: seen >= limit };
   }
 
+  /** The next tracks without a master after `after` (by id) that have no ledger row for their current audio. */
   private candidates(after: string, limit: number): Promise<Candidate[]> {
     const { db } = this.deps;
+    const track = this.deps.catalogReads.tracksWithoutMaster();
     return db
       .select({
-        id: tracks.id,
-        audioBlobKey: sql<string>`${tracks.audioBlobKey}`, // never null here (isNotNull below): typed so
-
-        durationSec: tracks.durationSec,
+        id: track.id,
+        audioBlobKey: sql<string>`${track.audioBlobKey}`, // never null in this derived table: typed so
+        durationSec: track.durationSec,
         uploadKey: trackUploads.masterBlobKey,
         uploadFormat: trackUploads.masterFormat,
       })
-      .from(tracks)
-      .leftJoin(trackUploads, eq(trackUploads.trackId, tracks.id))
-      .leftJoin(trackMasterBackfill, eq(trackMasterBackfill.trackId, tracks.id))
-      .where(
-        and(
-          isNull(tracks.masterBlobKey),
-          isNotNull(tracks.audioBlobKey),
-          or(isNull(trackMasterBackfill.trackId), ne(trackMasterBackfill.audioBlobKey, tracks.audioBlobKey)),
-          after ? gt(tracks.id, after) : undefined,
-        ),
-      )
-      .orderBy(asc(tracks.id))
+      .from(track)
+      .leftJoin(trackUploads, eq(trackUploads.trackId, track.id))
+      .leftJoin(trackMasterBackfill, eq(trackMasterBackfill.trackId, track.id))
+      .where(and(or(isNull(trackMasterBackfill.trackId), ne(trackMasterBackfill.audioBlobKey, track.audioBlobKey)), after ? gt(track.id, after) : undefined))
+      .orderBy(asc(track.id))
       .limit(limit);
   }
 

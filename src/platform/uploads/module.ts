@@ -39,7 +39,7 @@ export interface UploadsDeps {
   engine: Pick<Engine, 'extractFeatures'>;
   /** The catalog's writes of an upload's catalog row and features (the catalog owns those tables). */
   catalog: UploadCatalogWrites;
-  /** The catalog's reads for uploads: artists, the ISRC check, the row's lock, its tracks and artists joined. */
+  /** The catalog's reads for uploads: artists, the ISRC check, the row's lock, its tracks (all, or without a master) and artists joined. */
   catalogReads: UploadCatalogReads;
   /** The artists group's port: the sandbox copies of a test key's owner's artists, made before it uploads. */
   sandboxTwins: SandboxTwins;
@@ -85,6 +85,7 @@ export function buildUploadsModule(deps: UploadsDeps) {
   const backfill = new MasterBackfill({
     db: deps.db,
     catalog: deps.catalog,
+    catalogReads: deps.catalogReads,
     blobs: deps.blobs,
     bus: deps.bus,
     clock: deps.clock,

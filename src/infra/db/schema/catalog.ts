@@ -285,3 +285,22 @@ export const trackFeatures = pgTable('track_features', {
   features: jsonb('features').$type<AudioFeatures>().notNull(),
   extractedAt: timestamp('extracted_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Who follows which artist, per environment: written only by the artists group (its follows.repository.ts), with
+ * the live `artists.followers` counter in the same transaction; listeners and capsules use it through its `follows`.
+ */
+export const artistFollows = pgTable(
+  'artist_follows',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    artistId: uuid('artist_id')
+      .notNull()
+      .references(() => artists.id, { onDelete: 'cascade' }),
+    environment: apiKeyEnvironment('environment').notNull().default('live'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.environment, t.artistId] }), index('artist_follows_artist_idx').on(t.artistId, t.environment)],
+);

@@ -1,7 +1,7 @@
 /**
  * Listener-owned data of the platform (src/platform/library, playlists, listeners, capsules): saved tracks,
- * playlists, artist follows, Sonic Capsules and who unlocked them. Every row carries the environment of the
- * credential that wrote it (src/platform/developer/README.md, "The sandbox rule").
+ * playlists, Sonic Capsules and who unlocked them (artist follows are the artists group's, in catalog.ts). Every
+ * row carries the environment of the credential that wrote it (src/platform/developer/README.md, "The sandbox rule").
  */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, boolean } from 'drizzle-orm/pg-core';
@@ -79,21 +79,6 @@ export const playlistTracks = pgTable(
     uniqueIndex('playlist_tracks_track_uq').on(t.playlistId, t.trackId),
     check('playlist_tracks_position_nonnegative', sql`${t.position} >= 0`),
   ],
-);
-
-export const artistFollows = pgTable(
-  'artist_follows',
-  {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    artistId: uuid('artist_id')
-      .notNull()
-      .references(() => artists.id, { onDelete: 'cascade' }),
-    environment: apiKeyEnvironment('environment').notNull().default('live'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.environment, t.artistId] }), index('artist_follows_artist_idx').on(t.artistId, t.environment)],
 );
 
 export const capsuleUnlockRule = pgEnum('capsule_unlock_rule', ['none', 'follow', 'own']);
