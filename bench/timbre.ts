@@ -1,14 +1,15 @@
 /**
  * Timbre spread within a genre (issue 18: AI lo-fi tracks were 1.8-2.1 dB apart in a 24-band
  * level-normalised spectrum, reference recordings 6-13 dB; target median >= 4 dB).
- *   npx tsx bench/timbre.ts [--songs 5] [--song-sec 30] [--family lofi] [--after-only] [--dump spectra.json]
+ *   npx tsx bench/timbre.ts [--songs 5] [--song-sec 30] [--family lofi] [--after-only] [--dump spectra.json] [--no-match]
  *
  * A model trained on the demo catalog (8 s masters, fast), then --songs songs of one family rendered twice:
  * with the family's one orchestration and form (the composer before per-song pools, candidate 0) and as the
  * composer now writes them for a trained model (pools, forms, novelty candidates). Each render's long-term
  * spectrum: 24 log-spaced bands 60 Hz-15 kHz (RBJ band-pass, Q 4.3, about a third of an octave), mean
  * power per band in dB, minus the mean over bands (level-normalised). Distance of two tracks: RMS over bands
- * of the difference (dB). Reported: median and range over all pairs, before and after.
+ * of the difference (dB). Reported: median and range over all pairs, before and after. `--no-match` renders
+ * without the master's per-song match stage (src/engine/mix/tonal-match.ts), for a before/after in one code base.
  */
 import { writeFileSync } from 'node:fs';
 import { demoTracks } from '../src/demo/content/tracks.js';
@@ -36,6 +37,7 @@ const family = arg('family', 'lofi');
 const afterOnly = args.includes('--after-only');
 /** `--dump file.json`: the pooled songs' level-normalised spectra (dB per band, by seed), to see where songs differ. */
 const dumpPath = arg('dump', '');
+const noMatch = args.includes('--no-match');
 const context = FAMILY_CONTEXTS.find(([name]) => name === family)?.[1];
 if (!context) throw new Error(`unknown family ${family}`);
 
@@ -78,6 +80,7 @@ async function render(score: Score, seed: number): Promise<Float32Array> {
     seed,
     targetLufs: TARGET_LUFS,
     vocal: null,
+    tonalMatch: !noMatch,
     onBlock(left: Float32Array, right: Float32Array) {
       const m = new Float32Array(left.length);
       for (let i = 0; i < m.length; i++) m[i] = (left[i] + right[i]) / 2;

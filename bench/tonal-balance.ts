@@ -1,7 +1,7 @@
 /**
  * Tonal balance against the genre reference curves (issue 18: "a tonal balance per genre within +-3 dB of
  * a published reference curve").
- *   npx tsx bench/tonal-balance.ts [--seeds 3] [--song-sec 45] [--families pop,rock,...] [--uncorrected]
+ *   npx tsx bench/tonal-balance.ts [--seeds 3] [--song-sec 45] [--families pop,rock,...] [--uncorrected] [--no-match]
  *   npx tsx bench/tonal-balance.ts --derive [--seeds 12] [--song-sec 30] > src/engine/mix/genre-eq.ts
  *   npx tsx bench/tonal-balance.ts [--seed-set derive] --uncorrected --dump d.json   (per-song deviations)
  *   npx tsx bench/tonal-balance.ts --derive --from d.json --seeds 18 [--tolerance 1] [--max-bands 9] [--limit-db 10]
@@ -15,7 +15,9 @@
  * level-normalised. Printed per song: the largest and the RMS deviation over the 24 bands; per family: the
  * deviation of its mean spectrum (the mean over its songs of the level-normalised dB spectra) per band and
  * its largest |value| (issue 18's "tonal balance per genre"; the target is +-3 dB). With --uncorrected the
- * render skips the family's master EQ (the per-bus EQ stays), for a before/after in one code base.
+ * render skips the family's master EQ (the per-bus EQ stays), for a before/after in one code base; with
+ * --no-match it keeps the family EQ and the song's colour but skips the per-song match after them
+ * (src/engine/mix/tonal-match.ts).
  *
  * --derive renders --seeds songs per family (seeds 5 + 301 k, not the check's 11 + 101 k, so the check is
  * on songs the fit did not see; the first with the family's orchestration, the others from its pools)
@@ -30,6 +32,7 @@ import { genreFamily } from '../src/engine/compose/style.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../src/engine/music/render.js';
 import { type Band, Biquad } from '../src/engine/mix/biquad.js';
 import { BAND_CENTRES, type Balance, balanceAgainst, chainBandEffect, correctiveEq, longTermSpectrum, masterEqBands } from '../src/engine/mix/tonal-balance.js';
+import { matchBands } from '../src/engine/mix/tonal-match.js';
 import { FAMILY_CONTEXTS } from './support/mix-fixtures.js';
 
 const args = process.argv.slice(2);
@@ -42,6 +45,8 @@ const seeds = Number(arg('seeds', derive ? '12' : '3'));
 const songSec = Number(arg('song-sec', derive ? '30' : '45'));
 const families = arg('families', FAMILY_CONTEXTS.map(([f]) => f).join(',')).split(',');
 const uncorrected = derive || args.includes('--uncorrected');
+/** `--no-match`: the family EQ and colour without the per-song match stage (mix/tonal-match.ts). */
+const noMatch = args.includes('--no-match');
 /** The family mean is fitted this close: well inside the +-3 dB target, so songs the fit did not see land in it too. */
 const DERIVE_TOLERANCE_DB = Number(arg('tolerance', '1'));
 /** `--max-bands`, `--limit-db`: how many broad bands the fit may use and how deep (correctiveEq's defaults: 9, 10 dB). */
@@ -74,6 +79,7 @@ async function render(familyName: string, seed: number, pooled: boolean): Promis
     targetLufs: TARGET_LUFS,
     vocal: null,
     tonalCorrection: !uncorrected,
+    tonalMatch: !noMatch,
     onBlock(l: Float32Array, r: Float32Array) {
       left.set(l, at);
       right.set(r, at);
@@ -85,21 +91,31 @@ async function render(familyName: string, seed: number, pooled: boolean): Promis
 
 /**
  * A dumped song's deviation; unless --uncorrected or --derive, what the master EQ (genre-eq.ts and the
- * song's colour) makes of it, predicted from the EQ's response averaged over each band (the limiter after
- * it moves a real render by a few tenths of a dB).
+ * song's colour, then unless --no-match the match stage fitted to the result) makes of it, predicted from
+ * the EQ's response averaged over each band (the limiter after it moves a real render by a few tenths of a dB).
  */
 function fromDump(family: string, seed: number): number[] {
   const deviation = from!.deviations[family]?.[seed];
   if (!deviation) throw new Error(`${fromPath} lacks ${family} ${seed}: dump as many --seeds of the same --seed-set`);
   if (uncorrected) return deviation;
-  const bands = masterEqBands(genreFamily(FAMILY_CONTEXTS.find(([name]) => name === family)![1]), seed);
-  const effect = chainBandEffect(
-    bands.map((b) => new Biquad(b, SAMPLE_RATE)),
-    SAMPLE_RATE,
-  );
-  const shaped = deviation.map((d, i) => d + effect[i]);
-  const mean = shaped.reduce((a, x) => a + x, 0) / shaped.length;
-  return shaped.map((x) => x - mean);
+  const genre = genreFamily(FAMILY_CONTEXTS.find(([name]) => name === family)![1]);
+  const effect = (bands: readonly Band[]) =>
+    chainBandEffect(
+      bands.map((b) => new Biquad(b, SAMPLE_RATE)),
+      SAMPLE_RATE,
+    );
+  const withEq = (d: readonly number[], bands: readonly Band[]) => {
+    const e = effect(bands);
+    return normalised(d.map((x, i) => x + e[i]));
+  };
+  // As render.ts runs it: the family's bands and the song's colour, then the match fitted to the result.
+  const shaped = withEq(deviation, masterEqBands(genre, seed));
+  return noMatch ? shaped : withEq(shaped, matchBands(shaped, SAMPLE_RATE));
+}
+
+function normalised(levels: number[]): number[] {
+  const mean = levels.reduce((a, x) => a + x, 0) / levels.length;
+  return levels.map((x) => x - mean);
 }
 
 function summary(deviation: number[]): Balance {
@@ -109,7 +125,9 @@ function summary(deviation: number[]): Balance {
 const f1 = (x: number) => x.toFixed(1).padStart(5);
 // With --derive stdout is the generated module: the progress goes to stderr.
 const log = derive ? (line: string) => console.error(line) : (line: string) => console.log(line);
-log(`tonal balance, ${seeds} songs per family of ${songSec} s, ${uncorrected ? 'without' : 'with'} the family master EQ`);
+log(
+  `tonal balance, ${seeds} songs per family of ${songSec} s, ${uncorrected ? 'without' : 'with'} the family master EQ${uncorrected ? '' : noMatch ? ', without' : ', with'}${uncorrected ? '' : ' the per-song match'}`,
+);
 const allMax: number[] = [];
 const allRms: number[] = [];
 const familyMax: number[] = [];

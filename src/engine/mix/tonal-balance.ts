@@ -344,8 +344,12 @@ export const SONG_COLOUR_DB = 3;
  * rock record from dark to bright. Their songs stood 2.6-3.2 dB apart with +-3 dB (bench/timbre.ts, target
  * >= 4 dB; reference lo-fi recordings 6-13 dB). Still zero mean: the family's mean stays on its curve.
  * Rock 5 -> 7 dB: with its wider pools and the balance per song its songs stood 2.8 dB apart, 3.2 with 7.
+ * Lo-fi 6 -> 10 and rock 7 -> 12 with the master's match stage after the colour (tonal-match.ts), which
+ * pulls whatever passes its 9 dB dead band back to it, so a wide colour no longer drags the family's mean
+ * off its curve: lo-fi's songs 4.3 / 4.4 dB apart on 5 / 10 songs, rock's 4.1 / 4.4 (bench/README.md
+ * "A per-song match stage").
  */
-export const FAMILY_COLOUR_DB: Partial<Record<GenreFamily, number>> = { lofi: 6, rock: 7 };
+export const FAMILY_COLOUR_DB: Partial<Record<GenreFamily, number>> = { lofi: 10, rock: 12 };
 
 /**
  * A song's own colour, drawn from its seed: a low shelf at 160 Hz, a high shelf at 4 kHz and an
@@ -368,7 +372,8 @@ export function songColour(seed: number, depthDb = SONG_COLOUR_DB): Band[] {
 }
 
 /**
- * The master EQ (music/render.ts, before the master chain), run over the mix in place: the family's bands
+ * The master EQ without the per-song match (music/render.ts with `tonalMatch: false`; by default render.ts
+ * runs tonal-match.ts applyMatchedMasterEq: these bands, then the match), over the mix in place: the family's bands
  * (genre-eq.ts, fitted to the family's mean deviation from its curve: the same for every song, so the
  * family's average spectrum is brought onto the curve and the songs keep their differences), then the
  * song's own colour (songColour, FAMILY_COLOUR_DB deep in lo-fi and rock). Returns the bands applied.

@@ -19,6 +19,7 @@ import { masterBuffer } from '../mix/master.js';
 import { Mixer } from '../mix/mixer.js';
 import { mixPlan } from '../mix/plan.js';
 import { applyGenreEq } from '../mix/tonal-balance.js';
+import { applyMatchedMasterEq } from '../mix/tonal-match.js';
 import { loadSoundBank } from './soundfont.js';
 
 export const SAMPLE_RATE = 44100;
@@ -60,6 +61,12 @@ export interface RenderOptions {
    * default true). Off only for measuring what the correction does (bench/tonal-balance.ts).
    */
   tonalCorrection?: boolean;
+  /**
+   * After the family's EQ and the song's colour, pull the song's bands that stand beyond a dead band off
+   * the curve back to its edge (mix/tonal-match.ts; default true, only with tonalCorrection). Off only for
+   * measuring it.
+   */
+  tonalMatch?: boolean;
   onBlock(left: Float32Array, right: Float32Array): void;
   onProgress?: ProgressFn;
 }
@@ -153,7 +160,10 @@ export async function renderScore(score: Score, opts: RenderOptions): Promise<{ 
     progress(((blockStart + length) / totalSamples) * RENDER_SHARE);
   }
 
-  if (opts.tonalCorrection !== false) applyGenreEq(mixL, mixR, opts.family, opts.seed, SAMPLE_RATE, BLOCK_SAMPLES);
+  if (opts.tonalCorrection !== false) {
+    if (opts.tonalMatch === false) applyGenreEq(mixL, mixR, opts.family, opts.seed, SAMPLE_RATE, BLOCK_SAMPLES);
+    else applyMatchedMasterEq(mixL, mixR, opts.family, opts.seed, SAMPLE_RATE, BLOCK_SAMPLES);
+  }
 
   let emitted = 0;
   const mastered = masterBuffer(
