@@ -101,6 +101,11 @@ export interface StationOptions {
   analytics?: AnalyticsOptions;
   /** Route validators and serializers compiled by an earlier station of this process (tests build hundreds). */
   compileCache?: SchemaCompileCache;
+  /**
+   * How long close() waits for running jobs before giving up on them (10 s by default). Tests whose engine
+   * holds a render forever shorten it: the wait ends the same way, only sooner.
+   */
+  jobCloseTimeoutMs?: number;
 }
 
 export interface Station {
@@ -178,8 +183,13 @@ export async function createStation(config: Config, options: StationOptions = {}
     ? new PrefixedEventBus(new RedisEventBus({ url: config.redisUrl, publishRetries: config.busPublishRetries }), config.redisPrefix)
     : new InProcessEventBus();
   const jobs: JobQueue = config.redisUrl
-    ? new BullMqJobQueue({ url: config.redisUrl, prefix: `${config.redisPrefix}:queue`, lockDurationMs: config.jobLockMs })
-    : new InProcessJobQueue();
+    ? new BullMqJobQueue({
+        url: config.redisUrl,
+        prefix: `${config.redisPrefix}:queue`,
+        lockDurationMs: config.jobLockMs,
+        closeTimeoutMs: options.jobCloseTimeoutMs,
+      })
+    : new InProcessJobQueue({ closeTimeoutMs: options.jobCloseTimeoutMs });
   // STATION_ROLE: API instances leave the engine's queues to `npm run worker`, which runs only those.
   const queue: JobQueue = config.role === 'all' ? jobs : new ConsumingJobQueue(jobs, (name) => consumesQueue(config.role, WORKER_QUEUES, name));
   const mailer: Mailer = config.smtpUrl

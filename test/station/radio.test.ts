@@ -166,9 +166,11 @@ describe('fallback and restart', () => {
     // An audio model, so the first station plans AI slots the second must fill from the catalog. Its engine never
     // finishes a render (as the real engine's renders of minutes do not, before the restart): a fake one that did
     // would leave AI tracks the second station would play. The catalog's masters are tones from another fake.
+    // Its close gives up on the held render after 1 s instead of the default 10 s: the render is abandoned
+    // either way, and what the second station finds is the same.
     const first = await buildTrainedStation(
       { DATA_DIR: dataDir, STATION_SCHEDULER_CYCLE_SEC: '1' },
-      { masters: 4, trackSec: 4, database, models: ['audio'], fakeEngine: { holdTracks: true }, fakeRendering: true },
+      { masters: 4, trackSec: 4, database, models: ['audio'], fakeEngine: { holdTracks: true }, fakeRendering: true, jobCloseTimeoutMs: 1_000 },
     );
     const admin = authHeaders(await staffLogin(first));
     await first.http.inject({ method: 'POST', url: '/station/v1/admin/radio/enable', headers: admin });
