@@ -171,23 +171,17 @@ export class TrainingJobsRepository {
     now: Date,
     onSettled: (tx: DbOrTx, row: TrainingJobRow) => Promise<T>,
   ): Promise<{ row: TrainingJobRow; raised: T } | null> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(trainingJobs)
-        .set({
-          status: 'completed',
-          modelVersionId,
-          progressPct: 100,
-          etaSeconds: 0,
-          pauseRequested: false,
-          checkpointBlobKey: null,
-          completedAt: now,
-          updatedAt: now,
-        })
-        .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId), eq(trainingJobs.status, 'running')))
-        .returning();
-      return row ? { row, raised: await onSettled(tx, row) } : null;
-    });
+    const done = {
+      status: 'completed',
+      modelVersionId,
+      progressPct: 100,
+      etaSeconds: 0,
+      pauseRequested: false,
+      checkpointBlobKey: null,
+      completedAt: now,
+      updatedAt: now,
+    } as const;
+    return this.settle(id, workerId, done, onSettled);
   }
 
   async fail<T>(
@@ -198,10 +192,29 @@ export class TrainingJobsRepository {
     now: Date,
     onSettled: (tx: DbOrTx, row: TrainingJobRow) => Promise<T>,
   ): Promise<{ row: TrainingJobRow; raised: T } | null> {
+    const failed = {
+      status: 'failed',
+      errorStage: stage,
+      errorMessage: message,
+      etaSeconds: null,
+      pauseRequested: false,
+      completedAt: now,
+      updatedAt: now,
+    } as const;
+    return this.settle(id, workerId, failed, onSettled);
+  }
+
+  /** Ends this worker's running job with `change`, and runs `onSettled` in the same transaction if it did. */
+  private settle<T>(
+    id: string,
+    workerId: string,
+    change: Partial<typeof trainingJobs.$inferInsert>,
+    onSettled: (tx: DbOrTx, row: TrainingJobRow) => Promise<T>,
+  ): Promise<{ row: TrainingJobRow; raised: T } | null> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(trainingJobs)
-        .set({ status: 'failed', errorStage: stage, errorMessage: message, etaSeconds: null, pauseRequested: false, completedAt: now, updatedAt: now })
+        .set(change)
         .where(and(eq(trainingJobs.id, id), eq(trainingJobs.workerId, workerId), eq(trainingJobs.status, 'running')))
         .returning();
       return row ? { row, raised: await onSettled(tx, row) } : null;
