@@ -16,9 +16,9 @@ import { apiKeys, authSessions, users } from '../../src/infra/db/schema/index.js
 import { DeveloperAccountsRepository } from '../../src/platform/developer/developer-accounts.js';
 import { SessionsRepository } from '../../src/auth/sessions.repository.js';
 import { UsersRepository } from '../../src/platform/users/users.repository.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 const account = (email: string) => ({ id: randomUUID(), email, passwordHash: 'x', displayName: email, role: 'listener' as const });
@@ -37,9 +37,8 @@ const KEYS = { integrator: randomUUID(), listener: randomUUID(), service: random
 const SESSIONS = { integrator: randomUUID(), listener: randomUUID() };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   await db.insert(users).values([INTEGRATOR, LISTENER]);
   await db.insert(apiKeys).values([key(KEYS.integrator, INTEGRATOR.id), key(KEYS.listener, LISTENER.id), key(KEYS.service, null)]);
@@ -51,8 +50,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('DeveloperAccountsRepository as auth’s port', () => {

@@ -13,9 +13,9 @@ import { AppSessionStore } from '../../src/auth/app-session-store.js';
 import { UserDirectory } from '../../src/auth/user-directory.js';
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { authSessions, oauthClients, refreshTokens, users } from '../../src/infra/db/schema/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 const USER = { id: randomUUID(), email: 'owner-ports@example.com', passwordHash: 'x', displayName: 'Before', role: 'developer' as const };
@@ -33,17 +33,15 @@ const inRolledBack = (work: Parameters<Db['transaction']>[0]) =>
 const user = async () => (await db.select().from(users).where(eq(users.id, USER.id)))[0];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   await db.insert(users).values(USER);
   await db.insert(oauthClients).values(CLIENT);
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('AccountWrites and UserDirectory', () => {

@@ -12,9 +12,9 @@ import { artists, lyrics, songwriters, trackCredits, trackFeatures, tracks } fro
 import { CatalogDatasetReads } from '../../src/platform/catalog/dataset-reads.js';
 import { CatalogTrackReads } from '../../src/platform/catalog/track-reads.js';
 import { DatasetRepository } from '../../src/station/dataset/repository.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 let reads: CatalogDatasetReads;
@@ -57,9 +57,8 @@ const features = (i: number): AudioFeatures => ({
 const sections = [{ name: 'verse', lines: ['a line'] }];
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   reads = new CatalogDatasetReads(db);
   await db.insert(artists).values([OWN, THIRD, SANDBOX]);
@@ -120,8 +119,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('the catalog as module B judges it', () => {

@@ -12,9 +12,9 @@ import type { Database, Db } from '../../src/infra/db/client.js';
 import { albums, artists, capsules, playEvents, playlists, playlistTracks, tracks, users } from '../../src/infra/db/schema/index.js';
 import { CatalogDisplayReads, trackRefFields } from '../../src/platform/catalog/display-reads.js';
 import { CatalogListeningHistory } from '../../src/platform/catalog/listening-history.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 let reads: CatalogDisplayReads;
@@ -40,9 +40,8 @@ const expectedRef = (id: string, slug: string, title: string, artist: typeof LIV
 });
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   reads = new CatalogDisplayReads(db);
   await db.insert(users).values([USER, OTHER]);
@@ -74,8 +73,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('CatalogDisplayReads', () => {

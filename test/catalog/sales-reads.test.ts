@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { albums, artists, songwriters, storeProducts, storeProductTracks, trackCredits, tracks, users } from '../../src/infra/db/schema/index.js';
 import { CatalogSalesReads } from '../../src/platform/catalog/sales-reads.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 let reads: CatalogSalesReads;
@@ -29,9 +29,8 @@ const PRODUCT = { id: randomUUID(), artistId: LIVE.id, title: 'EP', type: 'ep' a
 const SANDBOX_PRODUCT = { id: randomUUID(), artistId: SANDBOX.id, title: 'EP (sandbox)', type: 'ep' as const, priceCents: 500, currency: 'usd' };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   reads = new CatalogSalesReads(db);
   await db.insert(users).values(OWNER);
@@ -67,8 +66,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('CatalogSalesReads', () => {

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { artists, songwriters, trackCredits, tracks } from '../../src/infra/db/schema/index.js';
 import { CatalogSongwriterReads } from '../../src/platform/catalog/songwriter-reads.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 let reads: CatalogSongwriterReads;
@@ -23,9 +23,8 @@ const BEN = { id: randomUUID(), slug: 'ben', name: 'Ben Writer' };
 const T = { whole: randomUUID(), off: randomUUID() };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   reads = new CatalogSongwriterReads(db);
   await db.insert(artists).values(BAND);
@@ -47,8 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('CatalogSongwriterReads', () => {

@@ -15,9 +15,9 @@ import { SandboxTwins } from '../../src/platform/artists/sandbox-twins.js';
 import { CatalogUploadReads } from '../../src/platform/catalog/upload-reads.js';
 import { CatalogUploadWrites } from '../../src/platform/catalog/upload-writes.js';
 import { UploadsRepository } from '../../src/platform/uploads/uploads.repository.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 let reads: CatalogUploadReads;
@@ -41,9 +41,8 @@ const upload = (trackId: string) => ({
 });
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   reads = new CatalogUploadReads(db);
   repo = new UploadsRepository(db, new CatalogUploadWrites(), reads, new SandboxTwins(db));
@@ -68,8 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('CatalogUploadReads', () => {

@@ -12,9 +12,9 @@ import { FEATURE_EXTRACTOR_VERSION } from '../../src/engine/features/version.js'
 import type { Database, Db } from '../../src/infra/db/client.js';
 import { artists, trackFeatures, tracks } from '../../src/infra/db/schema/index.js';
 import { CatalogUploadWrites, type NewCatalogTrack } from '../../src/platform/catalog/upload-writes.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/station.js';
+import { openSuiteDatabase, type SuiteDatabase } from '../helpers/station.js';
 
-let testDb: TestDatabase;
+let suiteDb: SuiteDatabase | undefined;
 let database: Database;
 let db: Db;
 const writes = new CatalogUploadWrites();
@@ -50,16 +50,14 @@ const features = (tempoBpm: number): AudioFeatures => ({
 });
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await testDb.open();
-  await database.migrate();
+  suiteDb = await openSuiteDatabase();
+  database = suiteDb.database;
   db = database.db;
   await db.insert(artists).values(ARTIST);
 }, 120_000);
 
 afterAll(async () => {
-  await database?.close();
-  await testDb?.drop();
+  await suiteDb?.close();
 });
 
 describe('the catalog rows an upload writes', () => {

@@ -44,6 +44,26 @@ export interface TestDatabase {
   dataDir: string | null;
 }
 
+/** A suite's own fresh database, opened and migrated; `close()` closes the handle and drops the database. */
+export interface SuiteDatabase {
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** For a port or repository suite that needs a database and no station (beforeAll / afterAll). */
+export async function openSuiteDatabase(): Promise<SuiteDatabase> {
+  const testDb = await createTestDatabase();
+  const database = await testDb.open();
+  await database.migrate();
+  return {
+    database,
+    close: async () => {
+      await database.close();
+      await testDb.drop();
+    },
+  };
+}
+
 /**
  * A fresh database with the schema migrated and no rows: a new PostgreSQL database on the CI server (a clone of
  * the migrated template), or a PGlite directory.
