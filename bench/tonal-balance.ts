@@ -32,7 +32,7 @@ import { genreFamily } from '../src/engine/compose/style.js';
 import { SAMPLE_RATE, TARGET_LUFS, renderScore } from '../src/engine/music/render.js';
 import { type Band, Biquad } from '../src/engine/mix/biquad.js';
 import { BAND_CENTRES, type Balance, balanceAgainst, chainBandEffect, correctiveEq, longTermSpectrum, masterEqBands } from '../src/engine/mix/tonal-balance.js';
-import { matchBands } from '../src/engine/mix/tonal-match.js';
+import { deadBandOf, matchBands } from '../src/engine/mix/tonal-match.js';
 import { FAMILY_CONTEXTS } from './support/mix-fixtures.js';
 
 const args = process.argv.slice(2);
@@ -110,7 +110,7 @@ function fromDump(family: string, seed: number): number[] {
   };
   // As render.ts runs it: the family's bands and the song's colour, then the match fitted to the result.
   const shaped = withEq(deviation, masterEqBands(genre, seed));
-  return noMatch ? shaped : withEq(shaped, matchBands(shaped, SAMPLE_RATE));
+  return noMatch ? shaped : withEq(shaped, matchBands(shaped, SAMPLE_RATE, deadBandOf(genre)));
 }
 
 function normalised(levels: number[]): number[] {

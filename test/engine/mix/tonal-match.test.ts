@@ -17,7 +17,15 @@ import {
   longTermSpectrum,
   songColour,
 } from '../../../src/engine/mix/tonal-balance.js';
-import { DEAD_BAND_DB, LIMIT_DB, applyMatchedMasterEq, matchBands, measureMatch } from '../../../src/engine/mix/tonal-match.js';
+import {
+  DEAD_BAND_DB,
+  FAMILY_DEAD_BAND_DB,
+  LIMIT_DB,
+  applyMatchedMasterEq,
+  deadBandOf,
+  matchBands,
+  measureMatch,
+} from '../../../src/engine/mix/tonal-match.js';
 import { Rng } from '../../../src/engine/random.js';
 
 const SR = 44100;
@@ -117,6 +125,25 @@ describe('match bands for a deviation', () => {
     for (const hz of BAND_CENTRES) expect(Math.abs(chainResponseDb(bands, hz, SR))).toBeLessThanOrEqual(LIMIT_DB + 1e-9);
   });
 
+  it('holds jazz and ambient closer than the other families, which keep the 9 dB dead band', () => {
+    expect(deadBandOf('ambient')).toBe(6);
+    expect(deadBandOf('jazz')).toBe(7);
+    for (const family of ['pop', 'rock', 'electronic', 'lofi', 'folk'] as const) {
+      expect(FAMILY_DEAD_BAND_DB[family]).toBeUndefined();
+      expect(deadBandOf(family)).toBe(DEAD_BAND_DB);
+    }
+    // A low-mid hump 8.5 dB over the curve: inside the 9 dB dead band, out of ambient's and jazz's.
+    const hump = normalised(BAND_CENTRES.map((hz) => (hz >= 315 && hz <= 630 ? 10.5 : 0)));
+    expect(Math.max(...hump)).toBeGreaterThan(8);
+    expect(Math.max(...hump)).toBeLessThan(DEAD_BAND_DB);
+    expect(matchBands(hump, SR, deadBandOf('rock'))).toEqual([]);
+    for (const family of ['ambient', 'jazz'] as const) {
+      const after = shaped(hump, matchBands(hump, SR, deadBandOf(family)));
+      expect(Math.max(...after)).toBeLessThan(deadBandOf(family) + 0.5);
+      expect(Math.max(...after)).toBeGreaterThan(deadBandOf(family) - 1.5);
+    }
+  });
+
   it('is the same for the same deviation', () => {
     const fault = normalised(BAND_CENTRES.map((hz) => (hz >= 8000 ? -12 : hz === 100 ? 9 : 0)));
     expect(matchBands(fault, SR)).toEqual(matchBands([...fault], SR));
@@ -174,6 +201,16 @@ describe('the stage over a signal', () => {
     expect(same(l2, left) && same(r2, right)).toBe(true);
     expect(applyMatchedMasterEq(l3, r3, 'rock', 42, SR)).toEqual(eq);
     expect(same(l3, left) && same(r3, right)).toBe(true);
+  });
+
+  it("measures a song against its family's dead band", () => {
+    // The same pink noise, off the ambient curve by more than 6 dB somewhere: the stage fits what passes 6 dB.
+    const [left, right] = [pinkNoise(8, 9), pinkNoise(8, 10)];
+    const deviation = balanceAgainst(longTermSpectrum(left, right, SR), 'ambient').deviation;
+    expect(Math.max(...deviation.map(Math.abs))).toBeGreaterThan(deadBandOf('ambient') + 1);
+    const bands = measureMatch(left, right, 'ambient', SR);
+    expect(bands.length).toBeGreaterThan(0);
+    expect(bands).toEqual(matchBands(deviation, SR, deadBandOf('ambient')));
   });
 
   it('passes silence and a render shorter than one analysis frame through the match', () => {
