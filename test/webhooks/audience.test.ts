@@ -145,4 +145,29 @@ describe('dispatch', () => {
     expect(await hooksThatHeard(capsule.id)).toEqual([ownerHook.id, adminHook.id].sort());
     expect(strangerReceiver.matching(capsule.id)).toEqual([]);
   });
+  it('stops hearing anything once its owner is banned, and hears again once restored', async () => {
+    const banned = await developer(station);
+    const [bannedReceiver, adminReceiver] = [await receiver(), await receiver()];
+    const bannedHook = await registerWebhook(station, banned, bannedReceiver.url, ['track.published', 'payment.success']);
+    const adminHook = await registerWebhook(station, admin, adminReceiver.url, ['track.published', 'payment.success']);
+    const setStatus = (status: string) =>
+      station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${banned.userId}/status`, headers: headersOf(admin), payload: { status } });
+    const events = new PlatformEvents(station.bus, station.clock);
+    expect((await setStatus('banned')).statusCode).toBe(200);
+
+    const published = nonce();
+    await events.emit('track.published', { track_id: published, artist_id: 'a-1', title: 'T', genre: 'pop' }, 'live');
+    const paid = nonce();
+    await events.emit('payment.success', { order_id: paid, user_id: 'buyer-1', product_id: 'p-1', amount: 2 }, 'live', { ownerUserId: banned.userId });
+    await adminReceiver.waitFor(published, 1);
+    await adminReceiver.waitFor(paid, 1);
+    expect(await hooksThatHeard(published)).toEqual([adminHook.id]);
+    expect(await hooksThatHeard(paid)).toEqual([adminHook.id]);
+
+    expect((await setStatus('active')).statusCode).toBe(200);
+    const again = nonce();
+    await events.emit('track.published', { track_id: again, artist_id: 'a-1', title: 'T', genre: 'pop' }, 'live');
+    await bannedReceiver.waitFor(again, 1);
+    expect(await hooksThatHeard(again)).toEqual([bannedHook.id, adminHook.id].sort());
+  });
 });

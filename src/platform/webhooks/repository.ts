@@ -86,18 +86,18 @@ export class WebhookRepository {
   }
 
   /**
-   * The active webhooks of an environment subscribed to `event`, each with whether its owner is an active
-   * admin now (read in the same statement: a demoted or banned admin stops hearing admin events at once).
+   * The active webhooks of an environment subscribed to `event` whose owner's account is active now, each with
+   * whether that owner is an admin (read in the same statement: a banned owner stops hearing every event at
+   * once, as their keys and logins stop, and a demoted admin stops hearing admin events).
    */
   async activeWebhooksFor(event: string, environment: Environment): Promise<SubscribedWebhook[]> {
     const rows = await this.db
       .select({ webhook: webhooks, ownerRole: this.owners.roleOf(webhooks.ownerUserId), ownerStatus: this.owners.statusOf(webhooks.ownerUserId) })
       .from(webhooks)
       .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
-    return rows.map(({ webhook, ownerRole, ownerStatus }) => ({
-      ...webhook,
-      ownerIsAdmin: ownerStatus === 'active' && ADMIN_ROLES.includes(ownerRole),
-    }));
+    return rows
+      .filter(({ ownerStatus }) => ownerStatus === 'active')
+      .map(({ webhook, ownerRole }) => ({ ...webhook, ownerIsAdmin: ADMIN_ROLES.includes(ownerRole) }));
   }
 
   async listDeliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
