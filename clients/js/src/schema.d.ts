@@ -908,7 +908,7 @@ export interface paths {
         head?: never;
         /**
          * Edits an artist's name, genre, bio or country (its owner or an admin); the slug stays
-         * @description Anyone else answers 403 PLATFORM_FORBIDDEN. The path takes the artist's slug or its id; an unknown one answers 404 PLATFORM_NOT_FOUND. A test key sees the sandbox's artists (copies of the demo artists under the same slugs, never platform-owned), every other credential the live ones.
+         * @description Anyone else answers 403 PLATFORM_FORBIDDEN, and so does the owner's API key or app token without the `artist` scope. The path takes the artist's slug or its id; an unknown one answers 404 PLATFORM_NOT_FOUND. A test key sees the sandbox's artists (copies of the demo artists under the same slugs, never platform-owned), every other credential the live ones.
          *
          *     Any authenticated caller. Requires `X-CSRF-Token`.
          */
