@@ -10,7 +10,7 @@ import type { Environment } from '../../kernel/environment.js';
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 /** A subscribed webhook with what the audience policy asks of its owner now (event-audience.ts). */
-export type SubscribedWebhook = WebhookRow & { ownerIsAdmin: boolean };
+export type SubscribedWebhook = WebhookRow & { ownerIsAdmin: boolean; ownerRole: Role | null };
 
 /** The roles that make an account an admin: those holding platform:admin (src/auth/scopes.ts). */
 const ADMIN_ROLES: readonly string[] = ROLES.filter((role) => scopesOfRole(role).includes('platform:admin'));
@@ -97,7 +97,7 @@ export class WebhookRepository {
       .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
     return rows
       .filter(({ ownerStatus }) => ownerStatus === 'active')
-      .map(({ webhook, ownerRole }) => ({ ...webhook, ownerIsAdmin: ADMIN_ROLES.includes(ownerRole) }));
+      .map(({ webhook, ownerRole }) => ({ ...webhook, ownerIsAdmin: ADMIN_ROLES.includes(ownerRole), ownerRole: ownerRole ?? null }));
   }
 
   async listDeliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
