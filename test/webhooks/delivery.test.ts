@@ -257,6 +257,59 @@ describe('retries', () => {
     }
   });
 
+  it("drops a retry whose webhook's owner was banned after the first attempt, without sending it", async () => {
+    const retryClock = new ManualClock(Date.UTC(2026, 0, 17, 8, 0, 0));
+    const timers = new ManualTimers();
+    const queue = new InProcessJobQueue({ timers });
+    const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
+    const repo = new WebhookRepository(station.database.db, new UserDirectory(station.database.db));
+    const worker = new WebhookDeliveryWorker(repo, box, queue, retryClock, {
+      egress: loopbackOnly,
+      timeoutMs: TIMEOUT_MS,
+      retry: { baseMs: 60_000, capMs: 3_600_000, maxAttempts: 3, random: () => 1 },
+    });
+    const dispatcher = new WebhookDispatcher(repo, box, queue, retryClock, { sweepIntervalMs: 0, onError: () => undefined });
+    await queue.process(WEBHOOK_QUEUE, (job) => worker.deliver(String(job.data.deliveryId)));
+    try {
+      const owner = await developer(station);
+      const r = await receiver(() => 500);
+      const hook = await registerWebhook(station, owner, r.url, ['payment.success']);
+      const marker = nonce();
+      const message = {
+        event: 'payment.success',
+        data: { payment_id: 'p-2', marker },
+        timestamp: retryClock.date().toISOString(),
+        audience: { ownerUserId: owner.userId },
+      };
+      expect(await dispatcher.dispatch(message)).toBe(1);
+      const [first] = await r.waitFor(marker, 1);
+      await until(
+        async () => timers.pending() === 1 && (await attemptsOf(station, staff, hook.id)).some((a) => a.attempt === 2),
+        5_000,
+        'attempt 2 to be scheduled',
+      );
+      const ban = await station.http.inject({
+        method: 'PATCH',
+        url: `/v1/admin/users/${owner.userId}/status`,
+        headers: { authorization: `Bearer ${staff.token}`, 'x-csrf-token': staff.csrf },
+        payload: { status: 'banned' },
+      });
+      expect(ban.statusCode, ban.body).toBe(200);
+      retryClock.advance(60_000);
+      timers.advance(60_000);
+
+      const attempts = await settledAttempts(station, staff, hook.id, first.headers['x-webhook-id'] as string, 2);
+      expect(attempts.map((a) => [a.attempt, a.status, a.error]).sort()).toEqual([
+        [1, 'retrying', 'http_500'],
+        [2, 'failed', 'webhook_disabled'],
+      ]);
+      expect(r.matching(marker)).toHaveLength(1);
+    } finally {
+      worker.stop();
+      await queue.close();
+    }
+  });
+
   it('counts a timeout as a failure', async () => {
     const seen = new Set<string>();
     const r = await receiver((request) => {

@@ -23,6 +23,7 @@ export type NewDelivery = Pick<
 export interface ClaimedDelivery {
   delivery: DeliveryRow;
   url: string;
+  /** The webhook is active and its owner's account too (a banned owner's attempts are dropped). */
   active: boolean;
   secretCiphertext: string;
 }
@@ -168,12 +169,19 @@ export class WebhookRepository {
       .returning();
     if (!delivery) return null;
     const [hook] = await this.db
-      .select({ url: webhooks.url, active: webhooks.active, secretCiphertext: webhooks.secretCiphertext })
+      .select({
+        url: webhooks.url,
+        active: webhooks.active,
+        secretCiphertext: webhooks.secretCiphertext,
+        ownerStatus: this.owners.statusOf(webhooks.ownerUserId),
+      })
       .from(webhooks)
       .where(eq(webhooks.id, delivery.webhookId))
       .limit(1);
     if (!hook) return null;
-    return { delivery, ...hook };
+    // A retry made before its owner was banned is not sent after: the owner hears nothing while banned.
+    const { ownerStatus, ...rest } = hook;
+    return { delivery, ...rest, active: rest.active && ownerStatus === 'active' };
   }
 
   async release(id: string): Promise<void> {
