@@ -10,7 +10,7 @@ import { SESSION_REVOKED_CHANNEL } from './auth-events.js';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js';
 import type { DeveloperAccountCheck } from './developer-account-reads.js';
 import { isAdmin, type Principal } from './principal.js';
-import { needsSecondFactor, PLATFORM_SCOPES, STATION_SCOPES, type Role, type Scope } from './scopes.js';
+import { actsOutsideSandbox, needsSecondFactor, PLATFORM_SCOPES, STATION_SCOPES, type Role, type Scope } from './scopes.js';
 import { newOpaqueToken, sha256Hex } from './tokens.js';
 import type { Environment } from '../kernel/environment.js';
 
@@ -82,6 +82,10 @@ export class DeveloperKeys {
     const scopes = [...new Set(input.scopes)];
     const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
     if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
+    const outside = input.environment === 'test' ? scopes.filter((scope) => actsOutsideSandbox(scope as Scope)) : [];
+    if (outside.length > 0) {
+      throw Errors.validation(`scopes that act outside the sandbox: ${outside.join(', ')}; use a live key`, 'A test key acts in the sandbox only');
+    }
     const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
     const row = await this.repo.insertApiKeyWithinLimit(
       { name: input.name, keyHash: sha256Hex(key), keyPrefix: key.slice(0, 16), scopes, environment: input.environment, ownerUserId: userId },
