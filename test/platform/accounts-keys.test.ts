@@ -117,6 +117,11 @@ describe('developer keys', () => {
     });
     expectEnvelope(viaSandbox, 403, 'PLATFORM_INSUFFICIENT_SCOPE');
     expect((await station.http.inject({ url: '/v1/users/me', headers: bearer(target) })).statusCode).toBe(200);
+
+    // A test key stored with such scopes (made before keys were checked for them) does not hold them either.
+    const stored = await station.auth.createApiKey({ name: 'old', scopes: ['platform:admin', 'tracks:read'], environment: 'test', ownerUserId: admin.userId });
+    expectEnvelope(await station.http.inject({ url: '/v1/admin/users', headers: { 'x-api-key': stored.key } }), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
+    expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': stored.key } })).statusCode).toBe(200);
   });
 
   it("answers 404 for another user's key and for any id that names nothing", async () => {
