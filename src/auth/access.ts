@@ -10,7 +10,7 @@ import type { SessionState } from './auth-events.js';
 import type { ApiKeyWithOwner, ApiKeysRepository } from './api-keys.repository.js';
 import { KeyUsage } from './key-usage.js';
 import type { Principal } from './principal.js';
-import { isScope, scopesOfAccount, sessionScopes, type Role, type Scope } from './scopes.js';
+import { actsOutsideSandbox, isScope, scopesOfAccount, sessionScopes, type Role, type Scope } from './scopes.js';
 import type { SessionCache } from './session-cache.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import { TokenError, type TokenService, sha256Hex } from './tokens.js';
@@ -152,7 +152,12 @@ function keyPrincipal(row: ApiKeyWithOwner): Principal {
     kind: 'service',
     userId: row.ownerUserId,
     role: null,
-    scopes: new Set(row.scopes.filter((scope): scope is Scope => isScope(scope) && (granted === null || granted.has(scope)))),
+    // A test key acts in the sandbox: never with a scope that acts on the live platform (scopes.ts).
+    scopes: new Set(
+      row.scopes.filter(
+        (scope): scope is Scope => isScope(scope) && (granted === null || granted.has(scope)) && !(row.environment === 'test' && actsOutsideSandbox(scope)),
+      ),
+    ),
     credentialId: `${API_KEY_CREDENTIAL}${row.id}`,
     sessionId: null,
     apiKeyId: row.id,

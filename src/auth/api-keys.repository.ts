@@ -3,7 +3,7 @@
  * of a presented key (by its hash, or by its id for a JWT exchanged for it) that every API-key request runs.
  * `last_used_at` is written by KeyUsage (key-usage.ts).
  */
-import { and, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, arrayOverlaps, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../infra/db/client.js';
 import { idEq, isUuid } from '../infra/db/ids.js';
 import { apiKeys, users } from '../infra/db/schema/index.js';
@@ -117,6 +117,17 @@ export class ApiKeysRepository {
   }
 
   /** Revokes a key that is not revoked yet; `ownerUserId` null means any owner (admins). False when nothing matched. */
+  /** Revokes the owner's unrevoked keys that hold any of `scopes`; answers their ids. */
+  async revokeKeysHoldingAny(ownerUserId: string, scopes: readonly string[]): Promise<string[]> {
+    if (scopes.length === 0) return [];
+    const rows = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiKeys.ownerUserId, ownerUserId), isNull(apiKeys.revokedAt), arrayOverlaps(apiKeys.scopes, [...scopes])))
+      .returning({ id: apiKeys.id });
+    return rows.map((row) => row.id);
+  }
+
   async revokeApiKey(id: string, ownerUserId: string | null): Promise<boolean> {
     const rows = await this.db
       .update(apiKeys)

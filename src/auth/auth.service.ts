@@ -153,6 +153,7 @@ export class AuthService implements EmailVerifiedCheck {
       clock: deps.clock,
       counters: deps.counters,
       endSessions: (userId, reason, keepSessionId) => this.endAllSessions(userId, reason, keepSessionId),
+      revokeSecondFactorKeys: (userId) => this.developerKeys.revokeSecondFactorKeys(userId),
     });
     this.accounts = new AccountService({
       repo: this.repo,

@@ -10,7 +10,7 @@ import { SESSION_REVOKED_CHANNEL } from './auth-events.js';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.js';
 import type { DeveloperAccountCheck } from './developer-account-reads.js';
 import { isAdmin, type Principal } from './principal.js';
-import type { Role, Scope } from './scopes.js';
+import { actsOutsideSandbox, needsSecondFactor, PLATFORM_SCOPES, STATION_SCOPES, type Role, type Scope } from './scopes.js';
 import { newOpaqueToken, sha256Hex } from './tokens.js';
 import type { Environment } from '../kernel/environment.js';
 
@@ -82,6 +82,10 @@ export class DeveloperKeys {
     const scopes = [...new Set(input.scopes)];
     const wider = scopes.filter((scope) => !caller.scopes.has(scope as Scope));
     if (wider.length > 0) throw Errors.validation(`scopes not held by the caller: ${wider.join(', ')}`, 'A key cannot hold scopes its owner does not hold');
+    const outside = input.environment === 'test' ? scopes.filter((scope) => actsOutsideSandbox(scope as Scope)) : [];
+    if (outside.length > 0) {
+      throw Errors.validation(`scopes that act outside the sandbox: ${outside.join(', ')}; use a live key`, 'A test key acts in the sandbox only');
+    }
     const key = newOpaqueToken(input.environment === 'live' ? 'stn_live' : 'stn_test');
     const row = await this.repo.insertApiKeyWithinLimit(
       { name: input.name, keyHash: sha256Hex(key), keyPrefix: key.slice(0, 16), scopes, environment: input.environment, ownerUserId: userId },
@@ -101,6 +105,15 @@ export class DeveloperKeys {
     const userId = loginSessionUser(caller, 'API keys');
     const { rows, total } = await this.repo.listApiKeys(userId, page);
     return { data: rows.map(publicApiKey), total, page: page.page, limit: page.limit };
+  }
+
+  /**
+   * Revokes the user's keys that hold a scope only a second factor grants (needsSecondFactor): when the second
+   * factor is reset, the role carries those scopes again only after a new enrolment, through keys too.
+   */
+  async revokeSecondFactorKeys(userId: string): Promise<void> {
+    const revoked = await this.repo.revokeKeysHoldingAny(userId, [...STATION_SCOPES, ...PLATFORM_SCOPES].filter(needsSecondFactor));
+    for (const keyId of revoked) await this.bus.publish(SESSION_REVOKED_CHANNEL, { sessionId: `${API_KEY_CREDENTIAL}${keyId}` });
   }
 
   /** Revokes a key at once (every instance reads keys from the database on use). Another user's key is 404; admins revoke any. */

@@ -77,6 +77,15 @@ export function sessionScopes(role: Role, passedSecondFactor: boolean, developer
   return passedSecondFactor ? scopes : scopes.filter((scope) => !needsSecondFactor(scope));
 }
 
+/**
+ * Scopes that act on the live platform whatever the caller's environment: the station's (but station:read,
+ * the radio's public data) and platform:admin (live users). A sandbox credential (a test key, a session
+ * through /sandbox/v1) never holds them.
+ */
+export function actsOutsideSandbox(scope: Scope): boolean {
+  return (scope.startsWith('station:') && scope !== 'station:read') || scope === 'platform:admin';
+}
+
 /** Who may use the staff login (/api/auth/admin/login): the roles whose scopes need TOTP. */
 export const STAFF_ROLES: readonly Role[] = ROLES.filter(roleNeedsSecondFactor);
 

@@ -32,6 +32,8 @@ export interface TotpEnrolmentDeps {
   counters: CounterStore;
   /** Ends the user's sessions but `keepSessionId` (AuthService.endAllSessions). */
   endSessions: (userId: string, reason: string, keepSessionId?: string) => Promise<void>;
+  /** Revokes the user's API keys holding scopes only a second factor grants (DeveloperKeys.revokeSecondFactorKeys). */
+  revokeSecondFactorKeys: (userId: string) => Promise<void>;
 }
 
 export interface Enrolment {
@@ -80,6 +82,8 @@ export class TotpEnrolment {
   async reset(userId: string): Promise<void> {
     if (!(await this.deps.repo.clearTotpSecrets(userId))) throw Errors.notFound('User', userId);
     await this.deps.endSessions(userId, 'second factor reset');
+    // Keys made from a login that passed the old factor carry its scopes no longer than the factor itself.
+    await this.deps.revokeSecondFactorKeys(userId);
   }
 
   private async sessionUser(caller: Principal): Promise<UserRow> {

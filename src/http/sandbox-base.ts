@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Principal } from '../auth/principal.js';
+import { actsOutsideSandbox } from '../auth/scopes.js';
 import { Errors } from '../errors.js';
 
 export const SANDBOX_BASE_PATH = '/sandbox/v1';
@@ -37,5 +38,6 @@ export function sandboxPrincipal(principal: Principal): Principal {
   if (principal.apiKeyId !== null) {
     throw Errors.forbidden(`a live API key serves production at /v1; ${SANDBOX_BASE_PATH} takes a test key or a login session`);
   }
-  return { ...principal, environment: 'test' };
+  // Staff scopes act on live users and the live radio: a session acting in the sandbox holds none of them.
+  return { ...principal, environment: 'test', scopes: new Set([...principal.scopes].filter((scope) => !actsOutsideSandbox(scope))) };
 }

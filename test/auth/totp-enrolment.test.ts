@@ -153,6 +153,30 @@ describe('two-factor enrolment', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it("takes the TOTP-only scopes from the holder's API keys when a super_admin resets the second factor", async () => {
+    const secret = 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU';
+    const staff = await station.auth.createUser({
+      email: `keys-${Date.now()}@example.com`,
+      password: 'staff-password-1',
+      role: 'admin',
+      displayName: 's',
+      totpSecret: secret,
+    });
+    // Keys made from the holder's TOTP login: one with station and admin scopes, one with a plain platform scope.
+    const strong = await station.auth.createApiKey({ name: 'ops', scopes: ['station:admin', 'platform:admin'], environment: 'live', ownerUserId: staff.id });
+    const plain = await station.auth.createApiKey({ name: 'reader', scopes: ['tracks:read'], environment: 'live', ownerUserId: staff.id });
+    const status = (key: string) => station.http.inject({ url: '/station/v1/admin/status', headers: { 'x-api-key': key } });
+    expect((await status(strong.key)).statusCode).toBe(200);
+
+    const superAdmin = await staffLogin(station, clock);
+    const reset = await station.http.inject({ method: 'DELETE', url: `/v1/admin/users/${staff.id}/totp`, headers: authHeaders(superAdmin) });
+    expect(reset.statusCode).toBe(204);
+    // No confirmed second factor now: the role's station scopes and platform:admin are gone from every credential.
+    expect([401, 403]).toContain((await status(strong.key)).statusCode);
+    expect([401, 403]).toContain((await station.http.inject({ url: '/v1/admin/users', headers: { 'x-api-key': strong.key } })).statusCode);
+    expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': plain.key } })).statusCode).toBe(200);
+  });
+
   async function storedSecrets(id: string) {
     const [row] = await station.database.db.select({ confirmed: users.totpSecret, pending: users.totpPendingSecret }).from(users).where(eq(users.id, id));
     return row!;

@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { stationForSuite } from '../helpers/station.js';
+import { staffLogin, stationForSuite } from '../helpers/station.js';
+import { expectEnvelope } from '../foundation/support.js';
 import { clientAddress } from '../auth/support.js';
 import { bearer, createKey, loginAs, type Login } from './accounts-support.js';
 
@@ -87,6 +88,40 @@ describe('developer keys', () => {
       payload: { name: 'x', scopes: ['tracks:read'], environment: 'live' },
     });
     expect(byKey.statusCode).toBe(403);
+  });
+
+  it('gives test keys no scope that acts outside the sandbox, and a session through /sandbox/v1 none either', async () => {
+    // The bootstrap super_admin's TOTP login (createKey only reads its token and CSRF token).
+    const admin: Login = { ...(await staffLogin(station)), refreshToken: '', email: '', password: '' };
+    // Staff scopes act on live users and the live radio, whatever the environment: a sandbox credential holds none.
+    for (const scopes of [['platform:admin'], ['station:admin'], ['tracks:read', 'station:train'], ['station:generate']]) {
+      const answer = await station.http.inject({
+        method: 'POST',
+        url: '/v1/developer/keys',
+        headers: bearer(admin),
+        payload: { name: 'sandbox admin', scopes, environment: 'test' },
+      });
+      expectEnvelope(answer, 400, 'PLATFORM_VALIDATION_FAILED');
+    }
+    const fine = await createKey(station, admin, { scopes: ['tracks:read', 'station:read', 'webhooks:write'], environment: 'test' });
+    expect(fine.key).toMatch(/^stn_test_/);
+    const live = await createKey(station, admin, { scopes: ['platform:admin'], environment: 'live' });
+    expect(live.key).toMatch(/^stn_live_/);
+
+    const target = await loginAs(station, 'listener');
+    const viaSandbox = await station.http.inject({
+      method: 'PATCH',
+      url: `/sandbox/v1/admin/users/${target.userId}/status`,
+      headers: bearer(admin),
+      payload: { status: 'banned' },
+    });
+    expectEnvelope(viaSandbox, 403, 'PLATFORM_INSUFFICIENT_SCOPE');
+    expect((await station.http.inject({ url: '/v1/users/me', headers: bearer(target) })).statusCode).toBe(200);
+
+    // A test key stored with such scopes (made before keys were checked for them) does not hold them either.
+    const stored = await station.auth.createApiKey({ name: 'old', scopes: ['platform:admin', 'tracks:read'], environment: 'test', ownerUserId: admin.userId });
+    expectEnvelope(await station.http.inject({ url: '/v1/admin/users', headers: { 'x-api-key': stored.key } }), 403, 'PLATFORM_INSUFFICIENT_SCOPE');
+    expect((await station.http.inject({ url: '/v1/tracks', headers: { 'x-api-key': stored.key } })).statusCode).toBe(200);
   });
 
   it("answers 404 for another user's key and for any id that names nothing", async () => {

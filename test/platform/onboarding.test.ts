@@ -144,6 +144,32 @@ describe('POST /v1/artists and PATCH /v1/artists/{slug}', () => {
     expect(byAdmin.statusCode, byAdmin.body).toBe(200);
     expect(byAdmin.json()).toMatchObject({ slug, name: 'Lumen Tide (Official)', owner_user_id: owner.userId });
   });
+
+  it("is not edited with the owner's key or app token that lacks the artist scope, and the refusal changes nothing", async () => {
+    const keyHeaders = async (scopes: string[]) => {
+      const { key } = await station.auth.createApiKey({ name: 'narrow', scopes: scopes as never, environment: 'live', ownerUserId: owner.userId });
+      const csrf = (await station.http.inject({ url: '/api/auth/csrf', headers: { 'x-api-key': key } })).json().csrf_token as string;
+      return { 'x-api-key': key, 'x-csrf-token': csrf };
+    };
+    const before = (await call(owner, 'GET', `/v1/artists/${slug}`)).json();
+    const readOnly = await station.http.inject({
+      method: 'PATCH',
+      url: `/v1/artists/${slug}`,
+      headers: await keyHeaders(['tracks:read', 'users:read']),
+      payload: { name: 'Renamed By A Reader', bio: 'not yours to write' },
+    });
+    expectEnvelope(readOnly, 403, 'PLATFORM_FORBIDDEN');
+    expect((await call(owner, 'GET', `/v1/artists/${slug}`)).json()).toMatchObject({ name: before.name, bio: before.bio });
+
+    const withArtist = await station.http.inject({
+      method: 'PATCH',
+      url: `/v1/artists/${slug}`,
+      headers: await keyHeaders(['artist']),
+      payload: { bio: 'Edited with the artist scope.' },
+    });
+    expect(withArtist.statusCode, withArtist.body).toBe(200);
+    expect(withArtist.json()).toMatchObject({ slug, bio: 'Edited with the artist scope.' });
+  });
 });
 
 describe('unverified artists: public, but off the radio and out of the dataset', () => {

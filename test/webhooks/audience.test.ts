@@ -4,10 +4,11 @@
  * for by anyone but reach only the owner of what they are about (named by the publisher beside the event,
  * never in the body) and admins; station events need a station scope.
  */
-import { like } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../../src/infra/db/schema/index.js';
+import { webhookDeliveries, webhooks } from '../../src/infra/db/schema/index.js';
 import { PLATFORM_EVENTS_CHANNEL, PlatformEvents } from '../../src/platform/webhooks/platform-events.js';
+import { StationEvents } from '../../src/station/events/station-events.js';
 import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { expectEnvelope } from '../foundation/support.js';
 import { seedArtist } from '../platform/listeners-support.js';
@@ -77,6 +78,27 @@ describe('registration', () => {
     expect((await post(webhooksOnly, ['track.published'])).statusCode).toBe(201);
     expect((await post(await keyHeaders(['webhooks:write', 'station:read']), ['station.track.now_playing'])).statusCode).toBe(201);
   });
+
+  it("needs, for each station event, the scope that reads what it tells: station:read alone hears the radio's public events only", async () => {
+    // A developer's password login holds station:read (station:train needs TOTP), as every listener's does.
+    const refused = await post(headersOf(owner), [
+      'station.track.now_playing',
+      'station.track.generation_complete',
+      'station.track.generation_failed',
+      'station.training.job_completed',
+      'station.training.job_failed',
+      'station.safety.flag_raised',
+    ]);
+    expectEnvelope(refused, 400, 'PLATFORM_VALIDATION_FAILED');
+    const { detail } = refused.json().error as { detail: string };
+    for (const event of ['generation_complete (', 'generation_failed (', 'job_completed (', 'job_failed (', 'flag_raised (']) expect(detail).toContain(event);
+    expect(detail).not.toContain('now_playing (');
+    for (const events of [['station.radio.enabled'], ['station.radio.disabled'], ['station.track.now_playing']]) {
+      expect((await post(headersOf(owner), events)).statusCode).toBe(201);
+    }
+    const all = ['station.track.generation_complete', 'station.training.job_failed', 'station.safety.flag_raised'];
+    expect((await post(headersOf(admin), all)).statusCode).toBe(201);
+  });
 });
 
 describe('dispatch', () => {
@@ -144,5 +166,52 @@ describe('dispatch', () => {
     });
     expect(await hooksThatHeard(capsule.id)).toEqual([ownerHook.id, adminHook.id].sort());
     expect(strangerReceiver.matching(capsule.id)).toEqual([]);
+  });
+  it('stops hearing anything once its owner is banned, and hears again once restored', async () => {
+    const banned = await developer(station);
+    const [bannedReceiver, adminReceiver] = [await receiver(), await receiver()];
+    const bannedHook = await registerWebhook(station, banned, bannedReceiver.url, ['track.published', 'payment.success']);
+    const adminHook = await registerWebhook(station, admin, adminReceiver.url, ['track.published', 'payment.success']);
+    const setStatus = (status: string) =>
+      station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${banned.userId}/status`, headers: headersOf(admin), payload: { status } });
+    const events = new PlatformEvents(station.bus, station.clock);
+    expect((await setStatus('banned')).statusCode).toBe(200);
+
+    const published = nonce();
+    await events.emit('track.published', { track_id: published, artist_id: 'a-1', title: 'T', genre: 'pop' }, 'live');
+    const paid = nonce();
+    await events.emit('payment.success', { order_id: paid, user_id: 'buyer-1', product_id: 'p-1', amount: 2 }, 'live', { ownerUserId: banned.userId });
+    await adminReceiver.waitFor(published, 1);
+    await adminReceiver.waitFor(paid, 1);
+    expect(await hooksThatHeard(published)).toEqual([adminHook.id]);
+    expect(await hooksThatHeard(paid)).toEqual([adminHook.id]);
+
+    expect((await setStatus('active')).statusCode).toBe(200);
+    const again = nonce();
+    await events.emit('track.published', { track_id: again, artist_id: 'a-1', title: 'T', genre: 'pop' }, 'live');
+    await bannedReceiver.waitFor(again, 1);
+    expect(await hooksThatHeard(again)).toEqual([bannedHook.id, adminHook.id].sort());
+  });
+  it('stops sending a station event to an owner whose role no longer holds its scope', async () => {
+    const staff = await developer(station);
+    const promote = (role: string) =>
+      station.http.inject({ method: 'PATCH', url: `/v1/admin/users/${staff.userId}/role`, headers: headersOf(admin), payload: { role } });
+    // Registered while the owner was an admin (rows written as the registry does, past the login's TOTP step).
+    const r = await receiver();
+    const hook = await registerWebhook(station, admin, r.url, ['station.safety.flag_raised', 'station.track.now_playing']);
+    await station.database.db.update(webhooks).set({ ownerUserId: staff.userId }).where(eq(webhooks.id, hook.id));
+    expect((await promote('admin')).statusCode).toBe(200);
+    const emitter = new StationEvents(station.bus, station.clock);
+    const flagged = nonce();
+    await emitter.emit('station.safety.flag_raised', { station_track_id: flagged, flag_type: 'explicit', safety_score: 0.9 });
+    await r.waitFor(flagged, 1);
+
+    expect((await promote('listener')).statusCode).toBe(200);
+    const hidden = nonce();
+    await emitter.emit('station.safety.flag_raised', { station_track_id: hidden, flag_type: 'explicit', safety_score: 0.9 });
+    const playing = nonce();
+    await emitter.emit('station.track.now_playing', { station_track_id: playing });
+    await r.waitFor(playing, 1);
+    expect(await hooksThatHeard(hidden)).toEqual([]);
   });
 });

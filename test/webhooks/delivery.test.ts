@@ -19,7 +19,7 @@ import { ManualTimers } from '../../src/infra/clock/timers.js';
 import { InProcessJobQueue } from '../../src/infra/queue/in-process-queue.js';
 import { EgressPolicy } from '../../src/infra/egress/egress-policy.js';
 import { parseAllowList } from '../../src/infra/egress/allow-list.js';
-import { buildTestStation, type TestStation } from '../helpers/station.js';
+import { buildTestStation, staffLogin, type TestStation } from '../helpers/station.js';
 import { pollUntil } from '../helpers/poll.js';
 import { attemptsOf, developer, gate, hmac, nonce, registerWebhook, settledAttempts, startReceiver, until, type Caller, type Receiver } from './support.js';
 
@@ -31,6 +31,8 @@ const loopbackOnly = new EgressPolicy(parseAllowList('loopback'));
 const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0, 250));
 let station: TestStation;
 let dev: Caller;
+/** Hears every station event: generations, training and safety flags need station scopes a developer's password login lacks. */
+let staff: Caller;
 let events: StationEvents;
 let platform: PlatformEvents;
 const receivers: Receiver[] = [];
@@ -48,6 +50,7 @@ beforeAll(async () => {
     { clock, webhooks: { timeoutMs: TIMEOUT_MS, retry: { baseMs: BASE_MS, maxAttempts: 4, random: () => 1 } } },
   );
   dev = await developer(station);
+  staff = await staffLogin(station);
   events = new StationEvents(station.bus, station.clock);
   platform = new PlatformEvents(station.bus, station.clock);
 });
@@ -157,7 +160,7 @@ describe('retries', () => {
       seen.set(key, count);
       return count <= 2 ? 500 : 200;
     });
-    const hook = await registerWebhook(station, dev, r.url, ['station.track.generation_complete']);
+    const hook = await registerWebhook(station, staff, r.url, ['station.track.generation_complete']);
     const marker = nonce();
     await events.emit('station.track.generation_complete', { generation_id: 'g-1', marker });
     const requests = await r.waitFor(marker, 3);
@@ -167,7 +170,7 @@ describe('retries', () => {
     expect(new Set(requests.map((q) => q.body)).size).toBe(1);
     for (const q of requests) expect(q.headers['x-station-signature']).toBe(hmac(hook.secret, q.body));
 
-    const attempts = await settledAttempts(station, dev, hook.id, [...ids][0] as string, 3);
+    const attempts = await settledAttempts(station, staff, hook.id, [...ids][0] as string, 3);
     expect(attempts.map((a) => [a.attempt, a.status, a.response_status])).toEqual([
       [1, 'retrying', 500],
       [2, 'retrying', 500],
@@ -254,6 +257,59 @@ describe('retries', () => {
     }
   });
 
+  it("drops a retry whose webhook's owner was banned after the first attempt, without sending it", async () => {
+    const retryClock = new ManualClock(Date.UTC(2026, 0, 17, 8, 0, 0));
+    const timers = new ManualTimers();
+    const queue = new InProcessJobQueue({ timers });
+    const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
+    const repo = new WebhookRepository(station.database.db, new UserDirectory(station.database.db));
+    const worker = new WebhookDeliveryWorker(repo, box, queue, retryClock, {
+      egress: loopbackOnly,
+      timeoutMs: TIMEOUT_MS,
+      retry: { baseMs: 60_000, capMs: 3_600_000, maxAttempts: 3, random: () => 1 },
+    });
+    const dispatcher = new WebhookDispatcher(repo, box, queue, retryClock, { sweepIntervalMs: 0, onError: () => undefined });
+    await queue.process(WEBHOOK_QUEUE, (job) => worker.deliver(String(job.data.deliveryId)));
+    try {
+      const owner = await developer(station);
+      const r = await receiver(() => 500);
+      const hook = await registerWebhook(station, owner, r.url, ['payment.success']);
+      const marker = nonce();
+      const message = {
+        event: 'payment.success',
+        data: { payment_id: 'p-2', marker },
+        timestamp: retryClock.date().toISOString(),
+        audience: { ownerUserId: owner.userId },
+      };
+      expect(await dispatcher.dispatch(message)).toBe(1);
+      const [first] = await r.waitFor(marker, 1);
+      await until(
+        async () => timers.pending() === 1 && (await attemptsOf(station, staff, hook.id)).some((a) => a.attempt === 2),
+        5_000,
+        'attempt 2 to be scheduled',
+      );
+      const ban = await station.http.inject({
+        method: 'PATCH',
+        url: `/v1/admin/users/${owner.userId}/status`,
+        headers: { authorization: `Bearer ${staff.token}`, 'x-csrf-token': staff.csrf },
+        payload: { status: 'banned' },
+      });
+      expect(ban.statusCode, ban.body).toBe(200);
+      retryClock.advance(60_000);
+      timers.advance(60_000);
+
+      const attempts = await settledAttempts(station, staff, hook.id, first.headers['x-webhook-id'] as string, 2);
+      expect(attempts.map((a) => [a.attempt, a.status, a.error]).sort()).toEqual([
+        [1, 'retrying', 'http_500'],
+        [2, 'failed', 'webhook_disabled'],
+      ]);
+      expect(r.matching(marker)).toHaveLength(1);
+    } finally {
+      worker.stop();
+      await queue.close();
+    }
+  });
+
   it('counts a timeout as a failure', async () => {
     const seen = new Set<string>();
     const r = await receiver((request) => {
@@ -261,12 +317,12 @@ describe('retries', () => {
       seen.add(request.body);
       return { status: 200, delayMs: TIMEOUT_MS * 3 };
     });
-    const hook = await registerWebhook(station, dev, r.url, ['station.training.job_completed']);
+    const hook = await registerWebhook(station, staff, r.url, ['station.training.job_completed']);
     const marker = nonce();
     await events.emit('station.training.job_completed', { job_id: 'j-1', marker });
     const requests = await r.waitFor(marker, 2);
     expect(requests[0].headers['x-webhook-id']).toBe(requests[1].headers['x-webhook-id']);
-    const attempts = await settledAttempts(station, dev, hook.id, requests[0].headers['x-webhook-id'] as string, 2);
+    const attempts = await settledAttempts(station, staff, hook.id, requests[0].headers['x-webhook-id'] as string, 2);
     expect(attempts.map((a) => [a.attempt, a.status, a.response_status])).toEqual([
       [1, 'retrying', null],
       [2, 'succeeded', 200],
@@ -276,11 +332,11 @@ describe('retries', () => {
 
   it('gives up after the last attempt, which is marked failed', async () => {
     const r = await receiver(() => 503);
-    const hook = await registerWebhook(station, dev, r.url, ['station.training.job_failed']);
+    const hook = await registerWebhook(station, staff, r.url, ['station.training.job_failed']);
     const marker = nonce();
     await events.emit('station.training.job_failed', { job_id: 'j-2', marker });
     const requests = await r.waitFor(marker, 4, 15_000);
-    const attempts = await settledAttempts(station, dev, hook.id, requests[0].headers['x-webhook-id'] as string, 4);
+    const attempts = await settledAttempts(station, staff, hook.id, requests[0].headers['x-webhook-id'] as string, 4);
     // The last one failed for good and no fifth was scheduled: nothing more will be sent.
     expect(attempts.map((a) => a.status)).toEqual(['retrying', 'retrying', 'retrying', 'failed']);
     expect(r.matching(marker)).toHaveLength(4);
@@ -295,12 +351,12 @@ describe('retries', () => {
       seen.add(request.body);
       return { status: 307, headers: { location: target.url } };
     });
-    const hook = await registerWebhook(station, dev, redirecting.url, ['station.safety.flag_raised']);
+    const hook = await registerWebhook(station, staff, redirecting.url, ['station.safety.flag_raised']);
     const marker = nonce();
     await events.emit('station.safety.flag_raised', { station_track_id: 'st-1', flag_type: 'explicit', safety_score: 0.9, marker });
     const requests = await redirecting.waitFor(marker, 2);
     expect(target.matching(marker)).toHaveLength(0);
-    const attempts = await settledAttempts(station, dev, hook.id, requests[0].headers['x-webhook-id'] as string, 2);
+    const attempts = await settledAttempts(station, staff, hook.id, requests[0].headers['x-webhook-id'] as string, 2);
     expect(attempts[0]).toMatchObject({ attempt: 1, status: 'retrying', response_status: 307, error: 'http_307' });
     expect(attempts[1]).toMatchObject({ attempt: 2, status: 'succeeded', response_status: 204 });
   });
@@ -312,7 +368,7 @@ describe('a slow receiver', () => {
   let owner: Caller;
   beforeAll(async () => {
     patient = await buildTestStation({ STATION_WEBHOOK_ALLOWED_HOSTS: 'loopback' }, { webhooks: { timeoutMs: 60_000 } });
-    owner = await developer(patient);
+    owner = await staffLogin(patient);
   });
   afterAll(() => patient?.destroy());
 

@@ -104,7 +104,8 @@ export function adminRoutes(users: AdminUsersService) {
           summary: "Resets a user's second factor (super_admin)",
           description:
             'For a holder who lost their authenticator: the confirmed and any pending TOTP secret are removed and every session of the ' +
-            'user ends; the user enrols again with POST /v1/users/me/totp. Only a super_admin (else 403 PLATFORM_FORBIDDEN).',
+            'user ends, and so do their API keys holding a scope only a second factor grants (station scopes but station:read, ' +
+            'platform:admin); the user enrols again with POST /v1/users/me/totp. Only a super_admin (else 403 PLATFORM_FORBIDDEN).',
           params: IdParams('id'),
           response: { 204: Type.Null() },
         },

@@ -11,7 +11,7 @@ import type { EmailVerifiedCheck } from '../../auth/email-verification.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Role } from '../../auth/scopes.js';
 import { Errors } from '../../errors.js';
-import { isAdmin } from '../../auth/principal.js';
+import { hasScope, isAdmin } from '../../auth/principal.js';
 import { isCountryCode } from '../users/users.service.js';
 import type { ArtistRow, ArtistsRepository } from './artists.repository.js';
 import type { ArtistsService } from './artists.service.js';
@@ -91,12 +91,18 @@ export class ArtistOnboardingService {
     return this.answer(caller, row);
   }
 
-  /** Edits an artist: its owner or an admin (anyone else 403; unknown 404). */
+  /**
+   * Edits an artist: its owner or an admin (anyone else 403; unknown 404). The owner edits from a login session,
+   * or with a key or app token holding the `artist` scope: one granted only tracks:read or users:read reads, never writes.
+   */
   async update(caller: Principal, slugOrId: string, input: Partial<ArtistInput>) {
     const row = await this.repo.find(slugOrId, caller.environment);
     if (!row) throw Errors.notFound('Artist', slugOrId);
     if (!isAdmin(caller) && (caller.userId === null || caller.userId !== row.ownerUserId))
       throw Errors.forbidden('an artist is edited by its owner or an admin');
+    if (!isAdmin(caller) && caller.kind !== 'user' && !hasScope(caller, 'artist')) {
+      throw Errors.forbidden("an artist is edited from its owner's login session, or with a key or app token holding the artist scope");
+    }
     const change: Partial<Pick<ArtistRow, 'name' | 'genre' | 'bio' | 'country'>> = {};
     if (input.name !== undefined) change.name = text(input.name, 'name');
     if (input.genre !== undefined) change.genre = text(input.genre, 'genre');

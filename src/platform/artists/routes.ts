@@ -62,7 +62,7 @@ export function artistsRoutes(artists: ArtistsService, onboarding: ArtistOnboard
         schema: {
           tags: ['artists'],
           summary: "Edits an artist's name, genre, bio or country (its owner or an admin); the slug stays",
-          description: `Anyone else answers 403 PLATFORM_FORBIDDEN. ${SLUG_OR_ID}`,
+          description: `Anyone else answers 403 PLATFORM_FORBIDDEN, and so does the owner's API key or app token without the \`artist\` scope. ${SLUG_OR_ID}`,
           params: IdParams('slug'),
           body: Type.Object(
             {

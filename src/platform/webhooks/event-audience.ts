@@ -9,10 +9,15 @@
  *                   owner), capsule.unlocked (the capsule's artist's owner). The publisher names that owner
  *                   in the bus message's `audience` (never in `data`, so never in the delivered body); a
  *                   message without one reaches admins only.
- *   station         the radio's events (station.*): registered from a live credential holding a station scope
+ *   station         the radio's events (station.*): registered from a live credential holding the event's
+ *                   station scope (STATION_EVENT_SCOPE: what reads the same facts through the API or the
+ *                   WebSocket channels), and sent while the owner's role still holds it
  */
 import type { WebhookEventName } from './event-names.js';
 import type { Environment } from '../../kernel/environment.js';
+import { scopesOfRole, type Role, type STATION_SCOPES } from '../../auth/scopes.js';
+
+type StationScope = (typeof STATION_SCOPES)[number];
 
 export type AudienceKind = 'public' | 'admins' | 'resource_owner' | 'station';
 
@@ -35,6 +40,26 @@ export const EVENT_AUDIENCE: { readonly [E in WebhookEventName]: AudienceKind } 
 };
 
 /**
+ * The scope each station event needs: the radio's public facts station:read (as /now-playing); generations
+ * station:generate (as GET /station/v1/generate/track/{id}); training station:train (as /training-progress);
+ * safety flags station:admin (the review of withheld tracks is the admins').
+ */
+export const STATION_EVENT_SCOPE: { readonly [E in Extract<WebhookEventName, `station.${string}`>]: StationScope } = {
+  'station.radio.enabled': 'station:read',
+  'station.radio.disabled': 'station:read',
+  'station.track.now_playing': 'station:read',
+  'station.track.generation_complete': 'station:generate',
+  'station.track.generation_failed': 'station:generate',
+  'station.training.job_completed': 'station:train',
+  'station.training.job_failed': 'station:train',
+  'station.safety.flag_raised': 'station:admin',
+};
+
+function stationScopeOf(event: WebhookEventName): StationScope {
+  return STATION_EVENT_SCOPE[event as keyof typeof STATION_EVENT_SCOPE];
+}
+
+/**
  * What a publisher sends beside a resource_owner event: the user owning the resource it is about (the
  * selling artist's owner, the capsule's artist's owner); null when the resource has no owner (admins only).
  */
@@ -46,8 +71,8 @@ export interface EventAudience {
 export interface Registrant {
   /** Holds platform:admin. */
   isAdmin: boolean;
-  /** Holds any station scope (station:read or wider). */
-  hasStationScope: boolean;
+  /** The station scopes the registering credential holds. */
+  stationScopes: readonly string[];
   environment: Environment;
 }
 
@@ -63,7 +88,7 @@ export function registrationRefusal(event: WebhookEventName, registrant: Registr
       return null;
     case 'station':
       if (registrant.environment === 'test') return "it comes from the live radio, and a test key's webhook hears the sandbox's events only";
-      return registrant.hasStationScope ? null : 'it needs a credential holding a station scope';
+      return registrant.stationScopes.includes(stationScopeOf(event)) ? null : `it needs a credential holding ${stationScopeOf(event)}`;
   }
 }
 
@@ -72,15 +97,18 @@ export interface Recipient {
   ownerUserId: string;
   /** The owner's account is an active admin or super_admin now. */
   ownerIsAdmin: boolean;
+  /** The owner's role now (null when unknown: no station event is sent then). */
+  ownerRole: Role | null;
 }
 
 /** Whether this webhook's owner may hear this occurrence of `event` (the registration check, made again now). */
 export function recipientMayHear(event: WebhookEventName, recipient: Recipient, audience: EventAudience | undefined): boolean {
   switch (EVENT_AUDIENCE[event]) {
     case 'public':
-    case 'station':
-      // Station events are refused at registration to whoever may not hear them; only live webhooks are asked.
       return true;
+    case 'station':
+      // Only live webhooks are asked. The role's scopes, not a login's: the registration needed the scope itself.
+      return recipient.ownerRole !== null && scopesOfRole(recipient.ownerRole).includes(stationScopeOf(event));
     case 'admins':
       return recipient.ownerIsAdmin;
     case 'resource_owner':

@@ -10,7 +10,7 @@ import type { Environment } from '../../kernel/environment.js';
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 /** A subscribed webhook with what the audience policy asks of its owner now (event-audience.ts). */
-export type SubscribedWebhook = WebhookRow & { ownerIsAdmin: boolean };
+export type SubscribedWebhook = WebhookRow & { ownerIsAdmin: boolean; ownerRole: Role | null };
 
 /** The roles that make an account an admin: those holding platform:admin (src/auth/scopes.ts). */
 const ADMIN_ROLES: readonly string[] = ROLES.filter((role) => scopesOfRole(role).includes('platform:admin'));
@@ -23,6 +23,7 @@ export type NewDelivery = Pick<
 export interface ClaimedDelivery {
   delivery: DeliveryRow;
   url: string;
+  /** The webhook is active and its owner's account too (a banned owner's attempts are dropped). */
   active: boolean;
   secretCiphertext: string;
 }
@@ -86,18 +87,18 @@ export class WebhookRepository {
   }
 
   /**
-   * The active webhooks of an environment subscribed to `event`, each with whether its owner is an active
-   * admin now (read in the same statement: a demoted or banned admin stops hearing admin events at once).
+   * The active webhooks of an environment subscribed to `event` whose owner's account is active now, each with
+   * whether that owner is an admin (read in the same statement: a banned owner stops hearing every event at
+   * once, as their keys and logins stop, and a demoted admin stops hearing admin events).
    */
   async activeWebhooksFor(event: string, environment: Environment): Promise<SubscribedWebhook[]> {
     const rows = await this.db
       .select({ webhook: webhooks, ownerRole: this.owners.roleOf(webhooks.ownerUserId), ownerStatus: this.owners.statusOf(webhooks.ownerUserId) })
       .from(webhooks)
       .where(and(eq(webhooks.active, true), eq(webhooks.environment, environment), arrayContains(webhooks.events, [event])));
-    return rows.map(({ webhook, ownerRole, ownerStatus }) => ({
-      ...webhook,
-      ownerIsAdmin: ownerStatus === 'active' && ADMIN_ROLES.includes(ownerRole),
-    }));
+    return rows
+      .filter(({ ownerStatus }) => ownerStatus === 'active')
+      .map(({ webhook, ownerRole }) => ({ ...webhook, ownerIsAdmin: ADMIN_ROLES.includes(ownerRole), ownerRole: ownerRole ?? null }));
   }
 
   async listDeliveries(webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
@@ -168,12 +169,19 @@ export class WebhookRepository {
       .returning();
     if (!delivery) return null;
     const [hook] = await this.db
-      .select({ url: webhooks.url, active: webhooks.active, secretCiphertext: webhooks.secretCiphertext })
+      .select({
+        url: webhooks.url,
+        active: webhooks.active,
+        secretCiphertext: webhooks.secretCiphertext,
+        ownerStatus: this.owners.statusOf(webhooks.ownerUserId),
+      })
       .from(webhooks)
       .where(eq(webhooks.id, delivery.webhookId))
       .limit(1);
     if (!hook) return null;
-    return { delivery, ...hook };
+    // A retry made before its owner was banned is not sent after: the owner hears nothing while banned.
+    const { ownerStatus, ...rest } = hook;
+    return { delivery, ...rest, active: rest.active && ownerStatus === 'active' };
   }
 
   async release(id: string): Promise<void> {

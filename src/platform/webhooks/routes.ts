@@ -67,7 +67,9 @@ const DELIVERY_DESCRIPTION = [
   'Who hears what: track.published, track.removed and artist.verified reach any webhook; user.signup and',
   "user.subscribed only admin-owned ones; payment.success reaches the selling artist's owner and admins, and",
   "capsule.unlocked the capsule's artist's owner and admins (anyone may subscribe; the others' events are not",
-  'sent to them); station.* events need a credential holding a station scope. Asking for an event the caller',
+  'sent to them); station.* events need a credential holding the station scope that reads the same facts: radio',
+  'enabled/disabled and now_playing station:read, generation_* station:generate, training.* station:train,',
+  "safety.flag_raised station:admin (sent while the owner's role holds it). Asking for an event the caller",
   'may not hear answers 400 naming it, and every event is checked again, against the owner as they are then.',
   'A webhook belongs to the environment of the credential that registers it. Registered with a test key, it',
   "receives the sandbox's platform events only (its tracks, capsules, orders...) and station events are refused",
@@ -92,7 +94,7 @@ function callerOf(request: FastifyRequest): WebhookCaller {
   return {
     userId: principal.userId,
     isAdmin: isAdmin(principal),
-    hasStationScope: STATION_SCOPES.some((scope) => hasScope(principal, scope)),
+    stationScopes: STATION_SCOPES.filter((scope) => hasScope(principal, scope)),
     environment: principal.environment,
   };
 }

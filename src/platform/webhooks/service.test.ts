@@ -54,7 +54,7 @@ class InMemoryRegistry implements Registry {
 const caller = (userId: string | null, options: Partial<WebhookCaller> = {}): WebhookCaller => ({
   userId,
   isAdmin: false,
-  hasStationScope: false,
+  stationScopes: [],
   environment: 'live',
   ...options,
 });
@@ -110,9 +110,9 @@ describe('WebhookService (in-memory registry)', () => {
     expect(await failure(service.register(caller('u1'), { url: 'https://a.example', events: ['user.signup'] }))).toMatchObject({ kind: 'invalid' });
     await service.register(caller('a1', { isAdmin: true }), { url: 'https://a.example', events: ['user.signup'] });
     expect(await failure(service.register(caller('u1'), { url: 'https://a.example', events: ['station.radio.enabled'] }))).toMatchObject({ kind: 'invalid' });
-    const sandbox = caller('u1', { hasStationScope: true, environment: 'test' });
+    const sandbox = caller('u1', { stationScopes: ['station:read'], environment: 'test' });
     expect(await failure(service.register(sandbox, { url: 'https://a.example', events: ['station.radio.enabled'] }))).toMatchObject({ kind: 'invalid' });
-    await service.register(caller('u1', { hasStationScope: true }), { url: 'https://a.example', events: ['station.radio.enabled'] });
+    await service.register(caller('u1', { stationScopes: ['station:read'] }), { url: 'https://a.example', events: ['station.radio.enabled'] });
     // Anyone may ask for their own resources' events: each is delivered to the owner and admins only.
     await service.register(caller('u2'), { url: 'https://a.example', events: ['payment.success'] });
     expect(registry.rows.size).toBe(3);

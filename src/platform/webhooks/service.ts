@@ -17,8 +17,8 @@ import { newWebhookSecret } from './signing.js';
 export interface WebhookCaller {
   userId: string | null;
   isAdmin: boolean;
-  /** Holds a station scope: may subscribe to station events (event-audience.ts). */
-  hasStationScope: boolean;
+  /** The station scopes the credential holds: which station events it may subscribe to (event-audience.ts). */
+  stationScopes: readonly string[];
   environment: Environment;
 }
 
