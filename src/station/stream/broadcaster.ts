@@ -187,6 +187,11 @@ export class StreamBroadcaster {
   private backlog: HeldFrame[] = [];
   /** A takeover's markers from the last leader (where the tracks in its backlog start). */
   private carriedMarkers: ResumePoint[] = [];
+  /**
+   * The run continues a timeline other instances share (a takeover): its clock never waits for frames
+   * rendered late, so the tracks after them start where the last leader's timeline had them.
+   */
+  private anchored = false;
   /** While a takeover loads the track it continues, nothing is rendered (the backlog is being sent). */
   private resuming = false;
   private readonly fired = new WeakSet<TrackMarker>();
@@ -233,6 +238,7 @@ export class StreamBroadcaster {
     this.publishedFrames = 0;
     this.backlog = [];
     this.carriedMarkers = [];
+    this.anchored = false;
     const fresh = !this.fanout.hasHistory;
     await Promise.race([playout.requestLoad(), delay(this.options.firstTrackWaitMs ?? 5000)]);
     if (this.playout !== playout) return; // stopped meanwhile
@@ -264,6 +270,7 @@ export class StreamBroadcaster {
     this.publishedFrames = firstFrame;
     this.backlog = resume.backlog.slice();
     this.carriedMarkers = resume.markers.slice();
+    this.anchored = true;
     this.resuming = true;
     // What this instance took over, for onChunk (the HLS segmenter; followers hold these frames already).
     const taken = [...(resume.history ?? []), ...resume.backlog];
@@ -406,8 +413,10 @@ export class StreamBroadcaster {
       const fromBacklog = this.backlog.shift();
       const frame = fromBacklog?.frame ?? playout.takeFrame();
       if (!frame) {
-        // Nothing rendered yet: the send edge waits (listeners' leads cover it) rather than send silence.
-        this.epoch = now - this.sentFrames * FRAME_MS;
+        // Nothing rendered yet. A fresh run's send edge waits (listeners' leads cover it) rather than send
+        // silence; a takeover's clock is the timeline every instance shares: it stays, and the late frames go
+        // out together as soon as they are rendered (listeners' leads cover that too).
+        if (!this.anchored) this.epoch = now - this.sentFrames * FRAME_MS;
         break;
       }
       held = fromBacklog ?? null;

@@ -90,7 +90,16 @@ function isResumePoint(value: unknown): value is ResumePoint {
   if (!m || typeof m.id !== 'string' || !Number.isFinite(m.startSample) || !(m.changeSample === null || Number.isFinite(m.changeSample))) return false;
   // A crossfade's place: optional (a leader of an earlier version sends none), numbers when present.
   const optional = [m.fadeIn, m.fadeOut, m.lift, m.liftLength, m.endSample ?? undefined];
-  return optional.every((field) => field === undefined || Number.isFinite(field));
+  if (!optional.every((field) => field === undefined || Number.isFinite(field))) return false;
+  return m.analysis === undefined || isAnalysis(m.analysis);
+}
+
+/** The analysis a leader aired a track with, as it came over the bus. */
+function isAnalysis(value: unknown): boolean {
+  const a = value as Record<string, unknown> | null;
+  if (!a || typeof a !== 'object') return false;
+  const numbers = ['durationSec', 'soundStartSec', 'soundEndSec', 'introSec', 'outroSec'].every((key) => Number.isFinite(a[key]));
+  return numbers && ['loudnessLufs', 'truePeakDbtp'].every((key) => a[key] === null || Number.isFinite(a[key]));
 }
 
 /** The frames of a relay message; null when it is not one. */

@@ -64,6 +64,11 @@ export interface ResumePoint {
   /** The lift of its quiet intro (linear) and the samples it covers. */
   lift?: number;
   liftLength?: number;
+  /**
+   * The analysis the last leader aired it with: a takeover continues it with the same gain and cut without
+   * measuring it again (measuring a whole master on a starved machine took longer than the held frames last).
+   */
+  analysis?: TrackAnalysis;
 }
 
 /** A track a takeover continues, with its place on the last leader's timeline. */
@@ -200,7 +205,7 @@ export class Playout {
       const skip = this.position + offset - point.startSample;
       // The outgoing track of a crossfade goes on to its very end (its last block fades under the incoming one).
       const outgoing = crossfade && index === 0;
-      const voice = skip < 0 ? null : await this.load(track, skip, outgoing ? 0 : BLOCK);
+      const voice = skip < 0 ? null : await this.load(track, skip, outgoing ? 0 : BLOCK, point.analysis);
       if (this.stopped || this.current) {
         for (const loaded of [...voices, voice]) loaded?.reader.close();
         return false;
@@ -272,6 +277,7 @@ export class Playout {
         fadeOut: voice.fadeOut,
         lift: voice.lift,
         liftLength: voice.liftLength,
+        analysis: voice.info.analysis,
       };
     });
   }
@@ -322,12 +328,13 @@ export class Playout {
 
   /**
    * Decodes `track` from `skip` samples past its first sound (its analysis, gain and intro lift as from its
-   * start); null when a resumed track has no more than `minLeft` samples left.
+   * start); null when a resumed track has no more than `minLeft` samples left. `known`: the analysis the last
+   * leader aired it with (a takeover), used as it is.
    */
-  private async load(track: SourceTrack, skip: number, minLeft = BLOCK): Promise<Voice | null> {
+  private async load(track: SourceTrack, skip: number, minLeft = BLOCK, known?: TrackAnalysis): Promise<Voice | null> {
     const bytes = await track.read();
     const format = track.format ?? sniffFormat(bytes);
-    const analysis = track.analysis ? await track.analysis(bytes) : await analyseTrack(bytes, format);
+    const analysis = known ?? (track.analysis ? await track.analysis(bytes) : await analyseTrack(bytes, format));
     const startSample = Math.round(analysis.soundStartSec * TIMELINE_RATE);
     const length = Math.round(analysis.soundEndSec * TIMELINE_RATE) - startSample;
     if (analysis.loudnessLufs === null || length <= 0) throw new Error(`track ${track.id} has no sound`);
