@@ -17,9 +17,10 @@ declare module 'fastify' {
 }
 
 export function registerBodyDeadline(app: FastifyInstance, requestTimeoutMs: number): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // The callback form: it runs on every request, and an async hook costs a promise and a microtask each.
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
-    if (raw.complete) return; // no body, or all of it is here already
+    if (raw.complete) return done(); // no body, or all of it is here already
     const limitMs = request.routeOptions.config?.bodyTimeoutMs ?? requestTimeoutMs;
     const timer = setTimeout(() => {
       if (raw.complete || reply.sent || raw.destroyed) return;
@@ -40,5 +41,6 @@ export function registerBodyDeadline(app: FastifyInstance, requestTimeoutMs: num
     raw.once('end', clear);
     raw.once('close', clear);
     reply.raw.once('finish', clear);
+    done();
   });
 }

@@ -53,8 +53,9 @@ export function findNul(value: unknown, where: string, depth = 0): string | null
  * error before any handler runs, and nothing is written.
  */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // The callback form: it runs on every request, and an async hook costs a promise and a microtask each.
+  app.addHook('preValidation', (request, _reply, done) => {
     const where = findNul(request.params, 'path parameter') ?? findNul(request.query, 'query parameter') ?? findNul(request.body, 'body field');
-    if (where) throw Errors.validation(`${where} contains a NUL character (U+0000), which no text of this API accepts`);
+    done(where ? Errors.validation(`${where} contains a NUL character (U+0000), which no text of this API accepts`) : undefined);
   });
 }
