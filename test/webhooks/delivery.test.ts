@@ -185,9 +185,8 @@ describe('retries', () => {
     expect(attempts.map((a) => Date.parse(a.next_attempt_at) - clock.now())).toEqual([0, BASE_MS, 2 * BASE_MS]);
   });
 
-  it('sends a retry when its wait is over, not before', async () => {
-    // A worker of its own on a queue whose timers move by hand, on the station's database and key.
-    const retryClock = new ManualClock(Date.UTC(2026, 0, 16, 8, 0, 0));
+  /** A delivery worker of its own on a queue whose timers move by hand, on the station's database and key. */
+  async function retryRig(retryClock: ManualClock) {
     const timers = new ManualTimers();
     const queue = new InProcessJobQueue({ timers });
     const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
@@ -199,6 +198,11 @@ describe('retries', () => {
     });
     const dispatcher = new WebhookDispatcher(repo, box, queue, retryClock, { sweepIntervalMs: 0, onError: () => undefined });
     await queue.process(WEBHOOK_QUEUE, (job) => worker.deliver(String(job.data.deliveryId)));
+    return { retryClock, timers, queue, worker, dispatcher };
+  }
+
+  it('sends a retry when its wait is over, not before', async () => {
+    const { retryClock, timers, queue, worker, dispatcher } = await retryRig(new ManualClock(Date.UTC(2026, 0, 16, 8, 0, 0)));
     const pass = (ms: number) => {
       retryClock.advance(ms);
       timers.advance(ms);
@@ -258,18 +262,7 @@ describe('retries', () => {
   });
 
   it("drops a retry whose webhook's owner was banned after the first attempt, without sending it", async () => {
-    const retryClock = new ManualClock(Date.UTC(2026, 0, 17, 8, 0, 0));
-    const timers = new ManualTimers();
-    const queue = new InProcessJobQueue({ timers });
-    const box = new SecretBox(loadOrCreateSecret(station.config.dataDir, 'webhook-secrets', null));
-    const repo = new WebhookRepository(station.database.db, new UserDirectory(station.database.db));
-    const worker = new WebhookDeliveryWorker(repo, box, queue, retryClock, {
-      egress: loopbackOnly,
-      timeoutMs: TIMEOUT_MS,
-      retry: { baseMs: 60_000, capMs: 3_600_000, maxAttempts: 3, random: () => 1 },
-    });
-    const dispatcher = new WebhookDispatcher(repo, box, queue, retryClock, { sweepIntervalMs: 0, onError: () => undefined });
-    await queue.process(WEBHOOK_QUEUE, (job) => worker.deliver(String(job.data.deliveryId)));
+    const { retryClock, timers, queue, worker, dispatcher } = await retryRig(new ManualClock(Date.UTC(2026, 0, 17, 8, 0, 0)));
     try {
       const owner = await developer(station);
       const r = await receiver(() => 500);
