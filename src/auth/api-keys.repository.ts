@@ -116,7 +116,6 @@ export class ApiKeysRepository {
     return { rows, total };
   }
 
-  /** Revokes a key that is not revoked yet; `ownerUserId` null means any owner (admins). False when nothing matched. */
   /** Revokes the owner's unrevoked keys that hold any of `scopes`; answers their ids. */
   async revokeKeysHoldingAny(ownerUserId: string, scopes: readonly string[]): Promise<string[]> {
     if (scopes.length === 0) return [];
@@ -128,6 +127,7 @@ export class ApiKeysRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Revokes a key that is not revoked yet; `ownerUserId` null means any owner (admins). False when nothing matched. */
   async revokeApiKey(id: string, ownerUserId: string | null): Promise<boolean> {
     const rows = await this.db
       .update(apiKeys)

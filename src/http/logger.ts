@@ -2,8 +2,7 @@
  * The process's one logger, made before anything that logs: modules receive it at construction, and the
  * HTTP server logs through it too (Fastify adds its request serializers on a child of it).
  */
-import type { FastifyBaseLogger } from 'fastify';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type LoggerOptions } from 'pino';
 
 export interface AppLogger {
