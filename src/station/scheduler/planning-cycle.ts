@@ -89,6 +89,20 @@ export class RadioPlanner {
     return this.running;
   }
 
+  /**
+   * Runs `work` between planning cycles, never beside one: the stream's pick of what plays next reads and
+   * changes the running order too. A cycle beside it read the plan and the slot handed out before the stream
+   * took its track, and planned that same track next (a stand-in and the following slot, back to back).
+   */
+  betweenCycles<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.running.then(work);
+    this.running = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
   /** GET /scheduler/next-track?source=catalog: the catalog track the picker would choose now (the plan is not changed). */
   async suggestCatalogTrack() {
     return this.deps.catalogChoice.suggest(await this.deps.config.get());

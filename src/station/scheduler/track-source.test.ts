@@ -83,7 +83,7 @@ describe('starts heard while not leading', () => {
         readyTrack: async () => null,
         source: (slot, _key, title) => ({ id: String(slot.id), title, bitrateKbps: 128, read: async () => Buffer.alloc(0) }),
       },
-      planner: { cycle: async () => undefined, fallbackActive: () => false },
+      planner: { cycle: async () => undefined, fallbackActive: () => false, betweenCycles: (work) => work() },
       onAir: new OnAirTrack({ now: () => Date.now() }),
       // A catalog row and a card have many more fields than the playout key, the title and the length read here.
       catalog: {

@@ -27,7 +27,7 @@ export interface TrackSourceDeps {
   config: Pick<ConfigRepository, 'get'>;
   resolver: Pick<SlotResolver, 'resolve' | 'standIn' | 'source' | 'readyTrack'>;
   /** The plan is topped up before and after each track is taken; AI slots fall back while the engine is down. */
-  planner: Pick<RadioPlanner, 'cycle' | 'fallbackActive'>;
+  planner: Pick<RadioPlanner, 'cycle' | 'fallbackActive' | 'betweenCycles'>;
   /** Where the track put on air is recorded (the now-playing card, and when the next slots play). */
   onAir: Pick<OnAirTrack, 'put'>;
   registry: Pick<RegistryService, 'get' | 'countPlayback'>;
@@ -71,10 +71,14 @@ export class RadioTrackSource implements TrackSource {
     await this.deps.planner.cycle();
     // The cycle may have waited out a Redis outage that cost this instance the lead: only a leader cues.
     if (!this.deps.leader.isLeader()) return this.follow(config);
-    const [head] = await this.deps.slots.planned();
-    if (!head) return this.deps.resolver.standIn(config);
-    const cued = await this.deps.resolver.resolve(head, config, this.deps.planner.fallbackActive());
-    if (!cued) return null;
+    // Read, resolved and cued between cycles (planning-cycle.ts, betweenCycles): a cycle reading the plan meanwhile
+    // would plan around the slot handed out before this one.
+    const { head, cued } = await this.deps.planner.betweenCycles(async () => {
+      const [head] = await this.deps.slots.planned();
+      if (!head) return { head, cued: await this.deps.resolver.standIn(config) };
+      return { head, cued: await this.deps.resolver.resolve(head, config, this.deps.planner.fallbackActive()) };
+    });
+    if (!head || !cued) return cued;
     void this.deps.planner.cycle();
     return cued;
   }
