@@ -147,8 +147,10 @@ describe('an event raised by a committed change, the station crashing before the
 
     const second = await buildTestStation(env, { database: testDb, fakeEngine: true });
     cleanups.push(() => second.destroy());
+    // Each marker is in one event's body only (the seller's id is in capsule.unlocked's too, so the verification
+    // is found by its verifier: the events arrive in no set order).
     const bodies = await Promise.all(
-      [order.id, `"artist_id":"${seller.id}"`, created.id, '"plan":"pro"', seller.trackIds[2], capsuleId, 'station.radio.enabled'].map(
+      [order.id, `"verified_by":"${admin.userId}"`, created.id, '"plan":"pro"', seller.trackIds[2], capsuleId, 'station.radio.enabled'].map(
         async (marker) => JSON.parse((await receiver.waitFor(marker, 1, 20_000))[0].body) as { event: string; data: Record<string, unknown> },
       ),
     );
