@@ -16,7 +16,7 @@ import { createStation, type Station, type StationOptions } from '../../src/app.
 import { openDatabase, type Database } from '../../src/infra/db/client.js';
 import { totpCode } from '../../src/auth/totp.js';
 import type { Clock } from '../../src/infra/clock/clock.js';
-import { migratedPgliteTemplate } from './pglite-template.js';
+import { TEST_PGLITE_SETTINGS, migratedPgliteTemplate } from './pglite-template.js';
 import { migratedPostgresTemplate } from './postgres-template.js';
 import { clientAddress } from '../auth/support.js';
 import { FakeEngine, type FakeEngineOptions } from './fake-engine.js';
@@ -100,12 +100,13 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
   if (dataDir) {
     const dir = join(dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
-    await (await PGlite.create(dir, { loadDataDir: await migratedPgliteTemplate() })).close();
+    await (await PGlite.create(dir, { loadDataDir: await migratedPgliteTemplate(), postgresqlconf: [...TEST_PGLITE_SETTINGS] })).close();
   }
   return {
     url: null,
     dataDir,
-    open: async () => openDatabase({ url: null, dataDir, pgliteTemplate: dataDir ? undefined : await migratedPgliteTemplate() }),
+    open: async () =>
+      openDatabase({ url: null, dataDir, pgliteTemplate: dataDir ? undefined : await migratedPgliteTemplate(), pgliteSettings: TEST_PGLITE_SETTINGS }),
     drop: async () => {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/infra/db/client.js';
-import { migratedPgliteTemplate } from '../helpers/pglite-template.js';
+import { TEST_PGLITE_SETTINGS, migratedPgliteTemplate } from '../helpers/pglite-template.js';
 
 export interface TestDatabase {
   database: Database;
@@ -25,7 +25,7 @@ export const databaseBackends: DatabaseBackend[] = [
     name: 'PGlite',
     enabled: true,
     open: async () => {
-      const database = await openDatabase({ url: null, dataDir: null, pgliteTemplate: await migratedPgliteTemplate() });
+      const database = await openDatabase({ url: null, dataDir: null, pgliteTemplate: await migratedPgliteTemplate(), pgliteSettings: TEST_PGLITE_SETTINGS });
       await database.migrate();
       return { database, dispose: () => database.close() };
     },
