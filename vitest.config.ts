@@ -87,5 +87,9 @@ export default defineConfig({
     isolate: false,
     // Two cores: more workers only fight over the CPU that audio rendering and argon2 need.
     maxWorkers: 2,
+    // A 32 MB young generation (V8's default is 16 MB here): the suites allocate fast (station builds, request
+    // bodies, PCM buffers) and scavenged twice as often spent 12 % more CPU (test/platform + test/auth alone:
+    // 249 s -> 219 s of CPU; 64 MB saved nothing more).
+    execArgv: ['--max-semi-space-size=32'],
   },
 });
