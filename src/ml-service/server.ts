@@ -101,6 +101,8 @@ export interface MlServiceOptions {
   /** Engine worker threads (default: cores - 1). */
   poolSize?: number;
   taskTimeoutMs?: number;
+  /** Nice value of the engine threads (default ENGINE_THREAD_NICENESS: the service's HTTP thread goes first). */
+  niceness?: number;
   heartbeatMs?: number;
 }
 
@@ -117,7 +119,7 @@ export interface MlService {
 
 export async function createMlService(options: MlServiceOptions): Promise<MlService> {
   const artifacts = new HttpArtifactSource({ cacheDir: options.dataDir ? join(options.dataDir, 'artifacts') : null });
-  const engine = new LocalEngine({ artifacts, poolSize: options.poolSize, taskTimeoutMs: options.taskTimeoutMs });
+  const engine = new LocalEngine({ artifacts, poolSize: options.poolSize, taskTimeoutMs: options.taskTimeoutMs, niceness: options.niceness });
   const { app, runs } = await buildMlHttp({ engine, apiKey: options.apiKey, logger: options.logger, heartbeatMs: options.heartbeatMs });
   return {
     http: app,

@@ -20,7 +20,7 @@ import type { LyricsDocument } from '../../src/engine/types.js';
 import { loadMlServiceConfig } from '../../src/ml-service/config.js';
 import { createMlService, type MlService } from '../../src/ml-service/server.js';
 import { fixtureCorpus } from '../fixtures/lyrics-corpus.js';
-import { buildTestStation } from '../helpers/station.js';
+import { ENGINE_AT_TEST_PRIORITY, buildTestStation } from '../helpers/station.js';
 import { LOFI_CONTEXT, parseMp3Frames, syntheticCatalog } from './music/helpers.js';
 import { labelledItems } from './style/fixtures.js';
 
@@ -90,11 +90,21 @@ function spec(over: Partial<TrainingSpec> & Pick<TrainingSpec, 'modelType' | 'da
 
 beforeAll(async () => {
   await artifacts.start();
-  ml = await createMlService({ apiKey: API_KEY, dataDir, poolSize: 2, taskTimeoutMs: 60_000, logger: false, heartbeatMs: 250 });
+  // The service's engine threads at the test's own priority, as the LocalEngine compared with it (at the default
+  // nice 10 they got a few per cent of a core beside the other suites, and its first render took over a minute).
+  ml = await createMlService({
+    apiKey: API_KEY,
+    dataDir,
+    poolSize: 2,
+    taskTimeoutMs: 60_000,
+    logger: false,
+    heartbeatMs: 250,
+    niceness: Number(ENGINE_AT_TEST_PRIORITY),
+  });
   await ml.http.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(ml.http.server.address() as AddressInfo).port}`;
   remote = new RemoteEngine({ baseUrl, apiKey: API_KEY, signArtifact: artifacts.sign, idleTimeoutMs: 5_000 });
-  local = new LocalEngine({ artifacts: { read: async (ref) => artifacts.blobs.get(ref.blobKey)! }, poolSize: 1, niceness: 0 });
+  local = new LocalEngine({ artifacts: { read: async (ref) => artifacts.blobs.get(ref.blobKey)! }, poolSize: 1, niceness: Number(ENGINE_AT_TEST_PRIORITY) });
   safetyRef = artifacts.put('reference/safety.json', { lyrics: corpus, audio: styleItems.map(({ id, features }) => ({ id, features })) });
 
   // Both models are trained through the protocol: epochs and checkpoints cross the wire.
