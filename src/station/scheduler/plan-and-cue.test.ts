@@ -8,8 +8,8 @@
  */
 import { asc } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/helpers/station.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSuiteDatabase, type SuiteDatabase } from '../../../test/helpers/station.js';
 import type { Database } from '../../infra/db/client.js';
 import { radioSlots } from '../../infra/db/schema/index.js';
 import type { StationConfigRow } from '../admin/config.repository.js';
@@ -33,20 +33,14 @@ function gate(): { opened: Promise<void>; open: () => void } {
 }
 
 describe('the stream takes its next track between planning cycles', () => {
-  let testDb: TestDatabase;
+  let suite: SuiteDatabase;
   let database: Database;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
-    database = await testDb.open();
+    suite = await openSuiteDatabase();
+    database = suite.database;
   });
-  afterAll(async () => {
-    await database.close();
-    await testDb.drop();
-  });
-  beforeEach(async () => {
-    await database.db.delete(radioSlots);
-  });
+  afterAll(() => suite.close());
 
   it('never plans the track a stand-in just took, even when a cycle starts while the stand-in is chosen', async () => {
     const slots = new SlotsRepository(database.db);
